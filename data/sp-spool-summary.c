@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sp-spool-summary.c: one pass over the samples, one over the stack tree. */
+#include "sp-spool-summary.h"
+
+#include "sp-spool-errors.h"
+#include "sp-spool-reader.h"
+
+/* Marks the stack nodes at or below a truncated-stack marker. Nodes come
+ * after their prefix, so one forward pass sees every prefix first. */
+static guint8 *
+mark_truncated_nodes (const SpSpoolReader *reader)
+{
+  const SpStackNode *nodes = sp_spool_reader_get_stack_nodes (reader);
+  const SpFrame *frames = sp_spool_reader_get_frames (reader);
+  gsize n = sp_spool_reader_get_n_stack_nodes (reader);
+  guint8 *truncated = g_new0 (guint8, MAX (n, 1));
+
+  for (gsize i = 0; i < n; i++)
+    truncated[i] = frames[nodes[i].frame_id].mode == SP_FRAME_TRUNCATED
+                   || (nodes[i].prefix != SP_SPOOL_NO_ID && truncated[nodes[i].prefix]);
+  return truncated;
+}
+
+static guint
+count_processes (const SpSpoolReader *reader)
+{
+  const SpThread *threads = sp_spool_reader_get_threads (reader);
+  g_autoptr (GHashTable) pids = g_hash_table_new (NULL, NULL);
+
+  for (gsize i = 0; i < sp_spool_reader_get_n_threads (reader); i++)
+    g_hash_table_add (pids, GINT_TO_POINTER (threads[i].pid));
+  return g_hash_table_size (pids);
+}
+
+static void
+summarize_samples (const SpSpoolReader *reader,
+                   SpSpoolSummary *summary)
+{
+  const SpStackNode *nodes = sp_spool_reader_get_stack_nodes (reader);
+  const uint64_t *ts = sp_spool_reader_get_sample_timestamps (reader);
+  const uint32_t *stacks = sp_spool_reader_get_sample_stacks (reader);
+  gsize n = sp_spool_reader_get_n_samples (reader);
+  g_autofree guint8 *truncated = mark_truncated_nodes (reader);
+  guint64 first = n > 0 ? ts[0] : 0;
+  guint64 last = first;
+
+  for (gsize i = 0; i < n; i++)
+    {
+      last = MAX (last, ts[i]);
+      summary->n_truncated_samples += truncated[stacks[i]];
+      summary->max_depth = MAX (summary->max_depth, nodes[stacks[i]].depth);
+    }
+  summary->duration_ns = last - first;
+  summary->start_us = n > 0 ? sp_spool_reader_get_sample_time_us (reader, 0)
+                            : sp_spool_reader_get_start_timestamp_us (reader);
+}
+
+gboolean
+sp_spool_summary_load (const char *path,
+                       SpSpoolSummary *summary,
+                       GError **error)
+{
+  SpSpoolReader *reader;
+  SpSpoolError spool_error;
+
+  memset (summary, 0, sizeof *summary);
+  reader = sp_spool_reader_open_follow (path, &spool_error);
+  if (reader == NULL)
+    {
+      sp_spool_error_propagate (error, &spool_error);
+      return FALSE;
+    }
+  if (!sp_spool_reader_finish (reader, &spool_error))
+    summary->damage = sp_spool_error_describe (&spool_error);
+
+  summary->file_size = sp_spool_reader_get_parsed_size (reader);
+  summary->sample_interval_us = sp_spool_reader_get_sample_interval_us (reader);
+  summary->n_samples = sp_spool_reader_get_n_samples (reader);
+  summary->n_threads = sp_spool_reader_get_n_threads (reader);
+  summary->n_processes = count_processes (reader);
+  summary->n_modules = sp_spool_reader_get_n_modules (reader);
+  summary->n_frames = sp_spool_reader_get_n_frames (reader);
+  summary->n_stack_nodes = sp_spool_reader_get_n_stack_nodes (reader);
+  summary->n_process_execs = sp_spool_reader_get_n_process_execs (reader);
+  summarize_samples (reader, summary);
+  sp_spool_reader_free (reader);
+  return TRUE;
+}
+
+void
+sp_spool_summary_clear (SpSpoolSummary *summary)
+{
+  g_clear_pointer (&summary->damage, g_free);
+}

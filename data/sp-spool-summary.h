@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sp-spool-summary.h: the headline figures of a recording.
+ *
+ * The first thing the window and stackpulse-report show of a spool: how
+ * many samples, threads and processes, over how long, and whether the file
+ * is damaged (then the figures are those of every good record before the
+ * damage). */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef struct {
+  guint64  file_size;            /* bytes up to the end of the last good record */
+  guint64  start_us;             /* wall clock of the first sample */
+  guint64  sample_interval_us;
+  guint64  duration_ns;          /* last sample - first sample */
+  guint    n_samples;
+  guint    n_threads;
+  guint    n_processes;
+  guint    n_modules;
+  guint    n_frames;
+  guint    n_stack_nodes;
+  guint    n_process_execs;
+  guint    n_truncated_samples;  /* samples whose stack holds the marker */
+  guint    max_depth;
+  char    *damage;               /* what is wrong with the file, or NULL */
+} SpSpoolSummary;
+
+/* Reads path and fills summary. Returns FALSE (with error) only when the
+ * file cannot be read at all; a damaged file gives a summary of its good
+ * part and summary->damage. */
+gboolean sp_spool_summary_load (const char *path,
+                                SpSpoolSummary *summary,
+                                GError **error);
+
+void sp_spool_summary_clear (SpSpoolSummary *summary);
+
+G_END_DECLS
