@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sp-application.c: one window per profile; files given on the command
+ * line (or opened from the desktop) each get their own window. */
+#include "sp-application.h"
+
+#include "sp-window.h"
+
+struct _SpApplication
+{
+  GtkApplication parent_instance;
+};
+
+G_DEFINE_FINAL_TYPE (SpApplication, sp_application, GTK_TYPE_APPLICATION)
+
+static void
+sp_application_activate (GApplication *app)
+{
+  SpWindow *window = sp_window_new (SP_APPLICATION (app));
+
+  gtk_window_present (GTK_WINDOW (window));
+}
+
+static void
+sp_application_open (GApplication *app,
+                     GFile **files,
+                     int n_files,
+                     const char *hint)
+{
+  for (int i = 0; i < n_files; i++)
+    {
+      SpWindow *window = sp_window_new (SP_APPLICATION (app));
+
+      sp_window_open_file (window, files[i]);
+      gtk_window_present (GTK_WINDOW (window));
+    }
+}
+
+static void
+quit_activated (GSimpleAction *action,
+                GVariant *parameter,
+                gpointer user_data)
+{
+  g_application_quit (G_APPLICATION (user_data));
+}
+
+static void
+sp_application_startup (GApplication *app)
+{
+  static const GActionEntry actions[] = {
+    { .name = "quit", .activate = quit_activated },
+  };
+  static const struct { const char *action; const char *accels[2]; } accels[] = {
+    { "app.quit", { "<Control>q", NULL } },
+    { "win.open", { "<Control>o", NULL } },
+    { "win.close", { "<Control>w", NULL } },
+  };
+
+  G_APPLICATION_CLASS (sp_application_parent_class)->startup (app);
+
+  g_action_map_add_action_entries (G_ACTION_MAP (app), actions, G_N_ELEMENTS (actions), app);
+  for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
+    gtk_application_set_accels_for_action (GTK_APPLICATION (app), accels[i].action, accels[i].accels);
+}
+
+static void
+sp_application_class_init (SpApplicationClass *klass)
+{
+  GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
+
+  app_class->startup = sp_application_startup;
+  app_class->activate = sp_application_activate;
+  app_class->open = sp_application_open;
+}
+
+static void
+sp_application_init (SpApplication *self)
+{
+}
+
+SpApplication *
+sp_application_new (void)
+{
+  return g_object_new (SP_TYPE_APPLICATION,
+                       "application-id", SP_APPLICATION_ID,
+                       "flags", G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE,
+                       NULL);
+}

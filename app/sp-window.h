@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sp-window.h: a window showing one profile (or the start page). */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "sp-application.h"
+
+G_BEGIN_DECLS
+
+#define SP_TYPE_WINDOW (sp_window_get_type ())
+
+G_DECLARE_FINAL_TYPE (SpWindow, sp_window, SP, WINDOW, GtkApplicationWindow)
+
+SpWindow *sp_window_new (SpApplication *app);
+
+/* Loads file off the main thread and shows it when ready. */
+void sp_window_open_file (SpWindow *self,
+                          GFile *file);
+
+/* The page shown: "start", "loading", "summary" or "error". */
+const char *sp_window_get_page (SpWindow *self);
+
+G_END_DECLS

@@ -1,0 +1,188 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* test-window.c: the real window, under a real (X) display.
+ *
+ * Opens good, damaged and missing recordings the way a user does, waits for
+ * the worker thread, and checks what the window shows; it also saves a PNG
+ * of each state for review (SP_SCREENSHOT_DIR, or a temporary folder). */
+#include <gtk/gtk.h>
+
+#include "sp-window.h"
+
+static char *screenshot_dir;
+
+static char *
+vector_path (const char *name)
+{
+  return g_build_filename (g_getenv ("SP_TEST_VECTORS"), name, NULL);
+}
+
+static gboolean
+wait_for_page (SpWindow *window,
+               const char *page)
+{
+  gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+
+  while (g_get_monotonic_time () < deadline)
+    {
+      if (g_strcmp0 (sp_window_get_page (window), page) == 0)
+        return TRUE;
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
+  return FALSE;
+}
+
+/* Lets the window lay out and draw, then renders it to a PNG. */
+static void
+save_screenshot (GtkWidget *widget,
+                 const char *name)
+{
+  g_autoptr (GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  g_autoptr (GtkSnapshot) snapshot = gtk_snapshot_new ();
+  g_autoptr (GskRenderNode) node = NULL;
+  g_autoptr (GdkTexture) texture = NULL;
+  g_autofree char *path = g_build_filename (screenshot_dir, name, NULL);
+  gint64 until = g_get_monotonic_time () + G_USEC_PER_SEC / 2;
+  int width, height;
+
+  while (g_get_monotonic_time () < until)
+    g_main_context_iteration (NULL, FALSE);
+  width = gtk_widget_get_width (widget);
+  height = gtk_widget_get_height (widget);
+  g_assert_cmpint (width, >, 0);
+  gdk_paintable_snapshot (paintable, snapshot, width, height);
+  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+  g_assert_nonnull (node);
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (widget)), node, NULL);
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+  g_test_message ("screenshot: %s", path);
+}
+
+/* The text of the value label next to the name label in the figures grid. */
+static char *
+figure_text (SpWindow *window,
+             const char *name)
+{
+  GtkWidget *grid = NULL;
+  GtkWidget *child;
+
+  /* The grid is the only GtkGrid in the window. */
+  for (child = gtk_widget_get_first_child (GTK_WIDGET (window)); child != NULL;)
+    {
+      if (GTK_IS_GRID (child))
+        {
+          grid = child;
+          break;
+        }
+      if (gtk_widget_get_first_child (child) != NULL)
+        child = gtk_widget_get_first_child (child);
+      else
+        {
+          while (child != NULL && gtk_widget_get_next_sibling (child) == NULL)
+            child = gtk_widget_get_parent (child);
+          child = child ? gtk_widget_get_next_sibling (child) : NULL;
+        }
+    }
+  g_assert_nonnull (grid);
+  for (int row = 0; gtk_grid_get_child_at (GTK_GRID (grid), 0, row) != NULL; row++)
+    {
+      GtkWidget *label = gtk_grid_get_child_at (GTK_GRID (grid), 0, row);
+
+      if (g_str_equal (gtk_label_get_text (GTK_LABEL (label)), name))
+        return g_strdup (gtk_label_get_text (GTK_LABEL (gtk_grid_get_child_at (GTK_GRID (grid), 1, row))));
+    }
+  return NULL;
+}
+
+static SpWindow *
+open_window (const char *path)
+{
+  SpWindow *window = sp_window_new (NULL);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+
+  gtk_window_present (GTK_WINDOW (window));
+  sp_window_open_file (window, file);
+  return window;
+}
+
+static void
+test_start_page (void)
+{
+  SpWindow *window = sp_window_new (NULL);
+
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_cmpstr (sp_window_get_page (window), ==, "start");
+  save_screenshot (GTK_WIDGET (window), "window-start.png");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+test_open_valid (void)
+{
+  g_autofree char *path = vector_path ("valid-03.spool");
+  SpWindow *window = open_window (path);
+  g_autofree char *samples = NULL;
+  g_autofree char *threads = NULL;
+
+  g_assert_true (wait_for_page (window, "summary"));
+  samples = figure_text (window, "Samples");
+  threads = figure_text (window, "Threads");
+  g_assert_cmpstr (samples, ==, "120");
+  g_assert_nonnull (threads);
+  g_assert_true (g_str_has_suffix (threads, "processes"));
+  save_screenshot (GTK_WIDGET (window), "window-summary.png");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* valid-03 without its last byte: the summary of the good part, and the
+ * damage said in words. */
+static void
+test_open_damaged (void)
+{
+  g_autofree char *path = vector_path ("bad-06.spool");
+  SpWindow *window = open_window (path);
+  g_autofree char *samples = NULL;
+
+  g_assert_true (wait_for_page (window, "summary"));
+  samples = figure_text (window, "Samples");
+  g_assert_cmpstr (samples, ==, "119");
+  save_screenshot (GTK_WIDGET (window), "window-damaged.png");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+test_open_missing (void)
+{
+  SpWindow *window = open_window ("/nonexistent/recording.spool");
+
+  g_assert_true (wait_for_page (window, "error"));
+  save_screenshot (GTK_WIDGET (window), "window-missing.png");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+int
+main (int argc,
+      char **argv)
+{
+  g_autoptr (GError) error = NULL;
+
+  g_test_init (&argc, &argv, NULL);
+  if (!gtk_init_check ())
+    {
+      if (g_getenv ("SP_REQUIRE_DISPLAY") != NULL)
+        g_error ("no display, but SP_REQUIRE_DISPLAY is set: the GUI tests must run here");
+      printf ("1..0 # SKIP no display\n");
+      return 0;
+    }
+  screenshot_dir = g_strdup (g_getenv ("SP_SCREENSHOT_DIR"));
+  if (screenshot_dir == NULL)
+    screenshot_dir = g_dir_make_tmp ("stackpulse-shots-XXXXXX", &error);
+  g_assert_no_error (error);
+  g_mkdir_with_parents (screenshot_dir, 0755);
+
+  g_test_add_func ("/app/window/start-page", test_start_page);
+  g_test_add_func ("/app/window/open-valid", test_open_valid);
+  g_test_add_func ("/app/window/open-damaged", test_open_damaged);
+  g_test_add_func ("/app/window/open-missing", test_open_missing);
+  return g_test_run ();
+}
