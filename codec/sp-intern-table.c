@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sp-intern-table.c: open addressing with linear probing, keys kept dense. */
-#include "sp-intern-table-private.h"
+#include "sp-intern-table.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +23,7 @@ hash_key (const uint64_t *key,
 }
 
 void
-_sp_intern_table_init (SpInternTable *table,
+sp_intern_table_init (SpInternTable *table,
                        size_t n_words)
 {
   memset (table, 0, sizeof *table);
@@ -31,11 +31,11 @@ _sp_intern_table_init (SpInternTable *table,
 }
 
 void
-_sp_intern_table_clear (SpInternTable *table)
+sp_intern_table_clear (SpInternTable *table)
 {
   free (table->keys);
   free (table->slots);
-  _sp_intern_table_init (table, table->n_words);
+  sp_intern_table_init (table, table->n_words);
 }
 
 static size_t
@@ -55,7 +55,7 @@ find_slot (const SpInternTable *table,
           *found = false;
           return i;
         }
-      if (memcmp (_sp_intern_table_key (table, slot - 1), key, size) == 0)
+      if (memcmp (sp_intern_table_key (table, slot - 1), key, size) == 0)
         {
           *found = true;
           return i;
@@ -79,7 +79,7 @@ grow_slots (SpInternTable *table)
   for (size_t id = 0; id < table->count; id++)
     {
       bool found;
-      size_t i = find_slot (table, _sp_intern_table_key (table, (uint32_t) id), &found);
+      size_t i = find_slot (table, sp_intern_table_key (table, (uint32_t) id), &found);
 
       table->slots[i] = (uint32_t) id + 1;
     }
@@ -100,7 +100,7 @@ grow_keys (SpInternTable *table)
 }
 
 int64_t
-_sp_intern_table_lookup (const SpInternTable *table,
+sp_intern_table_lookup (const SpInternTable *table,
                          const uint64_t *key)
 {
   bool found;
@@ -113,7 +113,7 @@ _sp_intern_table_lookup (const SpInternTable *table,
 }
 
 int64_t
-_sp_intern_table_intern (SpInternTable *table,
+sp_intern_table_intern (SpInternTable *table,
                          const uint64_t *key,
                          bool *added)
 {

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sp-intern-table-private.h"
+#include "sp-intern-table.h"
 
 typedef struct {
   uint64_t start;
@@ -73,7 +73,7 @@ sp_module_table_new (void)
   SpModuleTable *table = calloc (1, sizeof *table);
 
   if (table != NULL)
-    _sp_intern_table_init (&table->group_of_pid, 1);
+    sp_intern_table_init (&table->group_of_pid, 1);
   return table;
 }
 
@@ -97,7 +97,7 @@ sp_module_table_free (SpModuleTable *table)
   free (table->modules);
   free (table->active);
   free (table->groups);
-  _sp_intern_table_clear (&table->group_of_pid);
+  sp_intern_table_clear (&table->group_of_pid);
   free (table);
 }
 
@@ -113,12 +113,12 @@ group_for_pid (SpModuleTable *table,
 
   if (!create)
     {
-      i = _sp_intern_table_lookup (&table->group_of_pid, &key);
+      i = sp_intern_table_lookup (&table->group_of_pid, &key);
       return i < 0 ? NULL : &table->groups[i];
     }
   if (!grow ((void **) &table->groups, &table->groups_capacity, table->n_groups + 1, sizeof (Group)))
     return NULL;
-  i = _sp_intern_table_intern (&table->group_of_pid, &key, &added);
+  i = sp_intern_table_intern (&table->group_of_pid, &key, &added);
   if (i < 0)
     return NULL;
   if (added)

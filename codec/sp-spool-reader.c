@@ -20,7 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sp-intern-table-private.h"
+#include "sp-intern-table.h"
 #include "sp-utf8-private.h"
 #include "sp-varint.h"
 
@@ -306,12 +306,12 @@ pending_for_pid (SpSpoolReader *r,
 
   if (!create)
     {
-      i = _sp_intern_table_lookup (&r->pending_of_pid, &key);
+      i = sp_intern_table_lookup (&r->pending_of_pid, &key);
       return i < 0 ? NULL : &r->pending[i];
     }
   if (!grow ((void **) &r->pending, &r->pending_capacity, n_groups + 1, sizeof (PendingModules)))
     return NULL;
-  i = _sp_intern_table_intern (&r->pending_of_pid, &key, &added);
+  i = sp_intern_table_intern (&r->pending_of_pid, &key, &added);
   if (i < 0)
     return NULL;
   if (added)
@@ -755,7 +755,7 @@ sp_spool_reader_open_follow (const char *path,
       return NULL;
     }
   r->fd = fd;
-  _sp_intern_table_init (&r->pending_of_pid, 1);
+  sp_intern_table_init (&r->pending_of_pid, 1);
   return r;
 }
 
@@ -837,7 +837,7 @@ sp_spool_reader_free (SpSpoolReader *r)
     free ((char *) r->modules[i].path);
   for (size_t i = 0; i < r->pending_of_pid.count; i++)
     free (r->pending[i].ids);
-  _sp_intern_table_clear (&r->pending_of_pid);
+  sp_intern_table_clear (&r->pending_of_pid);
   free (r->pending);
   free (r->modules);
   free (r->module_deactivated_at);

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sp-intern-table-private.h"
+#include "sp-intern-table.h"
 #include "sp-varint.h"
 
 #define BUFFER_SIZE (64 * 1024)
@@ -131,9 +131,9 @@ sp_spool_writer_new_for_fd (int fd,
     }
   writer->fd = fd;
   writer->owns_fd = owns_fd;
-  _sp_intern_table_init (&writer->threads, 2);
-  _sp_intern_table_init (&writer->frames, 4);
-  _sp_intern_table_init (&writer->stacks, 1);
+  sp_intern_table_init (&writer->threads, 2);
+  sp_intern_table_init (&writer->frames, 4);
+  sp_intern_table_init (&writer->stacks, 1);
 
   memcpy (writer->buffer, SP_SPOOL_MAGIC, SP_SPOOL_MAGIC_LEN);
   writer->used = SP_SPOOL_MAGIC_LEN;
@@ -173,9 +173,9 @@ sp_spool_writer_close (SpSpoolWriter *writer,
       sp_spool_error_set_errno (err, errno, "cannot close spool", NULL);
       ok = false;
     }
-  _sp_intern_table_clear (&writer->threads);
-  _sp_intern_table_clear (&writer->frames);
-  _sp_intern_table_clear (&writer->stacks);
+  sp_intern_table_clear (&writer->threads);
+  sp_intern_table_clear (&writer->frames);
+  sp_intern_table_clear (&writer->stacks);
   free (writer);
   return ok;
 }
@@ -261,7 +261,7 @@ intern_thread (SpSpoolWriter *writer,
 {
   uint64_t key[2] = { (uint64_t) (int64_t) pid, tid };
   bool added;
-  int64_t found = _sp_intern_table_intern (&writer->threads, key, &added);
+  int64_t found = sp_intern_table_intern (&writer->threads, key, &added);
 
   if (found < 0)
     return out_of_memory (err);
@@ -314,7 +314,7 @@ intern_frame (SpSpoolWriter *writer,
   bool added;
   int64_t found;
 
-  found = _sp_intern_table_intern (&writer->frames, key, &added);
+  found = sp_intern_table_intern (&writer->frames, key, &added);
   if (found < 0)
     return out_of_memory (err);
   *id = (uint32_t) found;
@@ -348,7 +348,7 @@ intern_stack (SpSpoolWriter *writer,
       if (!intern_frame (writer, &frames[i], &frame_id, err))
         return false;
       key = (uint64_t) prefix << 32 | frame_id;
-      found = _sp_intern_table_intern (&writer->stacks, &key, &added);
+      found = sp_intern_table_intern (&writer->stacks, &key, &added);
       if (found < 0)
         return out_of_memory (err);
       if (added)

@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* stackpulse-record: sample a command or running processes into a spool.
+ *
+ *   stackpulse-record -o OUT.spool [options] -- CMD [ARGS...]
+ *   stackpulse-record -o OUT.spool [options] -p PID[,PID...]
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sp-recorder.h"
+
+#define EXIT_USAGE 2
+#define MAX_PIDS   1024
+
+static int
+usage (FILE *out,
+       int status)
+{
+  fputs ("Usage: stackpulse-record -o OUT.spool [OPTIONS] -- COMMAND [ARGS...]\n"
+         "       stackpulse-record -o OUT.spool [OPTIONS] -p PID[,PID...]\n"
+         "\n"
+         "Samples where a program spends its time, with full call stacks, into\n"
+         "OUT.spool (and OUT.spool.meta). Open the result with stackpulse.\n"
+         "\n"
+         "  -o, --output FILE      the spool to write\n"
+         "  -F, --freq HZ          samples per second per CPU (default 1000)\n"
+         "      --call-graph fp    how stacks are taken: frame pointers (default)\n"
+         "      --no-kernel        user-space frames only\n"
+         "      --duration SEC     stop after SEC seconds\n"
+         "      --control-stdin    stop on a line \"stop\" or end of input on stdin\n"
+         "      --progress-fd N    write key=value progress lines to fd N each second\n"
+         "  -p, --pid PID[,PID]    attach to running processes instead of launching\n"
+         "  -h, --help             this help\n"
+         "\n"
+         "A launched command's exit status becomes stackpulse-record's (128+N after\n"
+         "signal N); 127: the command cannot be run; 125: recording failed.\n", out);
+  return status;
+}
+
+static bool
+parse_unsigned (const char *text,
+                unsigned long max,
+                unsigned long *value)
+{
+  char *end;
+
+  errno = 0;
+  *value = strtoul (text, &end, 10);
+  return errno == 0 && end != text && *end == '\0' && *value > 0 && *value <= max;
+}
+
+static bool
+parse_pids (const char *text,
+            pid_t *pids,
+            size_t *n_pids)
+{
+  char *copy = strdup (text);
+  char *saveptr = NULL;
+  bool ok = copy != NULL;
+
+  for (char *item = strtok_r (copy, ",", &saveptr); ok && item != NULL; item = strtok_r (NULL, ",", &saveptr))
+    {
+      unsigned long pid;
+
+      ok = *n_pids < MAX_PIDS && parse_unsigned (item, INT_MAX, &pid);
+      if (ok)
+        pids[(*n_pids)++] = (pid_t) pid;
+    }
+  free (copy);
+  return ok && *n_pids > 0;
+}
+
+int
+main (int argc,
+      char **argv)
+{
+  enum { OPT_CALL_GRAPH = 256, OPT_NO_KERNEL, OPT_DURATION, OPT_CONTROL_STDIN, OPT_PROGRESS_FD };
+  static const struct option long_options[] = {
+    { "output", required_argument, NULL, 'o' },
+    { "freq", required_argument, NULL, 'F' },
+    { "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
+    { "no-kernel", no_argument, NULL, OPT_NO_KERNEL },
+    { "duration", required_argument, NULL, OPT_DURATION },
+    { "control-stdin", no_argument, NULL, OPT_CONTROL_STDIN },
+    { "progress-fd", required_argument, NULL, OPT_PROGRESS_FD },
+    { "pid", required_argument, NULL, 'p' },
+    { "help", no_argument, NULL, 'h' },
+    { NULL, 0, NULL, 0 },
+  };
+  static pid_t pids[MAX_PIDS];
+  SpRecorderOptions options = { .frequency_hz = 1000, .kernel_stacks = true, .progress_fd = -1 };
+  unsigned long value;
+  char *end;
+  int opt;
+
+  while ((opt = getopt_long (argc, argv, "+o:F:p:h", long_options, NULL)) != -1)
+    {
+      switch (opt)
+        {
+        case 'o':
+          options.output = optarg;
+          break;
+        case 'F':
+          if (!parse_unsigned (optarg, 100000, &value))
+            {
+              fprintf (stderr, "stackpulse-record: -F takes a frequency from 1 to 100000 Hz\n");
+              return EXIT_USAGE;
+            }
+          options.frequency_hz = (unsigned) value;
+          break;
+        case OPT_CALL_GRAPH:
+          if (strcmp (optarg, "fp") != 0)
+            {
+              fprintf (stderr, "stackpulse-record: --call-graph: '%s' is not available; use fp\n", optarg);
+              return EXIT_USAGE;
+            }
+          break;
+        case OPT_NO_KERNEL:
+          options.kernel_stacks = false;
+          break;
+        case OPT_DURATION:
+          options.duration_s = strtod (optarg, &end);
+          if (end == optarg || *end != '\0' || !(options.duration_s > 0))
+            {
+              fprintf (stderr, "stackpulse-record: --duration takes a number of seconds\n");
+              return EXIT_USAGE;
+            }
+          break;
+        case OPT_CONTROL_STDIN:
+          options.control_stdin = true;
+          break;
+        case OPT_PROGRESS_FD:
+          if (!parse_unsigned (optarg, INT_MAX, &value) && strcmp (optarg, "0") != 0)
+            {
+              fprintf (stderr, "stackpulse-record: --progress-fd takes a file descriptor\n");
+              return EXIT_USAGE;
+            }
+          options.progress_fd = (int) strtol (optarg, NULL, 10);
+          break;
+        case 'p':
+          if (!parse_pids (optarg, pids, &options.n_pids))
+            {
+              fprintf (stderr, "stackpulse-record: -p takes process ids, separated by commas\n");
+              return EXIT_USAGE;
+            }
+          options.pids = pids;
+          break;
+        case 'h':
+          return usage (stdout, 0);
+        default:
+          return usage (stderr, EXIT_USAGE);
+        }
+    }
+  if (optind < argc)
+    options.command = argv + optind;
+  if (options.output == NULL || (options.command == NULL) == (options.n_pids == 0))
+    return usage (stderr, EXIT_USAGE);
+  return sp_recorder_run (&options);
+}

@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sp-event-queue.c: an arena of record copies and a sort by time. */
+#include "sp-event-queue.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void
+sp_event_queue_init (SpEventQueue *queue)
+{
+  memset (queue, 0, sizeof *queue);
+}
+
+void
+sp_event_queue_clear (SpEventQueue *queue)
+{
+  free (queue->arena);
+  free (queue->events);
+  sp_event_queue_init (queue);
+}
+
+static bool
+grow (void **array,
+      size_t *capacity,
+      size_t needed,
+      size_t item_size)
+{
+  size_t n = *capacity ? *capacity : 4096;
+  void *grown;
+
+  if (needed <= *capacity)
+    return true;
+  while (n < needed)
+    n *= 2;
+  grown = realloc (*array, n * item_size);
+  if (grown == NULL)
+    return false;
+  *array = grown;
+  *capacity = n;
+  return true;
+}
+
+bool
+sp_event_queue_push (SpEventQueue *queue,
+                     const struct perf_event_header *header,
+                     uint64_t time)
+{
+  size_t size = (header->size + 7u) & ~(size_t) 7;
+
+  if (!grow ((void **) &queue->arena, &queue->arena_capacity, queue->arena_used + size, 1)
+      || !grow ((void **) &queue->events, &queue->events_capacity, queue->n_events + 1,
+                sizeof (SpQueuedEvent)))
+    return false;
+  memcpy (queue->arena + queue->arena_used, header, header->size);
+  queue->events[queue->n_events++] = (SpQueuedEvent) { time, queue->next_seq++, queue->arena_used };
+  queue->arena_used += size;
+  return true;
+}
+
+static int
+compare_events (const void *a,
+                const void *b)
+{
+  const SpQueuedEvent *x = a;
+  const SpQueuedEvent *y = b;
+
+  if (x->time != y->time)
+    return x->time < y->time ? -1 : 1;
+  return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+void
+sp_event_queue_flush (SpEventQueue *queue,
+                      uint64_t watermark,
+                      SpEventFunc func,
+                      void *user_data)
+{
+  size_t done = 0;
+  size_t kept_bytes = 0;
+
+  qsort (queue->events, queue->n_events, sizeof (SpQueuedEvent), compare_events);
+  while (done < queue->n_events && queue->events[done].time < watermark)
+    {
+      const SpQueuedEvent *event = &queue->events[done++];
+
+      func ((const void *) (queue->arena + event->offset), event->time, user_data);
+    }
+
+  /* Compact what stays: the records move to the front of the arena. The
+   * kept ones are few (a few ms worth), so copying them is cheap. */
+  if (done == queue->n_events)
+    {
+      queue->n_events = 0;
+      queue->arena_used = 0;
+      return;
+    }
+  {
+    size_t n_kept = queue->n_events - done;
+    uint8_t *fresh = malloc (queue->arena_capacity);
+
+    if (fresh == NULL)
+      {
+        memmove (queue->events, queue->events + done, n_kept * sizeof (SpQueuedEvent));
+        queue->n_events = n_kept;
+        return;  /* keep the old arena as it is */
+      }
+    for (size_t i = 0; i < n_kept; i++)
+      {
+        SpQueuedEvent *event = &queue->events[done + i];
+        const struct perf_event_header *header = (const void *) (queue->arena + event->offset);
+        size_t size = (header->size + 7u) & ~(size_t) 7;
+
+        memcpy (fresh + kept_bytes, header, header->size);
+        event->offset = kept_bytes;
+        kept_bytes += size;
+        queue->events[i] = *event;
+      }
+    free (queue->arena);
+    queue->arena = fresh;
+    queue->arena_used = kept_bytes;
+    queue->n_events = n_kept;
+  }
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sp-event-queue.h: perf records from every CPU, put back in time order.
+ *
+ * Each CPU's ring is in time order, but a mapping made on CPU 1 must reach
+ * the spool before a sample on CPU 0 that runs in it. Records are copied
+ * here as the rings are drained, and handed out sorted by time once no
+ * earlier record can still arrive (their time is before the watermark). */
+#pragma once
+
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct {
+  uint64_t time;
+  uint64_t seq;       /* arrival order: keeps equal times stable */
+  size_t   offset;    /* into the arena */
+} SpQueuedEvent;
+
+typedef struct {
+  uint8_t       *arena;
+  size_t         arena_used;
+  size_t         arena_capacity;
+  SpQueuedEvent *events;
+  size_t         n_events;
+  size_t         events_capacity;
+  uint64_t       next_seq;
+} SpEventQueue;
+
+void sp_event_queue_init (SpEventQueue *queue);
+void sp_event_queue_clear (SpEventQueue *queue);
+
+/* Copies the record; false when memory ran out. */
+bool sp_event_queue_push (SpEventQueue *queue,
+                          const struct perf_event_header *header,
+                          uint64_t time);
+
+typedef void (*SpEventFunc) (const struct perf_event_header *header,
+                             uint64_t time,
+                             void *user_data);
+
+/* Hands out, in time order, every record older than watermark (all of
+ * them with UINT64_MAX), and keeps the rest. */
+void sp_event_queue_flush (SpEventQueue *queue,
+                           uint64_t watermark,
+                           SpEventFunc func,
+                           void *user_data);

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sp-kallsyms.h: kernel text symbols from /proc/kallsyms.
+ *
+ * Read once at the end of a recording, so the side file can carry a name
+ * for every kernel address that was sampled (the recording then opens with
+ * kernel names on another machine, or as a user who sees only zeros). */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct {
+  uint64_t address;
+  char    *name;      /* "name" or "name\t[module]" */
+} SpKernelSymbol;
+
+typedef struct {
+  SpKernelSymbol *symbols;   /* sorted by address */
+  size_t          n_symbols;
+} SpKallsyms;
+
+/* False when the file cannot be read or shows only zero addresses (the
+ * kernel hides them from this user). */
+bool sp_kallsyms_load (SpKallsyms *kallsyms,
+                       const char *path);
+
+void sp_kallsyms_clear (SpKallsyms *kallsyms);
+
+/* The symbol containing address (the last one starting at or before it),
+ * or -1. */
+long sp_kallsyms_lookup (const SpKallsyms *kallsyms,
+                         uint64_t address);

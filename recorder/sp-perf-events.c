@@ -1,0 +1,265 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sp-perf-events.c: perf_event_open, ring buffers, and the reasons the
+ * kernel gives when it says no. */
+#include "sp-perf-events.h"
+
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+/* 512 KiB per CPU: 4 kHz of deep frame-pointer stacks for 100 ms. */
+#define RING_PAGES_DEFAULT 128
+#define RING_PAGES_MIN     8
+
+static long
+perf_event_open (struct perf_event_attr *attr,
+                 pid_t pid,
+                 int cpu,
+                 int group_fd,
+                 unsigned long flags)
+{
+  return syscall (SYS_perf_event_open, attr, pid, cpu, group_fd, flags);
+}
+
+static int
+read_sysctl_int (const char *path,
+                 int fallback)
+{
+  FILE *file = fopen (path, "re");
+  int value = fallback;
+
+  if (file != NULL)
+    {
+      if (fscanf (file, "%d", &value) != 1)
+        value = fallback;
+      fclose (file);
+    }
+  return value;
+}
+
+unsigned
+sp_perf_max_stack (void)
+{
+  int value = read_sysctl_int ("/proc/sys/kernel/perf_event_max_stack", 127);
+
+  return value > 0 ? (unsigned) value : 127;
+}
+
+void
+sp_perf_events_init (SpPerfEvents *events,
+                     const SpPerfConfig *config)
+{
+  long n = sysconf (_SC_NPROCESSORS_CONF);
+
+  memset (events, 0, sizeof *events);
+  events->config = *config;
+  events->n_cpus = n > 0 ? (int) n : 1;
+  events->ring_fd_of_cpu = malloc (sizeof (int) * (size_t) events->n_cpus);
+  events->rings = calloc ((size_t) events->n_cpus, sizeof (SpPerfRing));
+  for (int cpu = 0; cpu < events->n_cpus; cpu++)
+    events->ring_fd_of_cpu[cpu] = -1;
+  events->ring_pages = RING_PAGES_DEFAULT;
+}
+
+static void
+fill_attr (const SpPerfEvents *events,
+           struct perf_event_attr *attr,
+           bool kernel)
+{
+  memset (attr, 0, sizeof *attr);
+  attr->size = sizeof *attr;
+  attr->type = PERF_TYPE_SOFTWARE;
+  attr->config = PERF_COUNT_SW_CPU_CLOCK;
+  attr->freq = 1;
+  attr->sample_freq = events->config.frequency_hz;
+  attr->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CALLCHAIN;
+  attr->disabled = 1;
+  attr->inherit = 1;
+  attr->enable_on_exec = events->config.enable_on_exec;
+  /* mmap2 alone yields no mapping records here; mmap turns them on. */
+  attr->mmap = 1;
+  attr->mmap2 = 1;
+  attr->comm = 1;
+  attr->comm_exec = 1;
+  attr->task = 1;
+  attr->sample_id_all = 1;
+  attr->use_clockid = 1;
+  attr->clockid = CLOCK_MONOTONIC;
+  attr->exclude_hv = 1;
+  attr->exclude_kernel = !kernel;
+  attr->exclude_callchain_kernel = !kernel;
+  attr->watermark = 1;
+  attr->wakeup_watermark = (uint32_t) (events->ring_pages * (size_t) sysconf (_SC_PAGESIZE) / 4);
+}
+
+static void
+explain_open_failure (int err,
+                      pid_t tid,
+                      char *message,
+                      size_t size)
+{
+  int paranoid = read_sysctl_int ("/proc/sys/kernel/perf_event_paranoid", 2);
+
+  if (err == EACCES || err == EPERM)
+    snprintf (message, size,
+              "the kernel refused to sample task %d (%s).\n"
+              "kernel.perf_event_paranoid is %d: sampling your own processes needs 2 or less,\n"
+              "other users' processes need root or CAP_PERFMON (CAP_SYS_ADMIN before Linux 5.8).\n"
+              "Fix: run as root, grant CAP_PERFMON, or: sudo sysctl kernel.perf_event_paranoid=1",
+              (int) tid, strerror (err), paranoid);
+  else if (err == ESRCH)
+    snprintf (message, size, "task %d does not exist (any more)", (int) tid);
+  else if (err == ENOENT || err == EOPNOTSUPP)
+    snprintf (message, size, "this kernel has no cpu-clock software event (%s)", strerror (err));
+  else if (err == ENOSYS)
+    snprintf (message, size, "this kernel has no perf_event support (perf_event_open: %s)", strerror (err));
+  else
+    snprintf (message, size, "perf_event_open for task %d failed: %s", (int) tid, strerror (err));
+}
+
+static bool
+remember_fd (SpPerfEvents *events,
+             int fd)
+{
+  if (events->n_fds == events->fds_capacity)
+    {
+      size_t capacity = events->fds_capacity ? events->fds_capacity * 2 : 16;
+      int *fds = realloc (events->fds, capacity * sizeof (int));
+
+      if (fds == NULL)
+        return false;
+      events->fds = fds;
+      events->fds_capacity = capacity;
+    }
+  events->fds[events->n_fds++] = fd;
+  return true;
+}
+
+/* The first event of a CPU gets the ring; smaller rings are tried when the
+ * locked-memory limit (perf_event_mlock_kb) is in the way. */
+static bool
+attach_ring (SpPerfEvents *events,
+             int cpu,
+             int fd,
+             char *message,
+             size_t size)
+{
+  int err;
+
+  if (events->ring_fd_of_cpu[cpu] >= 0)
+    {
+      if (ioctl (fd, PERF_EVENT_IOC_SET_OUTPUT, events->ring_fd_of_cpu[cpu]) == 0)
+        return true;
+      snprintf (message, size, "cannot share the ring buffer of CPU %d: %s", cpu, strerror (errno));
+      return false;
+    }
+  while ((err = sp_perf_ring_map (&events->rings[events->n_rings], fd, events->ring_pages)) == EPERM
+         && events->ring_pages > RING_PAGES_MIN)
+    events->ring_pages /= 2;
+  if (err != 0)
+    {
+      snprintf (message, size,
+                "cannot map a perf ring buffer (%s): the locked-memory limit is too low.\n"
+                "kernel.perf_event_mlock_kb is %d KiB; raise it (sudo sysctl kernel.perf_event_mlock_kb=2048),\n"
+                "or run as root",
+                strerror (err), read_sysctl_int ("/proc/sys/kernel/perf_event_mlock_kb", 516));
+      return false;
+    }
+  events->n_rings++;
+  events->ring_fd_of_cpu[cpu] = fd;
+  return true;
+}
+
+static int
+open_one (SpPerfEvents *events,
+          pid_t tid,
+          int cpu)
+{
+  struct perf_event_attr attr;
+  bool kernel = events->config.kernel_stacks && !events->kernel_refused;
+  int fd;
+
+  fill_attr (events, &attr, kernel);
+  fd = (int) perf_event_open (&attr, tid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+  if (fd < 0 && kernel && (errno == EACCES || errno == EPERM))
+    {
+      /* Kernel stacks refused: user stacks may still be allowed. */
+      fill_attr (events, &attr, false);
+      fd = (int) perf_event_open (&attr, tid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+      if (fd >= 0)
+        events->kernel_refused = true;
+    }
+  return fd;
+}
+
+bool
+sp_perf_events_add_task (SpPerfEvents *events,
+                         pid_t tid,
+                         char *message,
+                         size_t size)
+{
+  int opened = 0;
+
+  for (int cpu = 0; cpu < events->n_cpus; cpu++)
+    {
+      int fd = open_one (events, tid, cpu);
+
+      if (fd < 0 && errno == ENODEV)
+        continue;  /* offline CPU */
+      if (fd < 0)
+        {
+          explain_open_failure (errno, tid, message, size);
+          return false;
+        }
+      if (!remember_fd (events, fd))
+        {
+          close (fd);
+          snprintf (message, size, "out of memory");
+          return false;
+        }
+      if (!attach_ring (events, cpu, fd, message, size))
+        return false;
+      opened++;
+    }
+  if (opened == 0)
+    {
+      snprintf (message, size, "no CPU could be sampled");
+      return false;
+    }
+  return true;
+}
+
+bool
+sp_perf_events_enable (SpPerfEvents *events)
+{
+  for (size_t i = 0; i < events->n_fds; i++)
+    if (ioctl (events->fds[i], PERF_EVENT_IOC_ENABLE, 0) != 0)
+      return false;
+  return true;
+}
+
+void
+sp_perf_events_disable (SpPerfEvents *events)
+{
+  for (size_t i = 0; i < events->n_fds; i++)
+    ioctl (events->fds[i], PERF_EVENT_IOC_DISABLE, 0);
+}
+
+void
+sp_perf_events_close (SpPerfEvents *events)
+{
+  for (size_t i = 0; i < events->n_rings; i++)
+    sp_perf_ring_unmap (&events->rings[i]);
+  for (size_t i = 0; i < events->n_fds; i++)
+    close (events->fds[i]);
+  free (events->fds);
+  free (events->rings);
+  free (events->ring_fd_of_cpu);
+  memset (events, 0, sizeof *events);
+}

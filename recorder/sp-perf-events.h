@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sp-perf-events.h: the cpu-clock sampling events of a recording.
+ *
+ * One event per CPU and per traced task (inherit=1 follows every thread
+ * and child the task creates); the events of one CPU all write into that
+ * CPU's single ring buffer (PERF_EVENT_IOC_SET_OUTPUT). */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "sp-perf-ring.h"
+
+typedef struct {
+  unsigned frequency_hz;
+  bool     kernel_stacks;     /* sample kernel frames too */
+  bool     enable_on_exec;    /* launch: count from the target's exec */
+} SpPerfConfig;
+
+typedef struct {
+  SpPerfConfig config;
+  int          n_cpus;
+  int         *ring_fd_of_cpu;  /* -1 where the CPU is offline */
+  SpPerfRing  *rings;           /* one per online CPU */
+  size_t       n_rings;
+  int         *fds;             /* every event */
+  size_t       n_fds;
+  size_t       fds_capacity;
+  size_t       ring_pages;
+  bool         kernel_refused;  /* kernel stacks were asked for, not allowed */
+} SpPerfEvents;
+
+void sp_perf_events_init (SpPerfEvents *events,
+                          const SpPerfConfig *config);
+
+/* Opens the events for task tid on every CPU. On failure, message says
+ * why and what to do (perf_event_paranoid, CAP_PERFMON, mlock limit). */
+bool sp_perf_events_add_task (SpPerfEvents *events,
+                              pid_t tid,
+                              char *message,
+                              size_t message_size);
+
+bool sp_perf_events_enable (SpPerfEvents *events);
+void sp_perf_events_disable (SpPerfEvents *events);
+
+void sp_perf_events_close (SpPerfEvents *events);
+
+/* The kernel's limit on callchain entries, from /proc. */
+unsigned sp_perf_max_stack (void);

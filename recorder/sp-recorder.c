@@ -1,0 +1,601 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sp-recorder.c: the recording loop.
+ *
+ * poll() wakes on ring-buffer watermarks, signals (signalfd), the control
+ * channel, or every 50 ms. Each round drains every ring into the time
+ * queue and writes out the records that are safely in order; the spool is
+ * flushed every 100 ms and the side file refreshed every 2 s. */
+#include "sp-recorder.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sp-event-queue.h"
+#include "sp-kallsyms.h"
+#include "sp-perf-events.h"
+#include "sp-recording.h"
+#include "sp-side-file.h"
+#include "sp-target.h"
+
+#define POLL_MS               50
+#define FLUSH_INTERVAL_NS     (100 * 1000000ull)
+#define SIDE_FILE_INTERVAL_NS (2000 * 1000000ull)
+#define PROGRESS_INTERVAL_NS  (1000 * 1000000ull)
+/* Records this much older than "now" are surely all out of the rings. */
+#define ORDERING_SLACK_NS     (10 * 1000000ull)
+#define KILL_GRACE_NS         (3000 * 1000000ull)
+
+typedef struct {
+  const SpRecorderOptions *options;
+  SpPerfEvents  events;
+  SpEventQueue  queue;
+  SpRecording   rec;
+  SpSpoolWriter *writer;
+  SpSideInfo    side;
+  SpLaunch      launch;
+  bool          launched;
+  bool          child_done;
+  int           child_status;
+  bool          stop_requested;
+  uint64_t      stop_requested_ns;
+  bool          killed;
+  int           signal_fd;
+  char          control_line[256];
+  size_t        control_used;
+  bool          progress_tty;
+  uint64_t      last_flush_ns;
+  uint64_t      last_side_ns;
+  uint64_t      last_progress_ns;
+  bool          queue_failed;
+} Recorder;
+
+static uint64_t
+monotonic_ns (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (uint64_t) ts.tv_sec * 1000000000ull + (uint64_t) ts.tv_nsec;
+}
+
+static uint64_t
+wall_us (void)
+{
+  struct timeval tv;
+
+  gettimeofday (&tv, NULL);
+  return (uint64_t) tv.tv_sec * 1000000ull + (uint64_t) tv.tv_usec;
+}
+
+static void
+queue_record (const struct perf_event_header *header,
+              void *user_data)
+{
+  Recorder *r = user_data;
+
+  if (!sp_event_queue_push (&r->queue, header, sp_recording_record_time (header)))
+    r->queue_failed = true;
+}
+
+static void
+apply_record (const struct perf_event_header *header,
+              uint64_t time,
+              void *user_data)
+{
+  sp_recording_handle (user_data, header, time);
+}
+
+/* Drains every ring, then writes what is old enough to be in order. */
+static void
+pump (Recorder *r,
+      uint64_t watermark)
+{
+  for (size_t i = 0; i < r->events.n_rings; i++)
+    sp_perf_ring_drain (&r->events.rings[i], queue_record, r);
+  sp_event_queue_flush (&r->queue, watermark, apply_record, &r->rec);
+}
+
+static void
+format_size (uint64_t bytes,
+             char *out,
+             size_t size)
+{
+  if (bytes >= 10 * 1024 * 1024)
+    snprintf (out, size, "%.1f MB", bytes / 1e6);
+  else
+    snprintf (out, size, "%.1f kB", bytes / 1e3);
+}
+
+static void
+report_progress (Recorder *r,
+                 uint64_t now,
+                 bool final)
+{
+  double elapsed = (now - r->side.start_monotonic_ns) / 1e9;
+  uint64_t bytes = sp_spool_writer_get_size (r->writer);
+  char size[32];
+
+  format_size (bytes, size, sizeof size);
+  if (r->progress_tty && !final)
+    fprintf (stderr, "\rstackpulse-record: %.1f s, %llu samples, %llu lost, %s  ", elapsed,
+             (unsigned long long) r->rec.n_samples, (unsigned long long) r->rec.n_lost, size);
+  if (r->options->progress_fd >= 0)
+    dprintf (r->options->progress_fd, "elapsed_ms=%llu samples=%llu lost=%llu bytes=%llu state=%s\n",
+             (unsigned long long) (elapsed * 1000), (unsigned long long) r->rec.n_samples,
+             (unsigned long long) r->rec.n_lost, (unsigned long long) bytes,
+             final ? "done" : "recording");
+}
+
+static void
+write_side_file (Recorder *r,
+                 const SpKallsyms *kallsyms)
+{
+  char message[512];
+
+  if (!sp_side_file_write (r->options->output, &r->side, &r->rec, kallsyms, message, sizeof message))
+    fprintf (stderr, "\nstackpulse-record: warning: %s\n", message);
+}
+
+static void
+periodic_work (Recorder *r,
+               uint64_t now)
+{
+  SpSpoolError err;
+
+  if (now - r->last_flush_ns >= FLUSH_INTERVAL_NS)
+    {
+      if (!sp_spool_writer_flush (r->writer, &err) && !r->rec.failed)
+        {
+          r->rec.failed = true;
+          r->rec.error = err;
+        }
+      r->last_flush_ns = now;
+    }
+  if (now - r->last_side_ns >= SIDE_FILE_INTERVAL_NS)
+    {
+      write_side_file (r, NULL);
+      r->last_side_ns = now;
+    }
+  if (now - r->last_progress_ns >= PROGRESS_INTERVAL_NS)
+    {
+      report_progress (r, now, false);
+      r->last_progress_ns = now;
+    }
+}
+
+/* ---- Stopping ---------------------------------------------------------- */
+
+static void
+request_stop (Recorder *r,
+              int forward_signal)
+{
+  if (!r->stop_requested)
+    {
+      r->stop_requested = true;
+      r->stop_requested_ns = monotonic_ns ();
+    }
+  if (r->launched && !r->child_done && forward_signal != 0)
+    kill (r->launch.pid, forward_signal);
+}
+
+static void
+reap_child (Recorder *r)
+{
+  int status;
+
+  if (!r->launched || r->child_done)
+    return;
+  if (waitpid (r->launch.pid, &status, WNOHANG) == r->launch.pid)
+    {
+      r->child_done = true;
+      r->child_status = status;
+    }
+}
+
+static void
+read_signals (Recorder *r)
+{
+  struct signalfd_siginfo info;
+
+  while (read (r->signal_fd, &info, sizeof info) == (ssize_t) sizeof info)
+    {
+      if (info.ssi_signo == SIGCHLD)
+        reap_child (r);
+      else if (info.ssi_signo == SIGINT)
+        /* On a terminal the target got this Ctrl-C itself. */
+        request_stop (r, isatty (STDIN_FILENO) ? 0 : SIGINT);
+      else
+        request_stop (r, SIGTERM);
+    }
+}
+
+/* Lines on stdin: "stop" ends the recording, as does end of input. */
+static void
+read_control (Recorder *r,
+              struct pollfd *pfd)
+{
+  ssize_t n = read (STDIN_FILENO, r->control_line + r->control_used,
+                    sizeof r->control_line - 1 - r->control_used);
+  char *newline;
+
+  if (n <= 0)
+    {
+      if (n == 0 || errno != EAGAIN)
+        {
+          pfd->fd = -1;
+          request_stop (r, SIGTERM);
+        }
+      return;
+    }
+  r->control_used += (size_t) n;
+  r->control_line[r->control_used] = '\0';
+  while ((newline = strchr (r->control_line, '\n')) != NULL)
+    {
+      *newline = '\0';
+      if (strcmp (r->control_line, "stop") == 0)
+        request_stop (r, SIGTERM);
+      memmove (r->control_line, newline + 1, strlen (newline + 1) + 1);
+      r->control_used = strlen (r->control_line);
+    }
+  if (r->control_used == sizeof r->control_line - 1)
+    r->control_used = 0;  /* an over-long line means nothing */
+}
+
+static bool
+attached_targets_gone (Recorder *r)
+{
+  for (size_t i = 0; i < r->options->n_pids; i++)
+    if (sp_proc_exists (r->options->pids[i]))
+      return false;
+  return true;
+}
+
+static bool
+should_end (Recorder *r,
+            uint64_t now)
+{
+  const SpRecorderOptions *o = r->options;
+
+  if (o->duration_s > 0 && now - r->side.start_monotonic_ns >= (uint64_t) (o->duration_s * 1e9))
+    request_stop (r, SIGTERM);
+  if (r->launched)
+    {
+      if (r->stop_requested && !r->child_done && !r->killed
+          && now - r->stop_requested_ns >= KILL_GRACE_NS)
+        {
+          kill (r->launch.pid, SIGKILL);
+          r->killed = true;
+        }
+      return r->child_done;
+    }
+  return r->stop_requested || attached_targets_gone (r);
+}
+
+static void
+loop (Recorder *r)
+{
+  size_t n_fds = 2 + r->events.n_rings;
+  struct pollfd *fds = calloc (n_fds, sizeof *fds);
+
+  fds[0] = (struct pollfd) { r->signal_fd, POLLIN, 0 };
+  fds[1] = (struct pollfd) { r->options->control_stdin ? STDIN_FILENO : -1, POLLIN, 0 };
+  for (size_t i = 0; i < r->events.n_rings; i++)
+    fds[2 + i] = (struct pollfd) { r->events.rings[i].fd, POLLIN, 0 };
+
+  for (;;)
+    {
+      uint64_t now;
+
+      poll (fds, n_fds, POLL_MS);
+      if (fds[0].revents & POLLIN)
+        read_signals (r);
+      if (fds[1].fd >= 0 && (fds[1].revents & (POLLIN | POLLHUP)))
+        read_control (r, &fds[1]);
+      reap_child (r);
+
+      now = monotonic_ns ();
+      pump (r, now - ORDERING_SLACK_NS);
+      periodic_work (r, now);
+      if (should_end (r, now) || r->rec.failed || r->queue_failed)
+        break;
+    }
+  free (fds);
+}
+
+/* ---- Setting up ------------------------------------------------------ */
+
+static void
+remove_outputs (const char *output)
+{
+  char meta[4096];
+
+  unlink (output);
+  snprintf (meta, sizeof meta, "%s.meta", output);
+  unlink (meta);
+}
+
+static int
+setup_signals (void)
+{
+  sigset_t set;
+
+  sigemptyset (&set);
+  sigaddset (&set, SIGINT);
+  sigaddset (&set, SIGTERM);
+  sigaddset (&set, SIGHUP);
+  sigaddset (&set, SIGCHLD);
+  sigprocmask (SIG_BLOCK, &set, NULL);
+  return signalfd (-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+}
+
+static void
+add_attached_task (pid_t pid,
+                   pid_t tid,
+                   const char *name,
+                   void *user_data)
+{
+  Recorder *r = user_data;
+  char message[1024];
+
+  sp_recording_add_task (&r->rec, pid, tid, name);
+  /* A thread that ended since the listing is no loss. */
+  if (!sp_perf_events_add_task (&r->events, tid, message, sizeof message) && sp_proc_exists (tid))
+    fprintf (stderr, "stackpulse-record: warning: thread %d: %s\n", (int) tid, message);
+}
+
+static void
+add_existing_mapping (pid_t pid,
+                      uint64_t start,
+                      uint64_t end,
+                      uint64_t offset,
+                      uint64_t inode,
+                      const char *path,
+                      void *user_data)
+{
+  sp_recording_add_mapping (user_data, pid, start, end, offset, inode, path);
+}
+
+/* The main thread decides: if it cannot be traced, nothing can. */
+static int
+setup_attach (Recorder *r)
+{
+  char message[1024];
+
+  for (size_t i = 0; i < r->options->n_pids; i++)
+    {
+      pid_t pid = r->options->pids[i];
+
+      if (!sp_proc_exists (pid))
+        {
+          fprintf (stderr, "stackpulse-record: no process with pid %d\n", (int) pid);
+          return 1;
+        }
+      if (!sp_perf_events_add_task (&r->events, pid, message, sizeof message))
+        {
+          fprintf (stderr, "stackpulse-record: %s\n", message);
+          return 1;
+        }
+    }
+  return 0;
+}
+
+static void
+read_attached_state (Recorder *r)
+{
+  for (size_t i = 0; i < r->options->n_pids; i++)
+    {
+      pid_t pid = r->options->pids[i];
+
+      sp_proc_foreach_task (pid, add_attached_task, r);
+      sp_proc_foreach_mapping (pid, add_existing_mapping, &r->rec);
+    }
+}
+
+static int
+setup_launch (Recorder *r)
+{
+  char message[1024];
+
+  if (!sp_launch_prepare (&r->launch, r->options->command, r->options->control_stdin,
+                          message, sizeof message))
+    {
+      fprintf (stderr, "stackpulse-record: %s\n", message);
+      return SP_RECORDER_EXIT_FAILED;
+    }
+  if (!sp_perf_events_add_task (&r->events, r->launch.pid, message, sizeof message))
+    {
+      sp_launch_abort (&r->launch);
+      fprintf (stderr, "stackpulse-record: %s\n", message);
+      return SP_RECORDER_EXIT_FAILED;
+    }
+  return 0;
+}
+
+static int
+exit_status_of (int status)
+{
+  if (WIFEXITED (status))
+    return WEXITSTATUS (status);
+  if (WIFSIGNALED (status))
+    return 128 + WTERMSIG (status);
+  return SP_RECORDER_EXIT_FAILED;
+}
+
+/* Stops sampling, writes out every remaining record, the side file and
+ * the summary. */
+static int
+finish (Recorder *r)
+{
+  SpKallsyms kallsyms;
+  bool have_kallsyms;
+  SpSpoolError err;
+  uint64_t now = monotonic_ns ();
+  int status = r->launched ? exit_status_of (r->child_status) : 0;
+  char size[32];
+
+  sp_perf_events_disable (&r->events);
+  pump (r, UINT64_MAX);
+  sp_recording_finish (&r->rec);
+
+  r->side.complete = true;
+  r->side.end_monotonic_ns = now;
+  r->side.end_wall_us = wall_us ();
+  r->side.exit_status = r->launched ? status : -1;
+  format_size (sp_spool_writer_get_size (r->writer), size, sizeof size);
+  if (!sp_spool_writer_close (r->writer, &err) && !r->rec.failed)
+    {
+      r->rec.failed = true;
+      r->rec.error = err;
+    }
+  r->writer = NULL;
+
+  have_kallsyms = r->side.kernel_stacks && sp_kallsyms_load (&kallsyms, "/proc/kallsyms");
+  write_side_file (r, have_kallsyms ? &kallsyms : NULL);
+  if (have_kallsyms)
+    sp_kallsyms_clear (&kallsyms);
+
+  if (r->progress_tty)
+    fputc ('\n', stderr);
+  if (r->options->progress_fd >= 0)
+    dprintf (r->options->progress_fd, "state=done samples=%llu lost=%llu exit_status=%d\n",
+             (unsigned long long) r->rec.n_samples, (unsigned long long) r->rec.n_lost, status);
+  fprintf (stderr, "stackpulse-record: %.2f s, %llu samples (%llu lost), %s written to %s\n",
+           (now - r->side.start_monotonic_ns) / 1e9, (unsigned long long) r->rec.n_samples,
+           (unsigned long long) r->rec.n_lost, size, r->options->output);
+  if (r->rec.failed)
+    {
+      fprintf (stderr, "stackpulse-record: writing the spool failed: %s\n", r->rec.error.message);
+      return SP_RECORDER_EXIT_FAILED;
+    }
+  if (r->queue_failed)
+    {
+      fprintf (stderr, "stackpulse-record: out of memory while ordering records\n");
+      return SP_RECORDER_EXIT_FAILED;
+    }
+  return status;
+}
+
+static void
+cleanup (Recorder *r)
+{
+  sp_perf_events_close (&r->events);
+  sp_event_queue_clear (&r->queue);
+  sp_recording_clear (&r->rec);
+  if (r->writer != NULL)
+    sp_spool_writer_close (r->writer, NULL);
+  if (r->signal_fd >= 0)
+    close (r->signal_fd);
+}
+
+static void
+warn_kernel_refused (void)
+{
+  FILE *file = fopen ("/proc/sys/kernel/perf_event_paranoid", "re");
+  int paranoid = 2;
+
+  if (file != NULL)
+    {
+      if (fscanf (file, "%d", &paranoid) != 1)
+        paranoid = 2;
+      fclose (file);
+    }
+  fprintf (stderr,
+           "stackpulse-record: warning: kernel stacks are not permitted (kernel.perf_event_paranoid is %d,\n"
+           "  they need 1 or less, or CAP_PERFMON); recording user stacks only\n", paranoid);
+}
+
+/* Starts the target (or enables the events of attached ones). */
+static int
+start (Recorder *r)
+{
+  int exec_errno = 0;
+
+  r->side.kernel_stacks = r->options->kernel_stacks && !r->events.kernel_refused;
+  if (r->events.kernel_refused)
+    warn_kernel_refused ();
+  if (r->side.kernel_stacks && !sp_recording_add_kernel_module (&r->rec))
+    return SP_RECORDER_EXIT_FAILED;
+  r->side.start_wall_us = wall_us ();
+  r->side.start_monotonic_ns = monotonic_ns ();
+  r->last_flush_ns = r->last_side_ns = r->last_progress_ns = r->side.start_monotonic_ns;
+
+  if (r->options->command == NULL)
+    {
+      if (!sp_perf_events_enable (&r->events))
+        {
+          fprintf (stderr, "stackpulse-record: cannot enable the events: %s\n", strerror (errno));
+          return SP_RECORDER_EXIT_FAILED;
+        }
+      /* After enabling: a mapping made meanwhile is in the rings too. */
+      read_attached_state (r);
+      return 0;
+    }
+  r->launched = true;
+  if (!sp_launch_release (&r->launch, &exec_errno))
+    {
+      r->launched = false;
+      fprintf (stderr, "stackpulse-record: cannot run '%s': %s\n", r->options->command[0],
+               strerror (exec_errno));
+      return SP_RECORDER_EXIT_NOT_FOUND;
+    }
+  return 0;
+}
+
+int
+sp_recorder_run (const SpRecorderOptions *o)
+{
+  Recorder r = { 0 };
+  SpPerfConfig config = { o->frequency_hz, o->kernel_stacks, o->command != NULL };
+  SpSpoolError err;
+  int status;
+
+  r.options = o;
+  r.signal_fd = -1;
+  r.progress_tty = isatty (STDERR_FILENO);
+  r.side = (SpSideInfo) {
+    .command = o->command,
+    .attached_pids = (const int *) o->pids,
+    .n_attached_pids = o->n_pids,
+    .call_graph = "fp",
+    .frequency_hz = o->frequency_hz,
+    .exit_status = -1,
+  };
+  signal (SIGPIPE, SIG_IGN);
+
+  r.writer = sp_spool_writer_create (o->output, wall_us (), 1000000 / o->frequency_hz, &err);
+  if (r.writer == NULL)
+    {
+      fprintf (stderr, "stackpulse-record: %s\n", err.message);
+      return SP_RECORDER_EXIT_FAILED;
+    }
+  r.signal_fd = setup_signals ();
+  sp_perf_events_init (&r.events, &config);
+  sp_event_queue_init (&r.queue);
+  if (!sp_recording_init (&r.rec, r.writer, sp_perf_max_stack ()))
+    status = SP_RECORDER_EXIT_FAILED;
+  else
+    status = o->command != NULL ? setup_launch (&r) : setup_attach (&r);
+  if (status == 0)
+    status = start (&r);
+  if (status != 0)
+    {
+      /* Nothing was recorded: leave no file that looks like a recording. */
+      cleanup (&r);
+      remove_outputs (o->output);
+      return status;
+    }
+
+  loop (&r);
+  status = finish (&r);
+  cleanup (&r);
+  return status;
+}

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sp-recorder.h: one recording, from setting up the events to the side file.
+ *
+ * Launches a command (or attaches to processes), drains the perf rings
+ * into the spool while the target runs, flushing often so a follower sees
+ * progress, and returns the exit status stackpulse-record should exit
+ * with: the target's own for a launch (128+N after signal N), 0 after an
+ * attach, 127 when the command cannot be run, 125 when recording failed. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#define SP_RECORDER_EXIT_FAILED    125
+#define SP_RECORDER_EXIT_NOT_FOUND 127
+
+typedef struct {
+  const char   *output;          /* OUT.spool */
+  unsigned      frequency_hz;
+  bool          kernel_stacks;
+  double        duration_s;      /* 0: until the target ends or stop */
+  bool          control_stdin;   /* a line "stop" or EOF on stdin stops */
+  int           progress_fd;     /* key=value lines each second, or -1 */
+  char *const  *command;         /* launch, or NULL */
+  const pid_t  *pids;            /* attach */
+  size_t        n_pids;
+} SpRecorderOptions;
+
+int sp_recorder_run (const SpRecorderOptions *options);

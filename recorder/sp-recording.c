@@ -1,0 +1,525 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sp-recording.c: decoding perf records and writing the spool. */
+#include "sp-recording.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Addresses at or above this are the kernel's on x86-64 and arm64. */
+#define KERNEL_SPACE_START UINT64_C (0xffff800000000000)
+
+/* The trailer of every non-sample record (sample_id_all with TID|TIME). */
+typedef struct {
+  uint32_t pid;
+  uint32_t tid;
+  uint64_t time;
+} SampleId;
+
+static void
+remember_failure (SpRecording *rec,
+                  const SpSpoolError *err)
+{
+  if (!rec->failed)
+    rec->error = *err;
+  rec->failed = true;
+}
+
+static bool
+grow (void **array,
+      size_t *capacity,
+      size_t needed,
+      size_t item_size)
+{
+  size_t n = *capacity ? *capacity : 64;
+  void *grown;
+
+  if (needed <= *capacity)
+    return true;
+  while (n < needed)
+    n *= 2;
+  grown = realloc (*array, n * item_size);
+  if (grown == NULL)
+    return false;
+  *array = grown;
+  *capacity = n;
+  return true;
+}
+
+bool
+sp_recording_init (SpRecording *rec,
+                   SpSpoolWriter *writer,
+                   unsigned max_stack)
+{
+  memset (rec, 0, sizeof *rec);
+  rec->writer = writer;
+  rec->max_stack = max_stack;
+  rec->modules = sp_module_table_new ();
+  sp_intern_table_init (&rec->thread_index, 1);
+  sp_intern_table_init (&rec->process_index, 1);
+  sp_intern_table_init (&rec->kernel_addresses, 1);
+  return rec->modules != NULL;
+}
+
+void
+sp_recording_clear (SpRecording *rec)
+{
+  for (size_t i = 0; i < rec->process_index.count; i++)
+    free (rec->processes[i].executable);
+  free (rec->processes);
+  free (rec->threads);
+  free (rec->frames);
+  sp_intern_table_clear (&rec->thread_index);
+  sp_intern_table_clear (&rec->process_index);
+  sp_intern_table_clear (&rec->kernel_addresses);
+  sp_module_table_free (rec->modules);
+  memset (rec, 0, sizeof *rec);
+}
+
+/* The process record of pid, created on first use (NULL: no memory). */
+static SpProcessInfo *
+process_for (SpRecording *rec,
+             int32_t pid)
+{
+  uint64_t key = (uint64_t) (int64_t) pid;
+  bool added;
+  int64_t i;
+
+  if (!grow ((void **) &rec->processes, &rec->processes_capacity, rec->process_index.count + 1,
+             sizeof (SpProcessInfo)))
+    return NULL;
+  i = sp_intern_table_intern (&rec->process_index, &key, &added);
+  if (i < 0)
+    return NULL;
+  if (added)
+    {
+      memset (&rec->processes[i], 0, sizeof (SpProcessInfo));
+      rec->processes[i].pid = pid;
+    }
+  return &rec->processes[i];
+}
+
+static SpThreadInfo *
+thread_for (SpRecording *rec,
+            int32_t pid,
+            int32_t tid)
+{
+  uint64_t key = (uint64_t) (int64_t) tid;
+  bool added;
+  int64_t i;
+
+  if (!grow ((void **) &rec->threads, &rec->threads_capacity, rec->thread_index.count + 1,
+             sizeof (SpThreadInfo)))
+    return NULL;
+  i = sp_intern_table_intern (&rec->thread_index, &key, &added);
+  if (i < 0)
+    return NULL;
+  if (added)
+    {
+      memset (&rec->threads[i], 0, sizeof (SpThreadInfo));
+      rec->threads[i].tid = tid;
+    }
+  rec->threads[i].pid = pid;
+  return &rec->threads[i];
+}
+
+static void
+set_name (char *dest,
+          const char *name)
+{
+  size_t len = strnlen (name, SP_TASK_NAME_LEN - 1);
+
+  memcpy (dest, name, len);
+  dest[len] = '\0';
+}
+
+bool
+sp_recording_looks_like_python (const char *path)
+{
+  const char *base = strrchr (path, '/');
+
+  base = base ? base + 1 : path;
+  if (strncmp (base, "libpython", 9) == 0)
+    return true;
+  if (strncmp (base, "python", 6) != 0)
+    return false;
+  for (const char *p = base + 6; *p != '\0'; p++)
+    if ((*p < '0' || *p > '9') && *p != '.')
+      return false;
+  return true;
+}
+
+bool
+sp_recording_add_kernel_module (SpRecording *rec)
+{
+  static const char path[] = "[kernel.kallsyms]";
+  SpModule module = { KERNEL_SPACE_START, UINT64_MAX, 0, 0, path, sizeof path - 1, -1, true };
+  uint32_t id;
+  SpSpoolError err;
+
+  if (!sp_module_table_intern (rec->modules, rec->writer, &module, &id, &err))
+    {
+      remember_failure (rec, &err);
+      return false;
+    }
+  return true;
+}
+
+bool
+sp_recording_add_mapping (SpRecording *rec,
+                          int32_t pid,
+                          uint64_t start,
+                          uint64_t end,
+                          uint64_t file_offset,
+                          uint64_t inode,
+                          const char *path)
+{
+  SpModule module = { start, end, file_offset, inode, path, strlen (path), pid, false };
+  SpProcessInfo *process = process_for (rec, pid);
+  uint32_t id;
+  SpSpoolError err;
+
+  if (process != NULL && process->executable == NULL && path[0] == '/')
+    process->executable = strdup (path);
+  if (process != NULL && process->exec_pending && sp_recording_looks_like_python (path))
+    process->python = true;
+  if (!sp_module_table_intern (rec->modules, rec->writer, &module, &id, &err))
+    {
+      remember_failure (rec, &err);
+      return false;
+    }
+  return true;
+}
+
+void
+sp_recording_add_task (SpRecording *rec,
+                       int32_t pid,
+                       int32_t tid,
+                       const char *name)
+{
+  SpThreadInfo *thread = thread_for (rec, pid, tid);
+
+  process_for (rec, pid);
+  if (thread != NULL)
+    set_name (thread->name, name);
+}
+
+/* The PROCESS_EXEC of the last exec, once its mappings told us whether it
+ * is a Python interpreter. */
+static void
+write_pending_exec (SpRecording *rec,
+                    SpProcessInfo *process)
+{
+  SpSpoolError err;
+
+  if (!process->exec_pending)
+    return;
+  process->exec_pending = false;
+  if (!sp_spool_writer_write_process_exec (rec->writer, process->exec_ns, process->pid,
+                                           process->python, &err))
+    remember_failure (rec, &err);
+}
+
+/* ---- Records ----------------------------------------------------------- */
+
+static SampleId
+read_sample_id (const struct perf_event_header *header)
+{
+  SampleId id;
+
+  memcpy (&id, (const uint8_t *) header + header->size - sizeof id, sizeof id);
+  return id;
+}
+
+static bool
+add_frame (SpRecording *rec,
+           size_t *n,
+           SpFrame frame)
+{
+  if (!grow ((void **) &rec->frames, &rec->frames_capacity, *n + 1, sizeof (SpFrame)))
+    return false;
+  rec->frames[(*n)++] = frame;
+  return true;
+}
+
+/* The callchain, leaf first, with PERF_CONTEXT_* markers saying whose
+ * frames follow; a chain cut at the kernel's limit ends in the marker. */
+static size_t
+frames_from_callchain (SpRecording *rec,
+                       int32_t pid,
+                       const uint64_t *ips,
+                       uint64_t nr,
+                       uint64_t ip,
+                       uint16_t misc)
+{
+  SpFrameMode mode = SP_FRAME_USER;
+  bool skip = false;
+  size_t n = 0;
+  uint64_t n_ips = 0;
+
+  for (uint64_t i = 0; i < nr; i++)
+    {
+      if (ips[i] >= (uint64_t) PERF_CONTEXT_MAX)
+        {
+          skip = ips[i] != (uint64_t) PERF_CONTEXT_KERNEL && ips[i] != (uint64_t) PERF_CONTEXT_USER;
+          mode = ips[i] == (uint64_t) PERF_CONTEXT_KERNEL ? SP_FRAME_KERNEL : SP_FRAME_USER;
+          continue;
+        }
+      n_ips++;
+      if (skip)
+        continue;
+      if (mode == SP_FRAME_KERNEL)
+        sp_intern_table_intern (&rec->kernel_addresses, &ips[i], &(bool) { false });
+      if (!add_frame (rec, &n, sp_module_table_resolve_frame (rec->modules, pid, ips[i], mode)))
+        return 0;
+    }
+  if (nr == 0)
+    {
+      mode = (misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL ? SP_FRAME_KERNEL
+                                                                                : SP_FRAME_USER;
+      if (mode == SP_FRAME_KERNEL)
+        sp_intern_table_intern (&rec->kernel_addresses, &ip, &(bool) { false });
+      add_frame (rec, &n, sp_module_table_resolve_frame (rec->modules, pid, ip, mode));
+    }
+  if (n > 0 && n_ips >= rec->max_stack)
+    {
+      add_frame (rec, &n, sp_frame_truncated_marker ());
+      rec->n_truncated++;
+    }
+  return n;
+}
+
+static void
+handle_sample (SpRecording *rec,
+               const struct perf_event_header *header,
+               uint64_t time)
+{
+  const uint8_t *p = (const uint8_t *) (header + 1);
+  const uint8_t *end = (const uint8_t *) header + header->size;
+  uint64_t ip, nr;
+  uint32_t pid_tid[2];
+  SpProcessInfo *process;
+  SpThreadInfo *thread;
+  SpSpoolError err;
+  size_t n;
+
+  if (end - p < 32)
+    return;
+  memcpy (&ip, p, 8);
+  memcpy (pid_tid, p + 8, 8);
+  memcpy (&nr, p + 24, 8);
+  p += 32;
+  if (nr > (uint64_t) (end - p) / 8)
+    return;
+
+  process = process_for (rec, (int32_t) pid_tid[0]);
+  if (process != NULL)
+    {
+      write_pending_exec (rec, process);
+      process->n_samples++;
+    }
+  thread = thread_for (rec, (int32_t) pid_tid[0], (int32_t) pid_tid[1]);
+  if (thread != NULL)
+    thread->n_samples++;
+
+  n = frames_from_callchain (rec, (int32_t) pid_tid[0], (const uint64_t *) p, nr, ip, header->misc);
+  if (n == 0)
+    return;
+  if (!sp_spool_writer_write_sample (rec->writer, time, (int32_t) pid_tid[0], pid_tid[1],
+                                     rec->frames, n, NULL, &err))
+    {
+      remember_failure (rec, &err);
+      return;
+    }
+  if (rec->n_samples == 0)
+    rec->first_ns = time;
+  rec->n_samples++;
+  rec->last_ns = time > rec->last_ns ? time : rec->last_ns;
+}
+
+/* MMAP2 (or MMAP): executable mappings only, as the event asked. */
+static void
+handle_mmap (SpRecording *rec,
+             const struct perf_event_header *header)
+{
+  const uint8_t *p = (const uint8_t *) (header + 1);
+  const uint8_t *end = (const uint8_t *) header + header->size - sizeof (SampleId);
+  uint32_t pid_tid[2];
+  uint64_t addr, len, pgoff, inode = 0;
+  char path[4096];
+  size_t path_len;
+
+  if (end - p < 32)
+    return;
+  memcpy (pid_tid, p, 8);
+  memcpy (&addr, p + 8, 8);
+  memcpy (&len, p + 16, 8);
+  memcpy (&pgoff, p + 24, 8);
+  p += 32;
+  if (header->type == PERF_RECORD_MMAP2)
+    {
+      if (end - p < 32)
+        return;
+      if (!(header->misc & PERF_RECORD_MISC_MMAP_BUILD_ID))
+        memcpy (&inode, p + 8, 8);
+      p += 32;  /* maj, min, ino, ino_generation (or build id); prot, flags */
+    }
+  path_len = strnlen ((const char *) p, (size_t) (end - p));
+  if (path_len >= sizeof path)
+    path_len = sizeof path - 1;
+  memcpy (path, p, path_len);
+  path[path_len] = '\0';
+  if (len == 0 || addr + len < addr)
+    return;
+  sp_recording_add_mapping (rec, (int32_t) pid_tid[0], addr, addr + len, pgoff, inode, path);
+}
+
+static void
+handle_comm (SpRecording *rec,
+             const struct perf_event_header *header,
+             uint64_t time)
+{
+  const uint8_t *p = (const uint8_t *) (header + 1);
+  const uint8_t *end = (const uint8_t *) header + header->size - sizeof (SampleId);
+  uint32_t pid_tid[2];
+  char name[SP_TASK_NAME_LEN] = { 0 };
+  SpThreadInfo *thread;
+
+  if (end - p < 8)
+    return;
+  memcpy (pid_tid, p, 8);
+  memcpy (name, p + 8, (size_t) (end - p - 8) < sizeof name - 1 ? (size_t) (end - p - 8) : sizeof name - 1);
+  thread = thread_for (rec, (int32_t) pid_tid[0], (int32_t) pid_tid[1]);
+  if (thread != NULL)
+    set_name (thread->name, name);
+
+  if (header->misc & PERF_RECORD_MISC_COMM_EXEC)
+    {
+      SpProcessInfo *process = process_for (rec, (int32_t) pid_tid[0]);
+      SpSpoolError err;
+
+      if (process == NULL)
+        return;
+      write_pending_exec (rec, process);
+      if (!sp_module_table_deactivate_process (rec->modules, rec->writer, process->pid, &err))
+        remember_failure (rec, &err);
+      free (process->executable);
+      process->executable = NULL;
+      process->exec_ns = time;
+      process->exec_pending = true;
+      process->python = sp_recording_looks_like_python (name);
+    }
+}
+
+static void
+handle_fork (SpRecording *rec,
+             const struct perf_event_header *header,
+             uint64_t time)
+{
+  uint32_t ids[4];  /* pid, ppid, tid, ptid */
+  SpThreadInfo *parent_thread;
+  SpThreadInfo *thread;
+  int64_t parent_index;
+  uint64_t key;
+
+  if (header->size < sizeof *header + sizeof ids)
+    return;
+  memcpy (ids, header + 1, sizeof ids);
+  key = (uint64_t) (int64_t) (int32_t) ids[3];
+  parent_index = sp_intern_table_lookup (&rec->thread_index, &key);
+  thread = thread_for (rec, (int32_t) ids[0], (int32_t) ids[2]);
+  if (thread == NULL)
+    return;
+  thread->start_ns = time;
+  /* A new task starts with its parent's name. */
+  parent_thread = parent_index >= 0 ? &rec->threads[parent_index] : NULL;
+  if (parent_thread != NULL)
+    memcpy (thread->name, parent_thread->name, sizeof thread->name);
+
+  if (ids[0] != ids[1])
+    {
+      SpProcessInfo *process = process_for (rec, (int32_t) ids[0]);
+      SpSpoolError err;
+
+      if (process != NULL)
+        process->parent_pid = (int32_t) ids[1];
+      if (!sp_module_table_clone_process (rec->modules, rec->writer, (int32_t) ids[1], (int32_t) ids[0], &err))
+        remember_failure (rec, &err);
+    }
+}
+
+static void
+handle_exit (SpRecording *rec,
+             const struct perf_event_header *header,
+             uint64_t time)
+{
+  uint32_t ids[4];
+  uint64_t key;
+  int64_t i;
+
+  if (header->size < sizeof *header + sizeof ids)
+    return;
+  memcpy (ids, header + 1, sizeof ids);
+  key = (uint64_t) (int64_t) (int32_t) ids[2];
+  i = sp_intern_table_lookup (&rec->thread_index, &key);
+  if (i >= 0)
+    rec->threads[i].exit_ns = time;
+}
+
+static void
+handle_lost (SpRecording *rec,
+             const struct perf_event_header *header)
+{
+  uint64_t lost;
+
+  if (header->type == PERF_RECORD_LOST && header->size >= sizeof *header + 16)
+    memcpy (&lost, (const uint8_t *) (header + 1) + 8, 8);
+  else if (header->type == PERF_RECORD_LOST_SAMPLES && header->size >= sizeof *header + 8)
+    memcpy (&lost, header + 1, 8);
+  else
+    return;
+  rec->n_lost += lost;
+}
+
+void
+sp_recording_handle (SpRecording *rec,
+                     const struct perf_event_header *header,
+                     uint64_t time)
+{
+  switch (header->type)
+    {
+    case PERF_RECORD_SAMPLE:       handle_sample (rec, header, time); break;
+    case PERF_RECORD_MMAP:
+    case PERF_RECORD_MMAP2:        handle_mmap (rec, header); break;
+    case PERF_RECORD_COMM:         handle_comm (rec, header, time); break;
+    case PERF_RECORD_FORK:         handle_fork (rec, header, time); break;
+    case PERF_RECORD_EXIT:         handle_exit (rec, header, time); break;
+    case PERF_RECORD_LOST:
+    case PERF_RECORD_LOST_SAMPLES: handle_lost (rec, header); break;
+    case PERF_RECORD_THROTTLE:     rec->n_throttled++; break;
+    default: break;
+    }
+}
+
+void
+sp_recording_finish (SpRecording *rec)
+{
+  for (size_t i = 0; i < rec->process_index.count; i++)
+    write_pending_exec (rec, &rec->processes[i]);
+}
+
+/* Samples carry the time after ip and pid/tid; every other record in its
+ * sample_id trailer. */
+uint64_t
+sp_recording_record_time (const struct perf_event_header *header)
+{
+  uint64_t time = 0;
+
+  if (header->type == PERF_RECORD_SAMPLE)
+    {
+      if (header->size >= sizeof *header + 24)
+        memcpy (&time, (const uint8_t *) (header + 1) + 16, 8);
+    }
+  else if (header->size >= sizeof *header + sizeof (SampleId))
+    time = read_sample_id (header).time;
+  return time;
+}

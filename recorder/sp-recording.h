@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sp-recording.h: perf records in, spool records out.
+ *
+ * Applies the time-ordered perf records of a recording to the spool:
+ * samples with their callchains, mappings as modules, fork (clone the
+ * parent's modules), exec (deactivate, then the new mappings, then a
+ * PROCESS_EXEC), and keeps what the side file needs: thread and process
+ * names, lost counts, and the kernel addresses that were sampled. */
+#pragma once
+
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sp-intern-table.h"
+#include "sp-module-table.h"
+#include "sp-spool-writer.h"
+
+#define SP_TASK_NAME_LEN 16
+
+typedef struct {
+  int32_t  pid;
+  int32_t  tid;
+  char     name[SP_TASK_NAME_LEN];
+  uint64_t start_ns;          /* 0 when it ran before the recording */
+  uint64_t exit_ns;           /* 0 while running */
+  uint64_t n_samples;
+} SpThreadInfo;
+
+typedef struct {
+  int32_t  pid;
+  int32_t  parent_pid;        /* 0 when unknown */
+  char    *executable;        /* first file mapping after the last exec */
+  uint64_t exec_ns;           /* last exec, 0 if none seen */
+  bool     exec_pending;      /* its PROCESS_EXEC is not written yet */
+  bool     python;
+  uint64_t n_samples;
+} SpProcessInfo;
+
+typedef struct {
+  SpSpoolWriter *writer;      /* borrowed */
+  SpModuleTable *modules;     /* owned */
+  SpSpoolError   error;       /* the first write error */
+  bool           failed;
+  unsigned       max_stack;   /* the kernel's callchain limit */
+
+  SpInternTable  thread_index;    /* tid -> threads[] */
+  SpThreadInfo  *threads;
+  size_t         threads_capacity;
+  SpInternTable  process_index;   /* pid -> processes[] */
+  SpProcessInfo *processes;
+  size_t         processes_capacity;
+  SpInternTable  kernel_addresses;
+
+  uint64_t       n_samples;
+  uint64_t       n_truncated;
+  uint64_t       n_lost;          /* samples the kernel could not store */
+  uint64_t       n_throttled;
+  uint64_t       first_ns;
+  uint64_t       last_ns;
+
+  SpFrame       *frames;          /* scratch for one sample */
+  size_t         frames_capacity;
+} SpRecording;
+
+bool sp_recording_init (SpRecording *rec,
+                        SpSpoolWriter *writer,
+                        unsigned max_stack);
+
+void sp_recording_clear (SpRecording *rec);
+
+/* One module [kernel.kallsyms] (pid -1) for every kernel frame. */
+bool sp_recording_add_kernel_module (SpRecording *rec);
+
+/* A module known from /proc/PID/maps (attach). */
+bool sp_recording_add_mapping (SpRecording *rec,
+                               int32_t pid,
+                               uint64_t start,
+                               uint64_t end,
+                               uint64_t file_offset,
+                               uint64_t inode,
+                               const char *path);
+
+/* A task that existed before the recording (attach). */
+void sp_recording_add_task (SpRecording *rec,
+                            int32_t pid,
+                            int32_t tid,
+                            const char *name);
+
+/* Applies one perf record (in time order). */
+void sp_recording_handle (SpRecording *rec,
+                          const struct perf_event_header *header,
+                          uint64_t time);
+
+/* Writes what is still pending (exec records) at the end. */
+void sp_recording_finish (SpRecording *rec);
+
+/* The time of a perf record (as the time-ordering queue needs it). */
+uint64_t sp_recording_record_time (const struct perf_event_header *header);
+
+/* Whether the executable name or a mapped library says "Python". */
+bool sp_recording_looks_like_python (const char *path);

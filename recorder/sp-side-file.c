@@ -1,0 +1,236 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sp-side-file.c: writing the key file by hand (the recorder has no GLib),
+ * with GKeyFile's escapes so that data/ reads it with g_key_file_*. */
+#include "sp-side-file.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#define SIDE_FILE_FORMAT 1
+
+/* One value (or list element, when in_list) with GKeyFile's escapes. */
+static void
+put_escaped (FILE *out,
+             const char *value,
+             bool in_list)
+{
+  for (const char *p = value; *p != '\0'; p++)
+    {
+      switch (*p)
+        {
+        case '\\': fputs ("\\\\", out); break;
+        case '\n': fputs ("\\n", out); break;
+        case '\t': fputs ("\\t", out); break;
+        case '\r': fputs ("\\r", out); break;
+        case ';':  fputs (in_list ? "\\;" : ";", out); break;
+        case ' ':  fputs (p == value ? "\\s" : " ", out); break;
+        default:   fputc (*p, out); break;
+        }
+    }
+}
+
+static void
+put_string (FILE *out,
+            const char *key,
+            const char *value)
+{
+  fprintf (out, "%s=", key);
+  put_escaped (out, value, false);
+  fputc ('\n', out);
+}
+
+static void
+put_u64 (FILE *out,
+         const char *key,
+         uint64_t value)
+{
+  fprintf (out, "%s=%" PRIu64 "\n", key, value);
+}
+
+static void
+put_bool (FILE *out,
+          const char *key,
+          bool value)
+{
+  fprintf (out, "%s=%s\n", key, value ? "true" : "false");
+}
+
+static void
+write_recording (FILE *out,
+                 const SpSideInfo *info,
+                 const SpRecording *rec)
+{
+  struct utsname uts;
+  char host[256] = "";
+
+  fputs ("[recording]\n", out);
+  put_u64 (out, "format", SIDE_FILE_FORMAT);
+  put_bool (out, "complete", info->complete);
+  if (info->command != NULL)
+    {
+      fputs ("command=", out);
+      for (char *const *arg = info->command; *arg != NULL; arg++)
+        {
+          put_escaped (out, *arg, true);
+          fputc (';', out);
+        }
+      fputc ('\n', out);
+    }
+  if (info->n_attached_pids > 0)
+    {
+      fputs ("attached_pids=", out);
+      for (size_t i = 0; i < info->n_attached_pids; i++)
+        fprintf (out, "%d;", info->attached_pids[i]);
+      fputc ('\n', out);
+    }
+  gethostname (host, sizeof host - 1);
+  put_string (out, "hostname", host);
+  if (uname (&uts) == 0)
+    {
+      put_string (out, "kernel_release", uts.release);
+      put_string (out, "machine", uts.machine);
+    }
+  put_u64 (out, "frequency_hz", info->frequency_hz);
+  put_string (out, "call_graph", info->call_graph);
+  put_bool (out, "kernel_stacks", info->kernel_stacks);
+  put_u64 (out, "start_wall_us", info->start_wall_us);
+  put_u64 (out, "start_monotonic_ns", info->start_monotonic_ns);
+  if (info->complete)
+    {
+      put_u64 (out, "end_wall_us", info->end_wall_us);
+      put_u64 (out, "end_monotonic_ns", info->end_monotonic_ns);
+    }
+  put_u64 (out, "samples", rec->n_samples);
+  put_u64 (out, "lost_samples", rec->n_lost);
+  put_u64 (out, "throttled", rec->n_throttled);
+  put_u64 (out, "truncated_stacks", rec->n_truncated);
+  if (info->exit_status >= 0)
+    put_u64 (out, "exit_status", (uint64_t) info->exit_status);
+}
+
+static void
+write_processes (FILE *out,
+                 const SpRecording *rec)
+{
+  for (size_t i = 0; i < rec->process_index.count; i++)
+    {
+      const SpProcessInfo *process = &rec->processes[i];
+
+      fprintf (out, "\n[process %d]\n", process->pid);
+      if (process->parent_pid != 0)
+        fprintf (out, "parent=%d\n", process->parent_pid);
+      if (process->executable != NULL)
+        put_string (out, "executable", process->executable);
+      if (process->exec_ns != 0)
+        put_u64 (out, "exec_ns", process->exec_ns);
+      put_bool (out, "python", process->python);
+      put_u64 (out, "samples", process->n_samples);
+    }
+}
+
+static void
+write_threads (FILE *out,
+               const SpRecording *rec)
+{
+  for (size_t i = 0; i < rec->thread_index.count; i++)
+    {
+      const SpThreadInfo *thread = &rec->threads[i];
+
+      fprintf (out, "\n[thread %d]\npid=%d\n", thread->tid, thread->pid);
+      put_string (out, "name", thread->name);
+      if (thread->start_ns != 0)
+        put_u64 (out, "start_ns", thread->start_ns);
+      if (thread->exit_ns != 0)
+        put_u64 (out, "exit_ns", thread->exit_ns);
+      put_u64 (out, "samples", thread->n_samples);
+    }
+}
+
+/* One entry per distinct symbol that a sampled kernel address falls in. */
+static void
+write_kernel_symbols (FILE *out,
+                      const SpRecording *rec,
+                      const SpKallsyms *kallsyms)
+{
+  uint8_t *seen;
+
+  if (kallsyms == NULL || kallsyms->n_symbols == 0)
+    return;
+  seen = calloc (kallsyms->n_symbols, 1);
+  if (seen == NULL)
+    return;
+  fputs ("\n[kernel-symbols]\nsource=/proc/kallsyms\n", out);
+  for (size_t i = 0; i < rec->kernel_addresses.count; i++)
+    {
+      uint64_t address = sp_intern_table_key (&rec->kernel_addresses, (uint32_t) i)[0];
+      long s = sp_kallsyms_lookup (kallsyms, address);
+      const SpKernelSymbol *symbol;
+      uint64_t size;
+      const char *tab;
+
+      if (s < 0 || seen[s])
+        continue;
+      seen[s] = 1;
+      symbol = &kallsyms->symbols[s];
+      size = (size_t) s + 1 < kallsyms->n_symbols ? kallsyms->symbols[s + 1].address - symbol->address : 0;
+      tab = strchr (symbol->name, '\t');
+      fprintf (out, "%" PRIx64 "=%" PRIu64 ";", symbol->address, size);
+      if (tab != NULL)
+        {
+          fwrite (symbol->name, 1, (size_t) (tab - symbol->name), out);
+          fprintf (out, ";%s;\n", tab + 1);
+        }
+      else
+        fprintf (out, "%s;;\n", symbol->name);
+    }
+  free (seen);
+}
+
+bool
+sp_side_file_write (const char *spool_path,
+                    const SpSideInfo *info,
+                    const SpRecording *rec,
+                    const SpKallsyms *kallsyms,
+                    char *message,
+                    size_t message_size)
+{
+  size_t len = strlen (spool_path);
+  char *path = malloc (len + sizeof ".meta");
+  char *tmp = malloc (len + sizeof ".meta.tmp");
+  FILE *out = NULL;
+  bool ok = false;
+
+  if (path == NULL || tmp == NULL)
+    goto out;
+  snprintf (path, len + sizeof ".meta", "%s.meta", spool_path);
+  snprintf (tmp, len + sizeof ".meta.tmp", "%s.meta.tmp", spool_path);
+  out = fopen (tmp, "we");
+  if (out == NULL)
+    {
+      snprintf (message, message_size, "cannot write %s: %s", tmp, strerror (errno));
+      goto out;
+    }
+  fputs ("# stackpulse side file: what the spool has no room for (docs/SIDE-FILE.md)\n", out);
+  write_recording (out, info, rec);
+  write_processes (out, rec);
+  write_threads (out, rec);
+  write_kernel_symbols (out, rec, kallsyms);
+  ok = fflush (out) == 0 && !ferror (out);
+  ok = fclose (out) == 0 && ok;
+  if (ok && rename (tmp, path) != 0)
+    ok = false;
+  if (!ok)
+    {
+      snprintf (message, message_size, "cannot write %s: %s", path, strerror (errno));
+      unlink (tmp);
+    }
+out:
+  free (path);
+  free (tmp);
+  return ok;
+}

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sp-target.h: the processes a recording samples.
+ *
+ * Launch: the child is forked and held on a pipe until the events are in
+ * place, then execs (the events count from that exec). Attach: the tasks
+ * and executable mappings of running processes, from /proc. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+typedef struct {
+  pid_t pid;
+  int   go_fd;     /* closing/writing it lets the child exec */
+  int   error_fd;  /* the child writes errno here if exec fails */
+} SpLaunch;
+
+/* Forks the held child; stdin_null gives it /dev/null as standard input
+ * (when the recorder's own stdin is its control channel). */
+bool sp_launch_prepare (SpLaunch *launch,
+                        char *const argv[],
+                        bool stdin_null,
+                        char *message,
+                        size_t message_size);
+
+/* Lets the child exec. Returns false with *exec_errno when it could not. */
+bool sp_launch_release (SpLaunch *launch,
+                        int *exec_errno);
+
+/* Kills and reaps a child that never got to exec. */
+void sp_launch_abort (SpLaunch *launch);
+
+typedef void (*SpTaskFunc) (pid_t pid, pid_t tid, const char *name, void *user_data);
+typedef void (*SpMappingFunc) (pid_t pid, uint64_t start, uint64_t end, uint64_t offset,
+                               uint64_t inode, const char *path, void *user_data);
+
+/* Calls func for every thread of pid; returns how many (0: no process). */
+size_t sp_proc_foreach_task (pid_t pid,
+                             SpTaskFunc func,
+                             void *user_data);
+
+/* Calls func for every executable mapping of pid; false if unreadable. */
+bool sp_proc_foreach_mapping (pid_t pid,
+                              SpMappingFunc func,
+                              void *user_data);
+
+bool sp_proc_exists (pid_t pid);
