@@ -311,7 +311,8 @@ rebuild_index (const SpModuleTable *table,
       group->index[group->n_index++] = (IndexEntry) { module->start, module->end, group->active[i] };
     }
 
-  qsort (group->index, group->n_index, sizeof (IndexEntry), compare_entries);
+  if (group->n_index > 1)
+    qsort (group->index, group->n_index, sizeof (IndexEntry), compare_entries);
   group->has_overlaps = false;
   for (size_t i = 0; i + 1 < group->n_index; i++)
     if (group->index[i].end > group->index[i + 1].start)
