@@ -38,12 +38,22 @@ sp_intern_table_clear (SpInternTable *table)
   sp_intern_table_init (table, table->n_words);
 }
 
+static inline bool
+same_key (const uint64_t *a,
+          const uint64_t *b,
+          size_t n_words)
+{
+  for (size_t i = 0; i < n_words; i++)
+    if (a[i] != b[i])
+      return false;
+  return true;
+}
+
 static size_t
 find_slot (const SpInternTable *table,
            const uint64_t *key,
            bool *found)
 {
-  size_t size = table->n_words * sizeof (uint64_t);
   size_t i = (size_t) hash_key (key, table->n_words) & table->mask;
 
   for (;; i = (i + 1) & table->mask)
@@ -55,7 +65,7 @@ find_slot (const SpInternTable *table,
           *found = false;
           return i;
         }
-      if (memcmp (sp_intern_table_key (table, slot - 1), key, size) == 0)
+      if (same_key (sp_intern_table_key (table, slot - 1), key, table->n_words))
         {
           *found = true;
           return i;

@@ -156,20 +156,33 @@ read_u64_slow (Cursor *c,
   return false; /* not reached */
 }
 
+/* Values of up to 9 bytes with room to spare need no bounds checks; the
+ * tenth byte's special rules and the end of the data go the slow way. */
 static inline bool
 read_u64 (Cursor *c,
           uint64_t *out)
 {
-  if (__builtin_expect (c->p < c->end && *c->p < 0x80, 1))
+  const uint8_t *p = c->p;
+  uint64_t v;
+
+  if (__builtin_expect (p < c->end && *p < 0x80, 1))
     {
-      *out = *c->p++;
+      *out = *p;
+      c->p = p + 1;
       return true;
     }
-  if (c->end - c->p >= 2 && c->p[1] < 0x80)
+  if (__builtin_expect (c->end - p < SP_VARINT_MAX_LEN, 0))
+    return read_u64_slow (c, out);
+  v = p[0] & 0x7F;
+  for (unsigned i = 1; i < SP_VARINT_MAX_LEN - 1; i++)
     {
-      *out = (uint64_t) (c->p[0] & 0x7F) | (uint64_t) c->p[1] << 7;
-      c->p += 2;
-      return true;
+      v |= (uint64_t) (p[i] & 0x7F) << (7 * i);
+      if (p[i] < 0x80)
+        {
+          *out = v;
+          c->p = p + i + 1;
+          return true;
+        }
     }
   return read_u64_slow (c, out);
 }
@@ -791,6 +804,45 @@ damaged:
   return false;
 }
 
+/* Gives back the room the doubling arrays reserved beyond their counts
+ * (for large arrays glibc remaps rather than copies). */
+static void
+shrink (void **array,
+        size_t *capacity,
+        size_t count,
+        size_t item_size)
+{
+  void *shrunk;
+
+  if (count == 0 || count == *capacity)
+    return;
+  shrunk = realloc (*array, count * item_size);
+  if (shrunk != NULL)
+    {
+      *array = shrunk;
+      *capacity = count;
+    }
+}
+
+static void
+shrink_tables (SpSpoolReader *r)
+{
+  size_t capacity = r->samples_capacity;
+
+  shrink ((void **) &r->sample_ts, &capacity, r->n_samples, sizeof (uint64_t));
+  capacity = r->samples_capacity;
+  shrink ((void **) &r->sample_stack, &capacity, r->n_samples, sizeof (uint32_t));
+  capacity = r->samples_capacity;
+  shrink (&r->sample_thread, &capacity, r->n_samples, r->wide_threads ? 4 : 2);
+  r->samples_capacity = capacity;
+  shrink ((void **) &r->stack_nodes, &r->stack_nodes_capacity, r->n_stack_nodes, sizeof (SpStackNode));
+  capacity = r->frames_capacity;
+  shrink ((void **) &r->frames, &capacity, r->n_frames, sizeof (SpFrame));
+  capacity = r->frames_capacity;
+  shrink ((void **) &r->frame_module_limit, &capacity, r->n_frames, sizeof (size_t));
+  r->frames_capacity = capacity;
+}
+
 bool
 sp_spool_reader_finish (SpSpoolReader *r,
                         SpSpoolError *err)
@@ -808,6 +860,7 @@ sp_spool_reader_finish (SpSpoolReader *r,
   if (r->fd >= 0)
     close (r->fd);
   r->fd = -1;
+  shrink_tables (r);
   return ok;
 }
 
