@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* sp-kallsyms.c: parse, sort, binary search. */
+/* sp-kallsyms.c: read the whole file, index the text symbols, sort. */
 #include "sp-kallsyms.h"
 
-#include <inttypes.h>
-#include <stdio.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int
 compare_symbols (const void *a,
@@ -17,51 +17,107 @@ compare_symbols (const void *a,
   return x->address < y->address ? -1 : x->address > y->address;
 }
 
+/* /proc files have no size: read until the end. */
 static bool
-is_text_type (char type)
+read_all (const char *path,
+          char **text,
+          size_t *len)
 {
-  return type == 't' || type == 'T' || type == 'w' || type == 'W';
+  int fd = open (path, O_RDONLY | O_CLOEXEC);
+  size_t capacity = 1 << 20;
+  size_t used = 0;
+  char *buffer;
+  ssize_t n;
+
+  if (fd < 0)
+    return false;
+  buffer = malloc (capacity + 1);
+  while (buffer != NULL && (n = read (fd, buffer + used, capacity - used)) > 0)
+    {
+      used += (size_t) n;
+      if (used == capacity)
+        {
+          char *grown = realloc (buffer, capacity * 2 + 1);
+
+          if (grown == NULL)
+            {
+              free (buffer);
+              buffer = NULL;
+              break;
+            }
+          buffer = grown;
+          capacity *= 2;
+        }
+    }
+  close (fd);
+  if (buffer == NULL)
+    return false;
+  buffer[used] = '\0';
+  *text = buffer;
+  *len = used;
+  return true;
 }
 
-/* "ffffffff81000000 T _stext" or "... t name\t[module]". */
-static bool
-parse_line (char *line,
-            uint64_t *address,
-            char **name)
+static int
+hex_digit (char c)
 {
-  char *type;
-  char *end;
+  if (c >= '0' && c <= '9')
+    return c - '0';
+  if (c >= 'a' && c <= 'f')
+    return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F')
+    return c - 'A' + 10;
+  return -1;
+}
 
-  *address = strtoull (line, &end, 16);
-  if (end == line || *end != ' ')
-    return false;
-  type = end + 1;
-  if (!is_text_type (*type) || type[1] != ' ')
-    return false;
-  *name = type + 2;
-  (*name)[strcspn (*name, "\n")] = '\0';
-  return **name != '\0';
+/* "ffffffff81000000 T _stext\n" or "... t name\t[module]\n": text symbols
+ * (t, T, w, W) only. Returns the start of the next line. */
+static const char *
+parse_line (const char *line,
+            const char *end,
+            uint64_t *address,
+            const char **name)
+{
+  const char *p = line;
+  const char *next = memchr (line, '\n', (size_t) (end - line));
+  uint64_t v = 0;
+  int digit;
+
+  next = next ? next + 1 : end;
+  *name = NULL;
+  while (p < next && (digit = hex_digit (*p)) >= 0)
+    {
+      v = v << 4 | (uint64_t) digit;
+      p++;
+    }
+  if (p + 3 < next && p[0] == ' ' && strchr ("tTwW", p[1]) != NULL && p[2] == ' ')
+    {
+      *address = v;
+      *name = p + 3;
+    }
+  return next;
 }
 
 bool
 sp_kallsyms_load (SpKallsyms *kallsyms,
                   const char *path)
 {
-  FILE *file = fopen (path, "re");
-  char *line = NULL;
-  size_t line_size = 0;
+  const char *p;
+  const char *end;
   size_t capacity = 0;
   bool any_address = false;
 
   memset (kallsyms, 0, sizeof *kallsyms);
-  if (file == NULL)
+  if (!read_all (path, &kallsyms->text, &kallsyms->text_len))
     return false;
-  while (getline (&line, &line_size, file) > 0)
+  end = kallsyms->text + kallsyms->text_len;
+  for (p = kallsyms->text; p < end;)
     {
-      uint64_t address;
-      char *name;
+      uint64_t address = 0;
+      const char *name;
 
-      if (!parse_line (line, &address, &name))
+      p = parse_line (p, end, &address, &name);
+      if (name == NULL)
         continue;
       any_address |= address != 0;
       if (kallsyms->n_symbols == capacity)
@@ -74,12 +130,9 @@ sp_kallsyms_load (SpKallsyms *kallsyms,
           kallsyms->symbols = grown;
           capacity = n;
         }
-      kallsyms->symbols[kallsyms->n_symbols].address = address;
-      kallsyms->symbols[kallsyms->n_symbols].name = strdup (name);
-      kallsyms->n_symbols++;
+      kallsyms->symbols[kallsyms->n_symbols++] =
+        (SpKernelSymbol) { address, (uint32_t) (name - kallsyms->text) };
     }
-  free (line);
-  fclose (file);
   if (!any_address)
     {
       sp_kallsyms_clear (kallsyms);
@@ -92,8 +145,7 @@ sp_kallsyms_load (SpKallsyms *kallsyms,
 void
 sp_kallsyms_clear (SpKallsyms *kallsyms)
 {
-  for (size_t i = 0; i < kallsyms->n_symbols; i++)
-    free (kallsyms->symbols[i].name);
+  free (kallsyms->text);
   free (kallsyms->symbols);
   memset (kallsyms, 0, sizeof *kallsyms);
 }
@@ -115,4 +167,22 @@ sp_kallsyms_lookup (const SpKallsyms *kallsyms,
         hi = mid;
     }
   return lo == 0 ? -1 : (long) lo - 1;
+}
+
+void
+sp_kallsyms_get_name (const SpKallsyms *kallsyms,
+                      size_t index,
+                      const char **name,
+                      size_t *name_len,
+                      const char **module,
+                      size_t *module_len)
+{
+  const char *start = kallsyms->text + kallsyms->symbols[index].name_offset;
+  size_t len = strcspn (start, "\n");
+  const char *tab = memchr (start, '\t', len);
+
+  *name = start;
+  *name_len = tab ? (size_t) (tab - start) : len;
+  *module = tab ? tab + 1 : "";
+  *module_len = tab ? len - *name_len - 1 : 0;
 }

@@ -3,7 +3,8 @@
  *
  * Read once at the end of a recording, so the side file can carry a name
  * for every kernel address that was sampled (the recording then opens with
- * kernel names on another machine, or as a user who sees only zeros). */
+ * kernel names on another machine, or as a user who sees only zeros). The
+ * file is kept as read; only addresses are parsed up front. */
 #pragma once
 
 #include <stdbool.h>
@@ -12,10 +13,12 @@
 
 typedef struct {
   uint64_t address;
-  char    *name;      /* "name" or "name\t[module]" */
+  uint32_t name_offset;   /* into text: "name" or "name\t[module]", to '\n' */
 } SpKernelSymbol;
 
 typedef struct {
+  char           *text;
+  size_t          text_len;
   SpKernelSymbol *symbols;   /* sorted by address */
   size_t          n_symbols;
 } SpKallsyms;
@@ -31,3 +34,12 @@ void sp_kallsyms_clear (SpKallsyms *kallsyms);
  * or -1. */
 long sp_kallsyms_lookup (const SpKallsyms *kallsyms,
                          uint64_t address);
+
+/* A symbol's name and module ("" for the kernel image), as lengths into
+ * the text. */
+void sp_kallsyms_get_name (const SpKallsyms *kallsyms,
+                           size_t index,
+                           const char **name,
+                           size_t *name_len,
+                           const char **module,
+                           size_t *module_len);

@@ -458,7 +458,7 @@ finish (Recorder *r)
     }
   r->writer = NULL;
 
-  have_kallsyms = r->side.kernel_stacks && sp_kallsyms_load (&kallsyms, "/proc/kallsyms");
+  have_kallsyms = r->rec.kernel_addresses.count > 0 && sp_kallsyms_load (&kallsyms, "/proc/kallsyms");
   write_side_file (r, have_kallsyms ? &kallsyms : NULL);
   if (have_kallsyms)
     sp_kallsyms_clear (&kallsyms);

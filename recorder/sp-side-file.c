@@ -169,24 +169,18 @@ write_kernel_symbols (FILE *out,
     {
       uint64_t address = sp_intern_table_key (&rec->kernel_addresses, (uint32_t) i)[0];
       long s = sp_kallsyms_lookup (kallsyms, address);
-      const SpKernelSymbol *symbol;
+      const char *name, *module;
+      size_t name_len, module_len;
       uint64_t size;
-      const char *tab;
 
       if (s < 0 || seen[s])
         continue;
       seen[s] = 1;
-      symbol = &kallsyms->symbols[s];
-      size = (size_t) s + 1 < kallsyms->n_symbols ? kallsyms->symbols[s + 1].address - symbol->address : 0;
-      tab = strchr (symbol->name, '\t');
-      fprintf (out, "%" PRIx64 "=%" PRIu64 ";", symbol->address, size);
-      if (tab != NULL)
-        {
-          fwrite (symbol->name, 1, (size_t) (tab - symbol->name), out);
-          fprintf (out, ";%s;\n", tab + 1);
-        }
-      else
-        fprintf (out, "%s;;\n", symbol->name);
+      size = (size_t) s + 1 < kallsyms->n_symbols
+             ? kallsyms->symbols[s + 1].address - kallsyms->symbols[s].address : 0;
+      sp_kallsyms_get_name (kallsyms, (size_t) s, &name, &name_len, &module, &module_len);
+      fprintf (out, "%" PRIx64 "=%" PRIu64 ";%.*s;%.*s;\n", kallsyms->symbols[s].address, size,
+               (int) name_len, name, (int) module_len, module);
     }
   free (seen);
 }
