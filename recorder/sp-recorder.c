@@ -337,18 +337,33 @@ setup_signals (void)
   return signalfd (-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
 }
 
+typedef struct {
+  Recorder *r;
+  bool      main_thread_failed;
+  char      message[1024];
+} AttachState;
+
+/* Events for one thread of an attached process. A thread that ended since
+ * the listing is no loss; the main thread decides whether the process can
+ * be traced at all. */
 static void
 add_attached_task (pid_t pid,
                    pid_t tid,
                    const char *name,
                    void *user_data)
 {
-  Recorder *r = user_data;
+  AttachState *state = user_data;
   char message[1024];
 
-  sp_recording_add_task (&r->rec, pid, tid, name);
-  /* A thread that ended since the listing is no loss. */
-  if (!sp_perf_events_add_task (&r->events, tid, message, sizeof message) && sp_proc_exists (tid))
+  sp_recording_add_task (&state->r->rec, pid, tid, name);
+  if (sp_perf_events_add_task (&state->r->events, tid, message, sizeof message))
+    return;
+  if (tid == pid)
+    {
+      state->main_thread_failed = true;
+      memcpy (state->message, message, sizeof message);
+    }
+  else if (sp_proc_exists (tid))
     fprintf (stderr, "stackpulse-record: warning: thread %d: %s\n", (int) tid, message);
 }
 
@@ -364,40 +379,37 @@ add_existing_mapping (pid_t pid,
   sp_recording_add_mapping (user_data, pid, start, end, offset, inode, path);
 }
 
-/* The main thread decides: if it cannot be traced, nothing can. */
+/* Every thread gets its events now, disabled; inherit=1 covers the threads
+ * they create, even before the events are enabled. */
 static int
 setup_attach (Recorder *r)
 {
-  char message[1024];
-
   for (size_t i = 0; i < r->options->n_pids; i++)
     {
+      AttachState state = { .r = r };
       pid_t pid = r->options->pids[i];
 
-      if (!sp_proc_exists (pid))
+      if (!sp_proc_exists (pid) || sp_proc_foreach_task (pid, add_attached_task, &state) == 0)
         {
           fprintf (stderr, "stackpulse-record: no process with pid %d\n", (int) pid);
           return 1;
         }
-      if (!sp_perf_events_add_task (&r->events, pid, message, sizeof message))
+      if (state.main_thread_failed)
         {
-          fprintf (stderr, "stackpulse-record: %s\n", message);
+          fprintf (stderr, "stackpulse-record: %s\n", state.message);
           return 1;
         }
     }
   return 0;
 }
 
+/* After enabling: a mapping made meanwhile is in the rings too (and the
+ * module table ignores the duplicate). */
 static void
-read_attached_state (Recorder *r)
+read_attached_mappings (Recorder *r)
 {
   for (size_t i = 0; i < r->options->n_pids; i++)
-    {
-      pid_t pid = r->options->pids[i];
-
-      sp_proc_foreach_task (pid, add_attached_task, r);
-      sp_proc_foreach_mapping (pid, add_existing_mapping, &r->rec);
-    }
+    sp_proc_foreach_mapping (r->options->pids[i], add_existing_mapping, &r->rec);
 }
 
 static int
@@ -535,8 +547,7 @@ start (Recorder *r)
           fprintf (stderr, "stackpulse-record: cannot enable the events: %s\n", strerror (errno));
           return SP_RECORDER_EXIT_FAILED;
         }
-      /* After enabling: a mapping made meanwhile is in the rings too. */
-      read_attached_state (r);
+      read_attached_mappings (r);
       return 0;
     }
   r->launched = true;

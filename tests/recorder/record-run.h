@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* record-run.h: running stackpulse-record and the workloads from a test.
+ *
+ * Programs run with stdin from /dev/null (or a pipe) and their output in
+ * files of the test's temporary folder, with a deadline: a recorder that
+ * hangs fails the test instead of stalling the suite. The built programs'
+ * paths come from the environment (SP_RECORD, SP_WORK_THREADS, ...). */
+#pragma once
+
+#include <glib.h>
+
+#include "sp-spool-reader.h"
+
+/* How long any one program may run before the test gives up on it. */
+#define SP_TEST_DEADLINE_S 30.0
+
+/* ---- The environment ---------------------------------------------------- */
+
+/* Checks that perf_event_open works here. When it does not: under CI (the
+ * environment variable CI is set) the test aborts with the reason, since
+ * CI must fail rather than skip; otherwise returns FALSE with the reason. */
+gboolean sp_test_perf_usable (char **reason);
+
+/* Calls sp_test_perf_usable() and, when perf is unusable outside CI,
+ * prints the TAP plan "1..0 # SKIP reason". Returns FALSE then: main()
+ * should return 0 without registering any test. */
+gboolean sp_test_require_perf (void);
+
+/* $SP_RECORD, the stackpulse-record under test. */
+const char *sp_test_recorder (void);
+
+/* A workload's real path, from $SP_WORK_<NAME>: "threads", "fork", ... */
+char *sp_test_workload (const char *name);
+
+/* A NULL-terminated argument vector from the NULL-terminated arguments. */
+GStrv sp_test_argv (const char *first,
+                    ...) G_GNUC_NULL_TERMINATED;
+
+/* ---- Temporary folders ------------------------------------------------ */
+
+/* A new empty folder under the system's temporary folder. */
+char *sp_test_make_dir (void);
+
+/* Removes dir and everything below it. */
+void sp_test_remove_dir (const char *dir);
+
+/* The names in dir, sorted and joined with ' ' ("" when empty). */
+char *sp_test_list_dir (const char *dir);
+
+/* ---- Programs ------------------------------------------------------------ */
+
+typedef struct {
+  GPid    pid;
+  int     stdin_fd;       /* write end of the child's stdin, or -1 */
+  char   *out_path;       /* where its stdout goes */
+  char   *err_path;       /* where its stderr goes */
+  gint64  start_us;       /* g_get_monotonic_time () at spawn */
+} SpChild;
+
+typedef struct {
+  int     wait_status;    /* as from waitpid () */
+  int     exit_code;      /* the exit status, or -1 when killed by a signal */
+  char   *out;            /* everything it wrote */
+  char   *err;
+  double  elapsed_s;      /* from spawn to exit */
+} SpChildResult;
+
+/* Starts argv in dir with stdout and stderr in dir/NAME.out and .err.
+ * with_stdin: stdin is a pipe (child->stdin_fd), else /dev/null. */
+SpChild *sp_child_spawn (const char *dir,
+                         const char *name,
+                         const char *const *argv,
+                         gboolean with_stdin);
+
+/* Waits until the child exits (failing the test after the deadline, with
+ * what it wrote so far), collects its output and frees child. */
+SpChildResult *sp_child_wait (SpChild *child);
+
+/* Like sp_child_wait (), but returns NULL at once while the child runs. */
+SpChildResult *sp_child_poll (SpChild *child);
+
+/* Kills the child (SIGKILL), reaps it and frees it. */
+void sp_child_kill (SpChild *child);
+
+/* sp_child_spawn () + sp_child_wait (). */
+SpChildResult *sp_test_run (const char *dir,
+                            const char *name,
+                            const char *const *argv);
+
+void sp_child_result_free (SpChildResult *result);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpChildResult, sp_child_result_free)
+
+/* Waits (up to the deadline) until path exists, failing the test if child
+ * exits first. Returns path's contents. */
+char *sp_test_wait_for_file (SpChild *child,
+                             const char *path);
+
+/* ---- A recording ------------------------------------------------------- */
+
+typedef struct {
+  char          *dir;         /* owned temporary folder */
+  char          *spool;       /* dir/out.spool */
+  char          *meta_path;   /* dir/out.spool.meta */
+  SpChildResult *result;      /* of stackpulse-record */
+  SpSpoolReader *reader;      /* after sp_test_recording_load () */
+  GKeyFile      *meta;
+} SpTestRecording;
+
+/* Runs stackpulse-record -o DIR/out.spool -F 1000 OPTIONS... [-- COMMAND...]
+ * in a new folder; options and command are NULL-terminated (command may
+ * be NULL for an attach). Does not check the outcome. */
+SpTestRecording *sp_test_record (const char *const *options,
+                                 const char *const *command);
+
+/* A recording around a recorder that was already started (and waited for)
+ * in dir, which the recording then owns. */
+SpTestRecording *sp_test_recording_new (char *dir,
+                                        SpChildResult *result);
+
+/* Opens the spool with the whole-file reader and the side file with
+ * g_key_file_load_from_file, failing the test (with the recorder's stderr)
+ * when either is not valid. */
+void sp_test_recording_load (SpTestRecording *rec);
+
+/* The side file's key in group has the value expected. */
+void sp_test_assert_meta_int (SpTestRecording *rec,
+                              const char *group,
+                              const char *key,
+                              gint64 expected);
+void sp_test_assert_meta_string (SpTestRecording *rec,
+                                 const char *group,
+                                 const char *key,
+                                 const char *expected);
+
+void sp_test_recording_free (SpTestRecording *rec);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpTestRecording, sp_test_recording_free)
+
+/* The process's wait status as the recorder reports it: 128 + N after
+ * signal N. */
+int sp_test_status_code (int wait_status);

@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* test-record-control.c: ending a launched recording from outside.
+ *
+ * A launch of a 30 s workload ends early on SIGINT to the recorder, or,
+ * with --control-stdin, on a "stop" line or the end of input on stdin.
+ * The target must be gone, promptly (not after the recorder's SIGKILL
+ * grace period), when the recorder exits with the target's fate as its
+ * status, and the spool and side file must be complete. */
+#include <errno.h>
+#include <glib.h>
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "record-run.h"
+#include "record-stacks.h"
+
+/* The recorder SIGKILLs a target that ignores it for 3 s; a target that
+ * obeyed ends well before. */
+#define PROMPT_EXIT_S 2.5
+
+typedef struct {
+  SpChild *recorder;
+  char    *dir;
+  gint32   target;
+} Launch;
+
+/* Launches sp-work-threads for 30 s under the recorder (with option, if
+ * not NULL) and waits until its threads run. */
+static Launch
+start_long_launch (const char *option,
+                   gboolean with_stdin)
+{
+  g_autofree char *workload = sp_test_workload ("threads");
+  Launch launch = { NULL, sp_test_make_dir (), 0 };
+  g_autofree char *ready_path = g_build_filename (launch.dir, "ready", NULL);
+  g_autofree char *ready = NULL;
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  const char *const rest[] = { "--", workload, "--ready", ready_path, "30", NULL };
+
+  g_ptr_array_add (argv, (char *) sp_test_recorder ());
+  g_ptr_array_add (argv, "-o");
+  g_ptr_array_add (argv, "out.spool");
+  if (option != NULL)
+    g_ptr_array_add (argv, (char *) option);
+  for (const char *const *arg = rest; *arg != NULL; arg++)
+    g_ptr_array_add (argv, (char *) *arg);
+  g_ptr_array_add (argv, NULL);
+  launch.recorder = sp_child_spawn (launch.dir, "record", (const char *const *) argv->pdata, with_stdin);
+  ready = sp_test_wait_for_file (launch.recorder, ready_path);
+  launch.target = sp_test_ready_id (ready, "main");
+  return launch;
+}
+
+/* Waits for the recorder after it was told to stop, and checks it ended
+ * the target promptly and left a complete recording. */
+static SpTestRecording *
+finish_launch (Launch *launch,
+               int expected_status)
+{
+  gint64 told = g_get_monotonic_time ();
+  SpChildResult *result = sp_child_wait (launch->recorder);
+  double after_s = (g_get_monotonic_time () - told) / 1e6;
+  SpTestRecording *rec = sp_test_recording_new (launch->dir, result);
+
+  g_test_message ("recorder's stderr:\n%s", result->err);
+  g_test_message ("the recorder exited %.2f s after being told to stop", after_s);
+  g_assert_true (WIFEXITED (result->wait_status));
+  g_assert_cmpint (result->exit_code, ==, expected_status);
+  g_assert_cmpfloat (after_s, <, PROMPT_EXIT_S);
+  /* Reaped by the recorder, so gone. */
+  g_assert_cmpint (kill (launch->target, 0), ==, -1);
+  g_assert_cmpint (errno, ==, ESRCH);
+
+  sp_test_recording_load (rec);
+  g_assert_cmpuint (sp_spool_reader_get_n_samples (rec->reader), >, 0);
+  sp_test_assert_meta_string (rec, "recording", "complete", "true");
+  sp_test_assert_meta_int (rec, "recording", "exit_status", expected_status);
+  sp_test_assert_meta_int (rec, "recording", "samples", (gint64) sp_spool_reader_get_n_samples (rec->reader));
+  return rec;
+}
+
+/* SIGINT to the recorder (not on a terminal, so the target did not get it
+ * too): the recorder passes it on, and the target dies of it. */
+static void
+test_sigint (void)
+{
+  Launch launch = start_long_launch (NULL, FALSE);
+  g_autoptr (SpTestRecording) rec = NULL;
+
+  g_assert_cmpint (kill (launch.recorder->pid, SIGINT), ==, 0);
+  rec = finish_launch (&launch, 128 + SIGINT);
+}
+
+/* A "stop" line on stdin with --control-stdin ends a 30 s target. */
+static void
+test_control_stdin_stop (void)
+{
+  Launch launch = start_long_launch ("--control-stdin", TRUE);
+  g_autoptr (SpTestRecording) rec = NULL;
+
+  g_assert_cmpint (write (launch.recorder->stdin_fd, "stop\n", 5), ==, 5);
+  rec = finish_launch (&launch, 128 + SIGTERM);
+}
+
+/* The end of input on stdin counts as "stop" too. */
+static void
+test_control_stdin_eof (void)
+{
+  Launch launch = start_long_launch ("--control-stdin", TRUE);
+  g_autoptr (SpTestRecording) rec = NULL;
+
+  g_assert_cmpint (close (launch.recorder->stdin_fd), ==, 0);
+  launch.recorder->stdin_fd = -1;
+  rec = finish_launch (&launch, 128 + SIGTERM);
+}
+
+int
+main (int argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  if (!sp_test_require_perf ())
+    return 0;
+
+  g_test_add_func ("/recorder/control/sigint", test_sigint);
+  g_test_add_func ("/recorder/control/stdin-stop", test_control_stdin_stop);
+  g_test_add_func ("/recorder/control/stdin-eof", test_control_stdin_eof);
+  return g_test_run ();
+}

@@ -1,0 +1,251 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* test-record-errors.c: stackpulse-record on bad input.
+ *
+ * Each case says what must happen, as the recorder's help and header
+ * promise: a command that cannot run exits 127 with a message and leaves
+ * no spool behind; a pid that does not exist is refused with a message; an
+ * output that cannot be written is refused before the target starts (the
+ * target would create a marker file); a bad command line prints the usage
+ * on stderr and exits 2. The recording goes into its own folder, rec/, so
+ * "nothing left behind" means that folder is empty. */
+#include <errno.h>
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "record-run.h"
+
+#define EXIT_USAGE     2
+#define EXIT_NOT_FOUND 127
+
+typedef struct {
+  char *dir;      /* the test's folder: captured output, markers */
+  char *rec;      /* dir/rec, where the recording would go */
+  char *spool;    /* dir/rec/out.spool */
+} Fixture;
+
+static void
+fixture_set_up (Fixture *f,
+                gconstpointer data)
+{
+  f->dir = sp_test_make_dir ();
+  f->rec = g_build_filename (f->dir, "rec", NULL);
+  g_assert_cmpint (g_mkdir (f->rec, 0755), ==, 0);
+  f->spool = g_build_filename (f->rec, "out.spool", NULL);
+}
+
+static void
+fixture_tear_down (Fixture *f,
+                   gconstpointer data)
+{
+  sp_test_remove_dir (f->dir);
+  g_free (f->dir);
+  g_free (f->rec);
+  g_free (f->spool);
+}
+
+/* Cases that reach perf_event_open skip without it (CI never skips). */
+static gboolean
+need_perf (void)
+{
+  g_autofree char *reason = NULL;
+
+  if (sp_test_perf_usable (&reason))
+    return TRUE;
+  g_test_skip (reason);
+  return FALSE;
+}
+
+static void
+assert_nothing_left (Fixture *f)
+{
+  g_autofree char *left = sp_test_list_dir (f->rec);
+
+  g_assert_cmpstr (left, ==, "");
+}
+
+static void
+assert_contains (const char *text,
+                 const char *part)
+{
+  if (strstr (text, part) == NULL)
+    g_error ("expected \"%s\" in:\n%s", part, text);
+}
+
+static SpChildResult *
+run_recorder (Fixture *f,
+              const char *const *argv)
+{
+  SpChildResult *result = sp_test_run (f->dir, "record", argv);
+
+  g_test_message ("exit status %d, stderr:\n%s", result->exit_code, result->err);
+  return result;
+}
+
+static void
+test_command_not_found (Fixture *f,
+                        gconstpointer data)
+{
+  g_auto (GStrv) argv = NULL;
+  g_autoptr (SpChildResult) result = NULL;
+
+  if (!need_perf ())
+    return;
+  argv = sp_test_argv (sp_test_recorder (), "-o", f->spool, "--", "sp-no-such-command-4711", NULL);
+  result = run_recorder (f, (const char *const *) argv);
+  g_assert_cmpint (result->exit_code, ==, EXIT_NOT_FOUND);
+  assert_contains (result->err, "sp-no-such-command-4711");
+  assert_contains (result->err, g_strerror (ENOENT));
+  assert_nothing_left (f);
+}
+
+static void
+test_command_not_executable (Fixture *f,
+                             gconstpointer data)
+{
+  g_autofree char *script = g_build_filename (f->dir, "not-executable", NULL);
+  g_autoptr (GError) error = NULL;
+  g_auto (GStrv) argv = NULL;
+  g_autoptr (SpChildResult) result = NULL;
+
+  if (!need_perf ())
+    return;
+  g_file_set_contents (script, "#!/bin/sh\nexit 0\n", -1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (g_chmod (script, 0644), ==, 0);
+  argv = sp_test_argv (sp_test_recorder (), "-o", f->spool, "--", script, NULL);
+  result = run_recorder (f, (const char *const *) argv);
+  g_assert_cmpint (result->exit_code, ==, EXIT_NOT_FOUND);
+  assert_contains (result->err, script);
+  assert_contains (result->err, g_strerror (EACCES));
+  assert_nothing_left (f);
+}
+
+/* A pid above every running one; pid_max - 1 is almost always free. */
+static pid_t
+unused_pid (void)
+{
+  g_autofree char *text = NULL;
+  pid_t pid;
+
+  g_assert_true (g_file_get_contents ("/proc/sys/kernel/pid_max", &text, NULL, NULL));
+  for (pid = (pid_t) g_ascii_strtoll (text, NULL, 10) - 1; pid > 1; pid--)
+    if (kill (pid, 0) != 0 && errno == ESRCH)
+      return pid;
+  g_error ("no unused pid");
+  return -1;
+}
+
+static void
+test_no_such_pid (Fixture *f,
+                  gconstpointer data)
+{
+  g_autofree char *pid = g_strdup_printf ("%d", (int) unused_pid ());
+  g_auto (GStrv) argv = sp_test_argv (sp_test_recorder (), "-o", f->spool, "-p", pid, "--duration", "1", NULL);
+  g_autoptr (SpChildResult) result = run_recorder (f, (const char *const *) argv);
+
+  g_assert_true (WIFEXITED (result->wait_status));
+  g_assert_cmpint (result->exit_code, !=, 0);
+  assert_contains (result->err, pid);
+  assert_nothing_left (f);
+}
+
+/* The target would write dir/marker as soon as its threads run. */
+static void
+assert_output_refused (Fixture *f,
+                       const char *output)
+{
+  g_autofree char *workload = sp_test_workload ("threads");
+  g_autofree char *marker = g_build_filename (f->dir, "marker", NULL);
+  g_auto (GStrv) argv = sp_test_argv (sp_test_recorder (), "-o", output, "--",
+                                      workload, "--ready", marker, "0.1", NULL);
+  g_autoptr (SpChildResult) result = run_recorder (f, (const char *const *) argv);
+
+  g_assert_true (WIFEXITED (result->wait_status));
+  g_assert_cmpint (result->exit_code, !=, 0);
+  assert_contains (result->err, output);
+  /* Had it started, the target would have written the marker by now. */
+  g_usleep (300 * 1000);
+  g_assert_false (g_file_test (marker, G_FILE_TEST_EXISTS));
+}
+
+static void
+test_output_in_missing_folder (Fixture *f,
+                               gconstpointer data)
+{
+  g_autofree char *output = g_build_filename (f->dir, "missing", "out.spool", NULL);
+
+  assert_output_refused (f, output);
+  g_assert_false (g_file_test (output, G_FILE_TEST_EXISTS));
+}
+
+static void
+test_output_is_folder (Fixture *f,
+                       gconstpointer data)
+{
+  assert_output_refused (f, f->rec);
+  assert_nothing_left (f);
+}
+
+static void
+assert_usage (Fixture *f,
+              const char *const *argv)
+{
+  g_autoptr (SpChildResult) result = run_recorder (f, argv);
+
+  g_assert_cmpint (result->exit_code, ==, EXIT_USAGE);
+  assert_contains (result->err, "Usage: stackpulse-record");
+  g_assert_cmpstr (result->out, ==, "");
+  assert_nothing_left (f);
+}
+
+static void
+test_unknown_option (Fixture *f,
+                     gconstpointer data)
+{
+  g_auto (GStrv) argv = sp_test_argv (sp_test_recorder (), "--no-such-option", "-o", f->spool, "--", "true", NULL);
+
+  assert_usage (f, (const char *const *) argv);
+}
+
+static void
+test_no_command (Fixture *f,
+                 gconstpointer data)
+{
+  g_auto (GStrv) argv = sp_test_argv (sp_test_recorder (), "-o", f->spool, NULL);
+
+  assert_usage (f, (const char *const *) argv);
+}
+
+static void
+test_pid_and_command (Fixture *f,
+                      gconstpointer data)
+{
+  g_auto (GStrv) argv = sp_test_argv (sp_test_recorder (), "-o", f->spool, "-p", "1", "--", "true", NULL);
+
+  assert_usage (f, (const char *const *) argv);
+}
+
+#define ADD(path, func) \
+  g_test_add (path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
+
+int
+main (int argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  ADD ("/recorder/errors/command-not-found", test_command_not_found);
+  ADD ("/recorder/errors/command-not-executable", test_command_not_executable);
+  ADD ("/recorder/errors/no-such-pid", test_no_such_pid);
+  ADD ("/recorder/errors/output-in-missing-folder", test_output_in_missing_folder);
+  ADD ("/recorder/errors/output-is-folder", test_output_is_folder);
+  ADD ("/recorder/errors/unknown-option", test_unknown_option);
+  ADD ("/recorder/errors/no-command", test_no_command);
+  ADD ("/recorder/errors/pid-and-command", test_pid_and_command);
+  return g_test_run ();
+}
