@@ -714,11 +714,13 @@ map_file (SpSpoolReader *r,
       sp_spool_error_set_errno (err, errno, "cannot stat spool", NULL);
       return false;
     }
-  if ((uint64_t) st.st_size < r->parsed)
+  /* Spools only grow: a shorter file was truncated or replaced under us,
+   * and the old mapping would read bytes that are gone (or SIGBUS). */
+  if ((uint64_t) st.st_size < r->parsed || (size_t) st.st_size < r->map_len)
     {
       sp_spool_error_set (err, SP_SPOOL_ERROR_INVALID, r->parsed, (uint64_t) st.st_size,
-                          "the spool shrank to %" PRIu64 " bytes after %" PRIu64 " were read",
-                          (uint64_t) st.st_size, r->parsed);
+                          "the spool shrank to %" PRIu64 " bytes after %" PRIu64 " were seen",
+                          (uint64_t) st.st_size, (uint64_t) r->map_len > r->parsed ? (uint64_t) r->map_len : r->parsed);
       return false;
     }
   if ((size_t) st.st_size <= r->map_len && r->map != NULL)

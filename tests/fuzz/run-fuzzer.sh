@@ -1,0 +1,33 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# run-fuzzer.sh FUZZER SEED_DIR: runs a libFuzzer target for
+# ${SP_FUZZ_SECONDS:-30} seconds on a fresh copy of the *.spool files in
+# SEED_DIR (libFuzzer adds inputs to its corpus directory, and the vectors
+# must stay as they are). Exits non-zero when the fuzzer finds a crash, a
+# leak or a sanitizer report; the input that did it is kept, and named.
+set -eu
+
+fuzzer=$1
+seeds=$2
+work=$(mktemp -d "${TMPDIR:-/tmp}/sp-fuzz.XXXXXX")
+mkdir "$work/corpus" "$work/crashes"
+cp "$seeds"/*.spool "$work/corpus/"
+
+# Undefined behaviour is a failure, not a warning (meson sets these too).
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-halt_on_error=1:abort_on_error=1:print_stacktrace=1}"
+
+status=0
+"$fuzzer" \
+  -max_total_time="${SP_FUZZ_SECONDS:-30}" \
+  -timeout=10 \
+  -rss_limit_mb=2048 \
+  -print_final_stats=1 \
+  -artifact_prefix="$work/crashes/" \
+  "$work/corpus" || status=$?
+
+if [ "$status" -ne 0 ]; then
+  echo "run-fuzzer.sh: $(basename "$fuzzer") failed with status $status;" \
+       "its inputs are in $work/crashes" >&2
+  exit 1
+fi
+rm -rf "$work"
