@@ -1,26 +1,42 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* stackpulse-report: text reports of a spool, for terminals and scripts.
- *
- * `dump` prints the canonical dump of ../shared/vectors/README.md through
- * the codec's whole-file reader: the same reader every other part uses. */
+/* stackpulse-report: text reports and exports of a spool, for terminals
+ * and scripts. Everything but `dump` goes through data/, the same model the
+ * window uses; `dump` prints the codec's canonical dump. */
+#include <glib.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "sp-export.h"
+#include "sp-function-list.h"
+#include "sp-report.h"
 #include "sp-spool-dump.h"
 #include "sp-spool-reader.h"
 
-static int
-usage (FILE *out,
-       int status)
-{
-  fputs ("Usage: stackpulse-report COMMAND FILE.spool\n"
-         "\n"
-         "Commands:\n"
-         "  dump FILE    every record of the spool as canonical text\n"
-         "\n"
-         "Record a spool with stackpulse-record; view it with stackpulse.\n", out);
-  return status;
-}
+static const char usage_text[] =
+  "Usage: stackpulse-report [COMMAND] [OPTIONS] FILE.spool\n"
+  "\n"
+  "Commands:\n"
+  "  (none)              summary: command, duration, samples, threads, lost, top 20 functions\n"
+  "  top FILE            flat list: self %, total %, samples, function, module\n"
+  "  tree FILE           indented call tree with total and self (--bottom-up, --min-percent)\n"
+  "  callers FUNC FILE   who calls FUNC;  callees FUNC FILE: what FUNC calls\n"
+  "  collapsed FILE      folded stacks for flamegraph.pl, speedscope, inferno\n"
+  "  dump FILE           every record of the spool as canonical text\n";
+
+typedef struct {
+  gint64    *tids;
+  gint64    *pids;
+  double     from_s;
+  double     to_s;
+  char     **focus;
+  char     **merge;
+  char     **drop;
+  char     **collapse_module;
+  gboolean   no_inline;
+  gboolean   bottom_up;
+  double     min_percent;
+  int        limit;
+} Options;
 
 /* A rejected file: one line on stdout, exit 1, as the reference does. */
 static int
@@ -46,13 +62,200 @@ dump (const char *path)
   return 0;
 }
 
+static gboolean
+parse_id_list (const char *option,
+               const char *value,
+               gpointer data,
+               GError **error)
+{
+  Options *o = data;
+  GArray *ids = g_array_new (TRUE, TRUE, sizeof (gint64));
+  gint64 **target = g_str_equal (option, "--tid") ? &o->tids : &o->pids;
+  g_auto (GStrv) items = g_strsplit (value, ",", -1);
+
+  if (*target != NULL)
+    for (gint64 *p = *target; *p != 0; p++)
+      g_array_append_val (ids, *p);
+  for (guint i = 0; items[i] != NULL; i++)
+    {
+      gint64 id;
+
+      if (!g_ascii_string_to_signed (items[i], 10, 1, G_MAXINT32, &id, error))
+        {
+          g_array_unref (ids);
+          return FALSE;
+        }
+      g_array_append_val (ids, id);
+    }
+  g_free (*target);
+  *target = (gint64 *) g_array_free (ids, FALSE);
+  return TRUE;
+}
+
+static gboolean
+in_list (const gint64 *list,
+         gint64 value)
+{
+  for (; list != NULL && *list != 0; list++)
+    if (*list == value)
+      return TRUE;
+  return FALSE;
+}
+
+static void
+add_function_transforms (SpProfile *profile,
+                         SpFilter *filter,
+                         char **names,
+                         SpTransformKind kind,
+                         gboolean *unknown)
+{
+  for (guint i = 0; names != NULL && names[i] != NULL; i++)
+    {
+      g_autoptr (GArray) matches = sp_profile_find_functions (profile, names[i]);
+
+      if (matches->len == 0)
+        {
+          fprintf (stderr, "stackpulse-report: no function named '%s'\n", names[i]);
+          *unknown = TRUE;
+        }
+      for (guint m = 0; m < matches->len; m++)
+        sp_filter_add_function_transform (filter, kind, g_array_index (matches, guint32, m));
+    }
+}
+
+/* Threads and time from the options; transforms in a fixed order. */
+static SpFilter *
+make_filter (SpProfile *profile,
+             const Options *o,
+             gboolean *ok)
+{
+  const SpSpoolReader *reader = sp_profile_get_reader (profile);
+  const SpThread *threads = sp_spool_reader_get_threads (reader);
+  SpFilter *filter = sp_filter_new ();
+  gboolean unknown = FALSE;
+
+  for (guint32 t = 0; t < sp_spool_reader_get_n_threads (reader); t++)
+    if ((o->tids != NULL && !in_list (o->tids, (gint64) threads[t].tid))
+        || (o->pids != NULL && !in_list (o->pids, threads[t].pid)))
+      sp_filter_hide_thread (filter, t);
+  if (sp_spool_reader_get_n_samples (reader) > 0 && (o->from_s > 0 || o->to_s > 0))
+    {
+      guint64 first = sp_spool_reader_get_sample_timestamps (reader)[0];
+
+      sp_filter_set_time_range (filter, first + (guint64) (o->from_s * 1e9),
+                                o->to_s > 0 ? first + (guint64) (o->to_s * 1e9) : G_MAXUINT64);
+    }
+  if (o->focus != NULL || o->merge != NULL || o->drop != NULL)
+    {
+      /* Functions get their ids as frames are resolved: resolve them all. */
+      g_autoptr (GArray) all = sp_function_list_new (profile, NULL, NULL);
+    }
+  add_function_transforms (profile, filter, o->focus, SP_TRANSFORM_FOCUS_FUNCTION, &unknown);
+  add_function_transforms (profile, filter, o->merge, SP_TRANSFORM_MERGE_FUNCTION, &unknown);
+  add_function_transforms (profile, filter, o->drop, SP_TRANSFORM_DROP_FUNCTION, &unknown);
+  for (guint i = 0; o->collapse_module != NULL && o->collapse_module[i] != NULL; i++)
+    sp_filter_add_collapse_module (filter, o->collapse_module[i]);
+  *ok = !unknown;
+  return filter;
+}
+
+static int
+run (const char *command,
+     const char *function,
+     const char *path,
+     const Options *o)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SpProfile) profile = sp_profile_open (path, &error);
+  g_autoptr (SpFilter) filter = NULL;
+  SpReportOptions report = { o->min_percent, (guint) MAX (o->limit, 0), o->bottom_up };
+  gboolean ok = TRUE;
+
+  if (profile == NULL)
+    {
+      fprintf (stderr, "stackpulse-report: %s\n", error->message);
+      return 1;
+    }
+  if (sp_profile_get_damage (profile) != NULL)
+    fprintf (stderr, "stackpulse-report: warning: %s; showing every record before it\n",
+             sp_profile_get_damage (profile));
+  sp_profile_set_inline_frames (profile, !o->no_inline);
+  filter = make_filter (profile, o, &ok);
+  if (!ok)
+    return 1;
+
+  if (command == NULL)
+    sp_report_summary (profile, filter, stdout);
+  else if (g_str_equal (command, "top"))
+    sp_report_top (profile, filter, &report, stdout);
+  else if (g_str_equal (command, "tree"))
+    sp_report_tree (profile, filter, &report, stdout);
+  else if (g_str_equal (command, "collapsed"))
+    ok = sp_export_collapsed (profile, filter, stdout);
+  else if (!sp_report_callers_callees (profile, filter, function, g_str_equal (command, "callers"), stdout))
+    {
+      fprintf (stderr, "stackpulse-report: no function named '%s'\n", function);
+      return 1;
+    }
+  return ok && fflush (stdout) == 0 ? 0 : 1;
+}
+
 int
 main (int argc,
       char **argv)
 {
-  if (argc == 2 && (strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0))
-    return usage (stdout, 0);
-  if (argc == 3 && strcmp (argv[1], "dump") == 0)
+  Options o = { .min_percent = 0.5 };
+  GOptionEntry entries[] = {
+    { "tid", 0, 0, G_OPTION_ARG_CALLBACK, parse_id_list, "Only these threads", "TID[,TID]" },
+    { "pid", 0, 0, G_OPTION_ARG_CALLBACK, parse_id_list, "Only these processes", "PID[,PID]" },
+    { "from", 0, 0, G_OPTION_ARG_DOUBLE, &o.from_s, "From SEC after the first sample", "SEC" },
+    { "to", 0, 0, G_OPTION_ARG_DOUBLE, &o.to_s, "Up to SEC after the first sample", "SEC" },
+    { "focus", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.focus, "Only stacks through FUNC, rooted at it", "FUNC" },
+    { "merge", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.merge, "Merge FUNC into its callers", "FUNC" },
+    { "drop", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.drop, "Drop samples with FUNC", "FUNC" },
+    { "collapse-module", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.collapse_module, "Collapse module M into one node", "M" },
+    { "no-inline", 0, 0, G_OPTION_ARG_NONE, &o.no_inline, "Do not show inlined functions as frames", NULL },
+    { "bottom-up", 0, 0, G_OPTION_ARG_NONE, &o.bottom_up, "tree: inverted, from the functions that ran", NULL },
+    { "min-percent", 0, 0, G_OPTION_ARG_DOUBLE, &o.min_percent, "tree: hide nodes below PCT (0.5)", "PCT" },
+    { "limit", 0, 0, G_OPTION_ARG_INT, &o.limit, "top: at most N rows", "N" },
+    { NULL },
+  };
+  g_autoptr (GOptionContext) context = g_option_context_new ("[COMMAND] FILE.spool");
+  g_autoptr (GOptionGroup) group = g_option_group_new ("report", "", "", &o, NULL);
+  g_autoptr (GError) error = NULL;
+  const char *command = NULL;
+  const char *function = NULL;
+  int status;
+
+  g_option_context_set_summary (context, usage_text);
+  g_option_group_add_entries (group, entries);
+  g_option_context_set_main_group (context, g_steal_pointer (&group));
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    {
+      fprintf (stderr, "stackpulse-report: %s\n%s", error->message, usage_text);
+      return 2;
+    }
+  if (argc == 3 && g_str_equal (argv[1], "dump"))
     return dump (argv[2]);
-  return usage (stderr, 2);
+  if (argc == 3 && (g_str_equal (argv[1], "top") || g_str_equal (argv[1], "tree")
+                    || g_str_equal (argv[1], "collapsed") || g_str_equal (argv[1], "summary")))
+    command = g_str_equal (argv[1], "summary") ? NULL : argv[1];
+  else if (argc == 4 && (g_str_equal (argv[1], "callers") || g_str_equal (argv[1], "callees")))
+    {
+      command = argv[1];
+      function = argv[2];
+    }
+  else if (argc != 2)
+    {
+      fputs (usage_text, stderr);
+      return 2;
+    }
+  status = run (command, function, argv[argc - 1], &o);
+  g_free (o.tids);
+  g_free (o.pids);
+  g_strfreev (o.focus);
+  g_strfreev (o.merge);
+  g_strfreev (o.drop);
+  g_strfreev (o.collapse_module);
+  return status;
 }

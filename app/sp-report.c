@@ -1,0 +1,205 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sp-report.c: plain aligned text from data/'s aggregations. */
+#include "sp-report.h"
+
+#include "sp-call-tree.h"
+#include "sp-function-list.h"
+#include "sp-stack-counts.h"
+
+static double
+percent (guint64 part,
+         guint64 whole)
+{
+  return whole > 0 ? 100.0 * (double) part / (double) whole : 0.0;
+}
+
+static const char *
+meta_string (SpProfile *profile,
+             const char *key,
+             char **owned)
+{
+  GKeyFile *meta = sp_profile_get_meta (profile);
+
+  *owned = meta != NULL ? g_key_file_get_string (meta, "recording", key, NULL) : NULL;
+  return *owned;
+}
+
+/* "[libc.so.6]", but "[kernel.kallsyms]" as it is and "[-]" for none. */
+static const char *
+module_label (const SpFunction *f,
+              char *buffer,
+              gsize size)
+{
+  if (f->module[0] == '[')
+    return f->module;
+  g_snprintf (buffer, size, "[%s]", f->module[0] ? f->module : "-");
+  return buffer;
+}
+
+static void
+print_function_row (SpProfile *profile,
+                    const SpFunctionCost *cost,
+                    guint64 n_samples,
+                    FILE *out)
+{
+  const SpFunction *f = sp_profile_get_function (profile, cost->function);
+  char label[256];
+
+  fprintf (out, "%7.2f%% %7.2f%% %10" G_GUINT64_FORMAT "  %s  %s\n",
+           percent (cost->self, n_samples), percent (cost->total, n_samples), cost->self,
+           f->name, module_label (f, label, sizeof label));
+}
+
+void
+sp_report_summary (SpProfile *profile,
+                   const SpFilter *filter,
+                   FILE *out)
+{
+  const SpSpoolReader *reader = sp_profile_get_reader (profile);
+  g_autoptr (SpStackCounts) counts = sp_stack_counts_new (profile, filter);
+  g_autoptr (GArray) functions = sp_function_list_new (profile, filter, counts);
+  g_autofree char *command = NULL;
+  g_autofree char *lost = NULL;
+  gsize n = sp_spool_reader_get_n_samples (reader);
+  const uint64_t *ts = sp_spool_reader_get_sample_timestamps (reader);
+  guint64 first = G_MAXUINT64, last = 0;
+  const GPtrArray *problems;
+
+  for (gsize i = 0; i < n; i++)
+    {
+      first = MIN (first, ts[i]);
+      last = MAX (last, ts[i]);
+    }
+  meta_string (profile, "command", &command);
+  meta_string (profile, "lost_samples", &lost);
+  fprintf (out, "file:      %s\n", sp_profile_get_path (profile));
+  if (command != NULL)
+    {
+      g_strdelimit (command, ";", ' ');
+      fprintf (out, "command:   %s\n", g_strstrip (command));
+    }
+  fprintf (out, "duration:  %.3f s\n", n > 0 ? (double) (last - first) / 1e9 : 0.0);
+  fprintf (out, "samples:   %" G_GUINT64_FORMAT " (of %" G_GSIZE_FORMAT " in the file)\n", counts->n_samples, n);
+  fprintf (out, "threads:   %" G_GSIZE_FORMAT "\n", sp_spool_reader_get_n_threads (reader));
+  fprintf (out, "lost:      %s\n", lost != NULL ? lost : "unknown (no side file)");
+  if (sp_profile_get_damage (profile) != NULL)
+    fprintf (out, "damage:    %s\n", sp_profile_get_damage (profile));
+  fprintf (out, "\ntop functions (self):\n%8s %8s %10s  %s\n", "self", "total", "samples", "function");
+  for (guint i = 0; i < MIN (functions->len, 20u); i++)
+    print_function_row (profile, &g_array_index (functions, SpFunctionCost, i), counts->n_samples, out);
+  problems = sp_profile_get_symbol_problems (profile);
+  if (problems->len > 0)
+    {
+      fprintf (out, "\nsymbol problems:\n");
+      for (guint i = 0; i < problems->len; i++)
+        fprintf (out, "  %s\n", (const char *) g_ptr_array_index (problems, i));
+    }
+}
+
+void
+sp_report_top (SpProfile *profile,
+               const SpFilter *filter,
+               const SpReportOptions *options,
+               FILE *out)
+{
+  g_autoptr (SpStackCounts) counts = sp_stack_counts_new (profile, filter);
+  g_autoptr (GArray) functions = sp_function_list_new (profile, filter, counts);
+  guint limit = options->limit ? MIN (options->limit, functions->len) : functions->len;
+
+  fprintf (out, "%8s %8s %10s  %s\n", "self", "total", "samples", "function  [module]");
+  for (guint i = 0; i < limit; i++)
+    print_function_row (profile, &g_array_index (functions, SpFunctionCost, i), counts->n_samples, out);
+}
+
+static void
+print_tree_node (SpProfile *profile,
+                 const SpCallTree *tree,
+                 guint32 node,
+                 guint depth,
+                 guint64 min_samples,
+                 FILE *out)
+{
+  g_autoptr (GArray) children = sp_call_tree_get_sorted_children (tree, node);
+  guint64 all = tree->nodes[0].total;
+
+  for (guint i = 0; i < children->len; i++)
+    {
+      guint32 child = g_array_index (children, guint32, i);
+      const SpCallTreeNode *n = &tree->nodes[child];
+      const SpFunction *f = sp_profile_get_function (profile, n->function);
+      char label[256];
+
+      if (n->total < min_samples)
+        continue;
+      fprintf (out, "%7.2f%% %7.2f%% %*s%s  %s\n", percent (n->total, all), percent (n->self, all),
+               (int) depth * 2, "", f->name, module_label (f, label, sizeof label));
+      print_tree_node (profile, tree, child, depth + 1, min_samples, out);
+    }
+}
+
+void
+sp_report_tree (SpProfile *profile,
+                const SpFilter *filter,
+                const SpReportOptions *options,
+                FILE *out)
+{
+  g_autoptr (SpCallTree) tree = sp_call_tree_new (profile, filter, NULL, options->bottom_up);
+  guint64 min_samples = (guint64) (options->min_percent / 100.0 * (double) tree->nodes[0].total);
+
+  fprintf (out, "%8s %8s  %s (%s, %" G_GUINT64_FORMAT " samples)\n", "total", "self", "function",
+           options->bottom_up ? "bottom-up" : "top-down", tree->nodes[0].total);
+  print_tree_node (profile, tree, 0, 0, MAX (min_samples, 1), out);
+}
+
+gboolean
+sp_report_callers_callees (SpProfile *profile,
+                           const SpFilter *filter,
+                           const char *name,
+                           gboolean callers,
+                           FILE *out)
+{
+  g_autoptr (GArray) matches = sp_profile_find_functions (profile, name);
+  g_autoptr (SpStackCounts) counts = NULL;
+
+  if (matches->len == 0)
+    {
+      /* Functions are named as stacks are resolved: resolve them all first. */
+      g_autoptr (GArray) all = sp_function_list_new (profile, filter, NULL);
+
+      g_array_unref (matches);
+      matches = sp_profile_find_functions (profile, name);
+      if (matches->len == 0)
+        return FALSE;
+    }
+  counts = sp_stack_counts_new (profile, filter);
+  for (guint m = 0; m < matches->len; m++)
+    {
+      guint32 function = g_array_index (matches, guint32, m);
+      g_autoptr (GArray) caller_list = NULL;
+      g_autoptr (GArray) callee_list = NULL;
+      SpFunctionCost cost;
+      GArray *list;
+
+      sp_function_list_callers_callees (profile, filter, counts, function, &cost, &caller_list, &callee_list);
+      char label[256];
+
+      fprintf (out, "%s  %s: self %.2f%%, total %.2f%% (%" G_GUINT64_FORMAT " samples)\n",
+               sp_profile_get_function (profile, function)->name,
+               module_label (sp_profile_get_function (profile, function), label, sizeof label),
+               percent (cost.self, counts->n_samples), percent (cost.total, counts->n_samples), cost.total);
+      fprintf (out, "%8s %8s  %s\n", "total", "self", callers ? "called from" : "calls");
+      list = callers ? caller_list : callee_list;
+      for (guint i = 0; i < list->len; i++)
+        {
+          const SpFunctionCost *c = &g_array_index (list, SpFunctionCost, i);
+          const char *other = c->function == SP_FUNCTION_LIST_ROOT ? "[stack root]"
+                                                                   : sp_profile_get_function (profile, c->function)->name;
+
+          fprintf (out, "%7.2f%% %7.2f%%  %s\n", percent (c->total, counts->n_samples),
+                   percent (c->self, counts->n_samples), other);
+        }
+      if (m + 1 < matches->len)
+        fputc ('\n', out);
+    }
+  return TRUE;
+}

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sp-report.h: stackpulse-report's text reports. */
+#pragma once
+
+#include <stdio.h>
+
+#include "sp-filter.h"
+#include "sp-profile.h"
+
+typedef struct {
+  double   min_percent;   /* tree: prune nodes below this share of all samples */
+  guint    limit;         /* top: rows; 0 for all */
+  gboolean bottom_up;
+} SpReportOptions;
+
+void sp_report_summary (SpProfile *profile, const SpFilter *filter, FILE *out);
+void sp_report_top (SpProfile *profile, const SpFilter *filter, const SpReportOptions *options, FILE *out);
+void sp_report_tree (SpProfile *profile, const SpFilter *filter, const SpReportOptions *options, FILE *out);
+/* FALSE when no function has that name. */
+gboolean sp_report_callers_callees (SpProfile *profile, const SpFilter *filter, const char *name,
+                                    gboolean callers, FILE *out);

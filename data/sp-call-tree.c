@@ -1,0 +1,294 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sp-call-tree.c: inserting paths, with a memo per stack node.
+ *
+ * Without transforms, the top-down tree node of a stack node (used as a
+ * caller) depends on that stack node alone, for chains that resolve the
+ * same whatever the sample's pid: each such stack node is folded into the
+ * tree once and shared by every stack above it. Everything else (bottom-up
+ * trees, transforms, pid-dependent frames) inserts whole paths. */
+#include "sp-call-tree.h"
+
+#define UNSET G_MAXUINT32
+
+typedef struct {
+  SpProfile         *profile;
+  const SpStackNode *stack_nodes;
+  GArray            *nodes;      /* SpCallTreeNode */
+  GHashTable        *children;   /* (parent << 32 | function) -> node + 1 */
+  guint32           *memo;       /* stack node as a caller -> tree node */
+  guint8            *pid_free;   /* stack node chain: 0 unknown, 1 depends on pid, 2 does not */
+} Builder;
+
+static guint32
+child_of (Builder *b,
+          guint32 parent,
+          guint32 function)
+{
+  guint64 key = (guint64) parent << 32 | function;
+  gpointer found = g_hash_table_lookup (b->children, &key);
+  SpCallTreeNode node = { function, parent, SP_CALL_TREE_NONE, SP_CALL_TREE_NONE, 0, 0, 0 };
+  SpCallTreeNode *p;
+  guint32 id;
+
+  if (found != NULL)
+    return GPOINTER_TO_UINT (found) - 1;
+  id = b->nodes->len;
+  p = &g_array_index (b->nodes, SpCallTreeNode, parent);
+  node.next_sibling = p->first_child;
+  p->first_child = id;
+  p->n_children++;
+  g_array_append_val (b->nodes, node);
+  g_hash_table_insert (b->children, g_memdup2 (&key, sizeof key), GUINT_TO_POINTER (id + 1));
+  return id;
+}
+
+/* Descends from node along functions[], outermost at the end (the order
+ * frames give them) when inner_first, else outermost first. */
+static guint32
+descend (Builder *b,
+         guint32 node,
+         const guint32 *functions,
+         guint n,
+         gboolean inner_first)
+{
+  for (guint i = 0; i < n; i++)
+    node = child_of (b, node, functions[inner_first ? n - 1 - i : i]);
+  return node;
+}
+
+/* Whether every frame from node to the root resolves the same for every
+ * pid; computed root-down so each node is looked at once. */
+static gboolean
+chain_is_pid_free (Builder *b,
+                   guint32 node)
+{
+  g_autoptr (GArray) pending = g_array_new (FALSE, FALSE, sizeof (guint32));
+  gboolean free_above = TRUE;
+
+  for (guint32 n = node; n != SP_SPOOL_NO_ID; n = b->stack_nodes[n].prefix)
+    {
+      if (b->pid_free[n] != 0)
+        {
+          free_above = b->pid_free[n] == 2;
+          break;
+        }
+      g_array_append_val (pending, n);
+    }
+  for (guint i = pending->len; i-- > 0;)
+    {
+      guint32 n = g_array_index (pending, guint32, i);
+
+      free_above = free_above && !sp_profile_frame_depends_on_pid (b->profile, b->stack_nodes[n].frame_id);
+      b->pid_free[n] = free_above ? 2 : 1;
+    }
+  return node == SP_SPOOL_NO_ID || b->pid_free[node] == 2;
+}
+
+/* The functions of a frame, copied: the profile's array may move. */
+static guint32
+descend_frame (Builder *b,
+               guint32 node,
+               guint32 frame_id,
+               gint32 pid,
+               gboolean is_leaf)
+{
+  const guint32 *functions;
+  guint n = sp_profile_get_frame_functions (b->profile, frame_id, pid, is_leaf, &functions);
+  guint32 copy[64];
+
+  n = MIN (n, G_N_ELEMENTS (copy));
+  memcpy (copy, functions, n * sizeof (guint32));
+  return descend (b, node, copy, n, TRUE);
+}
+
+/* The tree node of stack node `node` as a caller, memoized. */
+static guint32
+caller_node (Builder *b,
+             guint32 node,
+             gint32 pid)
+{
+  g_autoptr (GArray) pending = NULL;
+  guint32 tree = 0;
+
+  if (node == SP_SPOOL_NO_ID)
+    return 0;
+  if (b->memo[node] != UNSET)
+    return b->memo[node];
+  pending = g_array_new (FALSE, FALSE, sizeof (guint32));
+  for (guint32 n = node; n != SP_SPOOL_NO_ID; n = b->stack_nodes[n].prefix)
+    {
+      if (b->memo[n] != UNSET)
+        {
+          tree = b->memo[n];
+          break;
+        }
+      g_array_append_val (pending, n);
+    }
+  for (guint i = pending->len; i-- > 0;)
+    {
+      guint32 n = g_array_index (pending, guint32, i);
+
+      tree = descend_frame (b, tree, b->stack_nodes[n].frame_id, pid, FALSE);
+      b->memo[n] = tree;
+    }
+  return tree;
+}
+
+typedef struct {
+  Builder  *b;
+  gboolean  bottom_up;
+} PathInsert;
+
+static void
+insert_path (const guint32 *path,
+             guint n,
+             const SpStackCount *stack,
+             gpointer user_data)
+{
+  PathInsert *insert = user_data;
+  SpCallTreeNode *nodes;
+  guint32 node;
+
+  if (path == NULL)
+    return;
+  node = descend (insert->b, 0, path, n, insert->bottom_up);
+  nodes = (SpCallTreeNode *) insert->b->nodes->data;
+  if (insert->bottom_up)
+    {
+      /* Every node on an inverted path is passed through; the first one
+       * (the leaf function) is where the sample's own time is. */
+      for (guint32 up = node; up != 0; up = nodes[up].parent)
+        nodes[up].total += stack->count;
+      nodes[descend (insert->b, 0, path + n - 1, 1, FALSE)].self += stack->count;
+    }
+  else
+    nodes[node].self += stack->count;
+}
+
+static void
+build_memoized (Builder *b,
+                SpStackCounts *counts)
+{
+  gsize n_nodes = sp_spool_reader_get_n_stack_nodes (sp_profile_get_reader (b->profile));
+  g_autoptr (GArray) path = g_array_new (FALSE, FALSE, sizeof (guint32));
+  PathInsert insert = { b, FALSE };
+
+  b->memo = g_new (guint32, MAX (n_nodes, 1));
+  memset (b->memo, 0xFF, MAX (n_nodes, 1) * sizeof (guint32));
+  b->pid_free = g_new0 (guint8, MAX (n_nodes, 1));
+  for (guint i = 0; i < counts->stacks->len; i++)
+    {
+      const SpStackCount *stack = &g_array_index (counts->stacks, SpStackCount, i);
+      const SpStackNode *leaf = &b->stack_nodes[stack->stack];
+      guint32 node;
+
+      if (chain_is_pid_free (b, stack->stack))
+        {
+          node = caller_node (b, leaf->prefix, stack->pid);
+          node = descend_frame (b, node, leaf->frame_id, stack->pid, TRUE);
+          g_array_index (b->nodes, SpCallTreeNode, node).self += stack->count;
+          continue;
+        }
+      g_array_set_size (path, 0);
+      sp_stack_path (b->profile, stack->stack, stack->pid, path);
+      insert_path ((const guint32 *) path->data, path->len, stack, &insert);
+    }
+  g_free (b->memo);
+  g_free (b->pid_free);
+}
+
+/* Top-down totals: children come after their parent, so one backward pass
+ * adds each node's total into its parent. */
+static void
+sum_totals (SpCallTreeNode *nodes,
+            guint n_nodes)
+{
+  for (guint i = 0; i < n_nodes; i++)
+    nodes[i].total = nodes[i].self;
+  for (guint i = n_nodes; i-- > 1;)
+    nodes[nodes[i].parent].total += nodes[i].total;
+}
+
+SpCallTree *
+sp_call_tree_new (SpProfile *profile,
+                  const SpFilter *filter,
+                  SpStackCounts *counts,
+                  gboolean bottom_up)
+{
+  g_autoptr (SpStackCounts) own_counts = NULL;
+  SpCallTreeNode root = { SP_CALL_TREE_NONE, SP_CALL_TREE_NONE, SP_CALL_TREE_NONE, SP_CALL_TREE_NONE, 0, 0, 0 };
+  Builder b = { profile, sp_spool_reader_get_stack_nodes (sp_profile_get_reader (profile)) };
+  SpCallTree *tree = g_new0 (SpCallTree, 1);
+
+  if (counts == NULL)
+    counts = own_counts = sp_stack_counts_new (profile, filter);
+  b.nodes = g_array_new (FALSE, FALSE, sizeof (SpCallTreeNode));
+  b.children = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  g_array_append_val (b.nodes, root);
+
+  if (!bottom_up && (filter == NULL || filter->transforms->len == 0))
+    build_memoized (&b, counts);
+  else
+    {
+      PathInsert insert = { &b, bottom_up };
+
+      sp_stack_counts_foreach_path (counts, profile, filter, insert_path, &insert);
+    }
+
+  tree->bottom_up = bottom_up;
+  tree->n_nodes = b.nodes->len;
+  tree->nodes = (SpCallTreeNode *) g_array_free (b.nodes, FALSE);
+  g_hash_table_unref (b.children);
+  if (!bottom_up)
+    sum_totals (tree->nodes, tree->n_nodes);
+  else
+    for (guint32 c = tree->nodes[0].first_child; c != SP_CALL_TREE_NONE; c = tree->nodes[c].next_sibling)
+      tree->nodes[0].total += tree->nodes[c].self;
+  return tree;
+}
+
+void
+sp_call_tree_free (SpCallTree *tree)
+{
+  if (tree == NULL)
+    return;
+  g_free (tree->nodes);
+  g_free (tree);
+}
+
+static gint
+compare_total_desc (gconstpointer a,
+                    gconstpointer b,
+                    gpointer user_data)
+{
+  const SpCallTree *tree = user_data;
+  const SpCallTreeNode *x = &tree->nodes[*(const guint32 *) a];
+  const SpCallTreeNode *y = &tree->nodes[*(const guint32 *) b];
+
+  if (x->total != y->total)
+    return x->total > y->total ? -1 : 1;
+  return x->function < y->function ? -1 : x->function > y->function;
+}
+
+GArray *
+sp_call_tree_get_sorted_children (const SpCallTree *tree,
+                                  guint32 node)
+{
+  GArray *children = g_array_new (FALSE, FALSE, sizeof (guint32));
+
+  for (guint32 c = tree->nodes[node].first_child; c != SP_CALL_TREE_NONE; c = tree->nodes[c].next_sibling)
+    g_array_append_val (children, c);
+  g_array_sort_with_data (children, compare_total_desc, (gpointer) tree);
+  return children;
+}
+
+GArray *
+sp_call_tree_get_path (const SpCallTree *tree,
+                       guint32 node)
+{
+  GArray *path = g_array_new (FALSE, FALSE, sizeof (guint32));
+
+  for (guint32 n = node; n != 0 && n != SP_CALL_TREE_NONE; n = tree->nodes[n].parent)
+    g_array_prepend_val (path, tree->nodes[n].function);
+  return path;
+}

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sp-call-tree.h: top-down and bottom-up call trees, immutable once built.
+ *
+ * Node 0 is the root ("all samples"). A node is a function called along a
+ * path; self counts the samples whose path ends there, total the samples
+ * through it. Built from per-stack counts, so the cost follows the number
+ * of distinct stacks, not of samples. Children are linked in the order
+ * they were first met; views sort as they like. */
+#pragma once
+
+#include <glib.h>
+
+#include "sp-filter.h"
+#include "sp-profile.h"
+#include "sp-stack-counts.h"
+
+G_BEGIN_DECLS
+
+#define SP_CALL_TREE_NONE G_MAXUINT32
+
+typedef struct {
+  guint32 function;      /* SP_CALL_TREE_NONE for the root */
+  guint32 parent;
+  guint32 first_child;
+  guint32 next_sibling;
+  guint32 n_children;
+  guint64 self;
+  guint64 total;
+} SpCallTreeNode;
+
+typedef struct {
+  SpCallTreeNode *nodes;
+  guint           n_nodes;
+  gboolean        bottom_up;
+} SpCallTree;
+
+/* counts may be NULL (then they are made from filter). */
+SpCallTree *sp_call_tree_new (SpProfile *profile,
+                              const SpFilter *filter,
+                              SpStackCounts *counts,
+                              gboolean bottom_up);
+
+void sp_call_tree_free (SpCallTree *tree);
+
+/* The children of node, sorted by total (descending); newly allocated. */
+GArray *sp_call_tree_get_sorted_children (const SpCallTree *tree,
+                                          guint32 node);
+
+/* The path of function ids from the root to node (excluded root). */
+GArray *sp_call_tree_get_path (const SpCallTree *tree,
+                               guint32 node);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpCallTree, sp_call_tree_free)
+
+G_END_DECLS

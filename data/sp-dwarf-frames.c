@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sp-dwarf-frames.c: one address, its chain of inlined functions.
+ *
+ * The line table gives the innermost source line. The functions around
+ * the address (sp-dwarf-scopes.c) give the chain: each
+ * DW_TAG_inlined_subroutine is a function inlined into the next one out,
+ * and its DW_AT_call_file/DW_AT_call_line is where, in that next
+ * function, the call was written. The chain ends at the
+ * DW_TAG_subprogram, the real function. */
+#include "sp-symbolizer-private.h"
+
+#include <dwarf.h>
+#include <string.h>
+
+/* A function's name: its linkage name (demangled later, so C++ keeps its
+ * scope and parameters), else its plain name; both may sit on the
+ * abstract origin of an inlined instance or on a declaration. */
+static const char *
+function_raw_name (Dwarf_Die *die)
+{
+  static const int attributes[] = { DW_AT_linkage_name, DW_AT_MIPS_linkage_name, DW_AT_name };
+
+  for (guint i = 0; i < G_N_ELEMENTS (attributes); i++)
+    {
+      Dwarf_Attribute attr;
+      const char *name = dwarf_formstring (dwarf_attr_integrate (die, attributes[i], &attr));
+
+      if (name != NULL)
+        return name;
+    }
+  return NULL;
+}
+
+/* The call site of an inlined instance: a file of its CU's line program
+ * and a line. */
+static void
+call_site (Dwarf_Die *inlined,
+           const char **file,
+           guint *line)
+{
+  Dwarf_Attribute attr;
+  Dwarf_Word file_index = 0;
+  Dwarf_Word line_number = 0;
+  Dwarf_Files *files;
+  size_t n_files;
+  Dwarf_Die cu;
+
+  *file = NULL;
+  *line = 0;
+  if (dwarf_formudata (dwarf_attr (inlined, DW_AT_call_line, &attr), &line_number) == 0)
+    *line = (guint) line_number;
+  if (dwarf_formudata (dwarf_attr (inlined, DW_AT_call_file, &attr), &file_index) == 0
+      && dwarf_diecu (inlined, &cu, NULL, NULL) != NULL
+      && dwarf_getsrcfiles (&cu, &files, &n_files) == 0
+      && file_index < n_files)
+    *file = dwarf_filesrc (files, file_index, NULL, NULL);
+}
+
+static SpDwarfScopes *
+lookup_unit (GHashTable *units,
+             Dwarf_Die *cudie)
+{
+  Dwarf_Off offset = dwarf_dieoffset (cudie);
+  SpDwarfScopes *scopes = g_hash_table_lookup (units, &offset);
+
+  if (scopes == NULL)
+    {
+      scopes = _sp_dwarf_scopes_new (cudie);
+      g_hash_table_insert (units, _sp_dwarf_scopes_get_key (scopes), scopes);
+    }
+  return scopes;
+}
+
+guint
+_sp_dwarf_frames (SpSymbolizer *self,
+                  Dwfl_Module *mod,
+                  GHashTable *units,
+                  Dwarf_Addr address,
+                  SpSymbolFrame *frames,
+                  guint max)
+{
+  Dwarf_Die *dies[SP_SYMBOLIZER_MAX_DEPTH];
+  Dwarf_Addr bias;
+  Dwarf_Die *cudie = dwfl_module_addrdie (mod, address, &bias);
+  SpDwarfScopes *scopes;
+  Dwarf_Line *line_info;
+  const char *file = NULL;
+  int line = 0;
+  guint n;
+
+  if (cudie == NULL)
+    return 0;
+  scopes = lookup_unit (units, cudie);
+  if (!_sp_dwarf_scopes_covers (scopes, address - bias))
+    return 0;
+  line_info = dwarf_getsrc_die (cudie, address - bias);
+  if (line_info != NULL)
+    {
+      file = dwarf_linesrc (line_info, NULL, NULL);
+      dwarf_lineno (line_info, &line);
+    }
+
+  n = _sp_dwarf_scopes_lookup (scopes, address - bias, dies, MIN (max, G_N_ELEMENTS (dies)));
+  for (guint i = 0; i < n; i++)
+    {
+      guint call_line = 0;
+
+      frames[i].function = _sp_symbolizer_display_name (self, function_raw_name (dies[i]));
+      frames[i].file = _sp_symbolizer_intern (self, file);
+      frames[i].line = line > 0 ? (guint) line : 0;
+      /* The next function out is where this one was inlined. */
+      if (i + 1 < n)
+        call_site (dies[i], &file, &call_line);
+      line = (int) call_line;
+    }
+
+  /* Line information without a function around it (assembly, say). */
+  if (n == 0 && file != NULL)
+    {
+      frames[0].function = NULL;
+      frames[0].file = _sp_symbolizer_intern (self, file);
+      frames[0].line = line > 0 ? (guint) line : 0;
+      n = 1;
+    }
+  return n;
+}

@@ -1,0 +1,454 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sp-profile.c: reader + side file + symbolizer, and the frame memo. */
+#include "sp-profile.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "sp-spool-errors.h"
+#include "sp-symbolizer.h"
+
+#define MAX_INLINE_DEPTH 32
+
+/* What one frame resolved to, as a leaf or as a caller. */
+typedef struct {
+  guint32     offset;     /* into function_ids */
+  guint16     count;      /* 0: not resolved yet */
+  const char *file;
+  guint       line;
+} FrameMemo;
+
+struct _SpProfile
+{
+  char          *path;
+  SpSpoolReader *reader;
+  char          *damage;
+  gboolean       following;
+
+  GKeyFile      *meta;
+  gint64         meta_mtime;
+  GHashTable    *thread_names;   /* tid (guint64 *) -> name */
+
+  SpSymbolizer  *symbolizer;
+  gboolean       inline_frames;
+
+  GArray        *functions;      /* SpFunction */
+  GHashTable    *function_index; /* "kind\x1fmodule\x1fname" -> id + 1 */
+  GStringChunk  *strings;
+
+  GArray        *frame_memo;     /* FrameMemo, two per frame: caller, leaf */
+  GHashTable    *pid_frame_memo; /* (frame, pid, leaf) -> FrameMemo * */
+  GArray        *function_ids;   /* guint32 */
+  guint8        *pid_dependent;  /* per frame: 0 unknown, 1 no, 2 yes */
+  gsize          pid_dependent_len;
+};
+
+static void
+set_damage (SpProfile *self,
+            const SpSpoolError *err)
+{
+  if (self->damage == NULL)
+    self->damage = sp_spool_error_describe (err);
+}
+
+/* ---- The side file ----------------------------------------------------- */
+
+static void
+index_thread_names (SpProfile *self)
+{
+  g_auto (GStrv) groups = g_key_file_get_groups (self->meta, NULL);
+
+  g_hash_table_remove_all (self->thread_names);
+  for (guint i = 0; groups[i] != NULL; i++)
+    {
+      guint64 tid;
+      char *name;
+
+      if (!g_str_has_prefix (groups[i], "thread ")
+          || !g_ascii_string_to_unsigned (groups[i] + 7, 10, 0, G_MAXUINT64, &tid, NULL))
+        continue;
+      name = g_key_file_get_string (self->meta, groups[i], "name", NULL);
+      if (name != NULL)
+        g_hash_table_insert (self->thread_names, g_memdup2 (&tid, sizeof tid), name);
+    }
+}
+
+/* (Re)loads OUT.spool.meta when it changed; the recorder rewrites it
+ * atomically, so a read never sees half a file. */
+static void
+load_meta (SpProfile *self)
+{
+  g_autofree char *meta_path = g_strconcat (self->path, ".meta", NULL);
+  g_autoptr (GKeyFile) meta = g_key_file_new ();
+  GStatBuf st;
+  gint64 mtime;
+
+  if (g_stat (meta_path, &st) != 0)
+    return;
+  /* The recorder may rewrite it several times a second. */
+  mtime = (gint64) st.st_mtim.tv_sec * G_GINT64_CONSTANT (1000000000) + st.st_mtim.tv_nsec;
+  if (mtime == self->meta_mtime)
+    return;
+  if (!g_key_file_load_from_file (meta, meta_path, G_KEY_FILE_NONE, NULL))
+    return;
+  self->meta_mtime = mtime;
+  g_clear_pointer (&self->meta, g_key_file_unref);
+  self->meta = g_steal_pointer (&meta);
+  index_thread_names (self);
+  sp_symbolizer_load_kernel_symbols (self->symbolizer, self->meta);
+}
+
+/* ---- Opening ----------------------------------------------------------- */
+
+static SpProfile *
+profile_new (const char *path,
+             GError **error)
+{
+  SpSpoolError err;
+  SpSpoolReader *reader = sp_spool_reader_open_follow (path, &err);
+  SpProfile *self;
+
+  if (reader == NULL)
+    {
+      sp_spool_error_propagate (error, &err);
+      return NULL;
+    }
+  self = g_new0 (SpProfile, 1);
+  self->path = g_strdup (path);
+  self->reader = reader;
+  self->inline_frames = TRUE;
+  self->thread_names = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  self->symbolizer = sp_symbolizer_new ();
+  self->functions = g_array_new (FALSE, FALSE, sizeof (SpFunction));
+  self->function_index = g_hash_table_new (g_str_hash, g_str_equal);
+  self->strings = g_string_chunk_new (64 * 1024);
+  self->frame_memo = g_array_new (FALSE, TRUE, sizeof (FrameMemo));
+  self->pid_frame_memo = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  self->function_ids = g_array_new (FALSE, FALSE, sizeof (guint32));
+  load_meta (self);
+  /* Without a side file, this machine's kernel symbols are the best guess. */
+  if (self->meta == NULL)
+    sp_symbolizer_load_kernel_symbols (self->symbolizer, NULL);
+  return self;
+}
+
+SpProfile *
+sp_profile_open (const char *path,
+                 GError **error)
+{
+  SpProfile *self = profile_new (path, error);
+
+  if (self != NULL)
+    sp_profile_finish (self);
+  return self;
+}
+
+SpProfile *
+sp_profile_open_follow (const char *path,
+                        GError **error)
+{
+  SpProfile *self = profile_new (path, error);
+
+  if (self != NULL)
+    self->following = TRUE;
+  return self;
+}
+
+gboolean
+sp_profile_update (SpProfile *self)
+{
+  SpSpoolError err;
+  gboolean ok = sp_spool_reader_update (self->reader, &err);
+
+  if (!ok)
+    set_damage (self, &err);
+  load_meta (self);
+  return ok;
+}
+
+void
+sp_profile_finish (SpProfile *self)
+{
+  SpSpoolError err;
+
+  if (!sp_spool_reader_finish (self->reader, &err))
+    set_damage (self, &err);
+  self->following = FALSE;
+  load_meta (self);
+}
+
+void
+sp_profile_free (SpProfile *self)
+{
+  if (self == NULL)
+    return;
+  sp_spool_reader_free (self->reader);
+  g_clear_pointer (&self->meta, g_key_file_unref);
+  g_hash_table_unref (self->thread_names);
+  sp_symbolizer_free (self->symbolizer);
+  g_array_unref (self->functions);
+  g_hash_table_unref (self->function_index);
+  g_string_chunk_free (self->strings);
+  g_array_unref (self->frame_memo);
+  g_hash_table_unref (self->pid_frame_memo);
+  g_array_unref (self->function_ids);
+  g_free (self->pid_dependent);
+  g_free (self->damage);
+  g_free (self->path);
+  g_free (self);
+}
+
+const char *sp_profile_get_path (SpProfile *self) { return self->path; }
+const char *sp_profile_get_damage (SpProfile *self) { return self->damage; }
+const SpSpoolReader *sp_profile_get_reader (SpProfile *self) { return self->reader; }
+GKeyFile *sp_profile_get_meta (SpProfile *self) { return self->meta; }
+guint sp_profile_get_n_functions (SpProfile *self) { return self->functions->len; }
+const GPtrArray *sp_profile_get_symbol_problems (SpProfile *self) { return sp_symbolizer_get_problems (self->symbolizer); }
+
+const SpFunction *
+sp_profile_get_function (SpProfile *self,
+                         guint32 function_id)
+{
+  return &g_array_index (self->functions, SpFunction, function_id);
+}
+
+const char *
+sp_profile_get_thread_name (SpProfile *self,
+                            guint64 tid)
+{
+  return g_hash_table_lookup (self->thread_names, &tid);
+}
+
+/* Changing it forgets every resolved frame. */
+void
+sp_profile_set_inline_frames (SpProfile *self,
+                              gboolean inline_frames)
+{
+  if (self->inline_frames == inline_frames)
+    return;
+  self->inline_frames = inline_frames;
+  g_array_set_size (self->frame_memo, 0);
+  g_hash_table_remove_all (self->pid_frame_memo);
+  g_array_set_size (self->function_ids, 0);
+}
+
+/* ---- Functions --------------------------------------------------------- */
+
+guint32
+sp_profile_intern_function (SpProfile *self,
+                            const char *name,
+                            const char *module,
+                            SpFunctionKind kind)
+{
+  g_autofree char *key = g_strdup_printf ("%d\x1f%s\x1f%s", kind, module, name);
+  gpointer found = g_hash_table_lookup (self->function_index, key);
+  SpFunction function;
+
+  if (found != NULL)
+    return GPOINTER_TO_UINT (found) - 1;
+  function.name = g_string_chunk_insert_const (self->strings, name);
+  function.module = g_string_chunk_insert_const (self->strings, module);
+  function.kind = kind;
+  g_array_append_val (self->functions, function);
+  g_hash_table_insert (self->function_index, g_string_chunk_insert (self->strings, key),
+                       GUINT_TO_POINTER (self->functions->len));
+  return self->functions->len - 1;
+}
+
+GArray *
+sp_profile_find_functions (SpProfile *self,
+                           const char *name)
+{
+  GArray *found = g_array_new (FALSE, FALSE, sizeof (guint32));
+
+  for (guint pass = 0; pass < 2 && found->len == 0; pass++)
+    for (guint32 i = 0; i < self->functions->len; i++)
+      {
+        const SpFunction *f = &g_array_index (self->functions, SpFunction, i);
+
+        if (pass == 0 ? g_str_equal (f->name, name) : strstr (f->name, name) != NULL)
+          g_array_append_val (found, i);
+      }
+  return found;
+}
+
+/* ---- Frames ------------------------------------------------------------ */
+
+static const char *
+basename_of (const char *path)
+{
+  const char *slash = strrchr (path, '/');
+
+  return slash != NULL && slash[1] != '\0' ? slash + 1 : path;
+}
+
+/* Anonymous and JIT code is named by /tmp/perf-PID.map, if anything. */
+static gboolean
+is_anonymous_path (const char *path)
+{
+  return path[0] == '\0' || g_str_has_prefix (path, "//anon") || g_str_has_prefix (path, "[anon")
+         || g_str_has_prefix (path, "/memfd:") || g_str_has_prefix (path, "[heap]")
+         || g_str_has_prefix (path, "[stack");
+}
+
+static void
+append_function (SpProfile *self,
+                 const char *name,
+                 const char *module,
+                 SpFunctionKind kind)
+{
+  guint32 id = sp_profile_intern_function (self, name, module, kind);
+
+  g_array_append_val (self->function_ids, id);
+}
+
+/* Appends the symbolized chain (innermost first) of one frame. */
+static void
+append_symbols (SpProfile *self,
+                FrameMemo *memo,
+                const SpSymbolFrame *symbols,
+                guint n,
+                const char *module,
+                guint64 fallback_address,
+                SpFunctionKind kind)
+{
+  guint first = self->inline_frames ? 0 : n - 1;
+
+  memo->file = symbols[0].file;
+  memo->line = symbols[0].line;
+  for (guint i = first; i < n; i++)
+    {
+      if (symbols[i].function != NULL)
+        append_function (self, symbols[i].function, module, kind);
+      else
+        {
+          g_autofree char *name = g_strdup_printf ("%s+0x%" G_GINT64_MODIFIER "x",
+                                                   module[0] ? module : "[unknown]", fallback_address);
+          append_function (self, name, module, SP_FUNCTION_UNRESOLVED);
+        }
+    }
+}
+
+static void
+resolve_frame (SpProfile *self,
+               guint32 frame_id,
+               gint32 pid,
+               gboolean is_leaf,
+               FrameMemo *memo)
+{
+  const SpFrame *frame = &sp_spool_reader_get_frames (self->reader)[frame_id];
+  SpSymbolFrame symbols[MAX_INLINE_DEPTH];
+  guint32 module_id;
+  guint64 rel_ip;
+  guint n;
+
+  memo->offset = self->function_ids->len;
+  if (frame->mode == SP_FRAME_TRUNCATED)
+    append_function (self, "[truncated stack]", "", SP_FUNCTION_TRUNCATED);
+  else if (!sp_spool_reader_resolve_frame_module (self->reader, pid, frame_id, &module_id, &rel_ip))
+    {
+      n = sp_symbolizer_resolve_perf_map (self->symbolizer, pid, frame->abs_ip, symbols, MAX_INLINE_DEPTH);
+      append_symbols (self, memo, symbols, n,
+                      frame->mode == SP_FRAME_KERNEL ? "[kernel.kallsyms]" : "", frame->abs_ip,
+                      frame->mode == SP_FRAME_KERNEL ? SP_FUNCTION_KERNEL : SP_FUNCTION_USER);
+    }
+  else
+    {
+      const SpModule *module = &sp_spool_reader_get_modules (self->reader)[module_id];
+      const char *name = basename_of (module->path);
+
+      if (module->is_kernel)
+        n = sp_symbolizer_resolve_kernel (self->symbolizer, frame->abs_ip, symbols, MAX_INLINE_DEPTH);
+      else if (is_anonymous_path (module->path))
+        n = sp_symbolizer_resolve_perf_map (self->symbolizer, module->pid, frame->abs_ip, symbols,
+                                            MAX_INLINE_DEPTH);
+      else if (module->path[0] == '[')
+        n = (symbols[0] = (SpSymbolFrame) { NULL, NULL, 0 }, 1);  /* [vdso] and the like */
+      else
+        n = sp_symbolizer_resolve (self->symbolizer, module, rel_ip, !is_leaf, symbols, MAX_INLINE_DEPTH);
+      append_symbols (self, memo, symbols, n, name, module->is_kernel ? frame->abs_ip : rel_ip,
+                      module->is_kernel ? SP_FUNCTION_KERNEL : SP_FUNCTION_USER);
+    }
+  memo->count = (guint16) (self->function_ids->len - memo->offset);
+}
+
+gboolean
+sp_profile_frame_depends_on_pid (SpProfile *self,
+                                 guint32 frame_id)
+{
+  gsize n_frames = sp_spool_reader_get_n_frames (self->reader);
+
+  if (self->pid_dependent_len < n_frames)
+    {
+      self->pid_dependent = g_realloc (self->pid_dependent, n_frames);
+      memset (self->pid_dependent + self->pid_dependent_len, 0, n_frames - self->pid_dependent_len);
+      self->pid_dependent_len = n_frames;
+    }
+  if (self->pid_dependent[frame_id] == 0)
+    {
+      const SpFrame *frame = &sp_spool_reader_get_frames (self->reader)[frame_id];
+      gboolean depends = FALSE;
+
+      /* Only a user frame without a module: the spool's module lookup and
+       * the JIT map (/tmp/perf-PID.map) both go by the sample's pid. */
+      depends = frame->module_id == SP_SPOOL_NO_ID && frame->mode == SP_FRAME_USER;
+      self->pid_dependent[frame_id] = depends ? 2 : 1;
+    }
+  return self->pid_dependent[frame_id] == 2;
+}
+
+static FrameMemo *
+memo_for (SpProfile *self,
+          guint32 frame_id,
+          gint32 pid,
+          gboolean is_leaf)
+{
+  FrameMemo *memo;
+
+  if (sp_profile_frame_depends_on_pid (self, frame_id))
+    {
+      gint64 key = (gint64) frame_id << 33 | (gint64) (guint32) pid << 1 | (is_leaf ? 1 : 0);
+
+      memo = g_hash_table_lookup (self->pid_frame_memo, &key);
+      if (memo == NULL)
+        {
+          memo = g_new0 (FrameMemo, 1);
+          g_hash_table_insert (self->pid_frame_memo, g_memdup2 (&key, sizeof key), memo);
+        }
+    }
+  else
+    {
+      guint index = frame_id * 2 + (is_leaf ? 1 : 0);
+
+      if (index >= self->frame_memo->len)
+        g_array_set_size (self->frame_memo, MAX (index + 1, self->frame_memo->len * 2));
+      memo = &g_array_index (self->frame_memo, FrameMemo, index);
+    }
+  if (memo->count == 0)
+    resolve_frame (self, frame_id, pid, is_leaf, memo);
+  return memo;
+}
+
+guint
+sp_profile_get_frame_functions (SpProfile *self,
+                                guint32 frame_id,
+                                gint32 pid,
+                                gboolean is_leaf,
+                                const guint32 **function_ids)
+{
+  FrameMemo *memo = memo_for (self, frame_id, pid, is_leaf);
+
+  *function_ids = &g_array_index (self->function_ids, guint32, memo->offset);
+  return memo->count;
+}
+
+SpSourceLocation
+sp_profile_get_frame_location (SpProfile *self,
+                               guint32 frame_id,
+                               gint32 pid,
+                               gboolean is_leaf)
+{
+  FrameMemo *memo = memo_for (self, frame_id, pid, is_leaf);
+
+  return (SpSourceLocation) { memo->file, memo->line };
+}

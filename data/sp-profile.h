@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sp-profile.h: a recording as the views see it.
+ *
+ * Wraps the codec's reader (whole file, or following a growing file) and
+ * the side file, and turns raw frames into functions: each frame, as a
+ * stack leaf or as a caller, becomes its chain of (inlined) functions,
+ * resolved once and memoized. Functions are interned by (module, name), so
+ * aggregation works on small integers. Not thread-safe: one thread (a
+ * worker) uses a profile at a time. */
+#pragma once
+
+#include <glib.h>
+
+#include "sp-spool-reader.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  SP_FUNCTION_USER,        /* in the program or a library */
+  SP_FUNCTION_KERNEL,
+  SP_FUNCTION_UNRESOLVED,  /* "module+0x1f0" or "[unknown]" */
+  SP_FUNCTION_TRUNCATED,   /* the truncated-stack marker */
+  SP_FUNCTION_SYNTHETIC,   /* made by a transform, e.g. a collapsed module */
+} SpFunctionKind;
+
+typedef struct {
+  const char     *name;    /* demangled function name, or a stand-in */
+  const char     *module;  /* the module's file name ("libc.so.6"), "" for none */
+  SpFunctionKind  kind;
+} SpFunction;
+
+/* Where a frame's innermost function was: source file and line. */
+typedef struct {
+  const char *file;        /* NULL when unknown */
+  guint       line;
+} SpSourceLocation;
+
+typedef struct _SpProfile SpProfile;
+
+/* Reads the whole file. A damaged file still opens, with every record
+ * before the damage (sp_profile_get_damage says what is wrong); only a file
+ * that cannot be read at all fails. */
+SpProfile *sp_profile_open (const char *path,
+                            GError **error);
+
+/* Opens a spool that is still being written; call sp_profile_update. */
+SpProfile *sp_profile_open_follow (const char *path,
+                                   GError **error);
+
+/* Parses what was appended (and re-reads a changed side file). Returns
+ * FALSE once the file is found damaged. */
+gboolean sp_profile_update (SpProfile *self);
+
+/* Ends following: an incomplete tail becomes damage. */
+void sp_profile_finish (SpProfile *self);
+
+void sp_profile_free (SpProfile *self);
+
+const char *sp_profile_get_path (SpProfile *self);
+const char *sp_profile_get_damage (SpProfile *self);
+const SpSpoolReader *sp_profile_get_reader (SpProfile *self);
+/* The side file, or NULL when there is none. */
+GKeyFile *sp_profile_get_meta (SpProfile *self);
+
+/* With inline frames off, a frame is only its outermost function. */
+void sp_profile_set_inline_frames (SpProfile *self,
+                                   gboolean inline_frames);
+
+guint sp_profile_get_n_functions (SpProfile *self);
+const SpFunction *sp_profile_get_function (SpProfile *self,
+                                           guint32 function_id);
+
+/* Interns a function (transforms make synthetic ones). */
+guint32 sp_profile_intern_function (SpProfile *self,
+                                    const char *name,
+                                    const char *module,
+                                    SpFunctionKind kind);
+
+/* Function ids whose name matches (exactly, or as a substring when no
+ * exact match exists); the array is newly allocated. */
+GArray *sp_profile_find_functions (SpProfile *self,
+                                   const char *name);
+
+/* The functions of frame_id as sample of pid sees it, innermost (inlined)
+ * first; is_leaf says whether the frame is the stack's leaf (its address
+ * is the sampled instruction, not a return address). */
+guint sp_profile_get_frame_functions (SpProfile *self,
+                                      guint32 frame_id,
+                                      gint32 pid,
+                                      gboolean is_leaf,
+                                      const guint32 **function_ids);
+
+SpSourceLocation sp_profile_get_frame_location (SpProfile *self,
+                                                guint32 frame_id,
+                                                gint32 pid,
+                                                gboolean is_leaf);
+
+/* Whether what a frame resolves to depends on the sample's pid: a user
+ * frame without a module (SPOOL-FORMAT.md's lookup, JIT maps). */
+gboolean sp_profile_frame_depends_on_pid (SpProfile *self,
+                                          guint32 frame_id);
+
+/* A thread's name from the side file, or NULL. */
+const char *sp_profile_get_thread_name (SpProfile *self,
+                                        guint64 tid);
+
+/* Problems met while resolving frames (missing files, no symbols). */
+const GPtrArray *sp_profile_get_symbol_problems (SpProfile *self);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpProfile, sp_profile_free)
+
+G_END_DECLS

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sp-stack-counts.h: the samples a filter chooses, counted per stack.
+ *
+ * Aggregation starts here: one pass over the samples (time range, hidden
+ * threads) gives a count per (stack id, pid); every view then works on the
+ * distinct stacks, never on every frame of every sample. */
+#pragma once
+
+#include <glib.h>
+
+#include "sp-filter.h"
+#include "sp-profile.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  guint32 stack;
+  gint32  pid;
+  guint64 count;
+} SpStackCount;
+
+typedef struct {
+  GArray  *stacks;     /* SpStackCount, in stack id order */
+  guint64  n_samples;  /* chosen samples */
+} SpStackCounts;
+
+SpStackCounts *sp_stack_counts_new (SpProfile *profile,
+                                    const SpFilter *filter);
+
+void sp_stack_counts_free (SpStackCounts *counts);
+
+/* One counted stack's functions, root first, after the filter's transforms
+ * (NULL path: the transforms dropped it). */
+typedef void (*SpPathFunc) (const guint32 *path,
+                            guint n_path,
+                            const SpStackCount *stack,
+                            gpointer user_data);
+
+void sp_stack_counts_foreach_path (SpStackCounts *counts,
+                                   SpProfile *profile,
+                                   const SpFilter *filter,
+                                   SpPathFunc func,
+                                   gpointer user_data);
+
+/* Appends the functions of stack (as pid sees it) to path, root first. */
+void sp_stack_path (SpProfile *profile,
+                    guint32 stack,
+                    gint32 pid,
+                    GArray *path);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpStackCounts, sp_stack_counts_free)
+
+G_END_DECLS

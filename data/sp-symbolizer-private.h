@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sp-symbolizer-private.h: the symbolizer's parts, for its own files only.
+ *
+ * sp-symbolizer.c holds the object, the caches and the problems;
+ * sp-symbol-ranges.c the sorted address → name tables that ELF symbols,
+ * kernel symbols and perf maps all are; sp-elf-module.c opens and indexes
+ * one module file; sp-dwarf-scopes.c indexes a compile unit's functions
+ * and sp-dwarf-frames.c turns an address into its chain of inlined
+ * functions with source lines; sp-kernel-symbols.c and
+ * sp-perf-map.c read the other two sources of names. */
+#pragma once
+
+#include <elfutils/libdwfl.h>
+#include <glib.h>
+
+#include "sp-symbolizer.h"
+
+G_BEGIN_DECLS
+
+/* The longest inline chain kept for one address. */
+#define SP_SYMBOLIZER_MAX_DEPTH 32
+
+struct _SpSymbolizer {
+  /* Owned */
+  GStringChunk  *strings;         /* every string handed out, interned */
+  GHashTable    *display_names;   /* raw name (by address) -> demangled or raw, interned */
+  GHashTable    *modules;         /* SpElfModuleKey -> SpElfModule */
+  GPtrArray     *problems;        /* char *, in the order found */
+  GHashTable    *problem_set;     /* the same strings, borrowed: each once */
+  GArray        *kernel_symbols;  /* SpSymbolRange; NULL until loaded */
+  GHashTable    *perf_maps;       /* pid -> GArray of SpSymbolRange (empty: no file) */
+  char          *perf_map_dir;
+  char          *kallsyms_path;
+  char          *debuginfo_path;  /* NULL: libdwfl's default search path */
+  Dwfl_Callbacks dwfl_callbacks;  /* shared by every module's Dwfl */
+};
+
+/* ---- Sorted address ranges (sp-symbol-ranges.c) ------------------------ */
+
+typedef struct {
+  guint64     start;
+  guint64     size;   /* 0: only start itself */
+  const char *name;   /* raw (maybe mangled); owned by whoever filled the table */
+  guint       rank;   /* among names at one start, the lowest is kept */
+} SpSymbolRange;
+
+GArray              *_sp_symbol_ranges_new (void);
+/* Sorts, keeps the best-ranked name per start and, with fill_sizes, gives
+ * sizeless entries the distance to the next start (as perf does). */
+void                 _sp_symbol_ranges_finish (GArray *ranges,
+                                               gboolean fill_sizes);
+const SpSymbolRange *_sp_symbol_ranges_lookup (GArray *ranges,
+                                               guint64 address);
+
+/* ---- Shared by the parts (sp-symbolizer.c) ----------------------------- */
+
+/* raw demangled if it is mangled, interned; raw must stay allocated as
+ * long as self (it is cached by address). NULL for NULL. */
+const char *_sp_symbolizer_display_name (SpSymbolizer *self,
+                                         const char *raw);
+const char *_sp_symbolizer_intern (SpSymbolizer *self,
+                                   const char *string);
+/* Adds a problem unless the same sentence is known already. */
+void        _sp_symbolizer_add_problem (SpSymbolizer *self,
+                                        const char *format,
+                                        ...) G_GNUC_PRINTF (2, 3);
+
+/* ---- One module file (sp-elf-module.c) --------------------------------- */
+
+typedef struct {
+  const char *path;
+  guint64     inode;   /* as recorded; 0: not checked */
+} SpElfModuleKey;
+
+typedef struct {
+  SpElfModuleKey key;       /* key.path points at path */
+  char          *path;
+  Dwfl          *dwfl;      /* NULL when the file cannot be used */
+  Dwfl_Module   *mod;
+  Dwarf_Addr     bias;      /* module address = ELF virtual address + bias */
+  GArray        *segments;  /* SpLoadSegment, executable ones first */
+  GArray        *symbols;   /* SpSymbolRange, module addresses */
+  gboolean       has_dwarf;
+  GHashTable    *units;     /* Dwarf_Off -> SpDwarfScopes, as asked for */
+  GHashTable    *results;   /* guint64 file offset -> SpResolved */
+} SpElfModule;
+
+/* What one address resolved to, cached. */
+typedef struct {
+  guint64       file_offset;  /* the key */
+  guint         n_frames;
+  SpSymbolFrame frames[];
+} SpResolved;
+
+guint        _sp_elf_module_key_hash (gconstpointer key);
+gboolean     _sp_elf_module_key_equal (gconstpointer a,
+                                       gconstpointer b);
+/* Never NULL: a file that cannot be used gives a module without dwfl,
+ * and its problem is reported here, once. */
+SpElfModule *_sp_elf_module_open (SpSymbolizer *self,
+                                  const char *path,
+                                  guint64 inode);
+void         _sp_elf_module_free (SpElfModule *module);
+/* Innermost first, at most max, at least 1. */
+guint        _sp_elf_module_resolve (SpSymbolizer *self,
+                                     SpElfModule *module,
+                                     guint64 file_offset,
+                                     SpSymbolFrame *frames,
+                                     guint max);
+
+/* ---- DWARF (sp-dwarf-scopes.c, sp-dwarf-frames.c) ---------------------- */
+
+/* One compile unit's functions and inlined calls, indexed by address. */
+typedef struct _SpDwarfScopes SpDwarfScopes;
+
+SpDwarfScopes *_sp_dwarf_scopes_new (Dwarf_Die *cudie);
+void           _sp_dwarf_scopes_free (SpDwarfScopes *scopes);
+/* Whether the unit holds code at address (unit addresses). */
+gboolean       _sp_dwarf_scopes_covers (SpDwarfScopes *scopes,
+                                        Dwarf_Addr address);
+/* The unit's DIE offset, to key a table of units (g_int64_hash). */
+Dwarf_Off     *_sp_dwarf_scopes_get_key (SpDwarfScopes *scopes);
+/* The functions holding address (the unit's own addresses, without the
+ * module bias), innermost first, the real function last; at most max. */
+guint          _sp_dwarf_scopes_lookup (SpDwarfScopes *scopes,
+                                        Dwarf_Addr address,
+                                        Dwarf_Die **dies,
+                                        guint max);
+
+/* The inline chain at a module address, innermost first, with the source
+ * line of each; the last entry is the real function. 0 when DWARF does
+ * not cover the address. units caches the module's indexed units
+ * (Dwarf_Off -> SpDwarfScopes). */
+guint _sp_dwarf_frames (SpSymbolizer *self,
+                        Dwfl_Module *mod,
+                        GHashTable *units,
+                        Dwarf_Addr address,
+                        SpSymbolFrame *frames,
+                        guint max);
+
+/* ---- Kernel symbols and perf maps -------------------------------------- */
+
+/* NULL when meta has no usable [kernel-symbols] group. */
+GArray *_sp_kernel_symbols_from_key_file (SpSymbolizer *self,
+                                          GKeyFile *meta);
+/* NULL when the file cannot be read or shows no addresses. */
+GArray *_sp_kernel_symbols_from_kallsyms (SpSymbolizer *self,
+                                          const char *path);
+/* NULL when the file cannot be read (error set). */
+GArray *_sp_perf_map_load (SpSymbolizer *self,
+                           const char *path,
+                           GError **error);
+
+G_END_DECLS

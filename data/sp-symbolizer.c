@@ -1,0 +1,333 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sp-symbolizer.c: the symbolizer object, its caches and its problems.
+ *
+ * Dispatches each kind of frame to its source of names (sp-elf-module.c,
+ * sp-kernel-symbols.c, sp-perf-map.c) and keeps what they found: module
+ * files by path and inode, each address's frames, demangled names, and
+ * every string handed out, so that callers can hold SpSymbolFrame strings
+ * for the symbolizer's whole life. */
+#include "sp-symbolizer-private.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+#include "sp-demangle.h"
+
+static void
+free_ranges (gpointer ranges)
+{
+  g_array_unref (ranges);
+}
+
+SpSymbolizer *
+sp_symbolizer_new (void)
+{
+  SpSymbolizer *self = g_new0 (SpSymbolizer, 1);
+
+  self->strings = g_string_chunk_new (64 * 1024);
+  self->display_names = g_hash_table_new (NULL, NULL);
+  self->modules = g_hash_table_new_full (_sp_elf_module_key_hash, _sp_elf_module_key_equal,
+                                         NULL, (GDestroyNotify) _sp_elf_module_free);
+  self->problems = g_ptr_array_new_with_free_func (g_free);
+  self->problem_set = g_hash_table_new (g_str_hash, g_str_equal);
+  self->perf_maps = g_hash_table_new_full (NULL, NULL, NULL, free_ranges);
+  self->perf_map_dir = g_strdup ("/tmp");
+  self->kallsyms_path = g_strdup ("/proc/kallsyms");
+
+  /* Offline modules: the file is given, libdwfl finds its debug file
+   * (build-id under /usr/lib/debug/.build-id/, then .gnu_debuglink, then
+   * debuginfod servers when DEBUGINFOD_URLS is set, as gdb and perf do). */
+  self->dwfl_callbacks.find_elf = dwfl_build_id_find_elf;
+  self->dwfl_callbacks.find_debuginfo = dwfl_standard_find_debuginfo;
+  self->dwfl_callbacks.section_address = dwfl_offline_section_address;
+  self->dwfl_callbacks.debuginfo_path = &self->debuginfo_path;
+  return self;
+}
+
+void
+sp_symbolizer_free (SpSymbolizer *self)
+{
+  if (self == NULL)
+    return;
+  /* Modules first: display_names is keyed by pointers into their files. */
+  g_clear_pointer (&self->modules, g_hash_table_unref);
+  g_clear_pointer (&self->display_names, g_hash_table_unref);
+  g_clear_pointer (&self->problem_set, g_hash_table_unref);
+  g_clear_pointer (&self->problems, g_ptr_array_unref);
+  g_clear_pointer (&self->kernel_symbols, g_array_unref);
+  g_clear_pointer (&self->perf_maps, g_hash_table_unref);
+  g_clear_pointer (&self->strings, g_string_chunk_free);
+  g_free (self->perf_map_dir);
+  g_free (self->kallsyms_path);
+  g_free (self->debuginfo_path);
+  g_free (self);
+}
+
+void
+sp_symbolizer_set_perf_map_dir (SpSymbolizer *self,
+                                const char *dir)
+{
+  g_return_if_fail (self != NULL && dir != NULL);
+
+  g_free (self->perf_map_dir);
+  self->perf_map_dir = g_strdup (dir);
+  g_hash_table_remove_all (self->perf_maps);
+}
+
+void
+sp_symbolizer_set_kallsyms_path (SpSymbolizer *self,
+                                 const char *path)
+{
+  g_return_if_fail (self != NULL && path != NULL);
+
+  g_free (self->kallsyms_path);
+  self->kallsyms_path = g_strdup (path);
+}
+
+/* ---- Shared helpers ---------------------------------------------------- */
+
+const char *
+_sp_symbolizer_intern (SpSymbolizer *self,
+                       const char *string)
+{
+  return string != NULL ? g_string_chunk_insert_const (self->strings, string) : NULL;
+}
+
+const char *
+_sp_symbolizer_display_name (SpSymbolizer *self,
+                             const char *raw)
+{
+  const char *display;
+
+  if (raw == NULL)
+    return NULL;
+  display = g_hash_table_lookup (self->display_names, raw);
+  if (display == NULL)
+    {
+      g_autofree char *demangled = sp_demangle (raw);
+
+      display = _sp_symbolizer_intern (self, demangled != NULL ? demangled : raw);
+      g_hash_table_insert (self->display_names, (gpointer) raw, (gpointer) display);
+    }
+  return display;
+}
+
+void
+_sp_symbolizer_add_problem (SpSymbolizer *self,
+                            const char *format,
+                            ...)
+{
+  va_list args;
+  char *problem;
+
+  va_start (args, format);
+  problem = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  if (g_hash_table_contains (self->problem_set, problem))
+    {
+      g_free (problem);
+      return;
+    }
+  g_ptr_array_add (self->problems, problem);
+  g_hash_table_add (self->problem_set, problem);
+}
+
+const GPtrArray *
+sp_symbolizer_get_problems (SpSymbolizer *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  return self->problems;
+}
+
+/* ---- Resolving --------------------------------------------------------- */
+
+static guint
+unresolved (SpSymbolFrame *frames)
+{
+  frames[0].function = NULL;
+  frames[0].file = NULL;
+  frames[0].line = 0;
+  return 1;
+}
+
+/* Copies a chain into the caller's room; a chain that does not fit keeps
+ * its innermost entries and, last, the real function. */
+static guint
+copy_frames (const SpSymbolFrame *chain,
+             guint n,
+             SpSymbolFrame *frames,
+             guint max_frames)
+{
+  if (n <= max_frames)
+    {
+      memcpy (frames, chain, n * sizeof *frames);
+      return n;
+    }
+  memcpy (frames, chain, (max_frames - 1) * sizeof *frames);
+  frames[max_frames - 1] = chain[n - 1];
+  return max_frames;
+}
+
+/* Paths that name no file: "[vdso]", perf's "//anon", memfd areas. */
+static gboolean
+is_file_path (const char *path)
+{
+  return path[0] == '/' && path[1] != '/' && !g_str_has_prefix (path, "/memfd:");
+}
+
+static SpElfModule *
+lookup_module (SpSymbolizer *self,
+               const SpModule *module)
+{
+  SpElfModuleKey key = { module->path, module->inode };
+  SpElfModule *elf_module = g_hash_table_lookup (self->modules, &key);
+
+  if (elf_module == NULL)
+    {
+      elf_module = _sp_elf_module_open (self, module->path, module->inode);
+      g_hash_table_insert (self->modules, &elf_module->key, elf_module);
+    }
+  return elf_module;
+}
+
+static const SpResolved *
+resolve_cached (SpSymbolizer *self,
+                SpElfModule *elf_module,
+                guint64 file_offset)
+{
+  SpSymbolFrame chain[SP_SYMBOLIZER_MAX_DEPTH];
+  SpResolved *resolved = g_hash_table_lookup (elf_module->results, &file_offset);
+  guint n;
+
+  if (resolved != NULL)
+    return resolved;
+
+  n = _sp_elf_module_resolve (self, elf_module, file_offset, chain, G_N_ELEMENTS (chain));
+  resolved = g_malloc (sizeof *resolved + n * sizeof (SpSymbolFrame));
+  resolved->file_offset = file_offset;
+  resolved->n_frames = n;
+  memcpy (resolved->frames, chain, n * sizeof (SpSymbolFrame));
+  g_hash_table_insert (elf_module->results, &resolved->file_offset, resolved);
+  return resolved;
+}
+
+guint
+sp_symbolizer_resolve (SpSymbolizer *self,
+                       const SpModule *module,
+                       guint64 rel_ip,
+                       gboolean is_return_address,
+                       SpSymbolFrame *frames,
+                       guint max_frames)
+{
+  SpElfModule *elf_module;
+  const SpResolved *resolved;
+
+  g_return_val_if_fail (self != NULL, 0);
+  g_return_val_if_fail (frames != NULL && max_frames > 0, 0);
+
+  if (module == NULL || module->is_kernel || module->path == NULL
+      || !is_file_path (module->path))
+    return unresolved (frames);
+
+  elf_module = lookup_module (self, module);
+  if (elf_module->dwfl == NULL)
+    return unresolved (frames);
+
+  if (is_return_address && rel_ip > 0)
+    rel_ip--;
+  resolved = resolve_cached (self, elf_module, rel_ip);
+  return copy_frames (resolved->frames, resolved->n_frames, frames, max_frames);
+}
+
+static guint
+resolve_in_ranges (SpSymbolizer *self,
+                   GArray *ranges,
+                   guint64 address,
+                   SpSymbolFrame *frames)
+{
+  const SpSymbolRange *range = _sp_symbol_ranges_lookup (ranges, address);
+
+  unresolved (frames);
+  if (range != NULL)
+    frames[0].function = _sp_symbolizer_display_name (self, range->name);
+  return 1;
+}
+
+void
+sp_symbolizer_load_kernel_symbols (SpSymbolizer *self,
+                                   GKeyFile *meta)
+{
+  GArray *symbols = NULL;
+
+  g_return_if_fail (self != NULL);
+
+  if (meta != NULL)
+    symbols = _sp_kernel_symbols_from_key_file (self, meta);
+  if (symbols == NULL)
+    symbols = _sp_kernel_symbols_from_kallsyms (self, self->kallsyms_path);
+  if (symbols == NULL)
+    {
+      _sp_symbolizer_add_problem (self, "kernel: no symbols (the recording has none and %s shows no addresses)",
+                                  self->kallsyms_path);
+      symbols = _sp_symbol_ranges_new ();
+    }
+
+  g_clear_pointer (&self->kernel_symbols, g_array_unref);
+  self->kernel_symbols = symbols;
+}
+
+guint
+sp_symbolizer_resolve_kernel (SpSymbolizer *self,
+                              guint64 abs_ip,
+                              SpSymbolFrame *frames,
+                              guint max_frames)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  g_return_val_if_fail (frames != NULL && max_frames > 0, 0);
+
+  if (self->kernel_symbols == NULL)
+    sp_symbolizer_load_kernel_symbols (self, NULL);
+  return resolve_in_ranges (self, self->kernel_symbols, abs_ip, frames);
+}
+
+static GArray *
+lookup_perf_map (SpSymbolizer *self,
+                 gint32 pid)
+{
+  GArray *ranges = g_hash_table_lookup (self->perf_maps, GINT_TO_POINTER (pid));
+  g_autofree char *name = NULL;
+  g_autofree char *path = NULL;
+  g_autoptr (GError) error = NULL;
+
+  if (ranges != NULL)
+    return ranges;
+
+  name = g_strdup_printf ("perf-%d.map", pid);
+  path = g_build_filename (self->perf_map_dir, name, NULL);
+  ranges = _sp_perf_map_load (self, path, &error);
+  if (ranges == NULL)
+    {
+      /* No map is the normal case: most processes have no JIT, and frames
+       * outside any module are often frame-pointer debris. */
+      if (!g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_NOENT))
+        _sp_symbolizer_add_problem (self, "%s", error->message);
+      ranges = _sp_symbol_ranges_new ();
+    }
+  g_hash_table_insert (self->perf_maps, GINT_TO_POINTER (pid), ranges);
+  return ranges;
+}
+
+guint
+sp_symbolizer_resolve_perf_map (SpSymbolizer *self,
+                                gint32 pid,
+                                guint64 abs_ip,
+                                SpSymbolFrame *frames,
+                                guint max_frames)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  g_return_val_if_fail (frames != NULL && max_frames > 0, 0);
+
+  return resolve_in_ranges (self, lookup_perf_map (self, pid), abs_ip, frames);
+}

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sp-symbolizer.h: names, source files and lines for the spool's frames.
+ *
+ * The step between the raw frames of codec/ and everything that shows a
+ * function: a user frame (module + file-offset address) goes through the
+ * module's ELF symbol tables and DWARF (separate debug files included), a
+ * kernel frame through the side file's [kernel-symbols] group or
+ * /proc/kallsyms, a JIT frame through /tmp/perf-PID.map. Every module file
+ * is opened and indexed once and every address resolved once; what could
+ * not be done (a missing or changed file, no symbols, no debug info) is
+ * collected as problems to show, and never guessed around.
+ *
+ * One thread at a time; no global state. */
+#pragma once
+
+#include <glib.h>
+
+#include "sp-spool-format.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  const char *function;  /* demangled name, NULL when unknown */
+  const char *file;      /* source file (as in DWARF), NULL when unknown */
+  guint       line;      /* 0 when unknown */
+} SpSymbolFrame;         /* strings owned by the symbolizer, valid until it is freed */
+
+typedef struct _SpSymbolizer SpSymbolizer;
+
+SpSymbolizer *sp_symbolizer_new (void);
+void          sp_symbolizer_free (SpSymbolizer *self);
+
+/* Where /tmp/perf-PID.map files are looked for (default "/tmp"), and which
+ * file stands for /proc/kallsyms: for tests. Set them before resolving. */
+void sp_symbolizer_set_perf_map_dir (SpSymbolizer *self,
+                                     const char *dir);
+void sp_symbolizer_set_kallsyms_path (SpSymbolizer *self,
+                                      const char *path);
+
+/* Kernel symbols from a side file's [kernel-symbols] group; with none (or
+ * meta == NULL), from /proc/kallsyms when it shows addresses. Replaces any
+ * loaded before. Without a call, the first kernel frame loads
+ * /proc/kallsyms. */
+void sp_symbolizer_load_kernel_symbols (SpSymbolizer *self,
+                                        GKeyFile *meta);
+
+/* Resolves a user frame: module is the spool's module record, rel_ip in
+ * its file-offset coordinates. is_return_address: look up rel_ip - 1
+ * (frame-pointer return addresses point after the call).
+ *
+ * Fills up to max_frames (> 0) entries, innermost (inlined) function
+ * first, outermost (the real function) last; returns how many: at least
+ * 1, an unresolved frame gives one entry with function NULL. When the
+ * inline chain is longer than max_frames, the innermost max_frames - 1
+ * and the real function are kept.
+ *
+ * A kernel module (is_kernel) or a path that names no file ("[vdso]",
+ * "//anon", "/memfd:…") gives an unresolved frame and no problem: those
+ * frames belong to sp_symbolizer_resolve_kernel and
+ * sp_symbolizer_resolve_perf_map. */
+guint sp_symbolizer_resolve (SpSymbolizer *self,
+                             const SpModule *module,
+                             guint64 rel_ip,
+                             gboolean is_return_address,
+                             SpSymbolFrame *frames,
+                             guint max_frames);
+
+/* A kernel frame by absolute address. */
+guint sp_symbolizer_resolve_kernel (SpSymbolizer *self,
+                                    guint64 abs_ip,
+                                    SpSymbolFrame *frames,
+                                    guint max_frames);
+
+/* A JIT/anonymous frame: /tmp/perf-PID.map (lines "START SIZE name", hex),
+ * read once per pid. */
+guint sp_symbolizer_resolve_perf_map (SpSymbolizer *self,
+                                      gint32 pid,
+                                      guint64 abs_ip,
+                                      SpSymbolFrame *frames,
+                                      guint max_frames);
+
+/* Problems found so far, each once, as sentences to show (char *):
+ * "/usr/lib/libfoo.so: no symbols",
+ * "/usr/bin/x changed since the recording (inode 12 != 34)" (recorded,
+ * then on disk), "/opt/gone.so: file not found",
+ * "/usr/lib/libbar.so: no debug info (install its -dbgsym package for
+ * source lines)". */
+const GPtrArray *sp_symbolizer_get_problems (SpSymbolizer *self);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpSymbolizer, sp_symbolizer_free)
+
+G_END_DECLS

@@ -1,0 +1,292 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* test-aggregation.c: call trees, function lists, filters and transforms.
+ *
+ * Profiles are written from text ("main;parse;lex 10") through the real
+ * writer, reader and symbolizer; results are compared as text too: the
+ * collapsed stacks after a transform, or a tree printed one node a line. */
+#include <glib.h>
+
+#include "profile-builder.h"
+#include "sp-call-tree.h"
+#include "sp-export.h"
+#include "sp-filter.h"
+#include "sp-function-list.h"
+#include "sp-stack-counts.h"
+
+static const char *const basic[] = {
+  "main;parse;lex 10",
+  "main;parse 5",
+  "main;eval;lex 3",
+  "main;eval;eval;eval 2",
+  "main 1",
+  NULL,
+};
+
+static guint32
+function_named (SpProfile *profile,
+                const char *name)
+{
+  g_autoptr (GArray) found = sp_profile_find_functions (profile, name);
+
+  g_assert_cmpuint (found->len, ==, 1);
+  return g_array_index (found, guint32, 0);
+}
+
+/* "name total/self" for each node, depth-first, children by total. */
+static void
+print_tree (SpProfile *profile,
+            const SpCallTree *tree,
+            guint32 node,
+            guint depth,
+            GString *out)
+{
+  g_autoptr (GArray) children = sp_call_tree_get_sorted_children (tree, node);
+
+  for (guint i = 0; i < children->len; i++)
+    {
+      const SpCallTreeNode *n = &tree->nodes[g_array_index (children, guint32, i)];
+
+      g_string_append_printf (out, "%*s%s %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT "\n", (int) depth * 2, "",
+                              sp_profile_get_function (profile, n->function)->name, n->total, n->self);
+      print_tree (profile, tree, g_array_index (children, guint32, i), depth + 1, out);
+    }
+}
+
+static char *
+tree_text (SpProfile *profile,
+           const SpFilter *filter,
+           gboolean bottom_up)
+{
+  g_autoptr (SpCallTree) tree = sp_call_tree_new (profile, filter, NULL, bottom_up);
+  GString *out = g_string_new (NULL);
+
+  g_string_append_printf (out, "all %" G_GUINT64_FORMAT "\n", tree->nodes[0].total);
+  print_tree (profile, tree, 0, 1, out);
+  return g_string_free (out, FALSE);
+}
+
+static void
+test_top_down (void)
+{
+  g_autoptr (SpProfile) profile = profile_from_text (basic);
+  g_autofree char *text = tree_text (profile, NULL, FALSE);
+
+  g_assert_cmpstr (text, ==,
+                   "all 21\n"
+                   "  main 21/1\n"
+                   "    parse 15/5\n"
+                   "      lex 10/10\n"
+                   "    eval 5/0\n"
+                   "      lex 3/3\n"
+                   "      eval 2/0\n"
+                   "        eval 2/2\n");
+}
+
+static void
+test_bottom_up (void)
+{
+  g_autoptr (SpProfile) profile = profile_from_text (basic);
+  g_autofree char *text = tree_text (profile, NULL, TRUE);
+
+  g_assert_cmpstr (text, ==,
+                   "all 21\n"
+                   "  lex 13/13\n"
+                   "    parse 10/0\n"
+                   "      main 10/0\n"
+                   "    eval 3/0\n"
+                   "      main 3/0\n"
+                   "  parse 5/5\n"
+                   "    main 5/0\n"
+                   "  eval 2/2\n"
+                   "    eval 2/0\n"
+                   "      eval 2/0\n"
+                   "        main 2/0\n"
+                   "  main 1/1\n");
+}
+
+static void
+test_function_list (void)
+{
+  g_autoptr (SpProfile) profile = profile_from_text (basic);
+  g_autoptr (GArray) list = sp_function_list_new (profile, NULL, NULL);
+  GString *out = g_string_new (NULL);
+  g_autofree char *text = NULL;
+
+  for (guint i = 0; i < list->len; i++)
+    {
+      const SpFunctionCost *c = &g_array_index (list, SpFunctionCost, i);
+
+      g_string_append_printf (out, "%s %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT "\n",
+                              sp_profile_get_function (profile, c->function)->name, c->self, c->total);
+    }
+  text = g_string_free (out, FALSE);
+  /* Recursion counts once in total: eval is on 5 stacks' worth of samples. */
+  g_assert_cmpstr (text, ==, "lex 13/13\nparse 5/15\neval 2/5\nmain 1/21\n");
+}
+
+static void
+test_callers_callees (void)
+{
+  g_autoptr (SpProfile) profile = profile_from_text (basic);
+  g_autoptr (GArray) callers = NULL;
+  g_autoptr (GArray) callees = NULL;
+  SpFunctionCost cost;
+  g_autoptr (GArray) all = sp_function_list_new (profile, NULL, NULL);
+  guint32 lex = function_named (profile, "lex");
+  guint32 main_fn = function_named (profile, "main");
+
+  sp_function_list_callers_callees (profile, NULL, NULL, lex, &cost, &callers, &callees);
+  g_assert_cmpuint (cost.total, ==, 13);
+  g_assert_cmpuint (cost.self, ==, 13);
+  g_assert_cmpuint (callers->len, ==, 2);
+  g_assert_cmpuint (g_array_index (callers, SpFunctionCost, 0).function, ==, function_named (profile, "parse"));
+  g_assert_cmpuint (g_array_index (callers, SpFunctionCost, 0).total, ==, 10);
+  g_assert_cmpuint (g_array_index (callers, SpFunctionCost, 1).total, ==, 3);
+  g_assert_cmpuint (callees->len, ==, 0);
+  g_clear_pointer (&callers, g_array_unref);
+  g_clear_pointer (&callees, g_array_unref);
+
+  sp_function_list_callers_callees (profile, NULL, NULL, main_fn, &cost, &callers, &callees);
+  g_assert_cmpuint (cost.total, ==, 21);
+  g_assert_cmpuint (cost.self, ==, 1);
+  g_assert_cmpuint (callers->len, ==, 1);
+  g_assert_cmpuint (g_array_index (callers, SpFunctionCost, 0).function, ==, SP_FUNCTION_LIST_ROOT);
+  g_assert_cmpuint (callees->len, ==, 2);
+  g_assert_cmpuint (g_array_index (callees, SpFunctionCost, 0).total, ==, 15);
+}
+
+/* One transform on the basic profile, checked as collapsed stacks. */
+typedef struct {
+  const char      *name;
+  SpTransformKind  kind;
+  const char      *function;   /* or the module, for COLLAPSE_MODULE */
+  const char      *expected;
+} TransformCase;
+
+static const TransformCase transform_cases[] = {
+  /* Rooted at the outermost eval: main;eval;eval;eval -> eval;eval;eval. */
+  { "focus-function", SP_TRANSFORM_FOCUS_FUNCTION, "eval",
+    "eval;eval;eval 2\neval;lex 3\n" },
+  { "merge-function", SP_TRANSFORM_MERGE_FUNCTION, "parse",
+    "main 6\nmain;eval;eval;eval 2\nmain;eval;lex 3\nmain;lex 10\n" },
+  { "drop-function", SP_TRANSFORM_DROP_FUNCTION, "lex",
+    "main 1\nmain;eval;eval;eval 2\nmain;parse 5\n" },
+  { "collapse-recursion", SP_TRANSFORM_COLLAPSE_RECURSION, "eval",
+    "main 1\nmain;eval 2\nmain;eval;lex 3\nmain;parse 5\nmain;parse;lex 10\n" },
+  { "collapse-module", SP_TRANSFORM_COLLAPSE_MODULE, "[kernel.kallsyms]",
+    "[[kernel.kallsyms]] 21\n" },
+};
+
+static void
+test_transform (gconstpointer data)
+{
+  const TransformCase *c = data;
+  g_autoptr (SpProfile) profile = profile_from_text (basic);
+  g_autoptr (SpFilter) filter = sp_filter_new ();
+  g_autoptr (GArray) all = sp_function_list_new (profile, NULL, NULL);
+  g_autofree char *text = NULL;
+  g_autofree char *undone = NULL;
+  g_autofree char *original = collapsed_of (profile, NULL);
+
+  if (c->kind == SP_TRANSFORM_COLLAPSE_MODULE)
+    sp_filter_add_collapse_module (filter, c->function);
+  else
+    sp_filter_add_function_transform (filter, c->kind, function_named (profile, c->function));
+  text = collapsed_of (profile, filter);
+  g_assert_cmpstr (text, ==, c->expected);
+
+  /* The breadcrumb's undo gives the original back. */
+  g_assert_true (sp_filter_pop_transform (filter));
+  g_assert_false (sp_filter_pop_transform (filter));
+  undone = collapsed_of (profile, filter);
+  g_assert_cmpstr (undone, ==, original);
+}
+
+static void
+test_focus_subtree (void)
+{
+  g_autoptr (SpProfile) profile = profile_from_text (basic);
+  g_autoptr (SpFilter) filter = sp_filter_new ();
+  g_autoptr (GArray) all = sp_function_list_new (profile, NULL, NULL);
+  guint32 path[] = { function_named (profile, "main"), function_named (profile, "eval") };
+  g_autofree char *text = NULL;
+
+  sp_filter_add_focus_subtree (filter, path, G_N_ELEMENTS (path));
+  text = collapsed_of (profile, filter);
+  g_assert_cmpstr (text, ==, "eval;eval;eval 2\neval;lex 3\n");
+}
+
+static void
+test_combined_transforms (void)
+{
+  g_autoptr (SpProfile) profile = profile_from_text (basic);
+  g_autoptr (SpFilter) filter = sp_filter_new ();
+  g_autoptr (GArray) all = sp_function_list_new (profile, NULL, NULL);
+  g_autofree char *text = NULL;
+
+  sp_filter_add_function_transform (filter, SP_TRANSFORM_MERGE_FUNCTION, function_named (profile, "main"));
+  sp_filter_add_function_transform (filter, SP_TRANSFORM_DROP_FUNCTION, function_named (profile, "parse"));
+  text = collapsed_of (profile, filter);
+  /* "main 1" merged away leaves an empty stack: that sample goes. */
+  g_assert_cmpstr (text, ==, "eval;eval;eval 2\neval;lex 3\n");
+}
+
+static const char *const threads_and_time[] = {
+  "@1 main;a 10 +1",
+  "@2 main;b 10 +1",
+  "@1 main;c 10 +1",
+  NULL,
+};
+
+static void
+test_thread_filter (void)
+{
+  g_autoptr (SpProfile) profile = profile_from_text (threads_and_time);
+  g_autoptr (SpFilter) filter = sp_filter_new ();
+  g_autofree char *text = NULL;
+
+  /* Thread records are interned in order of first use: 0 is tid 1. */
+  sp_filter_hide_thread (filter, 0);
+  text = collapsed_of (profile, filter);
+  g_assert_cmpstr (text, ==, "main;b 10\n");
+  g_assert_cmpstr (sp_profile_get_thread_name (profile, 1), ==, "main-thread");
+}
+
+static void
+test_time_range (void)
+{
+  g_autoptr (SpProfile) profile = profile_from_text (threads_and_time);
+  g_autoptr (SpFilter) filter = sp_filter_new ();
+  const uint64_t *ts = sp_spool_reader_get_sample_timestamps (sp_profile_get_reader (profile));
+  g_autofree char *text = NULL;
+  g_autoptr (SpStackCounts) counts = NULL;
+
+  /* Samples 1 ms apart: [5 ms, 15 ms) holds 5 of a and 5 of b. */
+  sp_filter_set_time_range (filter, ts[0] + 5000000, ts[0] + 15000000);
+  text = collapsed_of (profile, filter);
+  g_assert_cmpstr (text, ==, "main;a 5\nmain;b 5\n");
+  counts = sp_stack_counts_new (profile, filter);
+  g_assert_cmpuint (counts->n_samples, ==, 10);
+}
+
+int
+main (int argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/data/aggregation/top-down", test_top_down);
+  g_test_add_func ("/data/aggregation/bottom-up", test_bottom_up);
+  g_test_add_func ("/data/aggregation/function-list", test_function_list);
+  g_test_add_func ("/data/aggregation/callers-callees", test_callers_callees);
+  for (guint i = 0; i < G_N_ELEMENTS (transform_cases); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/data/transform/%s", transform_cases[i].name);
+
+      g_test_add_data_func (path, &transform_cases[i], test_transform);
+    }
+  g_test_add_func ("/data/transform/focus-subtree", test_focus_subtree);
+  g_test_add_func ("/data/transform/combined", test_combined_transforms);
+  g_test_add_func ("/data/filter/threads", test_thread_filter);
+  g_test_add_func ("/data/filter/time-range", test_time_range);
+  return g_test_run ();
+}
