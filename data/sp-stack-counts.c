@@ -23,31 +23,50 @@ thread_mask (const SpSpoolReader *reader,
   return shown;
 }
 
+struct _SpStackCountsState
+{
+  gsize       samples_seen;
+  guint64    *count;        /* per stack node */
+  gint32     *pid_of;       /* the pid that uses it, NO_PID before any */
+  gsize       n_nodes;
+  GHashTable *shared;       /* (stack << 32 | pid) -> guint64 *: a second pid's use */
+};
+
+/* Stack nodes only grow: so do the arrays indexed by them. */
+static void
+grow_state (SpStackCountsState *state,
+            gsize n_nodes)
+{
+  if (n_nodes <= state->n_nodes)
+    return;
+  state->count = g_renew (guint64, state->count, n_nodes);
+  state->pid_of = g_renew (gint32, state->pid_of, n_nodes);
+  for (gsize i = state->n_nodes; i < n_nodes; i++)
+    {
+      state->count[i] = 0;
+      state->pid_of[i] = NO_PID;
+    }
+  state->n_nodes = n_nodes;
+}
+
 /* Almost every stack belongs to one process: a count and a pid per stack,
  * and a hash table for the rare stack a second pid shares. */
-SpStackCounts *
-sp_stack_counts_new (SpProfile *profile,
-                     const SpFilter *filter)
+static guint64
+count_samples (SpStackCountsState *state,
+               const SpSpoolReader *reader,
+               const SpFilter *filter,
+               gsize first,
+               gsize last)
 {
-  const SpSpoolReader *reader = sp_profile_get_reader (profile);
   const uint64_t *ts = sp_spool_reader_get_sample_timestamps (reader);
   const uint32_t *stacks = sp_spool_reader_get_sample_stacks (reader);
   const SpThread *threads = sp_spool_reader_get_threads (reader);
-  gsize n_samples = sp_spool_reader_get_n_samples (reader);
-  gsize n_nodes = sp_spool_reader_get_n_stack_nodes (reader);
   guint64 from = filter ? filter->from_ns : 0;
   guint64 to = filter ? filter->to_ns : G_MAXUINT64;
   g_autofree guint8 *shown = thread_mask (reader, filter);
-  g_autofree guint64 *count = g_new0 (guint64, MAX (n_nodes, 1));
-  g_autofree gint32 *pid_of = g_new (gint32, MAX (n_nodes, 1));
-  g_autoptr (GHashTable) shared = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
-  SpStackCounts *counts = g_new0 (SpStackCounts, 1);
-  GHashTableIter iter;
-  gpointer key, value;
+  guint64 chosen = 0;
 
-  for (gsize i = 0; i < n_nodes; i++)
-    pid_of[i] = NO_PID;
-  for (gsize i = 0; i < n_samples; i++)
+  for (gsize i = first; i < last; i++)
     {
       uint32_t thread = sp_spool_reader_get_sample_thread (reader, i);
       uint32_t stack = stacks[i];
@@ -55,29 +74,38 @@ sp_stack_counts_new (SpProfile *profile,
 
       if (ts[i] < from || ts[i] >= to || !shown[thread])
         continue;
-      counts->n_samples++;
+      chosen++;
       pid = threads[thread].pid;
-      if (pid_of[stack] == NO_PID || pid_of[stack] == pid)
+      if (state->pid_of[stack] == NO_PID || state->pid_of[stack] == pid)
         {
-          pid_of[stack] = pid;
-          count[stack]++;
+          state->pid_of[stack] = pid;
+          state->count[stack]++;
         }
       else
         {
           gint64 k = (gint64) stack << 32 | (guint32) pid;
-          guint64 *c = g_hash_table_lookup (shared, &k);
+          guint64 *c = g_hash_table_lookup (state->shared, &k);
 
           if (c == NULL)
-            g_hash_table_insert (shared, g_memdup2 (&k, sizeof k), c = g_new0 (guint64, 1));
+            g_hash_table_insert (state->shared, g_memdup2 (&k, sizeof k), c = g_new0 (guint64, 1));
           (*c)++;
         }
     }
+  return chosen;
+}
 
-  counts->stacks = g_array_new (FALSE, FALSE, sizeof (SpStackCount));
-  for (gsize i = 0; i < n_nodes; i++)
-    if (count[i] > 0)
-      g_array_append_val (counts->stacks, ((SpStackCount) { (guint32) i, pid_of[i], count[i] }));
-  g_hash_table_iter_init (&iter, shared);
+static void
+list_stacks (SpStackCounts *counts)
+{
+  SpStackCountsState *state = counts->state;
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_array_set_size (counts->stacks, 0);
+  for (gsize i = 0; i < state->n_nodes; i++)
+    if (state->count[i] > 0)
+      g_array_append_val (counts->stacks, ((SpStackCount) { (guint32) i, state->pid_of[i], state->count[i] }));
+  g_hash_table_iter_init (&iter, state->shared);
   while (g_hash_table_iter_next (&iter, &key, &value))
     {
       gint64 k = *(gint64 *) key;
@@ -85,6 +113,36 @@ sp_stack_counts_new (SpProfile *profile,
       g_array_append_val (counts->stacks, ((SpStackCount) { (guint32) (k >> 32), (gint32) (guint32) k,
                                                             *(guint64 *) value }));
     }
+}
+
+gboolean
+sp_stack_counts_update (SpStackCounts *counts,
+                        SpProfile *profile,
+                        const SpFilter *filter)
+{
+  const SpSpoolReader *reader = sp_profile_get_reader (profile);
+  SpStackCountsState *state = counts->state;
+  gsize n_samples = sp_spool_reader_get_n_samples (reader);
+
+  if (n_samples == state->samples_seen && counts->stacks->len > 0)
+    return FALSE;
+  grow_state (state, sp_spool_reader_get_n_stack_nodes (reader));
+  counts->n_samples += count_samples (state, reader, filter, state->samples_seen, n_samples);
+  state->samples_seen = n_samples;
+  list_stacks (counts);
+  return TRUE;
+}
+
+SpStackCounts *
+sp_stack_counts_new (SpProfile *profile,
+                     const SpFilter *filter)
+{
+  SpStackCounts *counts = g_new0 (SpStackCounts, 1);
+
+  counts->stacks = g_array_new (FALSE, FALSE, sizeof (SpStackCount));
+  counts->state = g_new0 (SpStackCountsState, 1);
+  counts->state->shared = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  sp_stack_counts_update (counts, profile, filter);
   return counts;
 }
 
@@ -94,6 +152,10 @@ sp_stack_counts_free (SpStackCounts *counts)
   if (counts == NULL)
     return;
   g_array_unref (counts->stacks);
+  g_free (counts->state->count);
+  g_free (counts->state->pid_of);
+  g_hash_table_unref (counts->state->shared);
+  g_free (counts->state);
   g_free (counts);
 }
 

@@ -19,13 +19,23 @@ typedef struct {
   guint64 count;
 } SpStackCount;
 
+typedef struct _SpStackCountsState SpStackCountsState;
+
 typedef struct {
-  GArray  *stacks;     /* SpStackCount, in stack id order */
-  guint64  n_samples;  /* chosen samples */
+  GArray             *stacks;     /* SpStackCount: stack id order, then shared stacks */
+  guint64             n_samples;  /* chosen samples */
+  SpStackCountsState *state;      /* private: what update needs */
 } SpStackCounts;
 
+/* Counts the samples the profile has now. */
 SpStackCounts *sp_stack_counts_new (SpProfile *profile,
                                     const SpFilter *filter);
+
+/* Counts only the samples added since (a followed spool grew) with the
+ * same filter, and refreshes `stacks`. Returns whether any were added. */
+gboolean sp_stack_counts_update (SpStackCounts *counts,
+                                 SpProfile *profile,
+                                 const SpFilter *filter);
 
 void sp_stack_counts_free (SpStackCounts *counts);
 

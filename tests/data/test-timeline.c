@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* test-timeline.c: the time-sorted index, timeline buckets, and counting
+ * only what a followed spool gained. */
+#include <glib.h>
+#include <glib/gstdio.h>
+
+#include "profile-builder.h"
+#include "sp-call-tree.h"
+#include "sp-spool-writer.h"
+#include "sp-stack-counts.h"
+#include "sp-timeline.h"
+
+static const char *const two_threads[] = {
+  "@1 main;a 10 +1",   /* 0 .. 9 ms */
+  "@2 main;b 20 +1",   /* 10 .. 29 ms */
+  NULL,
+};
+
+static void
+test_buckets (void)
+{
+  g_autoptr (SpProfile) profile = profile_from_text (two_threads);
+  const SpSpoolReader *reader = sp_profile_get_reader (profile);
+  guint64 t0 = sp_spool_reader_get_sample_timestamps (reader)[0];
+  g_autoptr (SpSampleIndex) index = sp_sample_index_new ();
+  g_autoptr (SpTimeline) timeline = NULL;
+  guint64 first, last;
+
+  sp_sample_index_update (index, reader);
+  /* 3 buckets of 10 ms: thread 0 fills the first, thread 1 the others. */
+  timeline = sp_timeline_new (index, reader, t0, t0 + 30000000, 3);
+  g_assert_cmpuint (timeline->n_threads, ==, 2);
+  g_assert_cmpuint (timeline->counts[0], ==, 10);
+  g_assert_cmpuint (timeline->counts[1], ==, 0);
+  g_assert_cmpuint (timeline->counts[3 + 0], ==, 0);
+  g_assert_cmpuint (timeline->counts[3 + 1], ==, 10);
+  g_assert_cmpuint (timeline->counts[3 + 2], ==, 10);
+  g_assert_cmpuint (timeline->max_count, ==, 10);
+
+  g_assert_true (sp_sample_index_get_thread_span (index, 1, &first, &last));
+  g_assert_cmpuint (first, ==, t0 + 10000000);
+  g_assert_cmpuint (last, ==, t0 + 29000000);
+  g_assert_false (sp_sample_index_get_thread_span (index, 7, &first, &last));
+}
+
+/* Samples written out of order (as CPUs deliver them) come out sorted. */
+static void
+test_order (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("stackpulse-timeline-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "t.spool", NULL);
+  static const guint64 times[] = { 50, 10, 40, 20, 30, 30, 5 };
+  SpFrame frame = { 0x1000, 0x1000, SP_SPOOL_NO_ID, SP_FRAME_USER };
+  SpSpoolError err;
+  SpSpoolWriter *writer = sp_spool_writer_create (path, 0, 1000, &err);
+  g_autoptr (SpProfile) profile = NULL;
+  g_autoptr (SpSampleIndex) index = sp_sample_index_new ();
+  const guint32 *order;
+  gsize n, first, last;
+
+  for (guint i = 0; i < G_N_ELEMENTS (times); i++)
+    g_assert_true (sp_spool_writer_write_sample (writer, times[i], 1, 1, &frame, 1, NULL, &err));
+  g_assert_true (sp_spool_writer_close (writer, &err));
+  profile = sp_profile_open (path, &error);
+  g_assert_no_error (error);
+  sp_sample_index_update (index, sp_profile_get_reader (profile));
+  order = sp_sample_index_get_order (index, &n);
+  g_assert_cmpuint (n, ==, 7);
+  for (gsize i = 0; i < n; i++)
+    g_test_message ("%" G_GSIZE_FORMAT ": sample %u at %" G_GUINT64_FORMAT, i, order[i], times[order[i]]);
+  g_assert_cmpuint (order[0], ==, 6);
+  g_assert_cmpuint (order[1], ==, 1);
+  g_assert_cmpuint (order[2], ==, 3);
+  g_assert_cmpuint (order[3], ==, 4);  /* equal times keep file order */
+  g_assert_cmpuint (order[4], ==, 5);
+  g_assert_cmpuint (order[5], ==, 2);
+  g_assert_cmpuint (order[6], ==, 0);
+  sp_sample_index_find_range (index, sp_profile_get_reader (profile), 20, 40, &first, &last);
+  g_assert_cmpuint (first, ==, 2);
+  g_assert_cmpuint (last, ==, 5);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+/* A followed spool: counts and index take in only what was appended, and
+ * end where counting everything at once ends. */
+static void
+test_follow (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("stackpulse-timeline-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "live.spool", NULL);
+  SpFrame frames[2] = {
+    { 0x2000, 0x2000, SP_SPOOL_NO_ID, SP_FRAME_USER },
+    { 0x1000, 0x1000, SP_SPOOL_NO_ID, SP_FRAME_USER },
+  };
+  SpSpoolError err;
+  SpSpoolWriter *writer = sp_spool_writer_create (path, 0, 1000, &err);
+  g_autoptr (SpProfile) live = NULL;
+  g_autoptr (SpStackCounts) counts = NULL;
+  g_autoptr (SpSampleIndex) index = sp_sample_index_new ();
+  guint64 now = 1000;
+
+  g_assert_true (sp_spool_writer_flush (writer, &err));
+  live = sp_profile_open_follow (path, &error);
+  g_assert_no_error (error);
+  g_assert_true (sp_profile_update (live));
+  counts = sp_stack_counts_new (live, NULL);
+  g_assert_cmpuint (counts->n_samples, ==, 0);
+
+  for (guint round = 1; round <= 5; round++)
+    {
+      for (guint i = 0; i < 100; i++)
+        g_assert_true (sp_spool_writer_write_sample (writer, now += 1000, 1, round, frames + (i % 2), 2 - (i % 2),
+                                                     NULL, &err));
+      g_assert_true (sp_spool_writer_flush (writer, &err));
+      g_assert_true (sp_profile_update (live));
+      g_assert_true (sp_stack_counts_update (counts, live, NULL));
+      sp_sample_index_update (index, sp_profile_get_reader (live));
+      g_assert_cmpuint (counts->n_samples, ==, round * 100);
+    }
+  g_assert_false (sp_stack_counts_update (counts, live, NULL));
+  g_assert_true (sp_spool_writer_close (writer, &err));
+  sp_profile_finish (live);
+  g_assert_null (sp_profile_get_damage (live));
+
+  {
+    g_autoptr (SpProfile) whole = sp_profile_open (path, &error);
+    g_autoptr (SpStackCounts) all = sp_stack_counts_new (whole, NULL);
+    g_autoptr (SpCallTree) live_tree = sp_call_tree_new (live, NULL, counts, FALSE);
+    g_autoptr (SpCallTree) whole_tree = sp_call_tree_new (whole, NULL, all, FALSE);
+    gsize n;
+
+    g_assert_cmpuint (all->n_samples, ==, counts->n_samples);
+    g_assert_cmpuint (all->stacks->len, ==, counts->stacks->len);
+    g_assert_cmpuint (live_tree->n_nodes, ==, whole_tree->n_nodes);
+    g_assert_cmpuint (live_tree->nodes[0].total, ==, 500);
+    sp_sample_index_get_order (index, &n);
+    g_assert_cmpuint (n, ==, 500);
+  }
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+int
+main (int argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/data/timeline/buckets", test_buckets);
+  g_test_add_func ("/data/timeline/order", test_order);
+  g_test_add_func ("/data/timeline/follow", test_follow);
+  return g_test_run ();
+}
