@@ -53,6 +53,7 @@ sp_application_startup (GApplication *app)
     { "app.quit", { "<Control>q", NULL } },
     { "win.open", { "<Control>o", NULL } },
     { "win.close", { "<Control>w", NULL } },
+    { "win.find", { "<Control>f", NULL } },
   };
 
   G_APPLICATION_CLASS (sp_application_parent_class)->startup (app);

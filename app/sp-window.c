@@ -1,10 +1,16 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* sp-window.c: the start page, and a recording's headline figures.
+/* sp-window.c: the start page, and one recording: call tree, flame graph,
+ * headline figures.
  *
- * Reading a spool runs in a GTask thread (data/ does the work); the window
- * only shows the result, so it never freezes on a large file. */
+ * Reading a spool, resolving its symbols and building the trees run in a
+ * GTask thread (data/ does the work); the window only shows the result, so
+ * it never freezes on a large file. The profile then belongs to the main
+ * thread. */
 #include "sp-window.h"
 
+#include "sp-call-tree-view.h"
+#include "sp-flame-graph.h"
+#include "sp-profile.h"
 #include "sp-spool-summary.h"
 
 struct _SpWindow
@@ -17,22 +23,45 @@ struct _SpWindow
   GtkLabel            *damage_label;
   GtkGrid             *figures;
   GtkLabel            *error_label;
+  GtkStack            *views;
+  GtkStackSwitcher    *view_switcher;
+  GtkSearchEntry      *search_entry;
+  GtkToggleButton     *icicle_button;
+  GtkScrolledWindow   *call_tree_scroller;
+  GtkScrolledWindow   *flame_graph_scroller;
 
   /* Owned references */
   GFile               *file;
   GCancellable        *cancellable;
   GtkFileChooserNative *chooser;
+  SpProfile           *profile;
+  guint                scroll_source;
+
+  /* Borrowed references */
+  SpCallTreeView      *call_tree_view;
+  SpFlameGraph        *flame_graph;
 };
+
+/* What the worker hands back. */
+typedef struct {
+  SpProfile      *profile;
+  SpCallTree     *call_tree;     /* for the call tree view */
+  SpCallTree     *flame_tree;    /* for the flame graph (each view owns its tree) */
+  SpSpoolSummary  summary;
+} Loaded;
 
 G_DEFINE_FINAL_TYPE (SpWindow, sp_window, GTK_TYPE_APPLICATION_WINDOW)
 
 static void
-summary_free (gpointer data)
+loaded_free (gpointer data)
 {
-  SpSpoolSummary *summary = data;
+  Loaded *loaded = data;
 
-  sp_spool_summary_clear (summary);
-  g_free (summary);
+  sp_call_tree_free (loaded->call_tree);
+  sp_call_tree_free (loaded->flame_tree);
+  sp_profile_free (loaded->profile);
+  sp_spool_summary_clear (&loaded->summary);
+  g_free (loaded);
 }
 
 static void
@@ -42,16 +71,26 @@ load_in_thread (GTask *task,
                 GCancellable *cancellable)
 {
   g_autofree char *path = g_file_get_path (task_data);
-  g_autofree SpSpoolSummary *summary = g_new0 (SpSpoolSummary, 1);
+  Loaded *loaded;
   GError *error = NULL;
 
   if (path == NULL)
-    g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-                             "Only local files can be opened");
-  else if (!sp_spool_summary_load (path, summary, &error))
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, g_steal_pointer (&summary), summary_free);
+    {
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, "Only local files can be opened");
+      return;
+    }
+  loaded = g_new0 (Loaded, 1);
+  if (!sp_spool_summary_load (path, &loaded->summary, &error)
+      || (loaded->profile = sp_profile_open (path, &error)) == NULL)
+    {
+      loaded_free (loaded);
+      g_task_return_error (task, error);
+      return;
+    }
+  /* Symbols are resolved here, off the main thread, as the trees need them. */
+  loaded->call_tree = sp_call_tree_new (loaded->profile, NULL, NULL, FALSE);
+  loaded->flame_tree = sp_call_tree_new (loaded->profile, NULL, NULL, FALSE);
+  g_task_return_pointer (task, loaded, loaded_free);
 }
 
 static void
@@ -110,7 +149,25 @@ show_summary (SpWindow *self,
                                                s->damage);
       gtk_label_set_text (self->damage_label, text);
     }
-  gtk_stack_set_visible_child_name (self->pages, "summary");
+}
+
+static void
+show_profile (SpWindow *self,
+              Loaded *loaded)
+{
+  /* The views borrow the profile: clear them before it goes. */
+  sp_call_tree_view_set_tree (self->call_tree_view, NULL, NULL);
+  sp_flame_graph_set_tree (self->flame_graph, NULL, NULL);
+  g_clear_pointer (&self->profile, sp_profile_free);
+  self->profile = g_steal_pointer (&loaded->profile);
+
+  sp_call_tree_view_set_tree (self->call_tree_view, self->profile, g_steal_pointer (&loaded->call_tree));
+  sp_flame_graph_set_tree (self->flame_graph, self->profile, g_steal_pointer (&loaded->flame_tree));
+  show_summary (self, &loaded->summary);
+  gtk_widget_set_visible (GTK_WIDGET (self->view_switcher), TRUE);
+  gtk_widget_set_visible (GTK_WIDGET (self->search_entry), TRUE);
+  gtk_widget_set_visible (GTK_WIDGET (self->icicle_button), TRUE);
+  gtk_stack_set_visible_child_name (self->pages, "profile");
 }
 
 static void
@@ -120,12 +177,12 @@ load_done (GObject *source,
 {
   g_autoptr (SpWindow) self = user_data;
   g_autoptr (GError) error = NULL;
-  SpSpoolSummary *summary = g_task_propagate_pointer (G_TASK (result), &error);
+  Loaded *loaded = g_task_propagate_pointer (G_TASK (result), &error);
 
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
   gtk_spinner_stop (self->spinner);
-  if (summary == NULL)
+  if (loaded == NULL)
     {
       g_autofree char *text = g_strdup_printf ("Cannot open this recording.\n%s", error->message);
 
@@ -133,8 +190,79 @@ load_done (GObject *source,
       gtk_stack_set_visible_child_name (self->pages, "error");
       return;
     }
-  show_summary (self, summary);
-  summary_free (summary);
+  show_profile (self, loaded);
+  loaded_free (loaded);
+}
+
+/* A flame graph grows upwards from its roots: keep them in view when its
+ * height changes (a new tree, a zoom, a resize), unless it is an icicle.
+ * The scroll waits for an idle moment: during the allocation that changed
+ * the height, the viewport would not follow. */
+static gboolean
+scroll_flame_graph_to_roots (gpointer data)
+{
+  SpWindow *self = data;
+  GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (self->flame_graph_scroller);
+
+  self->scroll_source = 0;
+  if (!gtk_toggle_button_get_active (self->icicle_button))
+    gtk_adjustment_set_value (adjustment, gtk_adjustment_get_upper (adjustment)
+                                          - gtk_adjustment_get_page_size (adjustment));
+  return G_SOURCE_REMOVE;
+}
+
+static void
+flame_graph_height_changed (GtkAdjustment *adjustment,
+                            SpWindow *self)
+{
+  if (self->scroll_source == 0)
+    self->scroll_source = g_idle_add (scroll_flame_graph_to_roots, self);
+}
+
+static void
+icicle_toggled (GtkToggleButton *button,
+                SpWindow *self)
+{
+  GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (self->flame_graph_scroller);
+
+  sp_flame_graph_set_icicle (self->flame_graph, gtk_toggle_button_get_active (button));
+  gtk_adjustment_set_value (adjustment, gtk_toggle_button_get_active (button)
+                                        ? 0 : gtk_adjustment_get_upper (adjustment));
+}
+
+/* Enter finds the next match in the call tree; the flame graph highlights
+ * every match as you type. */
+static void
+search_changed (GtkSearchEntry *entry,
+                SpWindow *self)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (entry));
+
+  sp_flame_graph_set_search (self->flame_graph, text[0] ? text : NULL);
+}
+
+static void
+search_activated (GtkSearchEntry *entry,
+                  SpWindow *self)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (entry));
+
+  if (text[0] != '\0')
+    {
+      gtk_stack_set_visible_child_name (self->views, "call-tree");
+      sp_call_tree_view_search_next (self->call_tree_view, text);
+    }
+}
+
+static void
+find_activated (GtkWidget *widget,
+                const char *action_name,
+                GVariant *parameter)
+{
+  SpWindow *self = SP_WINDOW (widget);
+
+  if (gtk_widget_get_visible (GTK_WIDGET (self->search_entry)))
+    gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
 }
 
 void
@@ -228,6 +356,12 @@ sp_window_dispose (GObject *object)
   if (self->chooser != NULL)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
   g_clear_object (&self->chooser);
+  if (self->call_tree_view != NULL)
+    sp_call_tree_view_set_tree (self->call_tree_view, NULL, NULL);
+  if (self->flame_graph != NULL)
+    sp_flame_graph_set_tree (self->flame_graph, NULL, NULL);
+  g_clear_pointer (&self->profile, sp_profile_free);
+  g_clear_handle_id (&self->scroll_source, g_source_remove);
   G_OBJECT_CLASS (sp_window_parent_class)->dispose (object);
 }
 
@@ -245,9 +379,16 @@ sp_window_class_init (SpWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SpWindow, damage_label);
   gtk_widget_class_bind_template_child (widget_class, SpWindow, figures);
   gtk_widget_class_bind_template_child (widget_class, SpWindow, error_label);
+  gtk_widget_class_bind_template_child (widget_class, SpWindow, views);
+  gtk_widget_class_bind_template_child (widget_class, SpWindow, view_switcher);
+  gtk_widget_class_bind_template_child (widget_class, SpWindow, search_entry);
+  gtk_widget_class_bind_template_child (widget_class, SpWindow, icicle_button);
+  gtk_widget_class_bind_template_child (widget_class, SpWindow, call_tree_scroller);
+  gtk_widget_class_bind_template_child (widget_class, SpWindow, flame_graph_scroller);
 
   gtk_widget_class_install_action (widget_class, "win.open", NULL, open_activated);
   gtk_widget_class_install_action (widget_class, "win.close", NULL, close_activated);
+  gtk_widget_class_install_action (widget_class, "win.find", NULL, find_activated);
 }
 
 static void
@@ -256,6 +397,15 @@ sp_window_init (SpWindow *self)
   GtkDropTarget *target = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->call_tree_view = sp_call_tree_view_new ();
+  gtk_scrolled_window_set_child (self->call_tree_scroller, GTK_WIDGET (self->call_tree_view));
+  self->flame_graph = sp_flame_graph_new ();
+  gtk_scrolled_window_set_child (self->flame_graph_scroller, GTK_WIDGET (self->flame_graph));
+  g_signal_connect (self->search_entry, "search-changed", G_CALLBACK (search_changed), self);
+  g_signal_connect (self->search_entry, "activate", G_CALLBACK (search_activated), self);
+  g_signal_connect (self->icicle_button, "toggled", G_CALLBACK (icicle_toggled), self);
+  g_signal_connect (gtk_scrolled_window_get_vadjustment (self->flame_graph_scroller), "changed",
+                    G_CALLBACK (flame_graph_height_changed), self);
   g_signal_connect (target, "drop", G_CALLBACK (drop_file), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (target));
 }
@@ -270,4 +420,11 @@ const char *
 sp_window_get_page (SpWindow *self)
 {
   return gtk_stack_get_visible_child_name (self->pages);
+}
+
+void
+sp_window_show_view (SpWindow *self,
+                     const char *view)
+{
+  gtk_stack_set_visible_child_name (self->views, view);
 }

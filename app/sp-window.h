@@ -18,7 +18,11 @@ SpWindow *sp_window_new (SpApplication *app);
 void sp_window_open_file (SpWindow *self,
                           GFile *file);
 
-/* The page shown: "start", "loading", "summary" or "error". */
+/* The page shown: "start", "loading", "profile" or "error". */
 const char *sp_window_get_page (SpWindow *self);
+
+/* The view shown on the profile page: "call-tree", "flame-graph" or "summary". */
+void sp_window_show_view (SpWindow *self,
+                          const char *view);
 
 G_END_DECLS

@@ -124,12 +124,16 @@ test_open_valid (void)
   g_autofree char *samples = NULL;
   g_autofree char *threads = NULL;
 
-  g_assert_true (wait_for_page (window, "summary"));
+  g_assert_true (wait_for_page (window, "profile"));
   samples = figure_text (window, "Samples");
   threads = figure_text (window, "Threads");
   g_assert_cmpstr (samples, ==, "120");
   g_assert_nonnull (threads);
   g_assert_true (g_str_has_suffix (threads, "processes"));
+  save_screenshot (GTK_WIDGET (window), "window-call-tree.png");
+  sp_window_show_view (window, "flame-graph");
+  save_screenshot (GTK_WIDGET (window), "window-flame-graph.png");
+  sp_window_show_view (window, "summary");
   save_screenshot (GTK_WIDGET (window), "window-summary.png");
   gtk_window_destroy (GTK_WINDOW (window));
 }
@@ -143,9 +147,10 @@ test_open_damaged (void)
   SpWindow *window = open_window (path);
   g_autofree char *samples = NULL;
 
-  g_assert_true (wait_for_page (window, "summary"));
+  g_assert_true (wait_for_page (window, "profile"));
   samples = figure_text (window, "Samples");
   g_assert_cmpstr (samples, ==, "119");
+  sp_window_show_view (window, "summary");
   save_screenshot (GTK_WIDGET (window), "window-damaged.png");
   gtk_window_destroy (GTK_WINDOW (window));
 }

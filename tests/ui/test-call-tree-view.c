@@ -1,0 +1,313 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* test-call-tree-view.c: the call tree view over trees written as text.
+ *
+ * Like GTK's treelistmodel tests, the view's rows are printed as short
+ * strings ("  parse 15": depth as indentation, name, total) so each check
+ * reads like the tree it expects. Also saves a PNG of the view for review
+ * (SP_SCREENSHOT_DIR, or a temporary folder). */
+#include <gtk/gtk.h>
+
+#include "profile-builder.h"
+#include "sp-call-tree-view.h"
+#include "sp-tree-item.h"
+
+static char *screenshot_dir;
+
+static const char *const three_calls[] = {
+  "main;parse;lex 10",
+  "main;parse 5",
+  "main;eval 5",
+  NULL
+};
+
+/* parse has the larger total, eval the larger self. */
+static const char *const self_differs[] = {
+  "main;parse;lex 10",
+  "main;parse 2",
+  "main;eval 6",
+  "main 1",
+  NULL
+};
+
+static char *
+row_text (GtkTreeListRow *row)
+{
+  g_autoptr (SpTreeItem) item = gtk_tree_list_row_get_item (row);
+
+  return g_strdup_printf ("%*s%s %" G_GUINT64_FORMAT,
+                          2 * (int) gtk_tree_list_row_get_depth (row), "",
+                          sp_tree_item_get_name (item), sp_tree_item_get_total (item));
+}
+
+/* The rows shown, one per line. */
+static char *
+rows_of (SpCallTreeView *view)
+{
+  GListModel *model = sp_call_tree_view_get_model (view);
+  GString *text = g_string_new (NULL);
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr (GtkTreeListRow) row = g_list_model_get_item (model, i);
+      g_autofree char *line = row_text (row);
+
+      g_string_append_printf (text, "%s\n", line);
+    }
+  return g_string_free (text, FALSE);
+}
+
+#define assert_rows(view, ...)                                          \
+  G_STMT_START {                                                        \
+    const char *expected_[] = { __VA_ARGS__, NULL };                    \
+    g_autofree char *joined_ = g_strjoinv ("\n", (char **) expected_);  \
+    g_autofree char *want_ = g_strconcat (joined_, "\n", NULL);         \
+    g_autofree char *got_ = rows_of (view);                             \
+    g_assert_cmpstr (got_, ==, want_);                                  \
+  } G_STMT_END
+
+static const char *
+selected_name (SpCallTreeView *view,
+               SpProfile *profile,
+               SpCallTree *tree)
+{
+  guint32 node = sp_call_tree_view_get_selected_node (view);
+
+  if (node == SP_CALL_TREE_NONE)
+    return NULL;
+  return sp_profile_get_function (profile, tree->nodes[node].function)->name;
+}
+
+static GtkColumnView *
+column_view_of (SpCallTreeView *view)
+{
+  GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (view));
+
+  g_assert_true (GTK_IS_COLUMN_VIEW (child));
+  return GTK_COLUMN_VIEW (child);
+}
+
+static void
+sort_by (SpCallTreeView *view,
+         const char *title,
+         GtkSortType order)
+{
+  GtkColumnView *column_view = column_view_of (view);
+  GListModel *columns = gtk_column_view_get_columns (column_view);
+
+  for (guint i = 0; i < g_list_model_get_n_items (columns); i++)
+    {
+      g_autoptr (GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
+
+      if (g_str_equal (gtk_column_view_column_get_title (column), title))
+        {
+          gtk_column_view_sort_by_column (column_view, column, order);
+          return;
+        }
+    }
+  g_assert_not_reached ();
+}
+
+static SpCallTreeView *
+new_view (void)
+{
+  return g_object_ref_sink (sp_call_tree_view_new ());
+}
+
+static void
+test_top_down (void)
+{
+  g_autoptr (SpProfile) profile = profile_from_text (three_calls);
+  SpCallTree *tree = sp_call_tree_new (profile, NULL, NULL, FALSE);
+  g_autoptr (SpCallTreeView) view = new_view ();
+
+  g_assert_cmpuint (g_list_model_get_n_items (sp_call_tree_view_get_model (view)), ==, 0);
+  g_assert_cmpuint (sp_call_tree_view_get_selected_node (view), ==, SP_CALL_TREE_NONE);
+
+  sp_call_tree_view_set_tree (view, profile, tree);
+  /* The hot path main -> parse -> lex is open, and its end selected. */
+  assert_rows (view, "main 20", "  parse 15", "    lex 10", "  eval 5");
+  g_assert_cmpstr (selected_name (view, profile, tree), ==, "lex");
+
+  sp_call_tree_view_set_tree (view, NULL, NULL);
+  g_assert_cmpuint (g_list_model_get_n_items (sp_call_tree_view_get_model (view)), ==, 0);
+  g_assert_cmpuint (sp_call_tree_view_get_selected_node (view), ==, SP_CALL_TREE_NONE);
+}
+
+static void
+test_sort (void)
+{
+  g_autoptr (SpProfile) profile = profile_from_text (self_differs);
+  SpCallTree *tree = sp_call_tree_new (profile, NULL, NULL, FALSE);
+  g_autoptr (SpCallTreeView) view = new_view ();
+
+  sp_call_tree_view_set_tree (view, profile, tree);
+  assert_rows (view, "main 19", "  parse 12", "    lex 10", "  eval 6");
+
+  /* Sorting orders siblings; children stay under their parent. */
+  sort_by (view, "Self", GTK_SORT_DESCENDING);
+  assert_rows (view, "main 19", "  eval 6", "  parse 12", "    lex 10");
+  sort_by (view, "Function", GTK_SORT_ASCENDING);
+  assert_rows (view, "main 19", "  eval 6", "  parse 12", "    lex 10");
+  sort_by (view, "Function", GTK_SORT_DESCENDING);
+  assert_rows (view, "main 19", "  parse 12", "    lex 10", "  eval 6");
+  sort_by (view, "Total", GTK_SORT_DESCENDING);
+  assert_rows (view, "main 19", "  parse 12", "    lex 10", "  eval 6");
+  /* The selection follows its row. */
+  g_assert_cmpstr (selected_name (view, profile, tree), ==, "lex");
+}
+
+static void
+test_search (void)
+{
+  g_autoptr (SpProfile) profile = profile_from_text (three_calls);
+  SpCallTree *tree = sp_call_tree_new (profile, NULL, NULL, FALSE);
+  g_autoptr (SpCallTreeView) view = new_view ();
+  g_autoptr (GtkTreeListRow) main_row = NULL;
+
+  sp_call_tree_view_set_tree (view, profile, tree);
+  main_row = g_list_model_get_item (sp_call_tree_view_get_model (view), 0);
+  gtk_tree_list_row_set_expanded (main_row, FALSE);
+  assert_rows (view, "main 20");
+
+  /* From lex (still selected, though hidden), wrapping round to lex:
+   * its ancestors open again. */
+  g_assert_true (sp_call_tree_view_search_next (view, "lex"));
+  assert_rows (view, "main 20", "  parse 15", "    lex 10", "  eval 5");
+  g_assert_cmpstr (selected_name (view, profile, tree), ==, "lex");
+
+  /* In the order shown, after the selection, ignoring case. */
+  g_assert_true (sp_call_tree_view_search_next (view, "E"));
+  g_assert_cmpstr (selected_name (view, profile, tree), ==, "eval");
+  g_assert_true (sp_call_tree_view_search_next (view, "e"));
+  g_assert_cmpstr (selected_name (view, profile, tree), ==, "parse");
+  g_assert_true (sp_call_tree_view_search_next (view, "e"));
+  g_assert_cmpstr (selected_name (view, profile, tree), ==, "lex");
+
+  g_assert_false (sp_call_tree_view_search_next (view, "nothing"));
+  g_assert_cmpstr (selected_name (view, profile, tree), ==, "lex");
+  g_assert_false (sp_call_tree_view_search_next (view, ""));
+}
+
+static void
+test_bottom_up (void)
+{
+  g_autoptr (SpProfile) profile = profile_from_text (three_calls);
+  SpCallTree *tree = sp_call_tree_new (profile, NULL, NULL, TRUE);
+  g_autoptr (SpCallTreeView) view = new_view ();
+  g_autoptr (GtkTreeListRow) eval_row = NULL;
+
+  sp_call_tree_view_set_tree (view, profile, tree);
+  /* Leaves at the top, their callers below. */
+  assert_rows (view, "lex 10", "  parse 10", "    main 10", "parse 5", "eval 5");
+  g_assert_cmpstr (selected_name (view, profile, tree), ==, "main");
+
+  /* A collapsed node's callers come on demand. */
+  eval_row = g_list_model_get_item (sp_call_tree_view_get_model (view), 4);
+  gtk_tree_list_row_set_expanded (eval_row, TRUE);
+  assert_rows (view, "lex 10", "  parse 10", "    main 10", "parse 5", "eval 5", "  main 5");
+}
+
+static void
+node_activated (SpCallTreeView *view,
+                guint node,
+                gpointer user_data)
+{
+  *(guint *) user_data = node;
+}
+
+static void
+test_activate (void)
+{
+  g_autoptr (SpProfile) profile = profile_from_text (three_calls);
+  SpCallTree *tree = sp_call_tree_new (profile, NULL, NULL, FALSE);
+  g_autoptr (SpCallTreeView) view = new_view ();
+  guint activated = SP_CALL_TREE_NONE;
+
+  sp_call_tree_view_set_tree (view, profile, tree);
+  g_signal_connect (view, "node-activated", G_CALLBACK (node_activated), &activated);
+  g_signal_emit_by_name (column_view_of (view), "activate", 3);
+  g_assert_cmpuint (activated, !=, SP_CALL_TREE_NONE);
+  g_assert_cmpstr (sp_profile_get_function (profile, tree->nodes[activated].function)->name, ==, "eval");
+}
+
+/* Lets the window lay out and draw, then renders it to a PNG. */
+static void
+save_screenshot (GtkWidget *widget,
+                 const char *name)
+{
+  g_autoptr (GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  g_autoptr (GtkSnapshot) snapshot = gtk_snapshot_new ();
+  g_autoptr (GskRenderNode) node = NULL;
+  g_autoptr (GdkTexture) texture = NULL;
+  g_autofree char *path = g_build_filename (screenshot_dir, name, NULL);
+  gint64 until = g_get_monotonic_time () + G_USEC_PER_SEC / 2;
+  int width, height;
+
+  while (g_get_monotonic_time () < until)
+    g_main_context_iteration (NULL, FALSE);
+  width = gtk_widget_get_width (widget);
+  height = gtk_widget_get_height (widget);
+  g_assert_cmpint (width, >, 0);
+  gdk_paintable_snapshot (paintable, snapshot, width, height);
+  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+  g_assert_nonnull (node);
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (widget)), node, NULL);
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+  g_test_message ("screenshot: %s", path);
+}
+
+static void
+test_screenshot (void)
+{
+  static const char *const lines[] = {
+    "main;parse_file;tokenize;next_char 420",
+    "main;parse_file;tokenize 130",
+    "main;parse_file;build_ast 250",
+    "main;evaluate;eval_expr;lookup_symbol 300",
+    "main;evaluate;eval_expr 90",
+    "main;write_output 60",
+    "main 10",
+    NULL
+  };
+  g_autoptr (SpProfile) profile = profile_from_text (lines);
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *scroller = gtk_scrolled_window_new ();
+  SpCallTreeView *view = sp_call_tree_view_new ();
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 900, 360);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), GTK_WIDGET (view));
+  gtk_window_set_child (GTK_WINDOW (window), scroller);
+  sp_call_tree_view_set_tree (view, profile, sp_call_tree_new (profile, NULL, NULL, FALSE));
+  gtk_window_present (GTK_WINDOW (window));
+  save_screenshot (window, "call-tree.png");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+int
+main (int argc,
+      char **argv)
+{
+  g_autoptr (GError) error = NULL;
+
+  g_test_init (&argc, &argv, NULL);
+  if (!gtk_init_check ())
+    {
+      if (g_getenv ("SP_REQUIRE_DISPLAY") != NULL)
+        g_error ("no display, but SP_REQUIRE_DISPLAY is set: the GUI tests must run here");
+      printf ("1..0 # SKIP no display\n");
+      return 0;
+    }
+  screenshot_dir = g_strdup (g_getenv ("SP_SCREENSHOT_DIR"));
+  if (screenshot_dir == NULL)
+    screenshot_dir = g_dir_make_tmp ("stackpulse-shots-XXXXXX", &error);
+  g_assert_no_error (error);
+  g_mkdir_with_parents (screenshot_dir, 0755);
+
+  g_test_add_func ("/ui/call-tree-view/top-down", test_top_down);
+  g_test_add_func ("/ui/call-tree-view/sort", test_sort);
+  g_test_add_func ("/ui/call-tree-view/search", test_search);
+  g_test_add_func ("/ui/call-tree-view/bottom-up", test_bottom_up);
+  g_test_add_func ("/ui/call-tree-view/activate", test_activate);
+  g_test_add_func ("/ui/call-tree-view/screenshot", test_screenshot);
+  return g_test_run ();
+}

@@ -1,0 +1,513 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* test-flame-graph.c: SpFlameGraph in a real window, under a real (X) display.
+ *
+ * Checks where frames are (through sp_flame_graph_node_at, which uses the
+ * layout the drawing uses), zoom, the icicle orientation and the search
+ * highlight (on the rendered pixels), and saves PNGs for review
+ * (SP_SCREENSHOT_DIR, or a temporary folder). */
+#include <gtk/gtk.h>
+#include <string.h>
+
+#include "profile-builder.h"
+#include "sp-flame-graph.h"
+
+#define WIDTH      400
+#define HEIGHT     300
+#define ROW_HEIGHT 18
+
+static char *screenshot_dir;
+
+static const char *const lines[] = {
+  "main;parse;lex 10",
+  "main;parse 5",
+  "main;eval 5",
+  NULL,
+};
+
+typedef struct {
+  SpProfile    *profile;
+  GtkWindow    *window;
+  SpFlameGraph *graph;
+  guint         zoom_changes;
+} Fixture;
+
+/* The node reached from the root by the names of path ("main;parse"). */
+static guint32
+find_node (Fixture *f,
+           const SpCallTree *tree,
+           const char *path)
+{
+  g_auto (GStrv) names = g_strsplit (path, ";", -1);
+  guint32 node = 0;
+
+  for (guint i = 0; names[i] != NULL; i++)
+    {
+      guint32 c;
+
+      for (c = tree->nodes[node].first_child; c != SP_CALL_TREE_NONE; c = tree->nodes[c].next_sibling)
+        if (g_str_equal (sp_profile_get_function (f->profile, tree->nodes[c].function)->name, names[i]))
+          break;
+      g_assert_cmpuint (c, !=, SP_CALL_TREE_NONE);
+      node = c;
+    }
+  return node;
+}
+
+/* Rows counted from the root, which is at the bottom unless icicle. */
+static double
+row_center (Fixture *f,
+            guint row)
+{
+  double from_root = (row + 0.5) * ROW_HEIGHT;
+
+  return g_object_get_data (G_OBJECT (f->graph), "test-icicle") != NULL
+    ? from_root
+    : gtk_widget_get_height (GTK_WIDGET (f->graph)) - from_root;
+}
+
+static void
+set_icicle (Fixture *f,
+            gboolean icicle)
+{
+  sp_flame_graph_set_icicle (f->graph, icicle);
+  g_object_set_data (G_OBJECT (f->graph), "test-icicle", icicle ? GINT_TO_POINTER (1) : NULL);
+}
+
+static void
+on_zoom_changed (SpFlameGraph *graph,
+                 Fixture *f)
+{
+  f->zoom_changes++;
+}
+
+/* Lets the window map, lay out and draw. */
+static void
+wait_for_draw (Fixture *f)
+{
+  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  gint64 settle = 0;
+
+  while (g_get_monotonic_time () < deadline)
+    {
+      g_main_context_iteration (NULL, FALSE);
+      if (gtk_widget_get_mapped (GTK_WIDGET (f->graph)) && gtk_widget_get_width (GTK_WIDGET (f->graph)) == WIDTH)
+        {
+          if (settle == 0)
+            settle = g_get_monotonic_time () + G_USEC_PER_SEC / 5;
+          else if (g_get_monotonic_time () > settle)
+            return;
+        }
+      g_usleep (1000);
+    }
+  g_assert_not_reached ();
+}
+
+static void
+fixture_setup (Fixture *f,
+               SpCallTree *tree)
+{
+  f->window = GTK_WINDOW (gtk_window_new ());
+  f->graph = sp_flame_graph_new ();
+  gtk_window_set_default_size (f->window, WIDTH, HEIGHT);
+  gtk_window_set_child (f->window, GTK_WIDGET (f->graph));
+  sp_flame_graph_set_tree (f->graph, f->profile, tree);
+  g_signal_connect (f->graph, "zoom-changed", G_CALLBACK (on_zoom_changed), f);
+  gtk_window_present (f->window);
+  wait_for_draw (f);
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (f->graph)), ==, WIDTH);
+  g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (f->graph)), ==, HEIGHT);
+}
+
+static void
+fixture_teardown (Fixture *f)
+{
+  gtk_window_destroy (f->window);
+  g_clear_pointer (&f->profile, sp_profile_free);
+}
+
+static GdkTexture *
+render_graph (Fixture *f)
+{
+  GtkWidget *widget = GTK_WIDGET (f->graph);
+  g_autoptr (GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  g_autoptr (GtkSnapshot) snapshot = gtk_snapshot_new ();
+  g_autoptr (GskRenderNode) node = NULL;
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
+
+  wait_for_draw (f);
+  gdk_paintable_snapshot (paintable, snapshot, width, height);
+  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+  g_assert_nonnull (node);
+  /* The whole widget, not only the bounds of what was drawn. */
+  return gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (widget)), node,
+                                      &GRAPHENE_RECT_INIT (0, 0, width, height));
+}
+
+/* Saves what the window shows (background included). */
+static void
+save_screenshot (Fixture *f,
+                 const char *name)
+{
+  GtkWidget *widget = GTK_WIDGET (f->window);
+  g_autoptr (GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  g_autoptr (GtkSnapshot) snapshot = gtk_snapshot_new ();
+  g_autoptr (GskRenderNode) node = NULL;
+  g_autoptr (GdkTexture) texture = NULL;
+  g_autofree char *path = g_build_filename (screenshot_dir, name, NULL);
+
+  wait_for_draw (f);
+  gdk_paintable_snapshot (paintable, snapshot, gtk_widget_get_width (widget), gtk_widget_get_height (widget));
+  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (widget)), node, NULL);
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+  g_test_message ("screenshot: %s", path);
+}
+
+/* The pixel at (x, y) as "rrggbb" (opaque pixels: premultiplied is plain). */
+static char *
+pixel_at (GdkTexture *texture,
+          int x,
+          int y)
+{
+  int width = gdk_texture_get_width (texture);
+  int height = gdk_texture_get_height (texture);
+  g_autofree guchar *data = g_malloc (width * height * 4);
+  const guchar *p;
+
+  g_assert_cmpint (x, <, width);
+  g_assert_cmpint (y, <, height);
+  gdk_texture_download (texture, data, width * 4);
+  p = data + y * width * 4 + x * 4;   /* GDK_MEMORY_DEFAULT: B, G, R, A */
+  g_assert_cmpuint (p[3], ==, 255);
+  return g_strdup_printf ("%02x%02x%02x", p[2], p[1], p[0]);
+}
+
+static void
+setup_text_tree (Fixture *f)
+{
+  f->profile = profile_from_text (lines);
+  fixture_setup (f, sp_call_tree_new (f->profile, NULL, NULL, FALSE));
+}
+
+/* Root row and "main" full width; parse 15/20 of it, eval the rest; lex
+ * 10/20 above parse; nothing over parse's and eval's own samples. */
+static void
+test_layout (void)
+{
+  Fixture f = { 0 };
+  SpCallTree *tree;
+  guint32 root = 0, main_, parse, eval, lex;
+  int min, nat;
+
+  f.profile = profile_from_text (lines);
+  tree = sp_call_tree_new (f.profile, NULL, NULL, FALSE);
+  main_ = find_node (&f, tree, "main");
+  parse = find_node (&f, tree, "main;parse");
+  eval = find_node (&f, tree, "main;eval");
+  lex = find_node (&f, tree, "main;parse;lex");
+  fixture_setup (&f, tree);
+
+  gtk_widget_measure (GTK_WIDGET (f.graph), GTK_ORIENTATION_VERTICAL, WIDTH, &min, &nat, NULL, NULL);
+  g_assert_cmpint (min, ==, 4 * ROW_HEIGHT);
+  g_assert_cmpint (nat, ==, 4 * ROW_HEIGHT);
+
+  g_assert_cmpuint (sp_flame_graph_node_at (f.graph, 0, row_center (&f, 0)), ==, root);
+  g_assert_cmpuint (sp_flame_graph_node_at (f.graph, WIDTH - 1, row_center (&f, 0)), ==, root);
+  g_assert_cmpuint (sp_flame_graph_node_at (f.graph, 0, row_center (&f, 1)), ==, main_);
+  g_assert_cmpuint (sp_flame_graph_node_at (f.graph, WIDTH - 1, row_center (&f, 1)), ==, main_);
+  g_assert_cmpuint (sp_flame_graph_node_at (f.graph, 0, row_center (&f, 2)), ==, parse);
+  g_assert_cmpuint (sp_flame_graph_node_at (f.graph, 0.75 * WIDTH - 0.5, row_center (&f, 2)), ==, parse);
+  g_assert_cmpuint (sp_flame_graph_node_at (f.graph, 0.75 * WIDTH + 0.5, row_center (&f, 2)), ==, eval);
+  g_assert_cmpuint (sp_flame_graph_node_at (f.graph, WIDTH - 1, row_center (&f, 2)), ==, eval);
+  g_assert_cmpuint (sp_flame_graph_node_at (f.graph, 0, row_center (&f, 3)), ==, lex);
+  g_assert_cmpuint (sp_flame_graph_node_at (f.graph, 0.5 * WIDTH - 0.5, row_center (&f, 3)), ==, lex);
+  g_assert_cmpuint (sp_flame_graph_node_at (f.graph, 0.5 * WIDTH + 0.5, row_center (&f, 3)), ==, SP_CALL_TREE_NONE);
+  g_assert_cmpuint (sp_flame_graph_node_at (f.graph, WIDTH - 1, row_center (&f, 3)), ==, SP_CALL_TREE_NONE);
+  g_assert_cmpuint (sp_flame_graph_node_at (f.graph, 0, row_center (&f, 4)), ==, SP_CALL_TREE_NONE);
+  g_assert_cmpuint (sp_flame_graph_node_at (f.graph, -1, row_center (&f, 0)), ==, SP_CALL_TREE_NONE);
+  g_assert_cmpuint (sp_flame_graph_node_at (f.graph, WIDTH, row_center (&f, 0)), ==, SP_CALL_TREE_NONE);
+  save_screenshot (&f, "flame-graph.png");
+
+  /* Cleared: nothing anywhere, no height. */
+  sp_flame_graph_set_tree (f.graph, NULL, NULL);
+  g_assert_cmpuint (sp_flame_graph_node_at (f.graph, 0, row_center (&f, 0)), ==, SP_CALL_TREE_NONE);
+  gtk_widget_measure (GTK_WIDGET (f.graph), GTK_ORIENTATION_VERTICAL, WIDTH, &min, &nat, NULL, NULL);
+  g_assert_cmpint (nat, ==, 0);
+  fixture_teardown (&f);
+}
+
+/* Zoomed into parse: parse and its ancestors full width, lex 10/15 of it,
+ * eval gone; zoom_to (0) returns. */
+static void
+test_zoom (void)
+{
+  Fixture f = { 0 };
+  SpCallTree *tree;
+  guint32 main_, parse, lex;
+  double lex_end = WIDTH * 10.0 / 15;
+  int min, nat;
+
+  f.profile = profile_from_text (lines);
+  tree = sp_call_tree_new (f.profile, NULL, NULL, FALSE);
+  main_ = find_node (&f, tree, "main");
+  parse = find_node (&f, tree, "main;parse");
+  lex = find_node (&f, tree, "main;parse;lex");
+  fixture_setup (&f, tree);
+  g_assert_cmpuint (sp_flame_graph_get_zoom (f.graph), ==, 0);
+
+  sp_flame_graph_zoom_to (f.graph, parse);
+  g_assert_cmpuint (f.zoom_changes, ==, 1);
+  g_assert_cmpuint (sp_flame_graph_get_zoom (f.graph), ==, parse);
+  sp_flame_graph_zoom_to (f.graph, parse);
+  g_assert_cmpuint (f.zoom_changes, ==, 1);
+  wait_for_draw (&f);
+
+  g_assert_cmpuint (sp_flame_graph_node_at (f.graph, WIDTH - 1, row_center (&f, 0)), ==, 0);
+  g_assert_cmpuint (sp_flame_graph_node_at (f.graph, WIDTH - 1, row_center (&f, 1)), ==, main_);
+  g_assert_cmpuint (sp_flame_graph_node_at (f.graph, 0, row_center (&f, 2)), ==, parse);
+  g_assert_cmpuint (sp_flame_graph_node_at (f.graph, WIDTH - 1, row_center (&f, 2)), ==, parse);
+  g_assert_cmpuint (sp_flame_graph_node_at (f.graph, 0, row_center (&f, 3)), ==, lex);
+  g_assert_cmpuint (sp_flame_graph_node_at (f.graph, lex_end - 0.5, row_center (&f, 3)), ==, lex);
+  g_assert_cmpuint (sp_flame_graph_node_at (f.graph, lex_end + 0.5, row_center (&f, 3)), ==, SP_CALL_TREE_NONE);
+  gtk_widget_measure (GTK_WIDGET (f.graph), GTK_ORIENTATION_VERTICAL, WIDTH, &min, &nat, NULL, NULL);
+  g_assert_cmpint (nat, ==, 4 * ROW_HEIGHT);
+  save_screenshot (&f, "flame-graph-zoomed.png");
+
+  /* Zoomed into lex: one row more than lex's depth, nothing beside it. */
+  sp_flame_graph_zoom_to (f.graph, lex);
+  g_assert_cmpuint (f.zoom_changes, ==, 2);
+  g_assert_cmpuint (sp_flame_graph_node_at (f.graph, WIDTH - 1, row_center (&f, 3)), ==, lex);
+
+  sp_flame_graph_zoom_to (f.graph, 0);
+  g_assert_cmpuint (f.zoom_changes, ==, 3);
+  g_assert_cmpuint (sp_flame_graph_node_at (f.graph, WIDTH - 1, row_center (&f, 3)), ==, SP_CALL_TREE_NONE);
+  g_assert_cmpuint (sp_flame_graph_node_at (f.graph, WIDTH - 1, row_center (&f, 2)), !=, parse);
+
+  /* A new tree starts unzoomed, and says so. */
+  sp_flame_graph_zoom_to (f.graph, parse);
+  sp_flame_graph_set_tree (f.graph, f.profile, sp_call_tree_new (f.profile, NULL, NULL, FALSE));
+  g_assert_cmpuint (f.zoom_changes, ==, 5);
+  g_assert_cmpuint (sp_flame_graph_get_zoom (f.graph), ==, 0);
+  fixture_teardown (&f);
+}
+
+/* Icicle: the root row at the top, lex in the fourth row from the top;
+ * the property notifies once per change. */
+static guint notified;
+
+static void
+on_notify (GObject *object,
+           GParamSpec *pspec,
+           gpointer user_data)
+{
+  notified++;
+}
+
+static void
+test_icicle (void)
+{
+  Fixture f = { 0 };
+  SpCallTree *tree;
+  gboolean icicle;
+  guint32 lex;
+
+  f.profile = profile_from_text (lines);
+  tree = sp_call_tree_new (f.profile, NULL, NULL, FALSE);
+  lex = find_node (&f, tree, "main;parse;lex");
+  fixture_setup (&f, tree);
+  g_signal_connect (f.graph, "notify::icicle", G_CALLBACK (on_notify), NULL);
+  g_assert_cmpuint (sp_flame_graph_node_at (f.graph, 0, HEIGHT - 1), ==, 0);
+  g_assert_cmpuint (sp_flame_graph_node_at (f.graph, 0, HEIGHT - 3.5 * ROW_HEIGHT), ==, lex);
+  g_assert_cmpuint (sp_flame_graph_node_at (f.graph, 0, 1), ==, SP_CALL_TREE_NONE);
+
+  notified = 0;
+  set_icicle (&f, TRUE);
+  set_icicle (&f, TRUE);
+  g_assert_cmpuint (notified, ==, 1);
+  g_object_get (f.graph, "icicle", &icicle, NULL);
+  g_assert_true (icicle);
+  wait_for_draw (&f);
+  g_assert_cmpuint (sp_flame_graph_node_at (f.graph, 0, 1), ==, 0);
+  g_assert_cmpuint (sp_flame_graph_node_at (f.graph, 0, 3.5 * ROW_HEIGHT), ==, lex);
+  g_assert_cmpuint (sp_flame_graph_node_at (f.graph, 0, HEIGHT - 1), ==, SP_CALL_TREE_NONE);
+  save_screenshot (&f, "flame-graph-icicle.png");
+
+  set_icicle (&f, FALSE);
+  g_assert_cmpuint (notified, ==, 2);
+  g_assert_cmpuint (sp_flame_graph_node_at (f.graph, 0, HEIGHT - 1), ==, 0);
+  fixture_teardown (&f);
+}
+
+/* A search paints matches magenta and fades the rest. */
+static void
+test_search (void)
+{
+  Fixture f = { 0 };
+  g_autoptr (GdkTexture) before = NULL;
+  g_autoptr (GdkTexture) after = NULL;
+  g_autoptr (GdkTexture) cleared = NULL;
+  /* Right ends of the frames, one pixel below their top: no label there. */
+  int lex_x = WIDTH / 2 - 10, eval_x = WIDTH - 10;
+  int lex_y, eval_y;
+  g_autofree char *lex_before = NULL, *lex_after = NULL, *lex_cleared = NULL;
+  g_autofree char *eval_before = NULL, *eval_after = NULL;
+  guint r, g, b;
+
+  setup_text_tree (&f);
+  lex_y = HEIGHT - 4 * ROW_HEIGHT + 1;
+  eval_y = HEIGHT - 3 * ROW_HEIGHT + 1;
+  before = render_graph (&f);
+  sp_flame_graph_set_search (f.graph, "lex");
+  after = render_graph (&f);
+  sp_flame_graph_set_search (f.graph, "");
+  cleared = render_graph (&f);
+
+  lex_before = pixel_at (before, lex_x, lex_y);
+  lex_after = pixel_at (after, lex_x, lex_y);
+  lex_cleared = pixel_at (cleared, lex_x, lex_y);
+  eval_before = pixel_at (before, eval_x, eval_y);
+  eval_after = pixel_at (after, eval_x, eval_y);
+  g_test_message ("lex %s -> %s, eval %s -> %s", lex_before, lex_after, eval_before, eval_after);
+  g_assert_cmpstr (lex_after, !=, lex_before);
+  g_assert_cmpint (sscanf (lex_after, "%2x%2x%2x", &r, &g, &b), ==, 3);
+  g_assert_cmpuint (r, >, g + 80);                  /* magenta, the match colour */
+  g_assert_cmpuint (b, >, g + 80);
+  g_assert_cmpstr (eval_after, !=, eval_before);
+  g_assert_cmpstr (lex_cleared, ==, lex_before);
+
+  sp_flame_graph_set_search (f.graph, "e");  /* parse, eval (and lex) */
+  save_screenshot (&f, "flame-graph-search.png");
+  fixture_teardown (&f);
+}
+
+/* A tree written as "module!name" paths, for functions of every kind:
+ * a "[...]" module is the kernel's, a "[...]" name an unresolved or
+ * truncated frame, anything else program or library code. */
+static SpCallTree *
+tree_of_kinds (SpProfile *profile,
+               const char *const *paths)
+{
+  g_autoptr (GArray) nodes = g_array_new (FALSE, FALSE, sizeof (SpCallTreeNode));
+  SpCallTreeNode root = { SP_CALL_TREE_NONE, SP_CALL_TREE_NONE, SP_CALL_TREE_NONE, SP_CALL_TREE_NONE, 0, 0, 0 };
+  SpCallTree *tree = g_new0 (SpCallTree, 1);
+
+  g_array_append_val (nodes, root);
+  for (guint i = 0; paths[i] != NULL; i++)
+    {
+      g_auto (GStrv) words = g_strsplit (paths[i], " ", 2);
+      g_auto (GStrv) frames = g_strsplit (words[0], ";", -1);
+      guint64 count = g_ascii_strtoull (words[1], NULL, 10);
+      guint32 node = 0;
+
+      g_array_index (nodes, SpCallTreeNode, 0).total += count;
+      for (guint j = 0; frames[j] != NULL; j++)
+        {
+          g_auto (GStrv) parts = g_strsplit (frames[j], "!", 2);
+          SpFunctionKind kind = SP_FUNCTION_USER;
+          guint32 function, c;
+
+          if (parts[1][0] == '[')
+            kind = g_str_equal (parts[1], "[truncated]") ? SP_FUNCTION_TRUNCATED : SP_FUNCTION_UNRESOLVED;
+          else if (parts[0][0] == '[')
+            kind = SP_FUNCTION_KERNEL;
+          function = sp_profile_intern_function (profile, parts[1], parts[0], kind);
+          for (c = g_array_index (nodes, SpCallTreeNode, node).first_child; c != SP_CALL_TREE_NONE;
+               c = g_array_index (nodes, SpCallTreeNode, c).next_sibling)
+            if (g_array_index (nodes, SpCallTreeNode, c).function == function)
+              break;
+          if (c == SP_CALL_TREE_NONE)
+            {
+              SpCallTreeNode *parent = &g_array_index (nodes, SpCallTreeNode, node);
+              SpCallTreeNode child = { function, node, SP_CALL_TREE_NONE, parent->first_child, 0, 0, 0 };
+
+              c = nodes->len;
+              parent->first_child = c;
+              parent->n_children++;
+              g_array_append_val (nodes, child);
+            }
+          node = c;
+          g_array_index (nodes, SpCallTreeNode, node).total += count;
+        }
+      g_array_index (nodes, SpCallTreeNode, node).self += count;
+    }
+  tree->n_nodes = nodes->len;
+  tree->nodes = (SpCallTreeNode *) g_array_free (g_steal_pointer (&nodes), FALSE);
+  return tree;
+}
+
+static const char *const kind_paths[] = {
+  "app!main;app!run_parser;app!parse_expression;app!lex_token;libc.so.6!memchr 30",
+  "app!main;app!run_parser;app!parse_expression;app!parse_term 20",
+  "app!main;app!run_parser;libc.so.6!malloc;libc.so.6!_int_malloc 12",
+  "app!main;app!evaluate;libm.so.6!exp 15",
+  "app!main;app!evaluate;app!write_output;libc.so.6!write;[kernel.kallsyms]!ksys_write;[kernel.kallsyms]!vfs_write 10",
+  "app!main;app!evaluate;app![unknown] 5",
+  "app![truncated];app!lex_token 6",
+  "app!main;app!tiny 1",
+  NULL,
+};
+
+/* Each kind its colour; a library differs from the program. */
+static void
+test_colours (void)
+{
+  Fixture f = { 0 };
+  const char *const one[] = { "main 1", NULL };
+  g_autoptr (GdkTexture) texture = NULL;
+  g_autofree char *main_px = NULL, *libc_px = NULL, *kernel_px = NULL, *unknown_px = NULL;
+  guint r, g, b, r2, g2, b2;
+
+  f.profile = profile_from_text (one);
+  fixture_setup (&f, tree_of_kinds (f.profile, kind_paths));
+  sp_flame_graph_set_icicle (f.graph, TRUE);
+  save_screenshot (&f, "flame-graph-colours.png");
+  texture = render_graph (&f);
+
+  /* Rows from the top: root, main / [truncated], run_parser / evaluate, … */
+  main_px = pixel_at (texture, 5, ROW_HEIGHT + 1);
+  libc_px = pixel_at (texture, 100, 5 * ROW_HEIGHT + 1);             /* memchr over lex_token */
+  kernel_px = pixel_at (texture, WIDTH - 60, 5 * ROW_HEIGHT + 1);    /* ksys_write */
+  unknown_px = pixel_at (texture, WIDTH - 40, 3 * ROW_HEIGHT + 1);   /* [unknown] beside write_output */
+  g_test_message ("main %s, libc %s, kernel %s, unknown %s", main_px, libc_px, kernel_px, unknown_px);
+  g_assert_cmpint (sscanf (main_px, "%2x%2x%2x", &r, &g, &b), ==, 3);
+  g_assert_cmpuint (r, >, b);                          /* warm */
+  g_assert_cmpint (sscanf (libc_px, "%2x%2x%2x", &r2, &g2, &b2), ==, 3);
+  g_assert_cmpuint (r2, >, b2);
+  /* Another module, another hue: clearly apart, not only a shade. */
+  g_assert_cmpuint (ABS ((int) r - (int) r2) + ABS ((int) g - (int) g2) + ABS ((int) b - (int) b2), >, 40);
+  g_assert_cmpint (sscanf (kernel_px, "%2x%2x%2x", &r, &g, &b), ==, 3);
+  g_assert_cmpuint (b, >, r);                          /* cool */
+  g_assert_cmpint (sscanf (unknown_px, "%2x%2x%2x", &r, &g, &b), ==, 3);
+  g_assert_cmpuint (r, ==, g);                         /* grey */
+  g_assert_cmpuint (g, ==, b);
+  fixture_teardown (&f);
+}
+
+int
+main (int argc,
+      char **argv)
+{
+  g_autoptr (GError) error = NULL;
+
+  g_test_init (&argc, &argv, NULL);
+  if (!gtk_init_check ())
+    {
+      if (g_getenv ("SP_REQUIRE_DISPLAY") != NULL)
+        g_error ("no display, but SP_REQUIRE_DISPLAY is set: the GUI tests must run here");
+      printf ("1..0 # SKIP no display\n");
+      return 0;
+    }
+  screenshot_dir = g_strdup (g_getenv ("SP_SCREENSHOT_DIR"));
+  if (screenshot_dir == NULL)
+    screenshot_dir = g_dir_make_tmp ("stackpulse-shots-XXXXXX", &error);
+  g_assert_no_error (error);
+  g_mkdir_with_parents (screenshot_dir, 0755);
+
+  g_test_add_func ("/ui/flame-graph/layout", test_layout);
+  g_test_add_func ("/ui/flame-graph/zoom", test_zoom);
+  g_test_add_func ("/ui/flame-graph/icicle", test_icicle);
+  g_test_add_func ("/ui/flame-graph/search", test_search);
+  g_test_add_func ("/ui/flame-graph/colours", test_colours);
+  return g_test_run ();
+}

@@ -1,0 +1,709 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sp-call-tree-view.c: data/'s call tree shown as a tree table.
+ *
+ * The last step from aggregation to pixels: the tree's nodes become
+ * SpTreeItems only when a row needs them (the root's children, then the
+ * children of each row the first time it is expanded), in
+ *   GListStore → GtkTreeListModel → GtkSortListModel → GtkSingleSelection
+ * under a GtkColumnView whose column sorters, wrapped in a
+ * GtkTreeListRowSorter, sort each node's children among themselves. */
+#include "sp-call-tree-view.h"
+
+#include <string.h>
+
+#include "sp-tree-item.h"
+
+#define HOT_PATH_MAX_DEPTH 30
+/* A hot path goes on to a child with more than 1/20 (5%) of its parent. */
+#define HOT_PATH_MIN_SHARE 20
+
+typedef enum {
+  COLUMN_MODULE,
+  COLUMN_SELF,
+  COLUMN_TOTAL,
+} Column;
+
+struct _SpCallTreeView
+{
+  GtkWidget parent_instance;
+
+  /* Child widgets */
+  GtkColumnView       *column_view;
+  GtkColumnViewColumn *function_column;
+  GtkColumnViewColumn *total_column;
+
+  /* Owned references */
+  SpTreeSource        *source;
+  GtkSortListModel    *sorted;
+  GtkSingleSelection  *selection;
+
+  /* Borrowed references */
+  SpProfile           *profile;
+};
+
+enum {
+  PROP_0,
+  /* GtkScrollable, passed on to the column view */
+  PROP_HADJUSTMENT,
+  PROP_VADJUSTMENT,
+  PROP_HSCROLL_POLICY,
+  PROP_VSCROLL_POLICY,
+  N_PROPS
+};
+
+enum {
+  NODE_ACTIVATED,
+  N_SIGNALS
+};
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (SpCallTreeView, sp_call_tree_view, GTK_TYPE_WIDGET,
+                               G_IMPLEMENT_INTERFACE (GTK_TYPE_SCROLLABLE, NULL))
+
+static guint signals[N_SIGNALS];
+
+/* ------------------------------------------------------------------ */
+/* Cells */
+
+static SpTreeItem *
+list_item_get_tree_item (GtkListItem *list_item)
+{
+  GtkTreeListRow *row = gtk_list_item_get_item (list_item);
+
+  return row != NULL ? gtk_tree_list_row_get_item (row) : NULL;
+}
+
+static void
+function_setup (GtkSignalListItemFactory *factory,
+                GtkListItem *list_item,
+                gpointer user_data)
+{
+  GtkWidget *expander = gtk_tree_expander_new ();
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0.0);
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  gtk_tree_expander_set_child (GTK_TREE_EXPANDER (expander), label);
+  gtk_list_item_set_child (list_item, expander);
+}
+
+/* Unresolved frames are dim, kernel functions italic. */
+static void
+style_function_label (GtkLabel *label,
+                      SpFunctionKind kind)
+{
+  g_autoptr (PangoAttrList) attrs = NULL;
+  gboolean dim = kind == SP_FUNCTION_UNRESOLVED || kind == SP_FUNCTION_TRUNCATED;
+
+  if (dim)
+    gtk_widget_add_css_class (GTK_WIDGET (label), "dim-label");
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (label), "dim-label");
+  if (kind == SP_FUNCTION_KERNEL || kind == SP_FUNCTION_SYNTHETIC)
+    {
+      attrs = pango_attr_list_new ();
+      pango_attr_list_insert (attrs, pango_attr_style_new (PANGO_STYLE_ITALIC));
+    }
+  gtk_label_set_attributes (label, attrs);
+}
+
+static void
+function_bind (GtkSignalListItemFactory *factory,
+               GtkListItem *list_item,
+               gpointer user_data)
+{
+  GtkTreeExpander *expander = GTK_TREE_EXPANDER (gtk_list_item_get_child (list_item));
+  GtkLabel *label = GTK_LABEL (gtk_tree_expander_get_child (expander));
+  g_autoptr (SpTreeItem) item = list_item_get_tree_item (list_item);
+
+  gtk_tree_expander_set_list_row (expander, gtk_list_item_get_item (list_item));
+  if (item == NULL)
+    return;
+  gtk_label_set_text (label, sp_tree_item_get_name (item));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (label), sp_tree_item_get_name (item));
+  style_function_label (label, sp_tree_item_get_kind (item));
+}
+
+static void
+function_unbind (GtkSignalListItemFactory *factory,
+                 GtkListItem *list_item,
+                 gpointer user_data)
+{
+  gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (gtk_list_item_get_child (list_item)), NULL);
+}
+
+static void
+text_setup (GtkSignalListItemFactory *factory,
+            GtkListItem *list_item,
+            gpointer user_data)
+{
+  Column column = GPOINTER_TO_INT (user_data);
+  GtkWidget *label = gtk_label_new (NULL);
+
+  if (column == COLUMN_MODULE)
+    {
+      gtk_label_set_xalign (GTK_LABEL (label), 0.0);
+      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
+      gtk_widget_add_css_class (label, "dim-label");
+    }
+  else
+    {
+      gtk_label_set_xalign (GTK_LABEL (label), 1.0);
+      gtk_widget_add_css_class (label, "numeric");
+    }
+  gtk_list_item_set_child (list_item, label);
+}
+
+/* "12.5%  (1234)": the share of all samples, then the count. */
+static char *
+format_share (double percent,
+              guint64 samples)
+{
+  return g_strdup_printf ("%.1f%%  (%" G_GUINT64_FORMAT ")", percent, samples);
+}
+
+static void
+text_bind (GtkSignalListItemFactory *factory,
+           GtkListItem *list_item,
+           gpointer user_data)
+{
+  GtkLabel *label = GTK_LABEL (gtk_list_item_get_child (list_item));
+  g_autoptr (SpTreeItem) item = list_item_get_tree_item (list_item);
+  g_autofree char *text = NULL;
+
+  if (item == NULL)
+    return;
+  switch ((Column) GPOINTER_TO_INT (user_data))
+    {
+    case COLUMN_MODULE:
+      gtk_label_set_text (label, sp_tree_item_get_module (item));
+      return;
+    case COLUMN_SELF:
+      text = format_share (sp_tree_item_get_self_percent (item), sp_tree_item_get_self (item));
+      break;
+    case COLUMN_TOTAL:
+      text = format_share (sp_tree_item_get_total_percent (item), sp_tree_item_get_total (item));
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+  gtk_label_set_text (label, text);
+}
+
+static GtkListItemFactory *
+text_factory_new (Column column)
+{
+  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+
+  g_signal_connect (factory, "setup", G_CALLBACK (text_setup), GINT_TO_POINTER (column));
+  g_signal_connect (factory, "bind", G_CALLBACK (text_bind), GINT_TO_POINTER (column));
+  return factory;
+}
+
+static GtkListItemFactory *
+function_factory_new (void)
+{
+  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+
+  g_signal_connect (factory, "setup", G_CALLBACK (function_setup), NULL);
+  g_signal_connect (factory, "bind", G_CALLBACK (function_bind), NULL);
+  g_signal_connect (factory, "unbind", G_CALLBACK (function_unbind), NULL);
+  return factory;
+}
+
+/* ------------------------------------------------------------------ */
+/* Columns and models */
+
+static GtkSorter *
+property_sorter_new (const char *property,
+                     gboolean numeric)
+{
+  GtkExpression *expression = gtk_property_expression_new (SP_TYPE_TREE_ITEM, NULL, property);
+
+  if (numeric)
+    return GTK_SORTER (gtk_numeric_sorter_new (expression));
+  return GTK_SORTER (gtk_string_sorter_new (expression));
+}
+
+static GtkColumnViewColumn *
+add_column (SpCallTreeView *self,
+            const char *title,
+            GtkListItemFactory *factory,
+            GtkSorter *sorter)
+{
+  GtkColumnViewColumn *column = gtk_column_view_column_new (title, factory);
+
+  gtk_column_view_column_set_sorter (column, sorter);
+  gtk_column_view_column_set_resizable (column, TRUE);
+  gtk_column_view_append_column (self->column_view, column);
+  g_object_unref (sorter);
+  g_object_unref (column);
+  return column;   /* the column view holds it */
+}
+
+static void
+add_columns (SpCallTreeView *self)
+{
+  GtkColumnViewColumn *column;
+
+  self->function_column = add_column (self, "Function", function_factory_new (),
+                                      property_sorter_new ("name", FALSE));
+  gtk_column_view_column_set_expand (self->function_column, TRUE);
+  column = add_column (self, "Module", text_factory_new (COLUMN_MODULE),
+                       property_sorter_new ("module", FALSE));
+  gtk_column_view_column_set_fixed_width (column, 160);
+  column = add_column (self, "Self", text_factory_new (COLUMN_SELF),
+                       property_sorter_new ("self", TRUE));
+  gtk_column_view_column_set_fixed_width (column, 130);
+  self->total_column = add_column (self, "Total", text_factory_new (COLUMN_TOTAL),
+                                   property_sorter_new ("total", TRUE));
+  gtk_column_view_column_set_fixed_width (self->total_column, 130);
+}
+
+static GListModel *
+create_children_model (gpointer item,
+                       gpointer user_data)
+{
+  return sp_tree_item_create_children (SP_TREE_ITEM (item));
+}
+
+static GtkTreeListModel *
+get_tree_model (SpCallTreeView *self)
+{
+  return GTK_TREE_LIST_MODEL (gtk_sort_list_model_get_model (self->sorted));
+}
+
+/* ------------------------------------------------------------------ */
+/* Revealing and selecting nodes */
+
+/* The row of node among parent's children (the top level for NULL);
+ * parent must be expanded. */
+static GtkTreeListRow *
+find_child_row (GtkTreeListModel *model,
+                GtkTreeListRow *parent,
+                guint32 node)
+{
+  GListModel *children = parent != NULL ? gtk_tree_list_row_get_children (parent)
+                                        : gtk_tree_list_model_get_model (model);
+  guint n = children != NULL ? g_list_model_get_n_items (children) : 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr (SpTreeItem) item = g_list_model_get_item (children, i);
+
+      if (sp_tree_item_get_node (item) == node)
+        return parent != NULL ? gtk_tree_list_row_get_child_row (parent, i)
+                              : gtk_tree_list_model_get_child_row (model, i);
+    }
+  return NULL;
+}
+
+/* Expands node's ancestors; returns node's row. */
+static GtkTreeListRow *
+reveal_node (SpCallTreeView *self,
+             guint32 node)
+{
+  const SpCallTree *tree = sp_tree_source_get_tree (self->source);
+  g_autoptr (GArray) path = g_array_new (FALSE, FALSE, sizeof (guint32));
+  GtkTreeListRow *row = NULL;
+
+  for (guint32 n = node; n != 0; n = tree->nodes[n].parent)
+    g_array_prepend_val (path, n);
+  for (guint i = 0; i < path->len; i++)
+    {
+      GtkTreeListRow *child = find_child_row (get_tree_model (self), row,
+                                              g_array_index (path, guint32, i));
+
+      g_clear_object (&row);
+      if (child == NULL)
+        return NULL;
+      row = child;
+      if (i + 1 < path->len)
+        gtk_tree_list_row_set_expanded (row, TRUE);
+    }
+  return row;
+}
+
+/* GTK 4.8 has no gtk_column_view_scroll_to (4.12); the list view inside
+ * the column view has had the "list.scroll-to-item" action since 4.0. */
+static void
+scroll_to_position (SpCallTreeView *self,
+                    guint position)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->column_view));
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_LIST_VIEW (child))
+      gtk_widget_activate_action (child, "list.scroll-to-item", "u", position);
+}
+
+static void
+select_row (SpCallTreeView *self,
+            GtkTreeListRow *row)
+{
+  GListModel *rows = G_LIST_MODEL (self->sorted);
+  guint n = g_list_model_get_n_items (rows);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr (GtkTreeListRow) candidate = g_list_model_get_item (rows, i);
+
+      if (candidate == row)
+        {
+          gtk_single_selection_set_selected (self->selection, i);
+          scroll_to_position (self, i);
+          return;
+        }
+    }
+}
+
+static void
+select_node (SpCallTreeView *self,
+             guint32 node)
+{
+  g_autoptr (GtkTreeListRow) row = reveal_node (self, node);
+
+  if (row != NULL)
+    select_row (self, row);
+}
+
+/* Follows the hottest child while it holds more than 5% of its parent. */
+static guint32
+find_hot_path_end (const SpCallTree *tree)
+{
+  guint32 node = 0;
+
+  for (guint depth = 0; depth < HOT_PATH_MAX_DEPTH; depth++)
+    {
+      guint32 hottest = SP_CALL_TREE_NONE;
+
+      for (guint32 c = tree->nodes[node].first_child; c != SP_CALL_TREE_NONE; c = tree->nodes[c].next_sibling)
+        if (hottest == SP_CALL_TREE_NONE || tree->nodes[c].total > tree->nodes[hottest].total)
+          hottest = c;
+      if (hottest == SP_CALL_TREE_NONE)
+        break;
+      if (node != 0 && tree->nodes[hottest].total * HOT_PATH_MIN_SHARE <= tree->nodes[node].total)
+        break;
+      node = hottest;
+    }
+  return node;
+}
+
+/* ------------------------------------------------------------------ */
+/* Search: a preorder walk in the order shown, expanded or not */
+
+typedef struct {
+  SpCallTreeView *view;
+  GHashTable     *children;   /* node -> GArray of its children, in view order */
+  GHashTable     *position;   /* node -> its index among its siblings */
+} Walk;
+
+typedef struct {
+  SpTreeItem *item;
+  guint       index;
+} Ranked;
+
+static int
+compare_ranked (gconstpointer a,
+                gconstpointer b,
+                gpointer user_data)
+{
+  const Ranked *ra = a, *rb = b;
+  int order = gtk_sorter_compare (user_data, ra->item, rb->item);
+
+  if (order != GTK_ORDERING_EQUAL)
+    return order;
+  return ra->index < rb->index ? -1 : ra->index > rb->index;
+}
+
+/* node's children as the view's sorter orders them (ties by total). */
+static GArray *
+walk_children (Walk *walk,
+               guint32 node)
+{
+  GArray *children = g_hash_table_lookup (walk->children, GUINT_TO_POINTER (node));
+  g_autoptr (GArray) ranked = NULL;
+  GtkSorter *sorter;
+
+  if (children != NULL)
+    return children;
+  children = sp_call_tree_get_sorted_children (sp_tree_source_get_tree (walk->view->source), node);
+  sorter = gtk_column_view_get_sorter (walk->view->column_view);
+  ranked = g_array_sized_new (FALSE, FALSE, sizeof (Ranked), children->len);
+  for (guint i = 0; i < children->len; i++)
+    {
+      Ranked r = { sp_tree_item_new (walk->view->source, g_array_index (children, guint32, i)), i };
+
+      g_array_append_val (ranked, r);
+    }
+  g_array_sort_with_data (ranked, compare_ranked, sorter);
+  for (guint i = 0; i < ranked->len; i++)
+    {
+      Ranked *r = &g_array_index (ranked, Ranked, i);
+
+      g_array_index (children, guint32, i) = sp_tree_item_get_node (r->item);
+      g_hash_table_insert (walk->position, GUINT_TO_POINTER (g_array_index (children, guint32, i)), GUINT_TO_POINTER (i));
+      g_object_unref (r->item);
+    }
+  g_hash_table_insert (walk->children, GUINT_TO_POINTER (node), children);
+  return children;
+}
+
+/* The node after node in preorder; 0 (the root) after the last. */
+static guint32
+walk_next (Walk *walk,
+           guint32 node)
+{
+  const SpCallTree *tree = sp_tree_source_get_tree (walk->view->source);
+  GArray *children = walk_children (walk, node);
+
+  if (children->len > 0)
+    return g_array_index (children, guint32, 0);
+  while (node != 0)
+    {
+      guint32 parent = tree->nodes[node].parent;
+      GArray *siblings = walk_children (walk, parent);
+      guint index = GPOINTER_TO_UINT (g_hash_table_lookup (walk->position, GUINT_TO_POINTER (node)));
+
+      if (index + 1 < siblings->len)
+        return g_array_index (siblings, guint32, index + 1);
+      node = parent;
+    }
+  return 0;
+}
+
+/* Which functions' names contain text, ignoring case: one bit each. */
+static gboolean *
+match_functions (SpProfile *profile,
+                 const char *text)
+{
+  guint n = sp_profile_get_n_functions (profile);
+  gboolean *matches = g_new0 (gboolean, n);
+  g_autofree char *needle = g_utf8_casefold (text, -1);
+
+  for (guint f = 0; f < n; f++)
+    {
+      g_autofree char *name = g_utf8_casefold (sp_profile_get_function (profile, f)->name, -1);
+
+      matches[f] = strstr (name, needle) != NULL;
+    }
+  return matches;
+}
+
+/* ------------------------------------------------------------------ */
+
+static void
+on_activate (GtkColumnView *column_view,
+             guint position,
+             gpointer user_data)
+{
+  SpCallTreeView *self = user_data;
+  g_autoptr (GtkTreeListRow) row = g_list_model_get_item (G_LIST_MODEL (self->sorted), position);
+  g_autoptr (SpTreeItem) item = row != NULL ? gtk_tree_list_row_get_item (row) : NULL;
+
+  if (item != NULL)
+    g_signal_emit (self, signals[NODE_ACTIVATED], 0, sp_tree_item_get_node (item));
+}
+
+static void
+sp_call_tree_view_dispose (GObject *object)
+{
+  SpCallTreeView *self = SP_CALL_TREE_VIEW (object);
+
+  g_clear_pointer ((GtkWidget **) &self->column_view, gtk_widget_unparent);
+  g_clear_object (&self->selection);
+  g_clear_object (&self->sorted);
+  g_clear_pointer (&self->source, sp_tree_source_unref);
+  self->profile = NULL;
+  G_OBJECT_CLASS (sp_call_tree_view_parent_class)->dispose (object);
+}
+
+static void
+sp_call_tree_view_get_property (GObject *object,
+                                guint prop_id,
+                                GValue *value,
+                                GParamSpec *pspec)
+{
+  SpCallTreeView *self = SP_CALL_TREE_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_HADJUSTMENT:
+    case PROP_VADJUSTMENT:
+    case PROP_HSCROLL_POLICY:
+    case PROP_VSCROLL_POLICY:
+      g_object_get_property (G_OBJECT (self->column_view), pspec->name, value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+sp_call_tree_view_set_property (GObject *object,
+                                guint prop_id,
+                                const GValue *value,
+                                GParamSpec *pspec)
+{
+  SpCallTreeView *self = SP_CALL_TREE_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_HADJUSTMENT:
+    case PROP_VADJUSTMENT:
+    case PROP_HSCROLL_POLICY:
+    case PROP_VSCROLL_POLICY:
+      if (self->column_view != NULL)
+        g_object_set_property (G_OBJECT (self->column_view), pspec->name, value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+sp_call_tree_view_class_init (SpCallTreeViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = sp_call_tree_view_dispose;
+  object_class->get_property = sp_call_tree_view_get_property;
+  object_class->set_property = sp_call_tree_view_set_property;
+
+  g_object_class_override_property (object_class, PROP_HADJUSTMENT, "hadjustment");
+  g_object_class_override_property (object_class, PROP_VADJUSTMENT, "vadjustment");
+  g_object_class_override_property (object_class, PROP_HSCROLL_POLICY, "hscroll-policy");
+  g_object_class_override_property (object_class, PROP_VSCROLL_POLICY, "vscroll-policy");
+
+  /* A row was activated (double click, Enter): the node's index. */
+  signals[NODE_ACTIVATED] = g_signal_new ("node-activated",
+                                          G_TYPE_FROM_CLASS (klass),
+                                          G_SIGNAL_RUN_LAST,
+                                          0, NULL, NULL, NULL,
+                                          G_TYPE_NONE, 1, G_TYPE_UINT);
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "sp-call-tree-view");
+}
+
+static void
+sp_call_tree_view_init (SpCallTreeView *self)
+{
+  GtkSorter *row_sorter;
+
+  self->column_view = GTK_COLUMN_VIEW (gtk_column_view_new (NULL));
+  gtk_column_view_set_show_column_separators (self->column_view, TRUE);
+  gtk_widget_set_parent (GTK_WIDGET (self->column_view), GTK_WIDGET (self));
+  add_columns (self);
+
+  row_sorter = GTK_SORTER (gtk_tree_list_row_sorter_new (g_object_ref (gtk_column_view_get_sorter (self->column_view))));
+  self->sorted = gtk_sort_list_model_new (NULL, row_sorter);
+  self->selection = gtk_single_selection_new (G_LIST_MODEL (g_object_ref (self->sorted)));
+  gtk_single_selection_set_autoselect (self->selection, FALSE);
+  gtk_single_selection_set_can_unselect (self->selection, TRUE);
+  gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
+  gtk_column_view_sort_by_column (self->column_view, self->total_column, GTK_SORT_DESCENDING);
+
+  g_signal_connect (self->column_view, "activate", G_CALLBACK (on_activate), self);
+}
+
+SpCallTreeView *
+sp_call_tree_view_new (void)
+{
+  return g_object_new (SP_TYPE_CALL_TREE_VIEW, NULL);
+}
+
+void
+sp_call_tree_view_set_tree (SpCallTreeView *self,
+                            SpProfile *profile,
+                            SpCallTree *tree)
+{
+  g_autoptr (SpTreeItem) root = NULL;
+  GListModel *top_level;
+  GtkTreeListModel *tree_model;
+  guint32 hot;
+
+  g_return_if_fail (SP_IS_CALL_TREE_VIEW (self));
+  g_return_if_fail ((profile == NULL) == (tree == NULL));
+
+  gtk_sort_list_model_set_model (self->sorted, NULL);
+  g_clear_pointer (&self->source, sp_tree_source_unref);
+  self->profile = profile;
+  if (tree == NULL)
+    return;
+
+  self->source = sp_tree_source_new (profile, tree);
+  root = sp_tree_item_new (self->source, 0);
+  top_level = sp_tree_item_create_children (root);
+  if (top_level == NULL)
+    top_level = G_LIST_MODEL (g_list_store_new (SP_TYPE_TREE_ITEM));
+  tree_model = gtk_tree_list_model_new (top_level, FALSE, FALSE, create_children_model, NULL, NULL);
+  gtk_sort_list_model_set_model (self->sorted, G_LIST_MODEL (tree_model));
+  g_object_unref (tree_model);
+
+  hot = find_hot_path_end (tree);
+  if (hot != 0)
+    select_node (self, hot);
+}
+
+gboolean
+sp_call_tree_view_search_next (SpCallTreeView *self,
+                               const char *text)
+{
+  g_autofree gboolean *matches = NULL;
+  const SpCallTree *tree;
+  Walk walk;
+  guint32 start, node, found = SP_CALL_TREE_NONE;
+
+  g_return_val_if_fail (SP_IS_CALL_TREE_VIEW (self), FALSE);
+  g_return_val_if_fail (text != NULL, FALSE);
+
+  if (self->source == NULL || text[0] == '\0')
+    return FALSE;
+  tree = sp_tree_source_get_tree (self->source);
+  matches = match_functions (self->profile, text);
+  walk = (Walk) { self,
+                  g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref),
+                  g_hash_table_new (NULL, NULL) };
+  start = sp_call_tree_view_get_selected_node (self);
+  if (start == SP_CALL_TREE_NONE)
+    start = 0;
+  node = start;
+  do
+    {
+      node = walk_next (&walk, node);
+      if (node != 0 && matches[tree->nodes[node].function])
+        found = node;
+    }
+  while (found == SP_CALL_TREE_NONE && node != start);
+  g_hash_table_unref (walk.children);
+  g_hash_table_unref (walk.position);
+
+  if (found == SP_CALL_TREE_NONE)
+    return FALSE;
+  select_node (self, found);
+  return TRUE;
+}
+
+guint32
+sp_call_tree_view_get_selected_node (SpCallTreeView *self)
+{
+  GtkTreeListRow *row;
+  g_autoptr (SpTreeItem) item = NULL;
+
+  g_return_val_if_fail (SP_IS_CALL_TREE_VIEW (self), SP_CALL_TREE_NONE);
+
+  row = gtk_single_selection_get_selected_item (self->selection);
+  if (row == NULL)
+    return SP_CALL_TREE_NONE;
+  item = gtk_tree_list_row_get_item (row);
+  return sp_tree_item_get_node (item);
+}
+
+GListModel *
+sp_call_tree_view_get_model (SpCallTreeView *self)
+{
+  g_return_val_if_fail (SP_IS_CALL_TREE_VIEW (self), NULL);
+
+  return G_LIST_MODEL (self->sorted);
+}

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sp-call-tree-view.h: the call tree (top-down or bottom-up) as a sortable
+ * tree table: Function, Module, Self, Total.
+ *
+ * A GtkScrollable: put it straight into a GtkScrolledWindow, so only the
+ * visible rows get widgets. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "sp-call-tree.h"
+#include "sp-profile.h"
+
+G_BEGIN_DECLS
+
+#define SP_TYPE_CALL_TREE_VIEW (sp_call_tree_view_get_type ())
+
+G_DECLARE_FINAL_TYPE (SpCallTreeView, sp_call_tree_view, SP, CALL_TREE_VIEW, GtkWidget)
+
+SpCallTreeView *sp_call_tree_view_new (void);
+
+/* profile is borrowed (it must outlive the tree's use); tree is taken
+ * (freed with sp_call_tree_free). NULL clears the view. Expands the
+ * hottest path and selects its end. */
+void sp_call_tree_view_set_tree (SpCallTreeView *self,
+                                 SpProfile *profile,
+                                 SpCallTree *tree);
+
+/* Selects and reveals the next node, in the order shown and after the
+ * current selection (wrapping around), whose function name contains text
+ * (ignoring case), expanding its ancestors. FALSE when no node matches. */
+gboolean sp_call_tree_view_search_next (SpCallTreeView *self,
+                                        const char *text);
+
+/* The selected node's index in the tree, or SP_CALL_TREE_NONE. */
+guint32 sp_call_tree_view_get_selected_node (SpCallTreeView *self);
+
+/* The rows as shown: the sorted, flattened tree (GtkTreeListRow items,
+ * each holding an SpTreeItem). For tests. */
+GListModel *sp_call_tree_view_get_model (SpCallTreeView *self);
+
+G_END_DECLS

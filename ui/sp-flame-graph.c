@@ -1,0 +1,698 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sp-flame-graph.c: a top-down SpCallTree drawn as a flame graph.
+ *
+ * The last step of data/'s aggregation: each node is a rectangle whose
+ * width is its total within the zoomed node's total; children sit side by
+ * side under (or, as an icicle, over) their parent, the largest total
+ * first. The zoomed node spans the whole width with its ancestors stacked
+ * full width beside it, as a breadcrumb.
+ *
+ * From tree to pixels: the layout (one Frame per drawn rectangle) depends on
+ * the tree, the zoom and the width; the render node also on the height, the
+ * search and the orientation. Both are cached and rebuilt only when one of
+ * those changes; snapshot() replays the cached node. Hit-testing (clicks,
+ * tooltips, sp_flame_graph_node_at) uses the same layout as the drawing. */
+#include "sp-flame-graph.h"
+
+#include <math.h>
+#include <string.h>
+
+#define ROW_HEIGHT        18
+#define MIN_FRAME_WIDTH   1.0   /* narrower frames (and their children) are not drawn */
+#define MIN_LABEL_WIDTH   28.0  /* narrower frames get no label */
+#define LABEL_PADDING     3.0
+
+typedef struct {
+  guint32 node;
+  guint   row;    /* 0 is the root's row */
+  double  x;
+  double  width;
+} Frame;
+
+struct _SpFlameGraph
+{
+  GtkWidget      parent_instance;
+
+  /* Owned references */
+  SpCallTree    *tree;
+  char          *search;
+  GArray        *frames;          /* Frame, laid out for layout_width */
+  GskRenderNode *render_node;     /* for render_width x render_height */
+
+  /* Borrowed references */
+  SpProfile     *profile;
+
+  guint32        zoom;
+  guint          n_rows;
+  int            layout_width;    /* -1: frames must be laid out again */
+  int            render_width;
+  int            render_height;
+  guint          icicle : 1;
+};
+
+enum {
+  PROP_0,
+  PROP_ICICLE,
+  N_PROPS
+};
+
+enum {
+  ZOOM_CHANGED,
+  N_SIGNALS
+};
+
+static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
+
+G_DEFINE_FINAL_TYPE (SpFlameGraph, sp_flame_graph, GTK_TYPE_WIDGET)
+
+static void
+invalidate_render (SpFlameGraph *self)
+{
+  g_clear_pointer (&self->render_node, gsk_render_node_unref);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+invalidate_layout (SpFlameGraph *self)
+{
+  self->layout_width = -1;
+  g_array_set_size (self->frames, 0);
+  invalidate_render (self);
+}
+
+static guint
+subtree_rows (const SpCallTree *tree,
+              guint32 node)
+{
+  guint rows = 0;
+
+  for (guint32 c = tree->nodes[node].first_child; c != SP_CALL_TREE_NONE; c = tree->nodes[c].next_sibling)
+    rows = MAX (rows, subtree_rows (tree, c));
+  return rows + 1;
+}
+
+static guint
+node_depth (const SpCallTree *tree,
+            guint32 node)
+{
+  guint depth = 0;
+
+  for (guint32 n = node; n != 0; n = tree->nodes[n].parent)
+    depth++;
+  return depth;
+}
+
+/* The rows shown: the zoomed node's ancestors, itself and its subtree. */
+static void
+update_rows (SpFlameGraph *self)
+{
+  guint n_rows = 0;
+
+  if (self->tree != NULL)
+    n_rows = node_depth (self->tree, self->zoom) + subtree_rows (self->tree, self->zoom);
+  if (n_rows != self->n_rows)
+    {
+      self->n_rows = n_rows;
+      gtk_widget_queue_resize (GTK_WIDGET (self));
+    }
+}
+
+static void
+add_frame (SpFlameGraph *self,
+           guint32 node,
+           guint row,
+           double x,
+           double width)
+{
+  Frame frame = { node, row, x, width };
+
+  g_array_append_val (self->frames, frame);
+}
+
+static void
+layout_children (SpFlameGraph *self,
+                 guint32 node,
+                 guint row,
+                 double x,
+                 double scale)
+{
+  g_autoptr (GArray) children = sp_call_tree_get_sorted_children (self->tree, node);
+
+  for (guint i = 0; i < children->len; i++)
+    {
+      guint32 child = g_array_index (children, guint32, i);
+      double width = self->tree->nodes[child].total * scale;
+
+      /* Sorted by total: every later sibling is narrower still. */
+      if (width < MIN_FRAME_WIDTH)
+        break;
+      add_frame (self, child, row, x, width);
+      layout_children (self, child, row + 1, x, scale);
+      x += width;
+    }
+}
+
+static void
+ensure_layout (SpFlameGraph *self,
+               int width)
+{
+  guint zoom_row;
+  guint64 zoom_total;
+
+  if (self->layout_width == width)
+    return;
+  g_array_set_size (self->frames, 0);
+  self->layout_width = width;
+  if (self->tree == NULL || width <= 0)
+    return;
+
+  zoom_row = node_depth (self->tree, self->zoom);
+  for (guint32 n = self->tree->nodes[self->zoom].parent; n != SP_CALL_TREE_NONE; n = self->tree->nodes[n].parent)
+    add_frame (self, n, node_depth (self->tree, n), 0, width);
+  add_frame (self, self->zoom, zoom_row, 0, width);
+  zoom_total = self->tree->nodes[self->zoom].total;
+  if (zoom_total > 0)
+    layout_children (self, self->zoom, zoom_row + 1, 0, (double) width / zoom_total);
+}
+
+static double
+row_y (SpFlameGraph *self,
+       guint row,
+       int height)
+{
+  if (self->icicle)
+    return row * ROW_HEIGHT;
+  return height - (double) (row + 1) * ROW_HEIGHT;
+}
+
+static const Frame *
+frame_at (SpFlameGraph *self,
+          double x,
+          double y)
+{
+  int width = gtk_widget_get_width (GTK_WIDGET (self));
+  int height = gtk_widget_get_height (GTK_WIDGET (self));
+  double from_root = self->icicle ? y : height - y;
+  guint row;
+
+  if (self->tree == NULL || x < 0 || x >= width || y < 0 || from_root < 0)
+    return NULL;
+  row = (guint) (from_root / ROW_HEIGHT);
+  ensure_layout (self, width);
+  for (guint i = 0; i < self->frames->len; i++)
+    {
+      const Frame *frame = &g_array_index (self->frames, Frame, i);
+
+      if (frame->row == row && x >= frame->x && x < frame->x + frame->width)
+        return frame;
+    }
+  return NULL;
+}
+
+static const char *
+node_name (SpFlameGraph *self,
+           guint32 node)
+{
+  if (node == 0)
+    return "all samples";
+  return sp_profile_get_function (self->profile, self->tree->nodes[node].function)->name;
+}
+
+static double
+hash_fraction (const char *text,
+               guint salt)
+{
+  return ((g_str_hash (text) ^ salt) % 1009) / 1009.0;
+}
+
+/* Program and library code in warm hues, one hue per module (so libraries
+ * differ) with the shade varied by function; kernel code blue; frames
+ * without a symbol grey. */
+static void
+kind_colour (SpFlameGraph *self,
+             guint32 node,
+             GdkRGBA *colour)
+{
+  /* Hue and saturation per module: distinct steps rather than a
+   * continuous range, so two libraries rarely look alike. */
+  static const float warm[][2] = {
+    { 0.00f, 0.60f }, { 0.06f, 0.72f }, { 0.11f, 0.78f },
+    { 0.15f, 0.62f }, { 0.03f, 0.42f }, { 0.09f, 0.45f },
+  };
+  const SpFunction *function;
+  guint step;
+  float h, s, v;
+
+  colour->alpha = 1;
+  if (node == 0)
+    {
+      colour->red = colour->green = colour->blue = 0.80f;
+      return;
+    }
+  function = sp_profile_get_function (self->profile, self->tree->nodes[node].function);
+  switch (function->kind)
+    {
+    case SP_FUNCTION_USER:
+      step = ((g_str_hash (function->module) * 2654435761u) >> 24) % G_N_ELEMENTS (warm);
+      h = warm[step][0];
+      s = warm[step][1] + 0.12 * (hash_fraction (function->name, 0) - 0.5);
+      v = 0.92 + 0.07 * hash_fraction (function->name, 0x5bd1e995);
+      break;
+    case SP_FUNCTION_KERNEL:
+      h = 0.53 + 0.07 * hash_fraction (function->name, 0);
+      s = 0.30 + 0.20 * hash_fraction (function->name, 0x5bd1e995);
+      v = 0.93;
+      break;
+    case SP_FUNCTION_SYNTHETIC:
+      h = 0.30;
+      s = 0.35;
+      v = 0.85;
+      break;
+    case SP_FUNCTION_UNRESOLVED:
+    case SP_FUNCTION_TRUNCATED:
+    default:
+      colour->red = colour->green = colour->blue = function->kind == SP_FUNCTION_TRUNCATED ? 0.62f : 0.72f;
+      return;
+    }
+  gtk_hsv_to_rgb (h, s, v, &colour->red, &colour->green, &colour->blue);
+}
+
+/* With a search, matches turn magenta and the rest fade. */
+static void
+frame_colours (SpFlameGraph *self,
+               guint32 node,
+               GdkRGBA *fill,
+               GdkRGBA *text)
+{
+  static const GdkRGBA match = { 0.88f, 0.28f, 0.88f, 1 };
+
+  *text = (GdkRGBA) { 0.1f, 0.1f, 0.1f, 1 };
+  if (self->search != NULL && node != 0 && strstr (node_name (self, node), self->search) != NULL)
+    {
+      *fill = match;
+      return;
+    }
+  kind_colour (self, node, fill);
+  if (self->search != NULL)
+    {
+      float grey = (fill->red + fill->green + fill->blue) / 3;
+
+      fill->red = 0.25f * fill->red + 0.75f * (0.45f * grey + 0.5f);
+      fill->green = 0.25f * fill->green + 0.75f * (0.45f * grey + 0.5f);
+      fill->blue = 0.25f * fill->blue + 0.75f * (0.45f * grey + 0.5f);
+      text->alpha = 0.5f;
+    }
+}
+
+static void
+render_label (SpFlameGraph *self,
+              GtkSnapshot *snapshot,
+              PangoLayout *layout,
+              const graphene_rect_t *rect,
+              guint32 node,
+              const GdkRGBA *colour)
+{
+  int text_height;
+
+  pango_layout_set_text (layout, node_name (self, node), -1);
+  pango_layout_set_width (layout, (int) ((rect->size.width - 2 * LABEL_PADDING) * PANGO_SCALE));
+  pango_layout_get_pixel_size (layout, NULL, &text_height);
+  gtk_snapshot_push_clip (snapshot, rect);
+  gtk_snapshot_save (snapshot);
+  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (rect->origin.x + LABEL_PADDING,
+                                                          rect->origin.y + floor ((rect->size.height - text_height) / 2)));
+  gtk_snapshot_append_layout (snapshot, layout, colour);
+  gtk_snapshot_restore (snapshot);
+  gtk_snapshot_pop (snapshot);
+}
+
+static GskRenderNode *
+render (SpFlameGraph *self,
+        int width,
+        int height)
+{
+  g_autoptr (GtkSnapshot) snapshot = gtk_snapshot_new ();
+  g_autoptr (PangoLayout) layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), NULL);
+
+  pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
+  pango_layout_set_single_paragraph_mode (layout, TRUE);
+  ensure_layout (self, width);
+  for (guint i = 0; i < self->frames->len; i++)
+    {
+      const Frame *frame = &g_array_index (self->frames, Frame, i);
+      double x0 = round (frame->x);
+      double x1 = round (frame->x + frame->width);
+      /* A one-pixel gap between neighbours and rows, when there is room. */
+      double gap = x1 - x0 >= 3 ? 1 : 0;
+      graphene_rect_t rect = GRAPHENE_RECT_INIT (x0, row_y (self, frame->row, height),
+                                                 MAX (x1 - x0 - gap, 1), ROW_HEIGHT - 1);
+      GdkRGBA fill, text;
+
+      frame_colours (self, frame->node, &fill, &text);
+      gtk_snapshot_append_color (snapshot, &fill, &rect);
+      if (rect.size.width >= MIN_LABEL_WIDTH)
+        render_label (self, snapshot, layout, &rect, frame->node, &text);
+    }
+  return gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+}
+
+static char *
+tooltip_markup (SpFlameGraph *self,
+                guint32 node)
+{
+  const SpCallTreeNode *n = &self->tree->nodes[node];
+  double all = MAX (self->tree->nodes[0].total, 1);
+  g_autofree char *name = g_markup_escape_text (node_name (self, node), -1);
+  g_autofree char *module = NULL;
+
+  if (node != 0)
+    {
+      const char *m = sp_profile_get_function (self->profile, n->function)->module;
+
+      if (m != NULL && m[0] != '\0')
+        module = g_markup_escape_text (m, -1);
+    }
+  return g_strdup_printf ("<b>%s</b>%s%s\n"
+                          "Self: %" G_GUINT64_FORMAT " samples (%.1f%%)\n"
+                          "Total: %" G_GUINT64_FORMAT " samples (%.1f%%)",
+                          name, module ? "\n" : "", module ? module : "",
+                          n->self, 100.0 * n->self / all,
+                          n->total, 100.0 * n->total / all);
+}
+
+static gboolean
+sp_flame_graph_query_tooltip (GtkWidget *widget,
+                              int x,
+                              int y,
+                              gboolean keyboard_mode,
+                              GtkTooltip *tooltip)
+{
+  SpFlameGraph *self = SP_FLAME_GRAPH (widget);
+  const Frame *frame = frame_at (self, x, y);
+  g_autofree char *markup = NULL;
+  GdkRectangle area;
+
+  if (frame == NULL)
+    return FALSE;
+  markup = tooltip_markup (self, frame->node);
+  gtk_tooltip_set_markup (tooltip, markup);
+  /* The tooltip follows the pointer from frame to frame. */
+  area.x = (int) floor (frame->x);
+  area.y = (int) row_y (self, frame->row, gtk_widget_get_height (widget));
+  area.width = MAX ((int) ceil (frame->width), 1);
+  area.height = ROW_HEIGHT;
+  gtk_tooltip_set_tip_area (tooltip, &area);
+  return TRUE;
+}
+
+static void
+on_pressed (GtkGestureClick *gesture,
+            int n_press,
+            double x,
+            double y,
+            SpFlameGraph *self)
+{
+  guint32 node;
+
+  gtk_widget_grab_focus (GTK_WIDGET (self));
+  if (n_press >= 2)
+    {
+      sp_flame_graph_zoom_to (self, 0);
+      return;
+    }
+  node = sp_flame_graph_node_at (self, x, y);
+  if (node != SP_CALL_TREE_NONE)
+    sp_flame_graph_zoom_to (self, node);
+}
+
+static gboolean
+zoom_out (GtkWidget *widget,
+          GVariant *args,
+          gpointer user_data)
+{
+  SpFlameGraph *self = SP_FLAME_GRAPH (widget);
+
+  if (self->zoom == 0)
+    return FALSE;
+  sp_flame_graph_zoom_to (self, 0);
+  return TRUE;
+}
+
+static void
+sp_flame_graph_snapshot (GtkWidget *widget,
+                         GtkSnapshot *snapshot)
+{
+  SpFlameGraph *self = SP_FLAME_GRAPH (widget);
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
+
+  if (self->render_node != NULL && (width != self->render_width || height != self->render_height))
+    g_clear_pointer (&self->render_node, gsk_render_node_unref);
+  if (self->render_node == NULL)
+    {
+      self->render_node = render (self, width, height);
+      self->render_width = width;
+      self->render_height = height;
+    }
+  if (self->render_node != NULL)
+    gtk_snapshot_append_node (snapshot, self->render_node);
+}
+
+static void
+sp_flame_graph_measure (GtkWidget *widget,
+                        GtkOrientation orientation,
+                        int for_size,
+                        int *minimum,
+                        int *natural,
+                        int *minimum_baseline,
+                        int *natural_baseline)
+{
+  SpFlameGraph *self = SP_FLAME_GRAPH (widget);
+
+  if (orientation == GTK_ORIENTATION_VERTICAL)
+    *minimum = *natural = self->n_rows * ROW_HEIGHT;
+  else
+    {
+      *minimum = 0;
+      *natural = 400;
+    }
+}
+
+static void
+sp_flame_graph_size_allocate (GtkWidget *widget,
+                              int width,
+                              int height,
+                              int baseline)
+{
+  SpFlameGraph *self = SP_FLAME_GRAPH (widget);
+
+  if (width != self->layout_width)
+    invalidate_layout (self);
+}
+
+/* Fonts may have changed. */
+static void
+sp_flame_graph_css_changed (GtkWidget *widget,
+                            GtkCssStyleChange *change)
+{
+  GTK_WIDGET_CLASS (sp_flame_graph_parent_class)->css_changed (widget, change);
+  invalidate_render (SP_FLAME_GRAPH (widget));
+}
+
+static void
+sp_flame_graph_finalize (GObject *object)
+{
+  SpFlameGraph *self = SP_FLAME_GRAPH (object);
+
+  g_clear_pointer (&self->tree, sp_call_tree_free);
+  g_clear_pointer (&self->search, g_free);
+  g_clear_pointer (&self->frames, g_array_unref);
+  g_clear_pointer (&self->render_node, gsk_render_node_unref);
+
+  G_OBJECT_CLASS (sp_flame_graph_parent_class)->finalize (object);
+}
+
+static void
+sp_flame_graph_get_property (GObject *object,
+                             guint prop_id,
+                             GValue *value,
+                             GParamSpec *pspec)
+{
+  SpFlameGraph *self = SP_FLAME_GRAPH (object);
+
+  switch (prop_id)
+    {
+    case PROP_ICICLE:
+      g_value_set_boolean (value, self->icicle);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+sp_flame_graph_set_property (GObject *object,
+                             guint prop_id,
+                             const GValue *value,
+                             GParamSpec *pspec)
+{
+  SpFlameGraph *self = SP_FLAME_GRAPH (object);
+
+  switch (prop_id)
+    {
+    case PROP_ICICLE:
+      sp_flame_graph_set_icicle (self, g_value_get_boolean (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+sp_flame_graph_class_init (SpFlameGraphClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->finalize = sp_flame_graph_finalize;
+  object_class->get_property = sp_flame_graph_get_property;
+  object_class->set_property = sp_flame_graph_set_property;
+
+  widget_class->snapshot = sp_flame_graph_snapshot;
+  widget_class->measure = sp_flame_graph_measure;
+  widget_class->size_allocate = sp_flame_graph_size_allocate;
+  widget_class->css_changed = sp_flame_graph_css_changed;
+  widget_class->query_tooltip = sp_flame_graph_query_tooltip;
+
+  properties[PROP_ICICLE] =
+    g_param_spec_boolean ("icicle", NULL, NULL,
+                          FALSE,
+                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /* The zoomed node changed (sp_flame_graph_get_zoom). */
+  signals[ZOOM_CHANGED] =
+    g_signal_new ("zoom-changed",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 0);
+
+  gtk_widget_class_add_binding (widget_class, GDK_KEY_Escape, 0, zoom_out, NULL);
+  gtk_widget_class_set_css_name (widget_class, "flamegraph");
+}
+
+static void
+sp_flame_graph_init (SpFlameGraph *self)
+{
+  GtkGesture *click = gtk_gesture_click_new ();
+
+  self->frames = g_array_new (FALSE, FALSE, sizeof (Frame));
+  self->layout_width = -1;
+  gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
+  gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
+  gtk_widget_set_overflow (GTK_WIDGET (self), GTK_OVERFLOW_HIDDEN);
+  g_signal_connect (click, "pressed", G_CALLBACK (on_pressed), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
+}
+
+SpFlameGraph *
+sp_flame_graph_new (void)
+{
+  return g_object_new (SP_TYPE_FLAME_GRAPH, NULL);
+}
+
+void
+sp_flame_graph_set_tree (SpFlameGraph *self,
+                         SpProfile *profile,
+                         SpCallTree *tree)
+{
+  gboolean zoomed;
+
+  g_return_if_fail (SP_IS_FLAME_GRAPH (self));
+  g_return_if_fail (tree == NULL || (profile != NULL && !tree->bottom_up && tree->n_nodes > 0));
+
+  zoomed = self->zoom != 0;
+  g_clear_pointer (&self->tree, sp_call_tree_free);
+  self->tree = tree;
+  self->profile = tree != NULL ? profile : NULL;
+  self->zoom = 0;
+  update_rows (self);
+  invalidate_layout (self);
+  if (zoomed)
+    g_signal_emit (self, signals[ZOOM_CHANGED], 0);
+}
+
+void
+sp_flame_graph_set_icicle (SpFlameGraph *self,
+                           gboolean icicle)
+{
+  g_return_if_fail (SP_IS_FLAME_GRAPH (self));
+
+  icicle = !!icicle;
+  if (self->icicle == (guint) icicle)
+    return;
+  self->icicle = icicle;
+  invalidate_render (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ICICLE]);
+}
+
+gboolean
+sp_flame_graph_get_icicle (SpFlameGraph *self)
+{
+  g_return_val_if_fail (SP_IS_FLAME_GRAPH (self), FALSE);
+
+  return self->icicle;
+}
+
+void
+sp_flame_graph_set_search (SpFlameGraph *self,
+                           const char *text)
+{
+  g_return_if_fail (SP_IS_FLAME_GRAPH (self));
+
+  if (text != NULL && text[0] == '\0')
+    text = NULL;
+  if (g_strcmp0 (text, self->search) == 0)
+    return;
+  g_free (self->search);
+  self->search = g_strdup (text);
+  invalidate_render (self);
+}
+
+void
+sp_flame_graph_zoom_to (SpFlameGraph *self,
+                        guint32 node)
+{
+  g_return_if_fail (SP_IS_FLAME_GRAPH (self));
+  g_return_if_fail (node == 0 || (self->tree != NULL && node < self->tree->n_nodes));
+
+  if (node == self->zoom)
+    return;
+  self->zoom = node;
+  update_rows (self);
+  invalidate_layout (self);
+  g_signal_emit (self, signals[ZOOM_CHANGED], 0);
+}
+
+guint32
+sp_flame_graph_get_zoom (SpFlameGraph *self)
+{
+  g_return_val_if_fail (SP_IS_FLAME_GRAPH (self), 0);
+
+  return self->zoom;
+}
+
+guint32
+sp_flame_graph_node_at (SpFlameGraph *self,
+                        double x,
+                        double y)
+{
+  const Frame *frame;
+
+  g_return_val_if_fail (SP_IS_FLAME_GRAPH (self), SP_CALL_TREE_NONE);
+
+  frame = frame_at (self, x, y);
+  return frame != NULL ? frame->node : SP_CALL_TREE_NONE;
+}

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sp-flame-graph.h: a top-down call tree drawn as a flame graph. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "sp-call-tree.h"
+#include "sp-profile.h"
+
+G_BEGIN_DECLS
+
+#define SP_TYPE_FLAME_GRAPH (sp_flame_graph_get_type ())
+
+G_DECLARE_FINAL_TYPE (SpFlameGraph, sp_flame_graph, SP, FLAME_GRAPH, GtkWidget)
+
+SpFlameGraph *sp_flame_graph_new (void);
+
+/* profile is borrowed (it must outlive the tree's use); tree is taken and
+ * freed with sp_call_tree_free. NULL clears. tree must be top-down. */
+void sp_flame_graph_set_tree (SpFlameGraph *self,
+                              SpProfile *profile,
+                              SpCallTree *tree);
+
+/* Root row at the top (TRUE) or at the bottom (FALSE, the default). */
+void sp_flame_graph_set_icicle (SpFlameGraph *self,
+                                gboolean icicle);
+gboolean sp_flame_graph_get_icicle (SpFlameGraph *self);
+
+/* Highlights frames whose function name contains text (case-sensitive);
+ * NULL or "" ends the search. */
+void sp_flame_graph_set_search (SpFlameGraph *self,
+                                const char *text);
+
+/* Makes node span the full width, its ancestors stacked above/below it;
+ * 0 shows the whole tree. Emits "zoom-changed" when the zoom changes. */
+void sp_flame_graph_zoom_to (SpFlameGraph *self,
+                             guint32 node);
+guint32 sp_flame_graph_get_zoom (SpFlameGraph *self);
+
+/* The node drawn at (x, y) in widget coordinates, or SP_CALL_TREE_NONE. */
+guint32 sp_flame_graph_node_at (SpFlameGraph *self,
+                                double x,
+                                double y);
+
+G_END_DECLS

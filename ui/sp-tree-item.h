@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sp-tree-item.h: one call-tree node as a GObject, for list views.
+ *
+ * data/'s call tree is plain C (SpCallTree, nodes by index). A list view
+ * needs GObject items, so each row gets an SpTreeItem made on demand: a
+ * (tree, node index) pair with properties for the columns' sorters and a
+ * children model built when the row is first expanded. Items share the
+ * tree through SpTreeSource, a small reference-counted holder, so a row
+ * still on screen stays valid while the view switches to another tree. */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "sp-call-tree.h"
+#include "sp-profile.h"
+
+G_BEGIN_DECLS
+
+/* The tree (owned) and the profile naming its functions (borrowed). */
+typedef struct _SpTreeSource SpTreeSource;
+
+SpTreeSource *sp_tree_source_new (SpProfile *profile,
+                                  SpCallTree *tree);
+SpTreeSource *sp_tree_source_ref (SpTreeSource *source);
+void sp_tree_source_unref (SpTreeSource *source);
+const SpCallTree *sp_tree_source_get_tree (SpTreeSource *source);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpTreeSource, sp_tree_source_unref)
+
+#define SP_TYPE_TREE_ITEM (sp_tree_item_get_type ())
+
+G_DECLARE_FINAL_TYPE (SpTreeItem, sp_tree_item, SP, TREE_ITEM, GObject)
+
+SpTreeItem *sp_tree_item_new (SpTreeSource *source,
+                              guint32 node);
+
+SpTreeSource *sp_tree_item_get_source (SpTreeItem *self);
+guint32 sp_tree_item_get_node (SpTreeItem *self);
+/* The function's name; "[all samples]" for the root. */
+const char *sp_tree_item_get_name (SpTreeItem *self);
+const char *sp_tree_item_get_module (SpTreeItem *self);
+SpFunctionKind sp_tree_item_get_kind (SpTreeItem *self);
+guint64 sp_tree_item_get_self (SpTreeItem *self);
+guint64 sp_tree_item_get_total (SpTreeItem *self);
+/* Percentages of the root's total (all samples in the tree). */
+double sp_tree_item_get_self_percent (SpTreeItem *self);
+double sp_tree_item_get_total_percent (SpTreeItem *self);
+guint sp_tree_item_get_n_children (SpTreeItem *self);
+
+/* A new model of the node's children (SpTreeItem, by total descending),
+ * or NULL when it has none. */
+GListModel *sp_tree_item_create_children (SpTreeItem *self);
+
+G_END_DECLS
