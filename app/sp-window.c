@@ -428,3 +428,13 @@ sp_window_show_view (SpWindow *self,
 {
   gtk_stack_set_visible_child_name (self->views, view);
 }
+
+gboolean
+sp_window_search_function (SpWindow *self,
+                           const char *text)
+{
+  gtk_editable_set_text (GTK_EDITABLE (self->search_entry), text);
+  sp_flame_graph_set_search (self->flame_graph, text);
+  gtk_stack_set_visible_child_name (self->views, "call-tree");
+  return sp_call_tree_view_search_next (self->call_tree_view, text);
+}

@@ -21,6 +21,11 @@ void sp_window_open_file (SpWindow *self,
 /* The page shown: "start", "loading", "profile" or "error". */
 const char *sp_window_get_page (SpWindow *self);
 
+/* Finds the next function matching text in the call tree (as Ctrl+F and
+ * Enter do) and highlights matches in the flame graph; FALSE if none. */
+gboolean sp_window_search_function (SpWindow *self,
+                                    const char *text);
+
 /* The view shown on the profile page: "call-tree", "flame-graph" or "summary". */
 void sp_window_show_view (SpWindow *self,
                           const char *view);

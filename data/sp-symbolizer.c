@@ -104,9 +104,14 @@ _sp_symbolizer_display_name (SpSymbolizer *self,
   display = g_hash_table_lookup (self->display_names, raw);
   if (display == NULL)
     {
-      g_autofree char *demangled = sp_demangle (raw);
+      /* "clock_gettime@@GLIBC_2.17": the symbol version is not part of
+       * the function's name. */
+      const char *at = strchr (raw, '@');
+      g_autofree char *unversioned = at != NULL && at != raw ? g_strndup (raw, (gsize) (at - raw)) : NULL;
+      const char *name = unversioned != NULL ? unversioned : raw;
+      g_autofree char *demangled = sp_demangle (name);
 
-      display = _sp_symbolizer_intern (self, demangled != NULL ? demangled : raw);
+      display = _sp_symbolizer_intern (self, demangled != NULL ? demangled : name);
       g_hash_table_insert (self->display_names, (gpointer) raw, (gpointer) display);
     }
   return display;
