@@ -54,6 +54,7 @@ sp_application_startup (GApplication *app)
     { "win.open", { "<Control>o", NULL } },
     { "win.close", { "<Control>w", NULL } },
     { "win.find", { "<Control>f", NULL } },
+    { "win.record", { "<Control>r", NULL } },
   };
 
   G_APPLICATION_CLASS (sp_application_parent_class)->startup (app);

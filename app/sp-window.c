@@ -11,7 +11,13 @@
 #include "sp-call-tree-view.h"
 #include "sp-flame-graph.h"
 #include "sp-profile.h"
+#include "sp-record-dialog.h"
+#include "sp-recording-session.h"
 #include "sp-spool-summary.h"
+#include "sp-stack-counts.h"
+
+/* How often the live view takes in what the recorder wrote. */
+#define LIVE_UPDATE_MS 250
 
 struct _SpWindow
 {
@@ -27,6 +33,9 @@ struct _SpWindow
   GtkStackSwitcher    *view_switcher;
   GtkSearchEntry      *search_entry;
   GtkToggleButton     *icicle_button;
+  GtkButton           *record_button;
+  GtkButton           *stop_button;
+  GtkLabel            *status_label;
   GtkScrolledWindow   *call_tree_scroller;
   GtkScrolledWindow   *flame_graph_scroller;
 
@@ -36,6 +45,14 @@ struct _SpWindow
   GtkFileChooserNative *chooser;
   SpProfile           *profile;
   guint                scroll_source;
+
+  /* Live recording: the session, the followed profile's counts (used by
+   * the update worker only), and whether an update is under way. */
+  SpRecordingSession  *session;
+  SpStackCounts       *live_counts;
+  guint                live_source;
+  gboolean             live_busy;
+  gboolean             live_final;    /* the recorder ended: finish after this update */
 
   /* Borrowed references */
   SpCallTreeView      *call_tree_view;
@@ -345,6 +362,277 @@ drop_file (GtkDropTarget *target,
   return TRUE;
 }
 
+/* ---- Recording and the live view -------------------------------------- */
+
+typedef struct {
+  SpProfile     *profile;     /* borrowed from the window for the update */
+  SpStackCounts *counts;      /* likewise */
+  gboolean       finish;
+  char          *path;
+} LiveUpdate;
+
+typedef struct {
+  SpCallTree     *call_tree;
+  SpCallTree     *flame_tree;
+  SpSpoolSummary  summary;
+  gboolean        have_summary;
+} LiveTrees;
+
+static void
+live_trees_free (gpointer data)
+{
+  LiveTrees *trees = data;
+
+  sp_call_tree_free (trees->call_tree);
+  sp_call_tree_free (trees->flame_tree);
+  sp_spool_summary_clear (&trees->summary);
+  g_free (trees);
+}
+
+/* In a worker: parse what was appended, count only the new samples, fold
+ * the distinct stacks into fresh trees. */
+static void
+live_update_in_thread (GTask *task,
+                       gpointer source_object,
+                       gpointer task_data,
+                       GCancellable *cancellable)
+{
+  LiveUpdate *update = task_data;
+  LiveTrees *trees = g_new0 (LiveTrees, 1);
+
+  sp_profile_update (update->profile);
+  if (update->finish)
+    sp_profile_finish (update->profile);
+  sp_stack_counts_update (update->counts, update->profile, NULL);
+  trees->call_tree = sp_call_tree_new (update->profile, NULL, update->counts, FALSE);
+  trees->flame_tree = sp_call_tree_new (update->profile, NULL, update->counts, FALSE);
+  if (update->finish)
+    trees->have_summary = sp_spool_summary_load (update->path, &trees->summary, NULL);
+  g_task_return_pointer (task, trees, live_trees_free);
+}
+
+static void live_schedule (SpWindow *self);
+
+static void
+live_update_done (GObject *source,
+                  GAsyncResult *result,
+                  gpointer user_data)
+{
+  g_autoptr (SpWindow) self = user_data;
+  LiveUpdate *update = g_task_get_task_data (G_TASK (result));
+  LiveTrees *trees = g_task_propagate_pointer (G_TASK (result), NULL);
+
+  self->live_busy = FALSE;
+  if (trees == NULL || gtk_widget_in_destruction (GTK_WIDGET (self)))
+    {
+      g_clear_pointer (&trees, live_trees_free);
+      return;
+    }
+  sp_call_tree_view_set_tree (self->call_tree_view, self->profile, g_steal_pointer (&trees->call_tree));
+  sp_flame_graph_set_tree (self->flame_graph, self->profile, g_steal_pointer (&trees->flame_tree));
+  if (trees->have_summary)
+    show_summary (self, &trees->summary);
+  live_trees_free (trees);
+  if (update->finish)
+    gtk_widget_set_visible (GTK_WIDGET (self->status_label), sp_profile_get_damage (self->profile) != NULL);
+  else if (self->live_final)
+    live_schedule (self);  /* the recorder ended meanwhile: one last update */
+}
+
+static void
+live_update_free (gpointer data)
+{
+  LiveUpdate *update = data;
+
+  g_free (update->path);
+  g_free (update);
+}
+
+/* Starts an update unless one is running; opens the spool once the
+ * recorder has created it. */
+static gboolean
+live_tick (gpointer data)
+{
+  SpWindow *self = data;
+  const char *path = sp_recording_session_get_output (self->session);
+  g_autoptr (GTask) task = NULL;
+  LiveUpdate *update;
+
+  if (self->live_busy)
+    return G_SOURCE_CONTINUE;
+  if (self->profile == NULL)
+    {
+      if (!g_file_test (path, G_FILE_TEST_EXISTS))
+        return self->live_final ? G_SOURCE_REMOVE : G_SOURCE_CONTINUE;
+      self->profile = sp_profile_open_follow (path, NULL);
+      if (self->profile == NULL)
+        return G_SOURCE_CONTINUE;
+      self->live_counts = sp_stack_counts_new (self->profile, NULL);
+    }
+  update = g_new0 (LiveUpdate, 1);
+  update->profile = self->profile;
+  update->counts = self->live_counts;
+  update->finish = self->live_final;
+  update->path = g_strdup (path);
+  self->live_busy = TRUE;
+  task = g_task_new (NULL, NULL, live_update_done, g_object_ref (self));
+  g_task_set_task_data (task, update, live_update_free);
+  g_task_run_in_thread (task, live_update_in_thread);
+  if (update->finish)
+    {
+      self->live_source = 0;
+      return G_SOURCE_REMOVE;
+    }
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+live_schedule (SpWindow *self)
+{
+  if (self->live_source == 0)
+    self->live_source = g_timeout_add (LIVE_UPDATE_MS, live_tick, self);
+}
+
+static void
+session_progress (SpRecordingSession *session,
+                  guint64 samples,
+                  guint64 lost,
+                  guint64 bytes,
+                  SpWindow *self)
+{
+  g_autofree char *size = g_format_size (bytes);
+  g_autofree char *text = g_strdup_printf ("Recording: %" G_GUINT64_FORMAT " samples, %" G_GUINT64_FORMAT
+                                           " lost, %s", samples, lost, size);
+
+  gtk_label_set_text (self->status_label, text);
+}
+
+static void
+session_finished (SpRecordingSession *session,
+                  int status,
+                  SpWindow *self)
+{
+  gtk_widget_set_visible (GTK_WIDGET (self->stop_button), FALSE);
+  gtk_widget_set_visible (GTK_WIDGET (self->record_button), TRUE);
+  self->live_final = TRUE;
+  if (self->profile == NULL && !g_file_test (sp_recording_session_get_output (session), G_FILE_TEST_EXISTS))
+    {
+      /* The recorder refused before writing anything: say why. */
+      g_autofree char *text = g_strdup_printf ("The recording could not start.\n%s",
+                                               sp_recording_session_get_errors (session));
+
+      g_clear_handle_id (&self->live_source, g_source_remove);
+      gtk_widget_set_visible (GTK_WIDGET (self->view_switcher), FALSE);
+      gtk_widget_set_visible (GTK_WIDGET (self->search_entry), FALSE);
+      gtk_widget_set_visible (GTK_WIDGET (self->icicle_button), FALSE);
+      gtk_label_set_text (self->error_label, g_strstrip (text));
+      gtk_stack_set_visible_child_name (self->pages, "error");
+      return;
+    }
+  gtk_label_set_text (self->status_label, status == 0 ? "Recording finished." : "Recording finished (the program "
+                                                                                "failed or was stopped).");
+  g_clear_handle_id (&self->live_source, g_source_remove);
+  live_schedule (self);
+}
+
+static char *
+recording_path (const SpRecordOptions *options)
+{
+  g_autofree char *dir = g_build_filename (g_get_user_cache_dir (), "stackpulse", "recordings", NULL);
+  g_autofree char *program = g_path_get_basename (options->argv[0]);
+  g_autoptr (GDateTime) now = g_date_time_new_now_local ();
+  g_autofree char *stamp = g_date_time_format (now, "%Y%m%d-%H%M%S");
+  g_autofree char *name = g_strdup_printf ("%s-%s.spool", program, stamp);
+
+  g_mkdir_with_parents (dir, 0700);
+  return g_build_filename (dir, name, NULL);
+}
+
+gboolean
+sp_window_record (SpWindow *self,
+                  const SpRecordOptions *options,
+                  GError **error)
+{
+  g_autofree char *path = recording_path (options);
+  g_autofree char *title = NULL;
+
+  g_return_val_if_fail (self->session == NULL && self->profile == NULL, FALSE);
+  self->session = sp_recording_session_start (options, path, error);
+  if (self->session == NULL)
+    return FALSE;
+  self->file = g_file_new_for_path (path);
+  g_signal_connect (self->session, "progress", G_CALLBACK (session_progress), self);
+  g_signal_connect (self->session, "finished", G_CALLBACK (session_finished), self);
+
+  title = g_strdup_printf ("%s — recording — stackpulse", options->argv[0]);
+  gtk_window_set_title (GTK_WINDOW (self), title);
+  gtk_label_set_text (self->status_label, "Recording: starting…");
+  gtk_widget_set_visible (GTK_WIDGET (self->status_label), TRUE);
+  gtk_widget_set_visible (GTK_WIDGET (self->record_button), FALSE);
+  gtk_widget_set_visible (GTK_WIDGET (self->stop_button), TRUE);
+  gtk_widget_set_visible (GTK_WIDGET (self->view_switcher), TRUE);
+  gtk_widget_set_visible (GTK_WIDGET (self->search_entry), TRUE);
+  gtk_widget_set_visible (GTK_WIDGET (self->icicle_button), TRUE);
+  gtk_stack_set_visible_child_name (self->pages, "profile");
+  live_schedule (self);
+  return TRUE;
+}
+
+gboolean
+sp_window_is_recording (SpWindow *self)
+{
+  return self->session != NULL && sp_recording_session_is_running (self->session);
+}
+
+static void
+record_requested (SpRecordDialog *dialog,
+                  SpWindow *self)
+{
+  SpRecordOptions options;
+  g_autoptr (GError) error = NULL;
+  SpWindow *target = self;
+
+  if (!sp_record_dialog_get_options (dialog, &options, NULL))
+    return;
+  /* One window per profile: a window that shows one records in a new one. */
+  if (self->session != NULL || self->profile != NULL || self->file != NULL)
+    {
+      target = sp_window_new (SP_APPLICATION (gtk_window_get_application (GTK_WINDOW (self))));
+      gtk_window_present (GTK_WINDOW (target));
+    }
+  if (!sp_window_record (target, &options, &error))
+    {
+      gtk_label_set_text (target->error_label, error->message);
+      gtk_stack_set_visible_child_name (target->pages, "error");
+    }
+  sp_record_options_clear (&options);
+}
+
+static void
+record_activated (GtkWidget *widget,
+                  const char *action_name,
+                  GVariant *parameter)
+{
+  SpRecordDialog *dialog = sp_record_dialog_new (GTK_WINDOW (widget));
+
+  g_signal_connect (dialog, "record", G_CALLBACK (record_requested), widget);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+stop_activated (GtkWidget *widget,
+                const char *action_name,
+                GVariant *parameter)
+{
+  SpWindow *self = SP_WINDOW (widget);
+
+  if (sp_window_is_recording (self))
+    {
+      gtk_label_set_text (self->status_label, "Stopping…");
+      sp_recording_session_stop (self->session);
+    }
+}
+
 static void
 sp_window_dispose (GObject *object)
 {
@@ -360,9 +648,24 @@ sp_window_dispose (GObject *object)
     sp_call_tree_view_set_tree (self->call_tree_view, NULL, NULL);
   if (self->flame_graph != NULL)
     sp_flame_graph_set_tree (self->flame_graph, NULL, NULL);
-  g_clear_pointer (&self->profile, sp_profile_free);
   g_clear_handle_id (&self->scroll_source, g_source_remove);
+  g_clear_handle_id (&self->live_source, g_source_remove);
+  if (self->session != NULL)
+    g_signal_handlers_disconnect_by_data (self->session, self);
+  g_clear_object (&self->session);
   G_OBJECT_CLASS (sp_window_parent_class)->dispose (object);
+}
+
+/* Not in dispose: a live update worker may still be using the profile, and
+ * it holds a reference to the window until it is done. */
+static void
+sp_window_finalize (GObject *object)
+{
+  SpWindow *self = SP_WINDOW (object);
+
+  g_clear_pointer (&self->live_counts, sp_stack_counts_free);
+  g_clear_pointer (&self->profile, sp_profile_free);
+  G_OBJECT_CLASS (sp_window_parent_class)->finalize (object);
 }
 
 static void
@@ -372,6 +675,7 @@ sp_window_class_init (SpWindowClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = sp_window_dispose;
+  object_class->finalize = sp_window_finalize;
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/stackpulse/Stackpulse/sp-window.ui");
   gtk_widget_class_bind_template_child (widget_class, SpWindow, pages);
@@ -383,12 +687,18 @@ sp_window_class_init (SpWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SpWindow, view_switcher);
   gtk_widget_class_bind_template_child (widget_class, SpWindow, search_entry);
   gtk_widget_class_bind_template_child (widget_class, SpWindow, icicle_button);
+  gtk_widget_class_bind_template_child (widget_class, SpWindow, record_button);
+  gtk_widget_class_bind_template_child (widget_class, SpWindow, stop_button);
+  gtk_widget_class_bind_template_child (widget_class, SpWindow, status_label);
   gtk_widget_class_bind_template_child (widget_class, SpWindow, call_tree_scroller);
   gtk_widget_class_bind_template_child (widget_class, SpWindow, flame_graph_scroller);
 
   gtk_widget_class_install_action (widget_class, "win.open", NULL, open_activated);
   gtk_widget_class_install_action (widget_class, "win.close", NULL, close_activated);
   gtk_widget_class_install_action (widget_class, "win.find", NULL, find_activated);
+  gtk_widget_class_install_action (widget_class, "win.record", NULL, record_activated);
+  gtk_widget_class_install_action (widget_class, "win.stop", NULL, stop_activated);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "win.stop", NULL);
 }
 
 static void
@@ -437,4 +747,10 @@ sp_window_search_function (SpWindow *self,
   sp_flame_graph_set_search (self->flame_graph, text);
   gtk_stack_set_visible_child_name (self->views, "call-tree");
   return sp_call_tree_view_search_next (self->call_tree_view, text);
+}
+
+GListModel *
+sp_window_get_call_tree_model (SpWindow *self)
+{
+  return sp_call_tree_view_get_model (self->call_tree_view);
 }

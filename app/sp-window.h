@@ -5,6 +5,7 @@
 #include <gtk/gtk.h>
 
 #include "sp-application.h"
+#include "sp-recording-session.h"
 
 G_BEGIN_DECLS
 
@@ -20,6 +21,17 @@ void sp_window_open_file (SpWindow *self,
 
 /* The page shown: "start", "loading", "profile" or "error". */
 const char *sp_window_get_page (SpWindow *self);
+
+/* Runs stackpulse-record on options' command and shows the recording live
+ * as it grows; the window must be empty (start page). */
+gboolean sp_window_record (SpWindow *self,
+                           const SpRecordOptions *options,
+                           GError **error);
+
+gboolean sp_window_is_recording (SpWindow *self);
+
+/* The call tree's rows as shown (for tests). */
+GListModel *sp_window_get_call_tree_model (SpWindow *self);
 
 /* Finds the next function matching text in the call tree (as Ctrl+F and
  * Enter do) and highlights matches in the flame graph; FALSE if none. */

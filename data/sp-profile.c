@@ -10,6 +10,12 @@
 
 #define MAX_INLINE_DEPTH 32
 
+/* Functions live in blocks that never move, so the main thread may read a
+ * function a tree names while a worker (following a live spool) appends
+ * new ones: ids are published to other threads only with the trees. */
+#define FUNCTION_BLOCK_SIZE 4096
+#define MAX_FUNCTION_BLOCKS 16384
+
 /* What one frame resolved to, as a leaf or as a caller. */
 typedef struct {
   guint32     offset;     /* into function_ids */
@@ -32,7 +38,8 @@ struct _SpProfile
   SpSymbolizer  *symbolizer;
   gboolean       inline_frames;
 
-  GArray        *functions;      /* SpFunction */
+  SpFunction   **function_blocks; /* MAX_FUNCTION_BLOCKS, allocated as needed */
+  guint          n_functions;
   GHashTable    *function_index; /* "kind\x1fmodule\x1fname" -> id + 1 */
   GStringChunk  *strings;
 
@@ -119,7 +126,7 @@ profile_new (const char *path,
   self->inline_frames = TRUE;
   self->thread_names = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
   self->symbolizer = sp_symbolizer_new ();
-  self->functions = g_array_new (FALSE, FALSE, sizeof (SpFunction));
+  self->function_blocks = g_new0 (SpFunction *, MAX_FUNCTION_BLOCKS);
   self->function_index = g_hash_table_new (g_str_hash, g_str_equal);
   self->strings = g_string_chunk_new (64 * 1024);
   self->frame_memo = g_array_new (FALSE, TRUE, sizeof (FrameMemo));
@@ -186,7 +193,9 @@ sp_profile_free (SpProfile *self)
   g_clear_pointer (&self->meta, g_key_file_unref);
   g_hash_table_unref (self->thread_names);
   sp_symbolizer_free (self->symbolizer);
-  g_array_unref (self->functions);
+  for (guint i = 0; i < MAX_FUNCTION_BLOCKS && self->function_blocks[i] != NULL; i++)
+    g_free (self->function_blocks[i]);
+  g_free (self->function_blocks);
   g_hash_table_unref (self->function_index);
   g_string_chunk_free (self->strings);
   g_array_unref (self->frame_memo);
@@ -202,14 +211,14 @@ const char *sp_profile_get_path (SpProfile *self) { return self->path; }
 const char *sp_profile_get_damage (SpProfile *self) { return self->damage; }
 const SpSpoolReader *sp_profile_get_reader (SpProfile *self) { return self->reader; }
 GKeyFile *sp_profile_get_meta (SpProfile *self) { return self->meta; }
-guint sp_profile_get_n_functions (SpProfile *self) { return self->functions->len; }
+guint sp_profile_get_n_functions (SpProfile *self) { return self->n_functions; }
 const GPtrArray *sp_profile_get_symbol_problems (SpProfile *self) { return sp_symbolizer_get_problems (self->symbolizer); }
 
 const SpFunction *
 sp_profile_get_function (SpProfile *self,
                          guint32 function_id)
 {
-  return &g_array_index (self->functions, SpFunction, function_id);
+  return &self->function_blocks[function_id / FUNCTION_BLOCK_SIZE][function_id % FUNCTION_BLOCK_SIZE];
 }
 
 const char *
@@ -246,13 +255,19 @@ sp_profile_intern_function (SpProfile *self,
 
   if (found != NULL)
     return GPOINTER_TO_UINT (found) - 1;
+  if (self->n_functions % FUNCTION_BLOCK_SIZE == 0)
+    {
+      g_assert (self->n_functions / FUNCTION_BLOCK_SIZE < MAX_FUNCTION_BLOCKS);
+      self->function_blocks[self->n_functions / FUNCTION_BLOCK_SIZE] = g_new (SpFunction, FUNCTION_BLOCK_SIZE);
+    }
   function.name = g_string_chunk_insert_const (self->strings, name);
   function.module = g_string_chunk_insert_const (self->strings, module);
   function.kind = kind;
-  g_array_append_val (self->functions, function);
+  *(SpFunction *) sp_profile_get_function (self, self->n_functions) = function;
+  self->n_functions++;
   g_hash_table_insert (self->function_index, g_string_chunk_insert (self->strings, key),
-                       GUINT_TO_POINTER (self->functions->len));
-  return self->functions->len - 1;
+                       GUINT_TO_POINTER (self->n_functions));
+  return self->n_functions - 1;
 }
 
 GArray *
@@ -262,9 +277,9 @@ sp_profile_find_functions (SpProfile *self,
   GArray *found = g_array_new (FALSE, FALSE, sizeof (guint32));
 
   for (guint pass = 0; pass < 2 && found->len == 0; pass++)
-    for (guint32 i = 0; i < self->functions->len; i++)
+    for (guint32 i = 0; i < self->n_functions; i++)
       {
-        const SpFunction *f = &g_array_index (self->functions, SpFunction, i);
+        const SpFunction *f = sp_profile_get_function (self, i);
 
         if (pass == 0 ? g_str_equal (f->name, name) : strstr (f->name, name) != NULL)
           g_array_append_val (found, i);

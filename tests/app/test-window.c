@@ -199,6 +199,98 @@ test_open_recording (void)
   g_rmdir (dir);
 }
 
+static gboolean
+call_tree_has_rows (SpWindow *window)
+{
+  return g_list_model_get_n_items (sp_window_get_call_tree_model (window)) > 0;
+}
+
+/* Waits until cond holds, running the main loop; FALSE after 20 s. */
+static gboolean
+wait_until (gboolean (*cond) (SpWindow *),
+            SpWindow *window)
+{
+  gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+
+  while (g_get_monotonic_time () < deadline)
+    {
+      if (cond (window))
+        return TRUE;
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
+  return FALSE;
+}
+
+static gboolean
+not_recording (SpWindow *window)
+{
+  return !sp_window_is_recording (window);
+}
+
+/* Record from the window: the views fill in while the workload still runs,
+ * Stop ends it early, and the finished recording keeps its views. */
+static void
+test_record_live (void)
+{
+  SpRecordOptions options = { 0 };
+  g_autoptr (GError) error = NULL;
+  SpWindow *window = sp_window_new (NULL);
+  gint64 started;
+  g_autofree char *samples = NULL;
+
+  g_setenv ("STACKPULSE_RECORD", g_getenv ("SP_RECORD"), TRUE);
+  options.argv = g_strsplit ("WORKLOAD 8", " ", -1);
+  g_free (options.argv[0]);
+  options.argv[0] = g_strdup (g_getenv ("SP_WORK_THREADS"));
+  options.frequency_hz = 1000;
+  options.kernel_stacks = TRUE;
+  gtk_window_present (GTK_WINDOW (window));
+  started = g_get_monotonic_time ();
+  g_assert_true (sp_window_record (window, &options, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (sp_window_get_page (window), ==, "profile");
+
+  /* Live: rows appear well before the 8 s workload ends. */
+  g_assert_true (wait_until (call_tree_has_rows, window));
+  g_assert_true (sp_window_is_recording (window));
+  g_test_message ("first rows after %.2f s", (g_get_monotonic_time () - started) / 1e6);
+  save_screenshot (GTK_WIDGET (window), "live-call-tree.png");
+
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.stop", NULL);
+  g_assert_true (wait_until (not_recording, window));
+  g_assert_cmpfloat ((g_get_monotonic_time () - started) / 1e6, <, 7.0);
+  /* The last update reads the finished file and fills the summary. */
+  for (gint64 until = g_get_monotonic_time () + 2 * G_USEC_PER_SEC; g_get_monotonic_time () < until;)
+    g_main_context_iteration (NULL, FALSE);
+  samples = figure_text (window, "Samples");
+  g_assert_nonnull (samples);
+  g_assert_cmpint (atoi (samples), >, 100);
+  g_assert_true (call_tree_has_rows (window));
+  save_screenshot (GTK_WIDGET (window), "live-finished.png");
+  gtk_window_destroy (GTK_WINDOW (window));
+  sp_record_options_clear (&options);
+}
+
+/* A command that does not exist: the window says so. */
+static void
+test_record_missing_command (void)
+{
+  SpRecordOptions options = { 0 };
+  g_autoptr (GError) error = NULL;
+  SpWindow *window = sp_window_new (NULL);
+
+  g_setenv ("STACKPULSE_RECORD", g_getenv ("SP_RECORD"), TRUE);
+  options.argv = g_strsplit ("/nonexistent/program", " ", -1);
+  options.frequency_hz = 1000;
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (sp_window_record (window, &options, &error));
+  g_assert_true (wait_for_page (window, "error"));
+  save_screenshot (GTK_WIDGET (window), "record-missing-command.png");
+  gtk_window_destroy (GTK_WINDOW (window));
+  sp_record_options_clear (&options);
+}
+
 static void
 test_open_missing (void)
 {
@@ -234,5 +326,7 @@ main (int argc,
   g_test_add_func ("/app/window/open-damaged", test_open_damaged);
   g_test_add_func ("/app/window/open-missing", test_open_missing);
   g_test_add_func ("/app/window/open-recording", test_open_recording);
+  g_test_add_func ("/app/window/record-live", test_record_live);
+  g_test_add_func ("/app/window/record-missing-command", test_record_missing_command);
   return g_test_run ();
 }

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sp-record-dialog.h: what to record: a command line, its working
+ * directory, the sampling frequency, kernel stacks on or off. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "sp-recording-session.h"
+
+G_BEGIN_DECLS
+
+#define SP_TYPE_RECORD_DIALOG (sp_record_dialog_get_type ())
+
+G_DECLARE_FINAL_TYPE (SpRecordDialog, sp_record_dialog, SP, RECORD_DIALOG, GtkWindow)
+
+/* Signal "record" (no arguments): the user asked to start; read the
+ * options with sp_record_dialog_get_options. */
+SpRecordDialog *sp_record_dialog_new (GtkWindow *parent);
+
+/* FALSE (with error) when the command line does not parse. */
+gboolean sp_record_dialog_get_options (SpRecordDialog *self,
+                                       SpRecordOptions *options,
+                                       GError **error);
+
+/* Fills the fields (tests, "profile the demo"). */
+void sp_record_dialog_set_command_line (SpRecordDialog *self,
+                                        const char *command_line);
+
+G_END_DECLS

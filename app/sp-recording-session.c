@@ -1,0 +1,275 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sp-recording-session.c: GSubprocess, a control pipe on stdin, progress
+ * on fd 3, errors collected from stderr. */
+#include "sp-recording-session.h"
+
+#include <fcntl.h>
+#include <gio/gunixinputstream.h>
+#include <glib-unix.h>
+#include <unistd.h>
+
+#define PROGRESS_FD 3
+
+struct _SpRecordingSession
+{
+  GObject           parent_instance;
+
+  /* Owned references */
+  GSubprocess      *process;
+  GDataInputStream *progress;
+  GDataInputStream *errors_in;
+  GString          *errors;
+  GCancellable     *cancellable;
+  char             *output;
+  gboolean          running;
+  gboolean          exited;       /* the process ended... */
+  gboolean          errors_done;  /* ...and its stderr is read to the end */
+  int               status;
+};
+
+enum { PROGRESS, FINISHED, N_SIGNALS };
+static guint signals[N_SIGNALS];
+
+G_DEFINE_FINAL_TYPE (SpRecordingSession, sp_recording_session, G_TYPE_OBJECT)
+
+void
+sp_record_options_clear (SpRecordOptions *options)
+{
+  g_clear_pointer (&options->argv, g_strfreev);
+  g_clear_pointer (&options->working_directory, g_free);
+}
+
+char *
+sp_recording_session_find_recorder (void)
+{
+  const char *chosen = g_getenv ("STACKPULSE_RECORD");
+  g_autofree char *self_exe = g_file_read_link ("/proc/self/exe", NULL);
+  g_autofree char *dir = self_exe != NULL ? g_path_get_dirname (self_exe) : NULL;
+  g_autofree char *beside = dir != NULL ? g_build_filename (dir, "stackpulse-record", NULL) : NULL;
+
+  if (chosen != NULL && g_file_test (chosen, G_FILE_TEST_IS_EXECUTABLE))
+    return g_strdup (chosen);
+  if (beside != NULL && g_file_test (beside, G_FILE_TEST_IS_EXECUTABLE))
+    return g_steal_pointer (&beside);
+  return g_find_program_in_path ("stackpulse-record");
+}
+
+/* "elapsed_ms=1000 samples=998 lost=0 bytes=12345 state=recording" */
+static void
+parse_progress (SpRecordingSession *self,
+                const char *line)
+{
+  g_auto (GStrv) fields = g_strsplit (line, " ", -1);
+  guint64 samples = 0, lost = 0, bytes = 0;
+
+  for (guint i = 0; fields[i] != NULL; i++)
+    {
+      if (g_str_has_prefix (fields[i], "samples="))
+        samples = g_ascii_strtoull (fields[i] + 8, NULL, 10);
+      else if (g_str_has_prefix (fields[i], "lost="))
+        lost = g_ascii_strtoull (fields[i] + 5, NULL, 10);
+      else if (g_str_has_prefix (fields[i], "bytes="))
+        bytes = g_ascii_strtoull (fields[i] + 6, NULL, 10);
+    }
+  g_signal_emit (self, signals[PROGRESS], 0, samples, lost, bytes);
+}
+
+/* "finished" comes once the recorder has ended and said all it had to. */
+static void
+maybe_finish (SpRecordingSession *self)
+{
+  if (self->exited && self->errors_done)
+    g_signal_emit (self, signals[FINISHED], 0, self->status);
+}
+
+static void read_next_progress (SpRecordingSession *self);
+static void read_next_error (SpRecordingSession *self);
+
+static void
+progress_line_read (GObject *source,
+                    GAsyncResult *result,
+                    gpointer user_data)
+{
+  g_autoptr (SpRecordingSession) self = user_data;
+  g_autofree char *line = g_data_input_stream_read_line_finish (G_DATA_INPUT_STREAM (source), result, NULL, NULL);
+
+  if (line == NULL)
+    return;
+  parse_progress (self, line);
+  read_next_progress (self);
+}
+
+static void
+read_next_progress (SpRecordingSession *self)
+{
+  g_data_input_stream_read_line_async (self->progress, G_PRIORITY_DEFAULT, self->cancellable,
+                                       progress_line_read, g_object_ref (self));
+}
+
+static void
+error_line_read (GObject *source,
+                 GAsyncResult *result,
+                 gpointer user_data)
+{
+  g_autoptr (SpRecordingSession) self = user_data;
+  g_autofree char *line = g_data_input_stream_read_line_finish (G_DATA_INPUT_STREAM (source), result, NULL, NULL);
+
+  if (line == NULL)
+    {
+      self->errors_done = TRUE;
+      maybe_finish (self);
+      return;
+    }
+  /* The terminal progress line never appears: stderr is a pipe here. */
+  g_string_append_printf (self->errors, "%s\n", line);
+  read_next_error (self);
+}
+
+static void
+read_next_error (SpRecordingSession *self)
+{
+  g_data_input_stream_read_line_async (self->errors_in, G_PRIORITY_DEFAULT, self->cancellable,
+                                       error_line_read, g_object_ref (self));
+}
+
+static void
+process_exited (GObject *source,
+                GAsyncResult *result,
+                gpointer user_data)
+{
+  g_autoptr (SpRecordingSession) self = user_data;
+
+  g_subprocess_wait_finish (G_SUBPROCESS (source), result, NULL);
+  self->running = FALSE;
+  self->exited = TRUE;
+  self->status = g_subprocess_get_if_exited (self->process) ? g_subprocess_get_exit_status (self->process)
+                                                            : 128 + g_subprocess_get_term_sig (self->process);
+  maybe_finish (self);
+}
+
+static char **
+recorder_argv (const char *recorder,
+               const SpRecordOptions *options,
+               const char *output)
+{
+  GPtrArray *argv = g_ptr_array_new ();
+
+  g_ptr_array_add (argv, g_strdup (recorder));
+  g_ptr_array_add (argv, g_strdup ("-o"));
+  g_ptr_array_add (argv, g_strdup (output));
+  g_ptr_array_add (argv, g_strdup_printf ("-F%u", options->frequency_hz));
+  if (!options->kernel_stacks)
+    g_ptr_array_add (argv, g_strdup ("--no-kernel"));
+  g_ptr_array_add (argv, g_strdup ("--control-stdin"));
+  g_ptr_array_add (argv, g_strdup_printf ("--progress-fd=%d", PROGRESS_FD));
+  g_ptr_array_add (argv, g_strdup ("--"));
+  for (guint i = 0; options->argv[i] != NULL; i++)
+    g_ptr_array_add (argv, g_strdup (options->argv[i]));
+  g_ptr_array_add (argv, NULL);
+  return (char **) g_ptr_array_free (argv, FALSE);
+}
+
+SpRecordingSession *
+sp_recording_session_start (const SpRecordOptions *options,
+                            const char *output,
+                            GError **error)
+{
+  g_autoptr (SpRecordingSession) self = NULL;
+  g_autoptr (GSubprocessLauncher) launcher = NULL;
+  g_autofree char *recorder = sp_recording_session_find_recorder ();
+  g_auto (GStrv) argv = NULL;
+  int progress[2];
+
+  if (recorder == NULL)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                           "stackpulse-record was not found next to stackpulse or on PATH");
+      return NULL;
+    }
+  if (!g_unix_open_pipe (progress, FD_CLOEXEC, error))
+    return NULL;
+  argv = recorder_argv (recorder, options, output);
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  if (options->working_directory != NULL && options->working_directory[0] != '\0')
+    g_subprocess_launcher_set_cwd (launcher, options->working_directory);
+  g_subprocess_launcher_take_fd (launcher, progress[1], PROGRESS_FD);
+
+  self = g_object_new (SP_TYPE_RECORDING_SESSION, NULL);
+  self->output = g_strdup (output);
+  self->process = g_subprocess_launcher_spawnv (launcher, (const char *const *) argv, error);
+  if (self->process == NULL)
+    {
+      close (progress[0]);
+      return NULL;
+    }
+  self->running = TRUE;
+  self->progress = g_data_input_stream_new (g_unix_input_stream_new (progress[0], TRUE));
+  g_object_unref (g_filter_input_stream_get_base_stream (G_FILTER_INPUT_STREAM (self->progress)));
+  self->errors_in = g_data_input_stream_new (g_subprocess_get_stderr_pipe (self->process));
+  read_next_progress (self);
+  read_next_error (self);
+  g_subprocess_wait_async (self->process, self->cancellable, process_exited, g_object_ref (self));
+  return g_steal_pointer (&self);
+}
+
+void
+sp_recording_session_stop (SpRecordingSession *self)
+{
+  GOutputStream *control = g_subprocess_get_stdin_pipe (self->process);
+
+  if (!self->running)
+    return;
+  g_output_stream_write_all (control, "stop\n", 5, NULL, NULL, NULL);
+  g_output_stream_close (control, NULL, NULL);
+}
+
+gboolean sp_recording_session_is_running (SpRecordingSession *self) { return self->running; }
+const char *sp_recording_session_get_output (SpRecordingSession *self) { return self->output; }
+const char *sp_recording_session_get_errors (SpRecordingSession *self) { return self->errors->str; }
+
+static void
+sp_recording_session_dispose (GObject *object)
+{
+  SpRecordingSession *self = SP_RECORDING_SESSION (object);
+
+  /* A window closed while recording: the recording ends with it. */
+  if (self->running)
+    sp_recording_session_stop (self);
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->progress);
+  g_clear_object (&self->errors_in);
+  g_clear_object (&self->process);
+  G_OBJECT_CLASS (sp_recording_session_parent_class)->dispose (object);
+}
+
+static void
+sp_recording_session_finalize (GObject *object)
+{
+  SpRecordingSession *self = SP_RECORDING_SESSION (object);
+
+  g_clear_object (&self->cancellable);
+  g_string_free (self->errors, TRUE);
+  g_free (self->output);
+  G_OBJECT_CLASS (sp_recording_session_parent_class)->finalize (object);
+}
+
+static void
+sp_recording_session_class_init (SpRecordingSessionClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = sp_recording_session_dispose;
+  object_class->finalize = sp_recording_session_finalize;
+
+  signals[PROGRESS] = g_signal_new ("progress", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                                    NULL, G_TYPE_NONE, 3, G_TYPE_UINT64, G_TYPE_UINT64, G_TYPE_UINT64);
+  signals[FINISHED] = g_signal_new ("finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                                    NULL, G_TYPE_NONE, 1, G_TYPE_INT);
+}
+
+static void
+sp_recording_session_init (SpRecordingSession *self)
+{
+  self->errors = g_string_new (NULL);
+  self->cancellable = g_cancellable_new ();
+}
