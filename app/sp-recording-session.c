@@ -39,19 +39,33 @@ sp_record_options_clear (SpRecordOptions *options)
   g_clear_pointer (&options->working_directory, g_free);
 }
 
-char *
-sp_recording_session_find_recorder (void)
+/* $variable, else next to this program, else on PATH. */
+static char *
+find_program (const char *variable,
+              const char *name)
 {
-  const char *chosen = g_getenv ("STACKPULSE_RECORD");
+  const char *chosen = g_getenv (variable);
   g_autofree char *self_exe = g_file_read_link ("/proc/self/exe", NULL);
   g_autofree char *dir = self_exe != NULL ? g_path_get_dirname (self_exe) : NULL;
-  g_autofree char *beside = dir != NULL ? g_build_filename (dir, "stackpulse-record", NULL) : NULL;
+  g_autofree char *beside = dir != NULL ? g_build_filename (dir, name, NULL) : NULL;
 
   if (chosen != NULL && g_file_test (chosen, G_FILE_TEST_IS_EXECUTABLE))
     return g_strdup (chosen);
   if (beside != NULL && g_file_test (beside, G_FILE_TEST_IS_EXECUTABLE))
     return g_steal_pointer (&beside);
-  return g_find_program_in_path ("stackpulse-record");
+  return g_find_program_in_path (name);
+}
+
+char *
+sp_recording_session_find_recorder (void)
+{
+  return find_program ("STACKPULSE_RECORD", "stackpulse-record");
+}
+
+char *
+sp_recording_session_find_demo (void)
+{
+  return find_program ("STACKPULSE_DEMO", "stackpulse-demo");
 }
 
 /* "elapsed_ms=1000 samples=998 lost=0 bytes=12345 state=recording" */

@@ -43,4 +43,8 @@ const char *sp_recording_session_get_errors (SpRecordingSession *self);
  * or on PATH. */
 char *sp_recording_session_find_recorder (void);
 
+/* Where stackpulse-demo is: $STACKPULSE_DEMO, next to this program, or on
+ * PATH; NULL when nowhere. */
+char *sp_recording_session_find_demo (void);
+
 G_END_DECLS

@@ -620,6 +620,37 @@ record_activated (GtkWidget *widget,
 }
 
 static void
+record_demo_activated (GtkWidget *widget,
+                       const char *action_name,
+                       GVariant *parameter)
+{
+  SpWindow *self = SP_WINDOW (widget);
+  g_autofree char *demo = sp_recording_session_find_demo ();
+  SpRecordOptions options = { NULL, NULL, 1000, TRUE };
+  g_autoptr (GError) error = NULL;
+
+  if (demo == NULL)
+    {
+      gtk_label_set_text (self->error_label, "stackpulse-demo was not found next to stackpulse or on PATH.");
+      gtk_stack_set_visible_child_name (self->pages, "error");
+      return;
+    }
+  options.argv = g_new0 (char *, 2);
+  options.argv[0] = g_steal_pointer (&demo);
+  if (self->session != NULL || self->profile != NULL || self->file != NULL)
+    {
+      self = sp_window_new (SP_APPLICATION (gtk_window_get_application (GTK_WINDOW (self))));
+      gtk_window_present (GTK_WINDOW (self));
+    }
+  if (!sp_window_record (self, &options, &error))
+    {
+      gtk_label_set_text (self->error_label, error->message);
+      gtk_stack_set_visible_child_name (self->pages, "error");
+    }
+  sp_record_options_clear (&options);
+}
+
+static void
 stop_activated (GtkWidget *widget,
                 const char *action_name,
                 GVariant *parameter)
@@ -698,6 +729,7 @@ sp_window_class_init (SpWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.find", NULL, find_activated);
   gtk_widget_class_install_action (widget_class, "win.record", NULL, record_activated);
   gtk_widget_class_install_action (widget_class, "win.stop", NULL, stop_activated);
+  gtk_widget_class_install_action (widget_class, "win.record-demo", NULL, record_demo_activated);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "win.stop", NULL);
 }
 

@@ -272,6 +272,25 @@ test_record_live (void)
   sp_record_options_clear (&options);
 }
 
+/* One click: the demo records, and its functions show while it runs. */
+static void
+test_profile_demo (void)
+{
+  SpWindow *window = sp_window_new (NULL);
+
+  g_setenv ("STACKPULSE_RECORD", g_getenv ("SP_RECORD"), TRUE);
+  g_setenv ("STACKPULSE_DEMO", g_getenv ("SP_DEMO"), TRUE);
+  gtk_window_present (GTK_WINDOW (window));
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.record-demo", NULL);
+  g_assert_true (sp_window_is_recording (window));
+  g_assert_true (wait_until (call_tree_has_rows, window));
+  g_assert_true (sp_window_search_function (window, "deflate_block"));
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.stop", NULL);
+  g_assert_true (wait_until (not_recording, window));
+  save_screenshot (GTK_WIDGET (window), "demo.png");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* A command that does not exist: the window says so. */
 static void
 test_record_missing_command (void)
@@ -328,5 +347,6 @@ main (int argc,
   g_test_add_func ("/app/window/open-recording", test_open_recording);
   g_test_add_func ("/app/window/record-live", test_record_live);
   g_test_add_func ("/app/window/record-missing-command", test_record_missing_command);
+  g_test_add_func ("/app/window/profile-demo", test_profile_demo);
   return g_test_run ();
 }
