@@ -71,6 +71,27 @@ lookup_unit (GHashTable *units,
   return scopes;
 }
 
+/* libdw finds an address's unit through .debug_aranges, which clang does
+ * not write (elfutils 0.188 does not make them up from the units): then
+ * each unit's own ranges are looked at, the units being indexed once. */
+static Dwarf_Die *
+find_unit_by_ranges (Dwfl_Module *mod,
+                     GHashTable *units,
+                     Dwarf_Addr address,
+                     Dwarf_Addr *bias)
+{
+  Dwarf_Die *cudie = NULL;
+
+  while ((cudie = dwfl_module_nextcu (mod, cudie, bias)) != NULL)
+    {
+      SpDwarfScopes *scopes = lookup_unit (units, cudie);
+
+      if (_sp_dwarf_scopes_has_ranges (scopes) && _sp_dwarf_scopes_covers (scopes, address - *bias))
+        return cudie;
+    }
+  return NULL;
+}
+
 guint
 _sp_dwarf_frames (SpSymbolizer *self,
                   Dwfl_Module *mod,
@@ -88,6 +109,8 @@ _sp_dwarf_frames (SpSymbolizer *self,
   int line = 0;
   guint n;
 
+  if (cudie == NULL)
+    cudie = find_unit_by_ranges (mod, units, address, &bias);
   if (cudie == NULL)
     return 0;
   scopes = lookup_unit (units, cudie);

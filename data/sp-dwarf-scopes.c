@@ -158,6 +158,12 @@ unit_ranges (Dwarf_Die *cudie)
 }
 
 gboolean
+_sp_dwarf_scopes_has_ranges (SpDwarfScopes *scopes)
+{
+  return scopes->unit->len > 0;
+}
+
+gboolean
 _sp_dwarf_scopes_covers (SpDwarfScopes *scopes,
                          Dwarf_Addr address)
 {

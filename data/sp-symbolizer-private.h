@@ -116,6 +116,8 @@ typedef struct _SpDwarfScopes SpDwarfScopes;
 SpDwarfScopes *_sp_dwarf_scopes_new (Dwarf_Die *cudie);
 void           _sp_dwarf_scopes_free (SpDwarfScopes *scopes);
 /* Whether the unit holds code at address (unit addresses). */
+/* Whether the unit states its address ranges at all. */
+gboolean       _sp_dwarf_scopes_has_ranges (SpDwarfScopes *scopes);
 gboolean       _sp_dwarf_scopes_covers (SpDwarfScopes *scopes,
                                         Dwarf_Addr address);
 /* The unit's DIE offset, to key a table of units (g_int64_hash). */
