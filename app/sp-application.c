@@ -55,6 +55,7 @@ sp_application_startup (GApplication *app)
     { "win.close", { "<Control>w", NULL } },
     { "win.find", { "<Control>f", NULL } },
     { "win.record", { "<Control>r", NULL } },
+    { "win.show-help-overlay", { "<Control>question", NULL } },
   };
 
   G_APPLICATION_CLASS (sp_application_parent_class)->startup (app);

@@ -19,7 +19,7 @@ main (int argc,
                "stackpulse is a desktop application. On a terminal, record with\n"
                "  stackpulse-record -o out.spool -- COMMAND\n"
                "and read a recording with\n"
-               "  stackpulse-report dump out.spool\n");
+               "  stackpulse-report out.spool      (summary; see stackpulse-report --help)\n");
       return 1;
     }
   app = sp_application_new ();
