@@ -38,6 +38,7 @@ struct _SpWindow
   GtkLabel            *status_label;
   GtkScrolledWindow   *call_tree_scroller;
   GtkScrolledWindow   *flame_graph_scroller;
+  GtkScrolledWindow   *bottom_up_scroller;
 
   /* Owned references */
   GFile               *file;
@@ -56,6 +57,7 @@ struct _SpWindow
 
   /* Borrowed references */
   SpCallTreeView      *call_tree_view;
+  SpCallTreeView      *bottom_up_view;
   SpFlameGraph        *flame_graph;
 };
 
@@ -64,6 +66,7 @@ typedef struct {
   SpProfile      *profile;
   SpCallTree     *call_tree;     /* for the call tree view */
   SpCallTree     *flame_tree;    /* for the flame graph (each view owns its tree) */
+  SpCallTree     *bottom_up;     /* for the bottom-up view */
   SpSpoolSummary  summary;
 } Loaded;
 
@@ -76,6 +79,7 @@ loaded_free (gpointer data)
 
   sp_call_tree_free (loaded->call_tree);
   sp_call_tree_free (loaded->flame_tree);
+  sp_call_tree_free (loaded->bottom_up);
   sp_profile_free (loaded->profile);
   sp_spool_summary_clear (&loaded->summary);
   g_free (loaded);
@@ -107,6 +111,7 @@ load_in_thread (GTask *task,
   /* Symbols are resolved here, off the main thread, as the trees need them. */
   loaded->call_tree = sp_call_tree_new (loaded->profile, NULL, NULL, FALSE);
   loaded->flame_tree = sp_call_tree_new (loaded->profile, NULL, NULL, FALSE);
+  loaded->bottom_up = sp_call_tree_new (loaded->profile, NULL, NULL, TRUE);
   g_task_return_pointer (task, loaded, loaded_free);
 }
 
@@ -174,9 +179,11 @@ show_profile (SpWindow *self,
 {
   /* The views borrow the profile: clear them before it goes. */
   sp_call_tree_view_set_tree (self->call_tree_view, NULL, NULL);
+  sp_call_tree_view_set_tree (self->bottom_up_view, NULL, NULL);
   sp_flame_graph_set_tree (self->flame_graph, NULL, NULL);
   g_clear_pointer (&self->profile, sp_profile_free);
   self->profile = g_steal_pointer (&loaded->profile);
+  sp_call_tree_view_set_tree (self->bottom_up_view, self->profile, g_steal_pointer (&loaded->bottom_up));
 
   sp_call_tree_view_set_tree (self->call_tree_view, self->profile, g_steal_pointer (&loaded->call_tree));
   sp_flame_graph_set_tree (self->flame_graph, self->profile, g_steal_pointer (&loaded->flame_tree));
@@ -374,6 +381,7 @@ typedef struct {
 typedef struct {
   SpCallTree     *call_tree;
   SpCallTree     *flame_tree;
+  SpCallTree     *bottom_up;
   SpSpoolSummary  summary;
   gboolean        have_summary;
 } LiveTrees;
@@ -385,6 +393,7 @@ live_trees_free (gpointer data)
 
   sp_call_tree_free (trees->call_tree);
   sp_call_tree_free (trees->flame_tree);
+  sp_call_tree_free (trees->bottom_up);
   sp_spool_summary_clear (&trees->summary);
   g_free (trees);
 }
@@ -406,6 +415,7 @@ live_update_in_thread (GTask *task,
   sp_stack_counts_update (update->counts, update->profile, NULL);
   trees->call_tree = sp_call_tree_new (update->profile, NULL, update->counts, FALSE);
   trees->flame_tree = sp_call_tree_new (update->profile, NULL, update->counts, FALSE);
+  trees->bottom_up = sp_call_tree_new (update->profile, NULL, update->counts, TRUE);
   if (update->finish)
     trees->have_summary = sp_spool_summary_load (update->path, &trees->summary, NULL);
   g_task_return_pointer (task, trees, live_trees_free);
@@ -430,6 +440,7 @@ live_update_done (GObject *source,
     }
   sp_call_tree_view_set_tree (self->call_tree_view, self->profile, g_steal_pointer (&trees->call_tree));
   sp_flame_graph_set_tree (self->flame_graph, self->profile, g_steal_pointer (&trees->flame_tree));
+  sp_call_tree_view_set_tree (self->bottom_up_view, self->profile, g_steal_pointer (&trees->bottom_up));
   if (trees->have_summary)
     show_summary (self, &trees->summary);
   live_trees_free (trees);
@@ -677,6 +688,8 @@ sp_window_dispose (GObject *object)
   g_clear_object (&self->chooser);
   if (self->call_tree_view != NULL)
     sp_call_tree_view_set_tree (self->call_tree_view, NULL, NULL);
+  if (self->bottom_up_view != NULL)
+    sp_call_tree_view_set_tree (self->bottom_up_view, NULL, NULL);
   if (self->flame_graph != NULL)
     sp_flame_graph_set_tree (self->flame_graph, NULL, NULL);
   g_clear_handle_id (&self->scroll_source, g_source_remove);
@@ -723,6 +736,7 @@ sp_window_class_init (SpWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SpWindow, status_label);
   gtk_widget_class_bind_template_child (widget_class, SpWindow, call_tree_scroller);
   gtk_widget_class_bind_template_child (widget_class, SpWindow, flame_graph_scroller);
+  gtk_widget_class_bind_template_child (widget_class, SpWindow, bottom_up_scroller);
 
   gtk_widget_class_install_action (widget_class, "win.open", NULL, open_activated);
   gtk_widget_class_install_action (widget_class, "win.close", NULL, close_activated);
@@ -741,6 +755,8 @@ sp_window_init (SpWindow *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   self->call_tree_view = sp_call_tree_view_new ();
   gtk_scrolled_window_set_child (self->call_tree_scroller, GTK_WIDGET (self->call_tree_view));
+  self->bottom_up_view = sp_call_tree_view_new ();
+  gtk_scrolled_window_set_child (self->bottom_up_scroller, GTK_WIDGET (self->bottom_up_view));
   self->flame_graph = sp_flame_graph_new ();
   gtk_scrolled_window_set_child (self->flame_graph_scroller, GTK_WIDGET (self->flame_graph));
   g_signal_connect (self->search_entry, "search-changed", G_CALLBACK (search_changed), self);

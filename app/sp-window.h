@@ -38,7 +38,8 @@ GListModel *sp_window_get_call_tree_model (SpWindow *self);
 gboolean sp_window_search_function (SpWindow *self,
                                     const char *text);
 
-/* The view shown on the profile page: "call-tree", "flame-graph" or "summary". */
+/* The view shown on the profile page: "call-tree", "bottom-up",
+ * "flame-graph" or "summary". */
 void sp_window_show_view (SpWindow *self,
                           const char *view);
 

@@ -191,6 +191,8 @@ test_open_recording (void)
   g_assert_cmpint (atoi (samples), >, 500);
   g_assert_true (sp_window_search_function (window, "alpha_leaf"));
   save_screenshot (GTK_WIDGET (window), "recording-call-tree.png");
+  sp_window_show_view (window, "bottom-up");
+  save_screenshot (GTK_WIDGET (window), "recording-bottom-up.png");
   sp_window_show_view (window, "flame-graph");
   save_screenshot (GTK_WIDGET (window), "recording-flame-graph.png");
   gtk_window_destroy (GTK_WINDOW (window));
