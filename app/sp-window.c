@@ -15,6 +15,8 @@
 #include "sp-recording-session.h"
 #include "sp-spool-summary.h"
 #include "sp-stack-counts.h"
+#include "sp-timeline-view.h"
+#include "sp-timeline.h"
 
 /* How often the live view takes in what the recorder wrote. */
 #define LIVE_UPDATE_MS 250
@@ -39,12 +41,17 @@ struct _SpWindow
   GtkScrolledWindow   *call_tree_scroller;
   GtkScrolledWindow   *flame_graph_scroller;
   GtkScrolledWindow   *bottom_up_scroller;
+  GtkScrolledWindow   *timeline_scroller;
 
   /* Owned references */
   GFile               *file;
   GCancellable        *cancellable;
   GtkFileChooserNative *chooser;
   SpProfile           *profile;
+  SpSampleIndex       *index;        /* main thread only, for the timeline */
+  SpFilter            *filter;       /* the timeline's selection */
+  gboolean             rebuild_pending;
+  gboolean             disposed;      /* workers may finish after the window closed */
   guint                scroll_source;
 
   /* Live recording: the session, the followed profile's counts (used by
@@ -58,6 +65,7 @@ struct _SpWindow
   /* Borrowed references */
   SpCallTreeView      *call_tree_view;
   SpCallTreeView      *bottom_up_view;
+  SpTimelineView      *timeline_view;
   SpFlameGraph        *flame_graph;
 };
 
@@ -67,6 +75,7 @@ typedef struct {
   SpCallTree     *call_tree;     /* for the call tree view */
   SpCallTree     *flame_tree;    /* for the flame graph (each view owns its tree) */
   SpCallTree     *bottom_up;     /* for the bottom-up view */
+  SpSampleIndex  *index;         /* for the timeline */
   SpSpoolSummary  summary;
 } Loaded;
 
@@ -80,6 +89,7 @@ loaded_free (gpointer data)
   sp_call_tree_free (loaded->call_tree);
   sp_call_tree_free (loaded->flame_tree);
   sp_call_tree_free (loaded->bottom_up);
+  g_clear_pointer (&loaded->index, sp_sample_index_free);
   sp_profile_free (loaded->profile);
   sp_spool_summary_clear (&loaded->summary);
   g_free (loaded);
@@ -112,6 +122,8 @@ load_in_thread (GTask *task,
   loaded->call_tree = sp_call_tree_new (loaded->profile, NULL, NULL, FALSE);
   loaded->flame_tree = sp_call_tree_new (loaded->profile, NULL, NULL, FALSE);
   loaded->bottom_up = sp_call_tree_new (loaded->profile, NULL, NULL, TRUE);
+  loaded->index = sp_sample_index_new ();
+  sp_sample_index_update (loaded->index, sp_profile_get_reader (loaded->profile));
   g_task_return_pointer (task, loaded, loaded_free);
 }
 
@@ -181,8 +193,12 @@ show_profile (SpWindow *self,
   sp_call_tree_view_set_tree (self->call_tree_view, NULL, NULL);
   sp_call_tree_view_set_tree (self->bottom_up_view, NULL, NULL);
   sp_flame_graph_set_tree (self->flame_graph, NULL, NULL);
+  sp_timeline_view_set_profile (self->timeline_view, NULL, NULL);
+  g_clear_pointer (&self->index, sp_sample_index_free);
   g_clear_pointer (&self->profile, sp_profile_free);
   self->profile = g_steal_pointer (&loaded->profile);
+  self->index = g_steal_pointer (&loaded->index);
+  sp_timeline_view_set_profile (self->timeline_view, self->profile, self->index);
   sp_call_tree_view_set_tree (self->bottom_up_view, self->profile, g_steal_pointer (&loaded->bottom_up));
 
   sp_call_tree_view_set_tree (self->call_tree_view, self->profile, g_steal_pointer (&loaded->call_tree));
@@ -203,8 +219,11 @@ load_done (GObject *source,
   g_autoptr (GError) error = NULL;
   Loaded *loaded = g_task_propagate_pointer (G_TASK (result), &error);
 
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) || self->disposed)
+    {
+      g_clear_pointer (&loaded, loaded_free);
+      return;
+    }
   gtk_spinner_stop (self->spinner);
   if (loaded == NULL)
     {
@@ -373,7 +392,8 @@ drop_file (GtkDropTarget *target,
 
 typedef struct {
   SpProfile     *profile;     /* borrowed from the window for the update */
-  SpStackCounts *counts;      /* likewise */
+  SpStackCounts *counts;      /* likewise; NULL: no parsing, only a new filter */
+  SpFilter      *filter;      /* a copy of the timeline's selection */
   gboolean       finish;
   char          *path;
 } LiveUpdate;
@@ -408,20 +428,30 @@ live_update_in_thread (GTask *task,
 {
   LiveUpdate *update = task_data;
   LiveTrees *trees = g_new0 (LiveTrees, 1);
+  gboolean whole = update->filter->from_ns == 0 && update->filter->to_ns == G_MAXUINT64;
+  SpStackCounts *counts = NULL;
+  g_autoptr (SpStackCounts) selected = NULL;
 
-  sp_profile_update (update->profile);
-  if (update->finish)
-    sp_profile_finish (update->profile);
-  sp_stack_counts_update (update->counts, update->profile, NULL);
-  trees->call_tree = sp_call_tree_new (update->profile, NULL, update->counts, FALSE);
-  trees->flame_tree = sp_call_tree_new (update->profile, NULL, update->counts, FALSE);
-  trees->bottom_up = sp_call_tree_new (update->profile, NULL, update->counts, TRUE);
-  if (update->finish)
+  if (update->counts != NULL)
+    {
+      sp_profile_update (update->profile);
+      if (update->finish)
+        sp_profile_finish (update->profile);
+      sp_stack_counts_update (update->counts, update->profile, NULL);
+    }
+  /* The whole recording: the running counts. A time range: count it. */
+  counts = whole && update->counts != NULL ? update->counts
+                                           : (selected = sp_stack_counts_new (update->profile, update->filter));
+  trees->call_tree = sp_call_tree_new (update->profile, NULL, counts, FALSE);
+  trees->flame_tree = sp_call_tree_new (update->profile, NULL, counts, FALSE);
+  trees->bottom_up = sp_call_tree_new (update->profile, NULL, counts, TRUE);
+  if (update->finish && update->path != NULL)
     trees->have_summary = sp_spool_summary_load (update->path, &trees->summary, NULL);
   g_task_return_pointer (task, trees, live_trees_free);
 }
 
 static void live_schedule (SpWindow *self);
+static void start_rebuild (SpWindow *self);
 
 static void
 live_update_done (GObject *source,
@@ -433,10 +463,18 @@ live_update_done (GObject *source,
   LiveTrees *trees = g_task_propagate_pointer (G_TASK (result), NULL);
 
   self->live_busy = FALSE;
-  if (trees == NULL || gtk_widget_in_destruction (GTK_WIDGET (self)))
+  if (trees == NULL || self->disposed)
     {
       g_clear_pointer (&trees, live_trees_free);
       return;
+    }
+  /* The worker is idle now: the index can take in the new samples. */
+  if (update->counts != NULL)
+    {
+      sp_profile_lock_reading (self->profile);
+      sp_sample_index_update (self->index, sp_profile_get_reader (self->profile));
+      sp_profile_unlock_reading (self->profile);
+      sp_timeline_view_set_profile (self->timeline_view, self->profile, self->index);
     }
   sp_call_tree_view_set_tree (self->call_tree_view, self->profile, g_steal_pointer (&trees->call_tree));
   sp_flame_graph_set_tree (self->flame_graph, self->profile, g_steal_pointer (&trees->flame_tree));
@@ -446,8 +484,10 @@ live_update_done (GObject *source,
   live_trees_free (trees);
   if (update->finish)
     gtk_widget_set_visible (GTK_WIDGET (self->status_label), sp_profile_get_damage (self->profile) != NULL);
-  else if (self->live_final)
+  else if (self->live_final && update->counts != NULL)
     live_schedule (self);  /* the recorder ended meanwhile: one last update */
+  if (self->rebuild_pending)
+    start_rebuild (self);
 }
 
 static void
@@ -455,8 +495,61 @@ live_update_free (gpointer data)
 {
   LiveUpdate *update = data;
 
+  sp_filter_free (update->filter);
   g_free (update->path);
   g_free (update);
+}
+
+/* Runs one worker over the profile: parsing what was appended (counts
+ * given) and/or aggregating for the current filter. One at a time: the
+ * profile's symbolizer and memos belong to one thread. */
+static void
+run_worker (SpWindow *self,
+            SpStackCounts *counts,
+            gboolean finish)
+{
+  g_autoptr (GTask) task = NULL;
+  LiveUpdate *update = g_new0 (LiveUpdate, 1);
+
+  update->profile = self->profile;
+  update->counts = counts;
+  update->filter = sp_filter_copy (self->filter);
+  update->finish = finish;
+  update->path = self->file != NULL ? g_file_get_path (self->file) : NULL;
+  self->live_busy = TRUE;
+  self->rebuild_pending = FALSE;
+  task = g_task_new (NULL, NULL, live_update_done, g_object_ref (self));
+  g_task_set_task_data (task, update, live_update_free);
+  g_task_run_in_thread (task, live_update_in_thread);
+}
+
+/* The selection changed: new trees for it (while recording, the next
+ * live update takes care of it). */
+static void
+start_rebuild (SpWindow *self)
+{
+  if (self->profile == NULL || sp_window_is_recording (self))
+    return;
+  if (self->live_busy)
+    {
+      self->rebuild_pending = TRUE;
+      return;
+    }
+  run_worker (self, NULL, FALSE);
+}
+
+static void
+timeline_selection_changed (SpTimelineView *timeline,
+                            SpWindow *self)
+{
+  guint64 from, to;
+
+  /* Clearing the timeline (a new profile, or closing) clears it too. */
+  if (self->disposed || self->profile == NULL)
+    return;
+  sp_timeline_view_get_selection (timeline, &from, &to);
+  sp_filter_set_time_range (self->filter, from, to);
+  start_rebuild (self);
 }
 
 /* Starts an update unless one is running; opens the spool once the
@@ -466,30 +559,22 @@ live_tick (gpointer data)
 {
   SpWindow *self = data;
   const char *path = sp_recording_session_get_output (self->session);
-  g_autoptr (GTask) task = NULL;
-  LiveUpdate *update;
+  gboolean finish = self->live_final;
 
   if (self->live_busy)
     return G_SOURCE_CONTINUE;
   if (self->profile == NULL)
     {
       if (!g_file_test (path, G_FILE_TEST_EXISTS))
-        return self->live_final ? G_SOURCE_REMOVE : G_SOURCE_CONTINUE;
+        return finish ? G_SOURCE_REMOVE : G_SOURCE_CONTINUE;
       self->profile = sp_profile_open_follow (path, NULL);
       if (self->profile == NULL)
         return G_SOURCE_CONTINUE;
       self->live_counts = sp_stack_counts_new (self->profile, NULL);
+      self->index = sp_sample_index_new ();
     }
-  update = g_new0 (LiveUpdate, 1);
-  update->profile = self->profile;
-  update->counts = self->live_counts;
-  update->finish = self->live_final;
-  update->path = g_strdup (path);
-  self->live_busy = TRUE;
-  task = g_task_new (NULL, NULL, live_update_done, g_object_ref (self));
-  g_task_set_task_data (task, update, live_update_free);
-  g_task_run_in_thread (task, live_update_in_thread);
-  if (update->finish)
+  run_worker (self, self->live_counts, finish);
+  if (finish)
     {
       self->live_source = 0;
       return G_SOURCE_REMOVE;
@@ -680,6 +765,8 @@ sp_window_dispose (GObject *object)
 {
   SpWindow *self = SP_WINDOW (object);
 
+  self->disposed = TRUE;
+
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   g_clear_object (&self->file);
@@ -690,6 +777,8 @@ sp_window_dispose (GObject *object)
     sp_call_tree_view_set_tree (self->call_tree_view, NULL, NULL);
   if (self->bottom_up_view != NULL)
     sp_call_tree_view_set_tree (self->bottom_up_view, NULL, NULL);
+  if (self->timeline_view != NULL)
+    sp_timeline_view_set_profile (self->timeline_view, NULL, NULL);
   if (self->flame_graph != NULL)
     sp_flame_graph_set_tree (self->flame_graph, NULL, NULL);
   g_clear_handle_id (&self->scroll_source, g_source_remove);
@@ -708,6 +797,8 @@ sp_window_finalize (GObject *object)
   SpWindow *self = SP_WINDOW (object);
 
   g_clear_pointer (&self->live_counts, sp_stack_counts_free);
+  g_clear_pointer (&self->index, sp_sample_index_free);
+  g_clear_pointer (&self->filter, sp_filter_free);
   g_clear_pointer (&self->profile, sp_profile_free);
   G_OBJECT_CLASS (sp_window_parent_class)->finalize (object);
 }
@@ -737,6 +828,7 @@ sp_window_class_init (SpWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SpWindow, call_tree_scroller);
   gtk_widget_class_bind_template_child (widget_class, SpWindow, flame_graph_scroller);
   gtk_widget_class_bind_template_child (widget_class, SpWindow, bottom_up_scroller);
+  gtk_widget_class_bind_template_child (widget_class, SpWindow, timeline_scroller);
 
   gtk_widget_class_install_action (widget_class, "win.open", NULL, open_activated);
   gtk_widget_class_install_action (widget_class, "win.close", NULL, close_activated);
@@ -755,6 +847,10 @@ sp_window_init (SpWindow *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   self->call_tree_view = sp_call_tree_view_new ();
   gtk_scrolled_window_set_child (self->call_tree_scroller, GTK_WIDGET (self->call_tree_view));
+  self->filter = sp_filter_new ();
+  self->timeline_view = sp_timeline_view_new ();
+  gtk_scrolled_window_set_child (self->timeline_scroller, GTK_WIDGET (self->timeline_view));
+  g_signal_connect (self->timeline_view, "selection-changed", G_CALLBACK (timeline_selection_changed), self);
   self->bottom_up_view = sp_call_tree_view_new ();
   gtk_scrolled_window_set_child (self->bottom_up_scroller, GTK_WIDGET (self->bottom_up_view));
   self->flame_graph = sp_flame_graph_new ();
@@ -801,4 +897,19 @@ GListModel *
 sp_window_get_call_tree_model (SpWindow *self)
 {
   return sp_call_tree_view_get_model (self->call_tree_view);
+}
+
+void
+sp_window_select_time (SpWindow *self,
+                       double from_s,
+                       double to_s)
+{
+  guint64 first, last, start = G_MAXUINT64;
+
+  for (guint32 t = 0; self->index != NULL && sp_sample_index_get_thread_span (self->index, t, &first, &last); t++)
+    start = MIN (start, first);
+  if (start == G_MAXUINT64)
+    return;
+  sp_timeline_view_set_selection (self->timeline_view, start + (guint64) (from_s * 1e9),
+                                  start + (guint64) (to_s * 1e9));
 }

@@ -30,6 +30,12 @@ gboolean sp_window_record (SpWindow *self,
 
 gboolean sp_window_is_recording (SpWindow *self);
 
+/* Selects [from_s, to_s) seconds after the first sample on the timeline:
+ * every view then shows only that range. */
+void sp_window_select_time (SpWindow *self,
+                            double from_s,
+                            double to_s);
+
 /* The call tree's rows as shown (for tests). */
 GListModel *sp_window_get_call_tree_model (SpWindow *self);
 

@@ -26,6 +26,7 @@ typedef struct {
 
 struct _SpProfile
 {
+  GRWLock        lock;           /* writers: update/finish; readers: other threads */
   char          *path;
   SpSpoolReader *reader;
   char          *damage;
@@ -121,6 +122,7 @@ profile_new (const char *path,
       return NULL;
     }
   self = g_new0 (SpProfile, 1);
+  g_rw_lock_init (&self->lock);
   self->path = g_strdup (path);
   self->reader = reader;
   self->inline_frames = TRUE;
@@ -165,11 +167,14 @@ gboolean
 sp_profile_update (SpProfile *self)
 {
   SpSpoolError err;
-  gboolean ok = sp_spool_reader_update (self->reader, &err);
+  gboolean ok;
 
+  g_rw_lock_writer_lock (&self->lock);
+  ok = sp_spool_reader_update (self->reader, &err);
   if (!ok)
     set_damage (self, &err);
   load_meta (self);
+  g_rw_lock_writer_unlock (&self->lock);
   return ok;
 }
 
@@ -178,10 +183,24 @@ sp_profile_finish (SpProfile *self)
 {
   SpSpoolError err;
 
+  g_rw_lock_writer_lock (&self->lock);
   if (!sp_spool_reader_finish (self->reader, &err))
     set_damage (self, &err);
   self->following = FALSE;
   load_meta (self);
+  g_rw_lock_writer_unlock (&self->lock);
+}
+
+void
+sp_profile_lock_reading (SpProfile *self)
+{
+  g_rw_lock_reader_lock (&self->lock);
+}
+
+void
+sp_profile_unlock_reading (SpProfile *self)
+{
+  g_rw_lock_reader_unlock (&self->lock);
 }
 
 void
@@ -204,6 +223,7 @@ sp_profile_free (SpProfile *self)
   g_free (self->pid_dependent);
   g_free (self->damage);
   g_free (self->path);
+  g_rw_lock_clear (&self->lock);
   g_free (self);
 }
 

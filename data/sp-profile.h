@@ -5,8 +5,11 @@
  * the side file, and turns raw frames into functions: each frame, as a
  * stack leaf or as a caller, becomes its chain of (inlined) functions,
  * resolved once and memoized. Functions are interned by (module, name), so
- * aggregation works on small integers. Not thread-safe: one thread (a
- * worker) uses a profile at a time. */
+ * aggregation works on small integers. One thread (a worker) updates and
+ * aggregates a profile at a time; another thread may meanwhile read the
+ * functions that trees name (they never move), and read the reader and
+ * thread names between sp_profile_lock_reading and _unlock (updates take
+ * the lock for writing). */
 #pragma once
 
 #include <glib.h>
@@ -55,6 +58,11 @@ gboolean sp_profile_update (SpProfile *self);
 void sp_profile_finish (SpProfile *self);
 
 void sp_profile_free (SpProfile *self);
+
+/* For a thread other than the one updating: the reader's arrays and the
+ * side file's names hold still between these. */
+void sp_profile_lock_reading (SpProfile *self);
+void sp_profile_unlock_reading (SpProfile *self);
 
 const char *sp_profile_get_path (SpProfile *self);
 const char *sp_profile_get_damage (SpProfile *self);

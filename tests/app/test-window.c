@@ -8,6 +8,7 @@
 #include <gtk/gtk.h>
 #include <stdlib.h>
 
+#include "sp-tree-item.h"
 #include "sp-window.h"
 
 static char *screenshot_dir;
@@ -157,6 +158,24 @@ test_open_damaged (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Samples under the call tree's top-level rows. */
+static guint64
+call_tree_total (SpWindow *window)
+{
+  GListModel *rows = sp_window_get_call_tree_model (window);
+  guint64 total = 0;
+
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr (GtkTreeListRow) row = g_list_model_get_item (rows, i);
+      g_autoptr (SpTreeItem) item = gtk_tree_list_row_get_item (row);
+
+      if (gtk_tree_list_row_get_depth (row) == 0)
+        total += sp_tree_item_get_total (item);
+    }
+  return total;
+}
+
 /* A real recording of a workload with known call paths, through the real
  * recorder: the views show its functions by name. */
 static void
@@ -191,6 +210,25 @@ test_open_recording (void)
   g_assert_cmpint (atoi (samples), >, 500);
   g_assert_true (sp_window_search_function (window, "alpha_leaf"));
   save_screenshot (GTK_WIDGET (window), "recording-call-tree.png");
+
+  /* A time range on the timeline: the call tree counts only its samples
+   * (four busy threads over 0.6 s: a third of the time, about a third). */
+  {
+    guint64 all = call_tree_total (window);
+    guint64 part = all;
+    gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+
+    sp_window_select_time (window, 0.1, 0.3);
+    while (part == all && g_get_monotonic_time () < deadline)
+      {
+        g_main_context_iteration (NULL, FALSE);
+        part = call_tree_total (window);
+      }
+    g_test_message ("all %" G_GUINT64_FORMAT ", selected %" G_GUINT64_FORMAT, all, part);
+    g_assert_cmpuint (part, >, all / 6);
+    g_assert_cmpuint (part, <, all / 2);
+    save_screenshot (GTK_WIDGET (window), "recording-selection.png");
+  }
   sp_window_show_view (window, "bottom-up");
   save_screenshot (GTK_WIDGET (window), "recording-bottom-up.png");
   sp_window_show_view (window, "flame-graph");

@@ -1,0 +1,989 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sp-timeline-view.c: data/'s SpTimeline drawn as one lane per thread.
+ *
+ * Sits beside the call tree and the flame graph: the range a person selects
+ * here becomes the filter's time range there (the app wires the
+ * "selection-changed" signal). Times are the spool's sample timestamps
+ * (ns); the ruler counts seconds from the first sample.
+ *
+ * From data to pixels: the lanes (threads sorted by pid, then tid) come
+ * from the reader's thread table; an SpTimeline with one bucket per
+ * BUCKET_WIDTH pixels of the visible range is rebuilt when the width, the
+ * visible range or the data change; the ruler, lanes and bars are one
+ * cached render node. The selection overlay (cheap, and moving while a
+ * drag goes on) is drawn over it on every snapshot.
+ *
+ * Input: primary-button drag selects, middle-button or shift+primary drag
+ * pans, Ctrl+wheel zooms around the pointer, horizontal or shift+wheel
+ * pans (a plain vertical wheel is left to a scrolled window around us),
+ * Escape or a double click clears the selection. */
+#include "sp-timeline-view.h"
+
+#include <math.h>
+
+#define LABEL_WIDTH     160
+#define LABEL_PADDING   6
+#define RULER_HEIGHT    24
+#define LANE_HEIGHT     28
+#define BAR_MARGIN      3      /* space above the tallest bar */
+#define BUCKET_WIDTH    2      /* pixels per timeline bucket */
+#define MIN_TICK_SPACE  80     /* pixels between ruler ticks, at least */
+#define MIN_SPAN_NS     1000   /* the deepest zoom: 1 µs across */
+#define MIN_DRAG        3      /* a shorter primary drag is a click */
+#define SCROLL_PAN      0.1    /* of the visible span per wheel step */
+#define SCROLL_ZOOM     1.25   /* per wheel step */
+
+typedef struct {
+  guint32  thread;   /* index into the reader's thread table */
+  gint32   pid;
+  guint64  tid;
+  char    *label;
+} Lane;
+
+typedef enum {
+  DRAG_NONE,
+  DRAG_SELECT,
+  DRAG_PAN,
+} DragMode;
+
+struct _SpTimelineView
+{
+  GtkWidget      parent_instance;
+
+  /* Owned references */
+  GArray        *lanes;           /* Lane, top to bottom */
+  SpTimeline    *timeline;        /* for view_from_ns + view_span_ns */
+  GskRenderNode *render_node;     /* for render_width x render_height */
+
+  /* Borrowed references */
+  SpProfile     *profile;
+  SpSampleIndex *index;
+
+  guint64        data_from_ns;    /* the first sample */
+  guint64        data_span_ns;    /* to just past the last one, >= MIN_SPAN_NS */
+  guint64        view_from_ns;
+  guint64        view_span_ns;
+  guint64        sel_from_ns;     /* 0, G_MAXUINT64: none */
+  guint64        sel_to_ns;
+
+  DragMode       drag_mode;
+  guint64        drag_anchor_ns;  /* SELECT: where it began; PAN: view_from_ns then */
+  guint64        drag_to_ns;      /* SELECT: where the pointer is */
+  double         drag_start_x;
+  double         pointer_x;       /* -1 when the pointer is elsewhere */
+
+  int            render_width;
+  int            render_height;
+  guint          whole_range : 1; /* the view shows all and follows growth */
+};
+
+enum {
+  SELECTION_CHANGED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+G_DEFINE_FINAL_TYPE (SpTimelineView, sp_timeline_view, GTK_TYPE_WIDGET)
+
+static void
+invalidate_render (SpTimelineView *self)
+{
+  g_clear_pointer (&self->render_node, gsk_render_node_unref);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+invalidate_timeline (SpTimelineView *self)
+{
+  g_clear_pointer (&self->timeline, sp_timeline_free);
+  invalidate_render (self);
+}
+
+static void
+clear_lane (gpointer data)
+{
+  g_free (((Lane *) data)->label);
+}
+
+static gint
+compare_lanes (gconstpointer a,
+               gconstpointer b)
+{
+  const Lane *x = a, *y = b;
+
+  if (x->pid != y->pid)
+    return x->pid < y->pid ? -1 : 1;
+  if (x->tid != y->tid)
+    return x->tid < y->tid ? -1 : 1;
+  return 0;
+}
+
+static int
+plot_width (SpTimelineView *self)
+{
+  return MAX (gtk_widget_get_width (GTK_WIDGET (self)) - LABEL_WIDTH, 0);
+}
+
+/* The ruler and the lanes: grid lines and the selection stop there. */
+static int
+content_height (SpTimelineView *self,
+                int height)
+{
+  return MIN (height, RULER_HEIGHT + (int) self->lanes->len * LANE_HEIGHT);
+}
+
+static gboolean
+has_data (SpTimelineView *self)
+{
+  return self->profile != NULL && self->data_span_ns > 0;
+}
+
+/* The time at widget x (which may be outside the plot), as a double. */
+static double
+time_at (SpTimelineView *self,
+         double x)
+{
+  int w = MAX (plot_width (self), 1);
+
+  return self->view_from_ns + (x - LABEL_WIDTH) * (double) self->view_span_ns / w;
+}
+
+static double
+x_of (SpTimelineView *self,
+      double t_ns)
+{
+  return LABEL_WIDTH + (t_ns - self->view_from_ns) * plot_width (self) / (double) self->view_span_ns;
+}
+
+/* A time at x, held inside the recording. */
+static guint64
+clamped_time_at (SpTimelineView *self,
+                 double x)
+{
+  double t = time_at (self, x);
+
+  t = CLAMP (t, (double) self->data_from_ns, (double) (self->data_from_ns + self->data_span_ns));
+  return (guint64) t;
+}
+
+/* Moves the visible range, held inside the recording. */
+static void
+set_view (SpTimelineView *self,
+          double from_ns,
+          guint64 span_ns)
+{
+  double last_from;
+
+  span_ns = CLAMP (span_ns, MIN (MIN_SPAN_NS, self->data_span_ns), self->data_span_ns);
+  last_from = (double) (self->data_from_ns + (self->data_span_ns - span_ns));
+  from_ns = CLAMP (from_ns, (double) self->data_from_ns, last_from);
+  self->whole_range = span_ns == self->data_span_ns;
+  if ((guint64) from_ns == self->view_from_ns && span_ns == self->view_span_ns)
+    return;
+  self->view_from_ns = (guint64) from_ns;
+  self->view_span_ns = span_ns;
+  invalidate_timeline (self);
+}
+
+/* Scales the span by factor around widget x (the middle when x is not over
+ * the plot). */
+static void
+zoom_at (SpTimelineView *self,
+         double factor,
+         double x)
+{
+  double frac = 0.5, anchor, span;
+  int w = plot_width (self);
+
+  if (!has_data (self))
+    return;
+  if (w > 0 && x >= LABEL_WIDTH && x < LABEL_WIDTH + w)
+    frac = (x - LABEL_WIDTH) / w;
+  anchor = self->view_from_ns + frac * self->view_span_ns;
+  span = round (self->view_span_ns * factor);
+  span = CLAMP (span, 1.0, (double) self->data_span_ns);
+  set_view (self, anchor - frac * span, (guint64) span);
+}
+
+static void
+pan_by (SpTimelineView *self,
+        double delta_ns)
+{
+  if (has_data (self))
+    set_view (self, self->view_from_ns + delta_ns, self->view_span_ns);
+}
+
+/* The reader and the names may be growing in a live update's worker:
+ * everything that reads them here holds the profile's read lock. */
+static void
+update_lanes (SpTimelineView *self)
+{
+  const SpSpoolReader *reader = sp_profile_get_reader (self->profile);
+  const SpThread *threads;
+  gsize n_threads;
+
+  sp_profile_lock_reading (self->profile);
+  threads = sp_spool_reader_get_threads (reader);
+  n_threads = sp_spool_reader_get_n_threads (reader);
+  g_array_set_size (self->lanes, 0);
+  for (gsize i = 0; i < n_threads; i++)
+    {
+      const char *name = sp_profile_get_thread_name (self->profile, threads[i].tid);
+      Lane lane = { (guint32) i, threads[i].pid, threads[i].tid, NULL };
+
+      if (name != NULL && name[0] != '\0')
+        lane.label = g_strdup_printf ("%s (%" G_GUINT64_FORMAT ")", name, lane.tid);
+      else
+        lane.label = g_strdup_printf ("%" G_GUINT64_FORMAT, lane.tid);
+      g_array_append_val (self->lanes, lane);
+    }
+  sp_profile_unlock_reading (self->profile);
+  g_array_sort (self->lanes, compare_lanes);
+}
+
+/* The recording's range from the index: first sample to just past the last. */
+static void
+update_range (SpTimelineView *self)
+{
+  const uint64_t *ts;
+  gsize n;
+  const guint32 *order = sp_sample_index_get_order (self->index, &n);
+  guint64 first = 0, last = 0;
+
+  sp_profile_lock_reading (self->profile);
+  ts = sp_spool_reader_get_sample_timestamps (sp_profile_get_reader (self->profile));
+  if (n > 0)
+    {
+      first = ts[order[0]];
+      last = ts[order[n - 1]];
+    }
+  sp_profile_unlock_reading (self->profile);
+  if (n == 0)
+    {
+      self->data_from_ns = self->data_span_ns = 0;
+      self->view_from_ns = self->view_span_ns = 0;
+      return;
+    }
+  self->data_from_ns = first;
+  self->data_span_ns = MAX (last - first + 1, MIN_SPAN_NS);
+  if (self->whole_range || self->view_span_ns == 0)
+    set_view (self, self->data_from_ns, self->data_span_ns);
+  else
+    set_view (self, self->view_from_ns, self->view_span_ns);
+}
+
+static void
+ensure_timeline (SpTimelineView *self)
+{
+  guint n_buckets = MAX (plot_width (self) / BUCKET_WIDTH, 1);
+
+  if (self->timeline != NULL && self->timeline->n_buckets == n_buckets)
+    return;
+  g_clear_pointer (&self->timeline, sp_timeline_free);
+  if (has_data (self))
+    {
+      sp_profile_lock_reading (self->profile);
+      self->timeline = sp_timeline_new (self->index, sp_profile_get_reader (self->profile),
+                                        self->view_from_ns, self->view_from_ns + self->view_span_ns,
+                                        n_buckets);
+      sp_profile_unlock_reading (self->profile);
+    }
+}
+
+static void
+get_foreground (SpTimelineView *self,
+                GdkRGBA *fg)
+{
+  gtk_style_context_get_color (gtk_widget_get_style_context (GTK_WIDGET (self)), fg);
+}
+
+static GdkRGBA
+with_alpha (const GdkRGBA *colour,
+            float alpha)
+{
+  GdkRGBA c = *colour;
+
+  c.alpha *= alpha;
+  return c;
+}
+
+/* "12.5 ms": a duration with three significant digits or so. */
+static char *
+format_duration (guint64 ns)
+{
+  if (ns < 1000)
+    return g_strdup_printf ("%" G_GUINT64_FORMAT " ns", ns);
+  if (ns < 1000000)
+    return g_strdup_printf ("%.3g µs", ns / 1e3);
+  if (ns < G_GUINT64_CONSTANT (1000000000))
+    return g_strdup_printf ("%.3g ms", ns / 1e6);
+  return g_strdup_printf ("%.3f s", ns / 1e9);
+}
+
+static void
+append_text (GtkSnapshot *snapshot,
+             PangoLayout *layout,
+             const char *text,
+             double x,
+             double y,
+             const GdkRGBA *colour)
+{
+  pango_layout_set_text (layout, text, -1);
+  gtk_snapshot_save (snapshot);
+  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (x, y));
+  gtk_snapshot_append_layout (snapshot, layout, colour);
+  gtk_snapshot_restore (snapshot);
+}
+
+/* The tick step: 1, 2 or 5 times a power of ten ns, at least min_ns. */
+static guint64
+tick_step (double min_ns,
+           int *decimals)
+{
+  static const guint mantissas[] = { 1, 2, 5 };
+  guint64 power = 1;
+
+  for (int exponent = 0; exponent < 19; exponent++, power *= 10)
+    for (guint i = 0; i < G_N_ELEMENTS (mantissas); i++)
+      if (mantissas[i] * (double) power >= min_ns)
+        {
+          *decimals = MAX (9 - exponent, 0);
+          return mantissas[i] * power;
+        }
+  *decimals = 0;
+  return power;
+}
+
+/* Seconds from the first sample along the top, with faint grid lines
+ * through the lanes. */
+static void
+render_ruler (SpTimelineView *self,
+              GtkSnapshot *snapshot,
+              PangoLayout *layout,
+              int width,
+              int height,
+              const GdkRGBA *fg)
+{
+  GdkRGBA shade = with_alpha (fg, 0.05f), line = with_alpha (fg, 0.35f), grid = with_alpha (fg, 0.08f);
+  int w = width - LABEL_WIDTH, text_width, text_height, decimals;
+  guint64 step, first;
+
+  gtk_snapshot_append_color (snapshot, &shade, &GRAPHENE_RECT_INIT (0, 0, width, RULER_HEIGHT));
+  gtk_snapshot_append_color (snapshot, &line, &GRAPHENE_RECT_INIT (0, RULER_HEIGHT - 1, width, 1));
+  if (!has_data (self) || w <= 0)
+    return;
+  step = tick_step ((double) self->view_span_ns * MIN_TICK_SPACE / w, &decimals);
+  first = (self->view_from_ns - self->data_from_ns + step - 1) / step;
+  pango_layout_set_width (layout, -1);
+  for (guint64 k = first;; k++)
+    {
+      guint64 offset = k * step;
+      double x = round (x_of (self, (double) (self->data_from_ns + offset)));
+      g_autofree char *text = NULL;
+
+      if (x >= width)
+        break;
+      gtk_snapshot_append_color (snapshot, &line, &GRAPHENE_RECT_INIT (x, RULER_HEIGHT - 6, 1, 5));
+      gtk_snapshot_append_color (snapshot, &grid, &GRAPHENE_RECT_INIT (x, RULER_HEIGHT, 1, height - RULER_HEIGHT));
+      text = g_strdup_printf ("%.*f s", decimals, offset / 1e9);
+      pango_layout_set_text (layout, text, -1);
+      pango_layout_get_pixel_size (layout, &text_width, &text_height);
+      /* The last tick's label may not fit: a tick alone is better than a cut number. */
+      if (x + 3 + text_width <= width)
+        append_text (snapshot, layout, text, x + 3, (RULER_HEIGHT - 6 - text_height) / 2.0 + 1, fg);
+    }
+}
+
+/* A lane's bars, grown from its bottom, scaled by the busiest bucket of
+ * all lanes (so lanes compare). */
+static void
+render_bars (SpTimelineView *self,
+             GtkSnapshot *snapshot,
+             const Lane *lane,
+             double y)
+{
+  static const GdkRGBA bar = { 0.21f, 0.52f, 0.89f, 1 };
+  const SpTimeline *tl = self->timeline;
+  double bucket_w, scale;
+
+  if (tl == NULL || tl->max_count == 0 || lane->thread >= tl->n_threads)
+    return;
+  bucket_w = (double) plot_width (self) / tl->n_buckets;
+  scale = (LANE_HEIGHT - 1 - BAR_MARGIN) / (double) tl->max_count;
+  for (guint b = 0; b < tl->n_buckets; b++)
+    {
+      guint32 count = tl->counts[(gsize) lane->thread * tl->n_buckets + b];
+      double h;
+
+      if (count == 0)
+        continue;
+      h = MAX (round (count * scale), 1);
+      gtk_snapshot_append_color (snapshot, &bar,
+                                 &GRAPHENE_RECT_INIT (LABEL_WIDTH + b * bucket_w, y + LANE_HEIGHT - 1 - h,
+                                                      bucket_w, h));
+    }
+}
+
+static void
+render_lanes (SpTimelineView *self,
+              GtkSnapshot *snapshot,
+              PangoLayout *layout,
+              int width,
+              const GdkRGBA *fg)
+{
+  GdkRGBA stripe = with_alpha (fg, 0.03f), line = with_alpha (fg, 0.12f), process_line = with_alpha (fg, 0.4f);
+  int text_height;
+
+  pango_layout_set_width (layout, (LABEL_WIDTH - 2 * LABEL_PADDING) * PANGO_SCALE);
+  for (guint i = 0; i < self->lanes->len; i++)
+    {
+      const Lane *lane = &g_array_index (self->lanes, Lane, i);
+      double y = RULER_HEIGHT + (double) i * LANE_HEIGHT;
+      /* A stronger line where the next process begins. */
+      gboolean last_of_process = i + 1 == self->lanes->len
+                                 || g_array_index (self->lanes, Lane, i + 1).pid != lane->pid;
+
+      if (i % 2 == 1)
+        gtk_snapshot_append_color (snapshot, &stripe, &GRAPHENE_RECT_INIT (0, y, width, LANE_HEIGHT));
+      gtk_snapshot_append_color (snapshot, last_of_process ? &process_line : &line,
+                                 &GRAPHENE_RECT_INIT (0, y + LANE_HEIGHT - 1, width, 1));
+      pango_layout_set_text (layout, lane->label, -1);
+      pango_layout_get_pixel_size (layout, NULL, &text_height);
+      append_text (snapshot, layout, lane->label, LABEL_PADDING, y + floor ((LANE_HEIGHT - text_height) / 2.0), fg);
+      render_bars (self, snapshot, lane, y);
+    }
+}
+
+static GskRenderNode *
+render (SpTimelineView *self,
+        int width,
+        int height)
+{
+  g_autoptr (GtkSnapshot) snapshot = gtk_snapshot_new ();
+  g_autoptr (PangoLayout) layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), NULL);
+  GdkRGBA fg, border;
+
+  get_foreground (self, &fg);
+  border = with_alpha (&fg, 0.25f);
+  pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
+  pango_layout_set_single_paragraph_mode (layout, TRUE);
+  ensure_timeline (self);
+  render_ruler (self, snapshot, layout, width, content_height (self, height), &fg);
+  render_lanes (self, snapshot, layout, width, &fg);
+  gtk_snapshot_append_color (snapshot, &border, &GRAPHENE_RECT_INIT (LABEL_WIDTH - 1, 0, 1, content_height (self, height)));
+  return gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+}
+
+/* The selection, or the range being dragged out, over the plot. */
+static void
+render_selection (SpTimelineView *self,
+                  GtkSnapshot *snapshot,
+                  int width,
+                  int height)
+{
+  static const GdkRGBA fill = { 0.21f, 0.52f, 0.89f, 0.22f };
+  static const GdkRGBA edge = { 0.21f, 0.52f, 0.89f, 0.9f };
+  static const GdkRGBA label_bg = { 0.21f, 0.52f, 0.89f, 1 };
+  static const GdkRGBA label_fg = { 1, 1, 1, 1 };
+  guint64 from = self->sel_from_ns, to = self->sel_to_ns;
+  g_autoptr (PangoLayout) layout = NULL;
+  g_autofree char *text = NULL;
+  double x0, x1, tag_w, tag_x;
+  int tw, th;
+
+  if (self->drag_mode == DRAG_SELECT)
+    {
+      from = MIN (self->drag_anchor_ns, self->drag_to_ns);
+      to = MAX (self->drag_anchor_ns, self->drag_to_ns);
+    }
+  else if (to == G_MAXUINT64)
+    return;
+  if (!has_data (self) || to <= from)
+    return;
+  x0 = MAX (round (x_of (self, (double) from)), LABEL_WIDTH);
+  x1 = MIN (round (x_of (self, (double) to)), width);
+  if (x1 < LABEL_WIDTH || x0 > width)
+    return;
+  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (LABEL_WIDTH, 0, width - LABEL_WIDTH, height));
+  gtk_snapshot_append_color (snapshot, &fill, &GRAPHENE_RECT_INIT (x0, 0, MAX (x1 - x0, 1), height));
+  gtk_snapshot_append_color (snapshot, &edge, &GRAPHENE_RECT_INIT (x0, 0, 1, height));
+  gtk_snapshot_append_color (snapshot, &edge, &GRAPHENE_RECT_INIT (x1 - 1, 0, 1, height));
+  /* The duration on a tag in the ruler, inside the range when it fits. */
+  text = format_duration (to - from);
+  layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), text);
+  pango_layout_get_pixel_size (layout, &tw, &th);
+  tag_w = tw + 8;
+  tag_x = MIN (x0 + MAX ((x1 - x0 - tag_w) / 2, 0), width - tag_w);
+  gtk_snapshot_append_color (snapshot, &label_bg, &GRAPHENE_RECT_INIT (tag_x, 2, tag_w, RULER_HEIGHT - 4));
+  append_text (snapshot, layout, text, tag_x + 4, 2 + (RULER_HEIGHT - 4 - th) / 2.0, &label_fg);
+  gtk_snapshot_pop (snapshot);
+}
+
+static int
+lane_at (SpTimelineView *self,
+         double y)
+{
+  int lane;
+
+  if (y < RULER_HEIGHT)
+    return -1;
+  lane = (int) ((y - RULER_HEIGHT) / LANE_HEIGHT);
+  return lane < (int) self->lanes->len ? lane : -1;
+}
+
+static char *
+lane_tooltip (SpTimelineView *self,
+              const Lane *lane,
+              double x)
+{
+  g_autofree char *label = g_markup_escape_text (lane->label, -1);
+  guint64 first, last;
+  double t;
+
+  if (x < LABEL_WIDTH)
+    {
+      if (!sp_sample_index_get_thread_span (self->index, lane->thread, &first, &last))
+        return g_strdup_printf ("<b>%s</b>\nprocess %d, thread %" G_GUINT64_FORMAT "\nno samples",
+                                label, lane->pid, lane->tid);
+      return g_strdup_printf ("<b>%s</b>\nprocess %d, thread %" G_GUINT64_FORMAT "\nsamples from %.3f s to %.3f s",
+                              label, lane->pid, lane->tid,
+                              (first - self->data_from_ns) / 1e9, (last - self->data_from_ns) / 1e9);
+    }
+  t = time_at (self, x);
+  if (self->timeline != NULL && lane->thread < self->timeline->n_threads)
+    {
+      guint b = (guint) ((x - LABEL_WIDTH) * self->timeline->n_buckets / MAX (plot_width (self), 1));
+
+      b = MIN (b, self->timeline->n_buckets - 1);
+      return g_strdup_printf ("<b>%s</b>\n%.6f s: %u samples", label, (t - self->data_from_ns) / 1e9,
+                              self->timeline->counts[(gsize) lane->thread * self->timeline->n_buckets + b]);
+    }
+  return g_strdup_printf ("<b>%s</b>", label);
+}
+
+static gboolean
+sp_timeline_view_query_tooltip (GtkWidget *widget,
+                                int x,
+                                int y,
+                                gboolean keyboard_mode,
+                                GtkTooltip *tooltip)
+{
+  SpTimelineView *self = SP_TIMELINE_VIEW (widget);
+  int lane = lane_at (self, y);
+  g_autofree char *markup = NULL;
+  GdkRectangle area;
+
+  if (lane < 0 || !has_data (self))
+    return FALSE;
+  markup = lane_tooltip (self, &g_array_index (self->lanes, Lane, lane), x);
+  gtk_tooltip_set_markup (tooltip, markup);
+  area.x = x < LABEL_WIDTH ? 0 : x;
+  area.y = RULER_HEIGHT + lane * LANE_HEIGHT;
+  area.width = x < LABEL_WIDTH ? LABEL_WIDTH : 1;
+  area.height = LANE_HEIGHT;
+  gtk_tooltip_set_tip_area (tooltip, &area);
+  return TRUE;
+}
+
+static void
+on_drag_begin (GtkGestureDrag *gesture,
+               double x,
+               double y,
+               SpTimelineView *self)
+{
+  guint button = gtk_gesture_single_get_current_button (GTK_GESTURE_SINGLE (gesture));
+  GdkModifierType state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (gesture));
+
+  self->drag_mode = DRAG_NONE;
+  if (!has_data (self))
+    return;
+  self->drag_start_x = x;
+  if (button == GDK_BUTTON_MIDDLE || (button == GDK_BUTTON_PRIMARY && (state & GDK_SHIFT_MASK)))
+    {
+      self->drag_mode = DRAG_PAN;
+      self->drag_anchor_ns = self->view_from_ns;
+    }
+  else if (button == GDK_BUTTON_PRIMARY && x >= LABEL_WIDTH)
+    {
+      self->drag_mode = DRAG_SELECT;
+      self->drag_anchor_ns = self->drag_to_ns = clamped_time_at (self, x);
+    }
+}
+
+static void
+on_drag_update (GtkGestureDrag *gesture,
+                double dx,
+                double dy,
+                SpTimelineView *self)
+{
+  if (self->drag_mode == DRAG_PAN)
+    {
+      double ns_per_px = (double) self->view_span_ns / MAX (plot_width (self), 1);
+
+      set_view (self, self->drag_anchor_ns - dx * ns_per_px, self->view_span_ns);
+    }
+  else if (self->drag_mode == DRAG_SELECT)
+    {
+      self->drag_to_ns = clamped_time_at (self, self->drag_start_x + dx);
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+    }
+}
+
+static void
+on_drag_end (GtkGestureDrag *gesture,
+             double dx,
+             double dy,
+             SpTimelineView *self)
+{
+  DragMode mode = self->drag_mode;
+
+  self->drag_mode = DRAG_NONE;
+  if (mode == DRAG_SELECT && fabs (dx) >= MIN_DRAG)
+    {
+      guint64 to = clamped_time_at (self, self->drag_start_x + dx);
+
+      sp_timeline_view_set_selection (self, MIN (self->drag_anchor_ns, to), MAX (self->drag_anchor_ns, to));
+    }
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+on_pressed (GtkGestureClick *gesture,
+            int n_press,
+            double x,
+            double y,
+            SpTimelineView *self)
+{
+  gtk_widget_grab_focus (GTK_WIDGET (self));
+  if (n_press == 2)
+    sp_timeline_view_set_selection (self, 0, G_MAXUINT64);
+}
+
+static gboolean
+on_scroll (GtkEventControllerScroll *controller,
+           double dx,
+           double dy,
+           SpTimelineView *self)
+{
+  GdkModifierType state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (controller));
+
+  if (!has_data (self))
+    return FALSE;
+  if (state & GDK_CONTROL_MASK)
+    {
+      zoom_at (self, pow (SCROLL_ZOOM, dy), self->pointer_x);
+      return TRUE;
+    }
+  if (state & GDK_SHIFT_MASK)
+    dx = dx != 0 ? dx : dy;
+  if (dx == 0)
+    return FALSE;
+  pan_by (self, dx * SCROLL_PAN * self->view_span_ns);
+  return TRUE;
+}
+
+static void
+on_motion (GtkEventControllerMotion *controller,
+           double x,
+           double y,
+           SpTimelineView *self)
+{
+  self->pointer_x = x;
+}
+
+static void
+on_leave (GtkEventControllerMotion *controller,
+          SpTimelineView *self)
+{
+  self->pointer_x = -1;
+}
+
+static gboolean
+clear_selection (GtkWidget *widget,
+                 GVariant *args,
+                 gpointer user_data)
+{
+  SpTimelineView *self = SP_TIMELINE_VIEW (widget);
+
+  if (self->sel_to_ns == G_MAXUINT64)
+    return FALSE;
+  sp_timeline_view_set_selection (self, 0, G_MAXUINT64);
+  return TRUE;
+}
+
+static gboolean
+zoom_in_binding (GtkWidget *widget,
+                 GVariant *args,
+                 gpointer user_data)
+{
+  sp_timeline_view_zoom_in (SP_TIMELINE_VIEW (widget));
+  return TRUE;
+}
+
+static gboolean
+zoom_out_binding (GtkWidget *widget,
+                  GVariant *args,
+                  gpointer user_data)
+{
+  sp_timeline_view_zoom_out (SP_TIMELINE_VIEW (widget));
+  return TRUE;
+}
+
+static void
+sp_timeline_view_snapshot (GtkWidget *widget,
+                           GtkSnapshot *snapshot)
+{
+  SpTimelineView *self = SP_TIMELINE_VIEW (widget);
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
+  guint n_buckets = MAX (plot_width (self) / BUCKET_WIDTH, 1);
+
+  /* A new width needs new buckets, and so a new drawing (no queue_draw:
+   * this is the drawing). */
+  if (self->timeline != NULL && self->timeline->n_buckets != n_buckets)
+    {
+      g_clear_pointer (&self->timeline, sp_timeline_free);
+      g_clear_pointer (&self->render_node, gsk_render_node_unref);
+    }
+  if (self->render_node != NULL && (width != self->render_width || height != self->render_height))
+    g_clear_pointer (&self->render_node, gsk_render_node_unref);
+  if (self->render_node == NULL)
+    {
+      self->render_node = render (self, width, height);
+      self->render_width = width;
+      self->render_height = height;
+    }
+  if (self->render_node != NULL)
+    gtk_snapshot_append_node (snapshot, self->render_node);
+  render_selection (self, snapshot, width, content_height (self, height));
+}
+
+static void
+sp_timeline_view_measure (GtkWidget *widget,
+                          GtkOrientation orientation,
+                          int for_size,
+                          int *minimum,
+                          int *natural,
+                          int *minimum_baseline,
+                          int *natural_baseline)
+{
+  SpTimelineView *self = SP_TIMELINE_VIEW (widget);
+
+  if (orientation == GTK_ORIENTATION_VERTICAL)
+    *minimum = *natural = RULER_HEIGHT + (int) self->lanes->len * LANE_HEIGHT;
+  else
+    {
+      *minimum = LABEL_WIDTH + 40;
+      *natural = LABEL_WIDTH + 640;
+    }
+}
+
+/* Fonts and colours may have changed. */
+static void
+sp_timeline_view_css_changed (GtkWidget *widget,
+                              GtkCssStyleChange *change)
+{
+  GTK_WIDGET_CLASS (sp_timeline_view_parent_class)->css_changed (widget, change);
+  invalidate_render (SP_TIMELINE_VIEW (widget));
+}
+
+static void
+sp_timeline_view_finalize (GObject *object)
+{
+  SpTimelineView *self = SP_TIMELINE_VIEW (object);
+
+  g_clear_pointer (&self->lanes, g_array_unref);
+  g_clear_pointer (&self->timeline, sp_timeline_free);
+  g_clear_pointer (&self->render_node, gsk_render_node_unref);
+
+  G_OBJECT_CLASS (sp_timeline_view_parent_class)->finalize (object);
+}
+
+static void
+sp_timeline_view_class_init (SpTimelineViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->finalize = sp_timeline_view_finalize;
+
+  widget_class->snapshot = sp_timeline_view_snapshot;
+  widget_class->measure = sp_timeline_view_measure;
+  widget_class->css_changed = sp_timeline_view_css_changed;
+  widget_class->query_tooltip = sp_timeline_view_query_tooltip;
+
+  /* The selected range changed (sp_timeline_view_get_selection). */
+  signals[SELECTION_CHANGED] =
+    g_signal_new ("selection-changed",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 0);
+
+  gtk_widget_class_add_binding (widget_class, GDK_KEY_Escape, 0, clear_selection, NULL);
+  gtk_widget_class_add_binding (widget_class, GDK_KEY_plus, GDK_CONTROL_MASK, zoom_in_binding, NULL);
+  gtk_widget_class_add_binding (widget_class, GDK_KEY_equal, GDK_CONTROL_MASK, zoom_in_binding, NULL);
+  gtk_widget_class_add_binding (widget_class, GDK_KEY_minus, GDK_CONTROL_MASK, zoom_out_binding, NULL);
+  gtk_widget_class_set_css_name (widget_class, "timeline");
+}
+
+static void
+add_gestures (SpTimelineView *self)
+{
+  GtkGesture *drag = gtk_gesture_drag_new ();
+  GtkGesture *click = gtk_gesture_click_new ();
+  GtkEventController *scroll = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
+  GtkEventController *motion = gtk_event_controller_motion_new ();
+
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (drag), 0);
+  g_signal_connect (drag, "drag-begin", G_CALLBACK (on_drag_begin), self);
+  g_signal_connect (drag, "drag-update", G_CALLBACK (on_drag_update), self);
+  g_signal_connect (drag, "drag-end", G_CALLBACK (on_drag_end), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drag));
+  g_signal_connect (click, "pressed", G_CALLBACK (on_pressed), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
+  g_signal_connect (scroll, "scroll", G_CALLBACK (on_scroll), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), scroll);
+  g_signal_connect (motion, "enter", G_CALLBACK (on_motion), self);
+  g_signal_connect (motion, "motion", G_CALLBACK (on_motion), self);
+  g_signal_connect (motion, "leave", G_CALLBACK (on_leave), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), motion);
+}
+
+static void
+sp_timeline_view_init (SpTimelineView *self)
+{
+  self->lanes = g_array_new (FALSE, FALSE, sizeof (Lane));
+  g_array_set_clear_func (self->lanes, clear_lane);
+  self->sel_to_ns = G_MAXUINT64;
+  self->pointer_x = -1;
+  self->whole_range = TRUE;
+  gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
+  gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
+  gtk_widget_set_overflow (GTK_WIDGET (self), GTK_OVERFLOW_HIDDEN);
+  add_gestures (self);
+}
+
+SpTimelineView *
+sp_timeline_view_new (void)
+{
+  return g_object_new (SP_TYPE_TIMELINE_VIEW, NULL);
+}
+
+void
+sp_timeline_view_set_profile (SpTimelineView *self,
+                              SpProfile *profile,
+                              SpSampleIndex *index)
+{
+  guint n_lanes;
+
+  g_return_if_fail (SP_IS_TIMELINE_VIEW (self));
+  g_return_if_fail ((profile == NULL) == (index == NULL));
+
+  n_lanes = self->lanes->len;
+  if (profile != self->profile || index != self->index)
+    {
+      /* Another recording: all of it, nothing selected. */
+      self->profile = profile;
+      self->index = index;
+      self->whole_range = TRUE;
+      self->view_span_ns = 0;
+      self->drag_mode = DRAG_NONE;
+      sp_timeline_view_set_selection (self, 0, G_MAXUINT64);
+    }
+  if (profile != NULL)
+    {
+      update_lanes (self);
+      update_range (self);
+    }
+  else
+    {
+      g_array_set_size (self->lanes, 0);
+      self->data_from_ns = self->data_span_ns = 0;
+      self->view_from_ns = self->view_span_ns = 0;
+    }
+  if (self->lanes->len != n_lanes)
+    gtk_widget_queue_resize (GTK_WIDGET (self));
+  /* The data grew even where the range did not move. */
+  invalidate_timeline (self);
+}
+
+void
+sp_timeline_view_get_selection (SpTimelineView *self,
+                                guint64 *from_ns,
+                                guint64 *to_ns)
+{
+  g_return_if_fail (SP_IS_TIMELINE_VIEW (self));
+
+  if (from_ns != NULL)
+    *from_ns = self->sel_from_ns;
+  if (to_ns != NULL)
+    *to_ns = self->sel_to_ns;
+}
+
+void
+sp_timeline_view_set_selection (SpTimelineView *self,
+                                guint64 from_ns,
+                                guint64 to_ns)
+{
+  g_return_if_fail (SP_IS_TIMELINE_VIEW (self));
+
+  /* An empty range selects nothing. */
+  if (from_ns >= to_ns)
+    {
+      from_ns = 0;
+      to_ns = G_MAXUINT64;
+    }
+  if (from_ns == self->sel_from_ns && to_ns == self->sel_to_ns)
+    return;
+  self->sel_from_ns = from_ns;
+  self->sel_to_ns = to_ns;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_signal_emit (self, signals[SELECTION_CHANGED], 0);
+}
+
+void
+sp_timeline_view_zoom_in (SpTimelineView *self)
+{
+  g_return_if_fail (SP_IS_TIMELINE_VIEW (self));
+
+  zoom_at (self, 0.5, self->pointer_x);
+}
+
+void
+sp_timeline_view_zoom_out (SpTimelineView *self)
+{
+  g_return_if_fail (SP_IS_TIMELINE_VIEW (self));
+
+  zoom_at (self, 2.0, self->pointer_x);
+}
+
+void
+sp_timeline_view_get_visible_range (SpTimelineView *self,
+                                    guint64 *from_ns,
+                                    guint64 *to_ns)
+{
+  g_return_if_fail (SP_IS_TIMELINE_VIEW (self));
+
+  *from_ns = self->view_from_ns;
+  *to_ns = self->view_from_ns + self->view_span_ns;
+}
+
+guint
+sp_timeline_view_get_n_lanes (SpTimelineView *self)
+{
+  g_return_val_if_fail (SP_IS_TIMELINE_VIEW (self), 0);
+
+  return self->lanes->len;
+}
+
+const char *
+sp_timeline_view_get_lane_label (SpTimelineView *self,
+                                 guint lane)
+{
+  g_return_val_if_fail (SP_IS_TIMELINE_VIEW (self), NULL);
+  g_return_val_if_fail (lane < self->lanes->len, NULL);
+
+  return g_array_index (self->lanes, Lane, lane).label;
+}
