@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sp-array.h"
 #include "sp-intern-table.h"
 
 typedef struct {
@@ -38,27 +39,6 @@ struct _SpModuleTable
   size_t        groups_capacity;
   Group         kernel;     /* kernel modules of every pid */
 };
-
-static bool
-grow (void **array,
-      size_t *capacity,
-      size_t needed,
-      size_t item_size)
-{
-  size_t n = *capacity == 0 ? 16 : *capacity;
-  void *grown;
-
-  if (needed <= *capacity)
-    return true;
-  while (n < needed)
-    n *= 2;
-  grown = realloc (*array, n * item_size);
-  if (grown == NULL)
-    return false;
-  *array = grown;
-  *capacity = n;
-  return true;
-}
 
 static bool
 out_of_memory (SpSpoolError *err)
@@ -116,7 +96,7 @@ group_for_pid (SpModuleTable *table,
       i = sp_intern_table_lookup (&table->group_of_pid, &key);
       return i < 0 ? NULL : &table->groups[i];
     }
-  if (!grow ((void **) &table->groups, &table->groups_capacity, table->n_groups + 1, sizeof (Group)))
+  if (!sp_array_reserve ((void **) &table->groups, &table->groups_capacity, table->n_groups + 1, sizeof (Group)))
     return NULL;
   i = sp_intern_table_intern (&table->group_of_pid, &key, &added);
   if (i < 0)
@@ -130,7 +110,7 @@ static bool
 group_add (Group *group,
            uint32_t id)
 {
-  if (!grow ((void **) &group->active, &group->active_capacity, group->n_active + 1, sizeof (uint32_t)))
+  if (!sp_array_reserve ((void **) &group->active, &group->active_capacity, group->n_active + 1, sizeof (uint32_t)))
     return false;
   group->active[group->n_active++] = id;
   group->index_dirty = true;
@@ -146,7 +126,7 @@ reserve_module (SpModuleTable *table)
 
   if (table->n_modules < capacity)
     return true;
-  if (!grow ((void **) &table->modules, &capacity, table->n_modules + 1, sizeof (SpModule)))
+  if (!sp_array_reserve ((void **) &table->modules, &capacity, table->n_modules + 1, sizeof (SpModule)))
     return false;
   active = realloc (table->active, capacity * sizeof (bool));
   if (active == NULL)
@@ -300,7 +280,7 @@ rebuild_index (const SpModuleTable *table,
                Group *group)
 {
   group->n_index = 0;
-  if (!grow ((void **) &group->index, &group->index_capacity, group->n_active, sizeof (IndexEntry)))
+  if (!sp_array_reserve ((void **) &group->index, &group->index_capacity, group->n_active, sizeof (IndexEntry)))
     return false;
   for (size_t i = 0; i < group->n_active; i++)
     {

@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "sp-array.h"
 #include "sp-intern-table.h"
 #include "sp-utf8-private.h"
 #include "sp-varint.h"
@@ -256,27 +257,6 @@ check_u32_ref (Cursor *c,
 /* ---- Tables ---------------------------------------------------------- */
 
 static bool
-grow (void **array,
-      size_t *capacity,
-      size_t needed,
-      size_t item_size)
-{
-  size_t n = *capacity == 0 ? 64 : *capacity;
-  void *grown;
-
-  if (needed <= *capacity)
-    return true;
-  while (n < needed)
-    n *= 2;
-  grown = realloc (*array, n * item_size);
-  if (grown == NULL)
-    return false;
-  *array = grown;
-  *capacity = n;
-  return true;
-}
-
-static bool
 no_memory (Cursor *c)
 {
   return fault (c, SP_SPOOL_ERROR_NO_MEMORY, "out of memory");
@@ -293,7 +273,7 @@ grow_parallel (size_t *capacity,
 
   if (needed <= *capacity)
     return true;
-  if (!grow (a, &n, needed, a_size))
+  if (!sp_array_reserve (a, &n, needed, a_size))
     return false;
   if (b != NULL)
     {
@@ -322,7 +302,7 @@ pending_for_pid (SpSpoolReader *r,
       i = sp_intern_table_lookup (&r->pending_of_pid, &key);
       return i < 0 ? NULL : &r->pending[i];
     }
-  if (!grow ((void **) &r->pending, &r->pending_capacity, n_groups + 1, sizeof (PendingModules)))
+  if (!sp_array_reserve ((void **) &r->pending, &r->pending_capacity, n_groups + 1, sizeof (PendingModules)))
     return NULL;
   i = sp_intern_table_intern (&r->pending_of_pid, &key, &added);
   if (i < 0)
@@ -380,7 +360,7 @@ parse_module (SpSpoolReader *r,
       PendingModules *pending = pending_for_pid (r, m.pid, true);
 
       if (pending == NULL
-          || !grow ((void **) &pending->ids, &pending->capacity, pending->n + 1, sizeof (uint32_t)))
+          || !sp_array_reserve ((void **) &pending->ids, &pending->capacity, pending->n + 1, sizeof (uint32_t)))
         {
           free (path);
           return no_memory (c);
@@ -491,7 +471,7 @@ parse_stack_node (SpSpoolReader *r,
     return false;
   node.frame_id = (uint32_t) frame_id;
 
-  if (!grow ((void **) &r->stack_nodes, &r->stack_nodes_capacity, r->n_stack_nodes + 1,
+  if (!sp_array_reserve ((void **) &r->stack_nodes, &r->stack_nodes_capacity, r->n_stack_nodes + 1,
              sizeof (SpStackNode)))
     return no_memory (c);
   r->stack_nodes[r->n_stack_nodes++] = node;
@@ -508,7 +488,7 @@ parse_thread (SpSpoolReader *r,
       || !read_pid (c, &thread.pid)
       || !read_u64 (c, &thread.tid))
     return false;
-  if (!grow ((void **) &r->threads, &r->threads_capacity, r->n_threads + 1, sizeof (SpThread)))
+  if (!sp_array_reserve ((void **) &r->threads, &r->threads_capacity, r->n_threads + 1, sizeof (SpThread)))
     return no_memory (c);
   r->threads[r->n_threads++] = thread;
   return true;
@@ -604,7 +584,7 @@ parse_process_exec (SpSpoolReader *r,
       || !read_pid (c, &exec.pid)
       || !read_flag (c, &exec.is_python_runtime))
     return false;
-  if (!grow ((void **) &r->execs, &r->execs_capacity, r->n_execs + 1, sizeof (SpProcessExec)))
+  if (!sp_array_reserve ((void **) &r->execs, &r->execs_capacity, r->n_execs + 1, sizeof (SpProcessExec)))
     return no_memory (c);
   r->execs[r->n_execs++] = exec;
   return true;

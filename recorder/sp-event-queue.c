@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sp-array.h"
+
 void
 sp_event_queue_init (SpEventQueue *queue)
 {
@@ -19,27 +21,6 @@ sp_event_queue_clear (SpEventQueue *queue)
   sp_event_queue_init (queue);
 }
 
-static bool
-grow (void **array,
-      size_t *capacity,
-      size_t needed,
-      size_t item_size)
-{
-  size_t n = *capacity ? *capacity : 4096;
-  void *grown;
-
-  if (needed <= *capacity)
-    return true;
-  while (n < needed)
-    n *= 2;
-  grown = realloc (*array, n * item_size);
-  if (grown == NULL)
-    return false;
-  *array = grown;
-  *capacity = n;
-  return true;
-}
-
 bool
 sp_event_queue_push (SpEventQueue *queue,
                      const struct perf_event_header *header,
@@ -47,8 +28,8 @@ sp_event_queue_push (SpEventQueue *queue,
 {
   size_t size = (header->size + 7u) & ~(size_t) 7;
 
-  if (!grow ((void **) &queue->arena, &queue->arena_capacity, queue->arena_used + size, 1)
-      || !grow ((void **) &queue->events, &queue->events_capacity, queue->n_events + 1,
+  if (!sp_array_reserve ((void **) &queue->arena, &queue->arena_capacity, queue->arena_used + size, 1)
+      || !sp_array_reserve ((void **) &queue->events, &queue->events_capacity, queue->n_events + 1,
                 sizeof (SpQueuedEvent)))
     return false;
   memcpy (queue->arena + queue->arena_used, header, header->size);

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sp-array.h"
+
 /* Addresses at or above this are the kernel's on x86-64 and arm64. */
 #define KERNEL_SPACE_START UINT64_C (0xffff800000000000)
 
@@ -22,27 +24,6 @@ remember_failure (SpRecording *rec,
   if (!rec->failed)
     rec->error = *err;
   rec->failed = true;
-}
-
-static bool
-grow (void **array,
-      size_t *capacity,
-      size_t needed,
-      size_t item_size)
-{
-  size_t n = *capacity ? *capacity : 64;
-  void *grown;
-
-  if (needed <= *capacity)
-    return true;
-  while (n < needed)
-    n *= 2;
-  grown = realloc (*array, n * item_size);
-  if (grown == NULL)
-    return false;
-  *array = grown;
-  *capacity = n;
-  return true;
 }
 
 bool
@@ -84,7 +65,7 @@ process_for (SpRecording *rec,
   bool added;
   int64_t i;
 
-  if (!grow ((void **) &rec->processes, &rec->processes_capacity, rec->process_index.count + 1,
+  if (!sp_array_reserve ((void **) &rec->processes, &rec->processes_capacity, rec->process_index.count + 1,
              sizeof (SpProcessInfo)))
     return NULL;
   i = sp_intern_table_intern (&rec->process_index, &key, &added);
@@ -107,7 +88,7 @@ thread_for (SpRecording *rec,
   bool added;
   int64_t i;
 
-  if (!grow ((void **) &rec->threads, &rec->threads_capacity, rec->thread_index.count + 1,
+  if (!sp_array_reserve ((void **) &rec->threads, &rec->threads_capacity, rec->thread_index.count + 1,
              sizeof (SpThreadInfo)))
     return NULL;
   i = sp_intern_table_intern (&rec->thread_index, &key, &added);
@@ -235,7 +216,7 @@ add_frame (SpRecording *rec,
            size_t *n,
            SpFrame frame)
 {
-  if (!grow ((void **) &rec->frames, &rec->frames_capacity, *n + 1, sizeof (SpFrame)))
+  if (!sp_array_reserve ((void **) &rec->frames, &rec->frames_capacity, *n + 1, sizeof (SpFrame)))
     return false;
   rec->frames[(*n)++] = frame;
   return true;
