@@ -8,10 +8,10 @@
 #include <gtk/gtk.h>
 #include <stdlib.h>
 
+#include "gui-test.h"
 #include "sp-tree-item.h"
 #include "sp-window.h"
 
-static char *screenshot_dir;
 
 static char *
 vector_path (const char *name)
@@ -35,31 +35,6 @@ wait_for_page (SpWindow *window,
   return FALSE;
 }
 
-/* Lets the window lay out and draw, then renders it to a PNG. */
-static void
-save_screenshot (GtkWidget *widget,
-                 const char *name)
-{
-  g_autoptr (GdkPaintable) paintable = gtk_widget_paintable_new (widget);
-  g_autoptr (GtkSnapshot) snapshot = gtk_snapshot_new ();
-  g_autoptr (GskRenderNode) node = NULL;
-  g_autoptr (GdkTexture) texture = NULL;
-  g_autofree char *path = g_build_filename (screenshot_dir, name, NULL);
-  gint64 until = g_get_monotonic_time () + G_USEC_PER_SEC / 2;
-  int width, height;
-
-  while (g_get_monotonic_time () < until)
-    g_main_context_iteration (NULL, FALSE);
-  width = gtk_widget_get_width (widget);
-  height = gtk_widget_get_height (widget);
-  g_assert_cmpint (width, >, 0);
-  gdk_paintable_snapshot (paintable, snapshot, width, height);
-  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
-  g_assert_nonnull (node);
-  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (widget)), node, NULL);
-  g_assert_true (gdk_texture_save_to_png (texture, path));
-  g_test_message ("screenshot: %s", path);
-}
 
 /* The text of the value label next to the name label in the figures grid. */
 static char *
@@ -115,7 +90,7 @@ test_start_page (void)
 
   gtk_window_present (GTK_WINDOW (window));
   g_assert_cmpstr (sp_window_get_page (window), ==, "start");
-  save_screenshot (GTK_WIDGET (window), "window-start.png");
+  gui_test_save_png (GTK_WIDGET (window), "window-start.png");
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -133,11 +108,11 @@ test_open_valid (void)
   g_assert_cmpstr (samples, ==, "120");
   g_assert_nonnull (threads);
   g_assert_true (g_str_has_suffix (threads, "processes"));
-  save_screenshot (GTK_WIDGET (window), "window-call-tree.png");
+  gui_test_save_png (GTK_WIDGET (window), "window-call-tree.png");
   sp_window_show_view (window, "flame-graph");
-  save_screenshot (GTK_WIDGET (window), "window-flame-graph.png");
+  gui_test_save_png (GTK_WIDGET (window), "window-flame-graph.png");
   sp_window_show_view (window, "summary");
-  save_screenshot (GTK_WIDGET (window), "window-summary.png");
+  gui_test_save_png (GTK_WIDGET (window), "window-summary.png");
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -154,7 +129,7 @@ test_open_damaged (void)
   samples = figure_text (window, "Samples");
   g_assert_cmpstr (samples, ==, "119");
   sp_window_show_view (window, "summary");
-  save_screenshot (GTK_WIDGET (window), "window-damaged.png");
+  gui_test_save_png (GTK_WIDGET (window), "window-damaged.png");
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -209,7 +184,7 @@ test_open_recording (void)
   g_assert_nonnull (samples);
   g_assert_cmpint (atoi (samples), >, 500);
   g_assert_true (sp_window_search_function (window, "alpha_leaf"));
-  save_screenshot (GTK_WIDGET (window), "recording-call-tree.png");
+  gui_test_save_png (GTK_WIDGET (window), "recording-call-tree.png");
 
   /* A time range on the timeline: the call tree counts only its samples
    * (four busy threads over 0.6 s: a third of the time, about a third). */
@@ -227,12 +202,12 @@ test_open_recording (void)
     g_test_message ("all %" G_GUINT64_FORMAT ", selected %" G_GUINT64_FORMAT, all, part);
     g_assert_cmpuint (part, >, all / 6);
     g_assert_cmpuint (part, <, all / 2);
-    save_screenshot (GTK_WIDGET (window), "recording-selection.png");
+    gui_test_save_png (GTK_WIDGET (window), "recording-selection.png");
   }
   sp_window_show_view (window, "bottom-up");
-  save_screenshot (GTK_WIDGET (window), "recording-bottom-up.png");
+  gui_test_save_png (GTK_WIDGET (window), "recording-bottom-up.png");
   sp_window_show_view (window, "flame-graph");
-  save_screenshot (GTK_WIDGET (window), "recording-flame-graph.png");
+  gui_test_save_png (GTK_WIDGET (window), "recording-flame-graph.png");
   gtk_window_destroy (GTK_WINDOW (window));
   g_unlink (meta);
   g_unlink (spool);
@@ -295,7 +270,7 @@ test_record_live (void)
   g_assert_true (wait_until (call_tree_has_rows, window));
   g_assert_true (sp_window_is_recording (window));
   g_test_message ("first rows after %.2f s", (g_get_monotonic_time () - started) / 1e6);
-  save_screenshot (GTK_WIDGET (window), "live-call-tree.png");
+  gui_test_save_png (GTK_WIDGET (window), "live-call-tree.png");
 
   gtk_widget_activate_action (GTK_WIDGET (window), "win.stop", NULL);
   g_assert_true (wait_until (not_recording, window));
@@ -307,7 +282,7 @@ test_record_live (void)
   g_assert_nonnull (samples);
   g_assert_cmpint (atoi (samples), >, 100);
   g_assert_true (call_tree_has_rows (window));
-  save_screenshot (GTK_WIDGET (window), "live-finished.png");
+  gui_test_save_png (GTK_WIDGET (window), "live-finished.png");
   gtk_window_destroy (GTK_WINDOW (window));
   sp_record_options_clear (&options);
 }
@@ -327,7 +302,7 @@ test_profile_demo (void)
   g_assert_true (sp_window_search_function (window, "deflate_block"));
   gtk_widget_activate_action (GTK_WIDGET (window), "win.stop", NULL);
   g_assert_true (wait_until (not_recording, window));
-  save_screenshot (GTK_WIDGET (window), "demo.png");
+  gui_test_save_png (GTK_WIDGET (window), "demo.png");
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -345,7 +320,7 @@ test_record_missing_command (void)
   gtk_window_present (GTK_WINDOW (window));
   g_assert_true (sp_window_record (window, &options, &error));
   g_assert_true (wait_for_page (window, "error"));
-  save_screenshot (GTK_WIDGET (window), "record-missing-command.png");
+  gui_test_save_png (GTK_WIDGET (window), "record-missing-command.png");
   gtk_window_destroy (GTK_WINDOW (window));
   sp_record_options_clear (&options);
 }
@@ -356,7 +331,7 @@ test_open_missing (void)
   SpWindow *window = open_window ("/nonexistent/recording.spool");
 
   g_assert_true (wait_for_page (window, "error"));
-  save_screenshot (GTK_WIDGET (window), "window-missing.png");
+  gui_test_save_png (GTK_WIDGET (window), "window-missing.png");
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -364,21 +339,8 @@ int
 main (int argc,
       char **argv)
 {
-  g_autoptr (GError) error = NULL;
-
-  g_test_init (&argc, &argv, NULL);
-  if (!gtk_init_check ())
-    {
-      if (g_getenv ("SP_REQUIRE_DISPLAY") != NULL)
-        g_error ("no display, but SP_REQUIRE_DISPLAY is set: the GUI tests must run here");
-      printf ("1..0 # SKIP no display\n");
-      return 0;
-    }
-  screenshot_dir = g_strdup (g_getenv ("SP_SCREENSHOT_DIR"));
-  if (screenshot_dir == NULL)
-    screenshot_dir = g_dir_make_tmp ("stackpulse-shots-XXXXXX", &error);
-  g_assert_no_error (error);
-  g_mkdir_with_parents (screenshot_dir, 0755);
+  if (!gui_test_init (&argc, &argv))
+    return 0;
 
   g_test_add_func ("/app/window/start-page", test_start_page);
   g_test_add_func ("/app/window/open-valid", test_open_valid);

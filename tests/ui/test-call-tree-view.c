@@ -7,11 +7,11 @@
  * (SP_SCREENSHOT_DIR, or a temporary folder). */
 #include <gtk/gtk.h>
 
+#include "gui-test.h"
 #include "profile-builder.h"
 #include "sp-call-tree-view.h"
 #include "sp-tree-item.h"
 
-static char *screenshot_dir;
 
 static const char *const three_calls[] = {
   "main;parse;lex 10",
@@ -230,31 +230,6 @@ test_activate (void)
   g_assert_cmpstr (sp_profile_get_function (profile, tree->nodes[activated].function)->name, ==, "eval");
 }
 
-/* Lets the window lay out and draw, then renders it to a PNG. */
-static void
-save_screenshot (GtkWidget *widget,
-                 const char *name)
-{
-  g_autoptr (GdkPaintable) paintable = gtk_widget_paintable_new (widget);
-  g_autoptr (GtkSnapshot) snapshot = gtk_snapshot_new ();
-  g_autoptr (GskRenderNode) node = NULL;
-  g_autoptr (GdkTexture) texture = NULL;
-  g_autofree char *path = g_build_filename (screenshot_dir, name, NULL);
-  gint64 until = g_get_monotonic_time () + G_USEC_PER_SEC / 2;
-  int width, height;
-
-  while (g_get_monotonic_time () < until)
-    g_main_context_iteration (NULL, FALSE);
-  width = gtk_widget_get_width (widget);
-  height = gtk_widget_get_height (widget);
-  g_assert_cmpint (width, >, 0);
-  gdk_paintable_snapshot (paintable, snapshot, width, height);
-  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
-  g_assert_nonnull (node);
-  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (widget)), node, NULL);
-  g_assert_true (gdk_texture_save_to_png (texture, path));
-  g_test_message ("screenshot: %s", path);
-}
 
 static void
 test_screenshot (void)
@@ -279,7 +254,7 @@ test_screenshot (void)
   gtk_window_set_child (GTK_WINDOW (window), scroller);
   sp_call_tree_view_set_tree (view, profile, sp_call_tree_new (profile, NULL, NULL, FALSE));
   gtk_window_present (GTK_WINDOW (window));
-  save_screenshot (window, "call-tree.png");
+  gui_test_save_png (window, "call-tree.png");
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -287,21 +262,8 @@ int
 main (int argc,
       char **argv)
 {
-  g_autoptr (GError) error = NULL;
-
-  g_test_init (&argc, &argv, NULL);
-  if (!gtk_init_check ())
-    {
-      if (g_getenv ("SP_REQUIRE_DISPLAY") != NULL)
-        g_error ("no display, but SP_REQUIRE_DISPLAY is set: the GUI tests must run here");
-      printf ("1..0 # SKIP no display\n");
-      return 0;
-    }
-  screenshot_dir = g_strdup (g_getenv ("SP_SCREENSHOT_DIR"));
-  if (screenshot_dir == NULL)
-    screenshot_dir = g_dir_make_tmp ("stackpulse-shots-XXXXXX", &error);
-  g_assert_no_error (error);
-  g_mkdir_with_parents (screenshot_dir, 0755);
+  if (!gui_test_init (&argc, &argv))
+    return 0;
 
   g_test_add_func ("/ui/call-tree-view/top-down", test_top_down);
   g_test_add_func ("/ui/call-tree-view/sort", test_sort);

@@ -8,6 +8,7 @@
 #include <gtk/gtk.h>
 #include <string.h>
 
+#include "gui-test.h"
 #include "profile-builder.h"
 #include "sp-flame-graph.h"
 
@@ -15,7 +16,6 @@
 #define HEIGHT     300
 #define ROW_HEIGHT 18
 
-static char *screenshot_dir;
 
 static const char *const lines[] = {
   "main;parse;lex 10",
@@ -154,7 +154,7 @@ save_screenshot (Fixture *f,
   g_autoptr (GtkSnapshot) snapshot = gtk_snapshot_new ();
   g_autoptr (GskRenderNode) node = NULL;
   g_autoptr (GdkTexture) texture = NULL;
-  g_autofree char *path = g_build_filename (screenshot_dir, name, NULL);
+  g_autofree char *path = g_build_filename (gui_test_screenshot_dir (), name, NULL);
 
   wait_for_draw (f);
   gdk_paintable_snapshot (paintable, snapshot, gtk_widget_get_width (widget), gtk_widget_get_height (widget));
@@ -488,21 +488,8 @@ int
 main (int argc,
       char **argv)
 {
-  g_autoptr (GError) error = NULL;
-
-  g_test_init (&argc, &argv, NULL);
-  if (!gtk_init_check ())
-    {
-      if (g_getenv ("SP_REQUIRE_DISPLAY") != NULL)
-        g_error ("no display, but SP_REQUIRE_DISPLAY is set: the GUI tests must run here");
-      printf ("1..0 # SKIP no display\n");
-      return 0;
-    }
-  screenshot_dir = g_strdup (g_getenv ("SP_SCREENSHOT_DIR"));
-  if (screenshot_dir == NULL)
-    screenshot_dir = g_dir_make_tmp ("stackpulse-shots-XXXXXX", &error);
-  g_assert_no_error (error);
-  g_mkdir_with_parents (screenshot_dir, 0755);
+  if (!gui_test_init (&argc, &argv))
+    return 0;
 
   g_test_add_func ("/ui/flame-graph/layout", test_layout);
   g_test_add_func ("/ui/flame-graph/zoom", test_zoom);

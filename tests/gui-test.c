@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* gui-test.c: display check, screenshot folder, widget to PNG. */
+#include "gui-test.h"
+
+#include <stdio.h>
+
+static char *screenshot_dir;
+
+gboolean
+gui_test_init (int *argc,
+               char ***argv)
+{
+  g_autoptr (GError) error = NULL;
+
+  g_test_init (argc, argv, NULL);
+  if (!gtk_init_check ())
+    {
+      if (g_getenv ("SP_REQUIRE_DISPLAY") != NULL)
+        g_error ("no display, but SP_REQUIRE_DISPLAY is set: the GUI tests must run here");
+      printf ("1..0 # SKIP no display\n");
+      return FALSE;
+    }
+  screenshot_dir = g_strdup (g_getenv ("SP_SCREENSHOT_DIR"));
+  if (screenshot_dir == NULL)
+    screenshot_dir = g_dir_make_tmp ("stackpulse-shots-XXXXXX", &error);
+  g_assert_no_error (error);
+  g_mkdir_with_parents (screenshot_dir, 0755);
+  return TRUE;
+}
+
+const char *
+gui_test_screenshot_dir (void)
+{
+  return screenshot_dir;
+}
+
+void
+gui_test_save_png (GtkWidget *widget,
+                   const char *name)
+{
+  g_autoptr (GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  g_autoptr (GtkSnapshot) snapshot = gtk_snapshot_new ();
+  g_autoptr (GskRenderNode) node = NULL;
+  g_autoptr (GdkTexture) texture = NULL;
+  g_autofree char *path = g_build_filename (screenshot_dir, name, NULL);
+  gint64 until = g_get_monotonic_time () + G_USEC_PER_SEC / 2;
+  int width, height;
+
+  while (g_get_monotonic_time () < until)
+    g_main_context_iteration (NULL, FALSE);
+  width = gtk_widget_get_width (widget);
+  height = gtk_widget_get_height (widget);
+  g_assert_cmpint (width, >, 0);
+  gdk_paintable_snapshot (paintable, snapshot, width, height);
+  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+  g_assert_nonnull (node);
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (widget)), node, NULL);
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+  g_test_message ("screenshot: %s", path);
+}

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* gui-test.h: what every GTK test needs before its first window. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+/* g_test_init, then a display: without one the test prints a TAP skip
+ * and returns FALSE (main then returns 0), unless SP_REQUIRE_DISPLAY is
+ * set (CI, under Xvfb), where a missing display is an error. */
+gboolean gui_test_init (int *argc,
+                        char ***argv);
+
+/* Where screenshots go: $SP_SCREENSHOT_DIR, or a fresh temporary folder. */
+const char *gui_test_screenshot_dir (void);
+
+/* Lets widget lay out and draw, then saves what it shows as a PNG named
+ * name in the screenshot folder. */
+void gui_test_save_png (GtkWidget *widget,
+                        const char *name);
