@@ -13,6 +13,19 @@ percent (guint64 part,
   return whole > 0 ? 100.0 * (double) part / (double) whole : 0.0;
 }
 
+/* The samples the transforms kept (drop and focus leave some out): each
+ * has one innermost function, so the selfs add up to them. Percentages
+ * are of these, as in the tree. */
+static guint64
+kept_samples (GArray *functions)
+{
+  guint64 kept = 0;
+
+  for (guint i = 0; i < functions->len; i++)
+    kept += g_array_index (functions, SpFunctionCost, i).self;
+  return kept;
+}
+
 static const char *
 meta_string (SpProfile *profile,
              const char *key,
@@ -86,7 +99,7 @@ sp_report_summary (SpProfile *profile,
     fprintf (out, "damage:    %s\n", sp_profile_get_damage (profile));
   fprintf (out, "\ntop functions (self):\n%8s %8s %10s  %s\n", "self", "total", "samples", "function");
   for (guint i = 0; i < MIN (functions->len, 20u); i++)
-    print_function_row (profile, &g_array_index (functions, SpFunctionCost, i), counts->n_samples, out);
+    print_function_row (profile, &g_array_index (functions, SpFunctionCost, i), kept_samples (functions), out);
   problems = sp_profile_get_symbol_problems (profile);
   if (problems->len > 0)
     {
@@ -105,10 +118,11 @@ sp_report_top (SpProfile *profile,
   g_autoptr (SpStackCounts) counts = sp_stack_counts_new (profile, filter);
   g_autoptr (GArray) functions = sp_function_list_new (profile, filter, counts);
   guint limit = options->limit ? MIN (options->limit, functions->len) : functions->len;
+  guint64 kept = kept_samples (functions);
 
   fprintf (out, "%8s %8s %10s  %s\n", "self", "total", "samples", "function  [module]");
   for (guint i = 0; i < limit; i++)
-    print_function_row (profile, &g_array_index (functions, SpFunctionCost, i), counts->n_samples, out);
+    print_function_row (profile, &g_array_index (functions, SpFunctionCost, i), kept, out);
 }
 
 static void
@@ -158,20 +172,14 @@ sp_report_callers_callees (SpProfile *profile,
                            gboolean callers,
                            FILE *out)
 {
+  g_autoptr (SpStackCounts) counts = sp_stack_counts_new (profile, filter);
+  /* Functions are named as stacks are resolved: this resolves them all. */
+  g_autoptr (GArray) all = sp_function_list_new (profile, filter, counts);
   g_autoptr (GArray) matches = sp_profile_find_functions (profile, name);
-  g_autoptr (SpStackCounts) counts = NULL;
+  guint64 kept = kept_samples (all);
 
   if (matches->len == 0)
-    {
-      /* Functions are named as stacks are resolved: resolve them all first. */
-      g_autoptr (GArray) all = sp_function_list_new (profile, filter, NULL);
-
-      g_array_unref (matches);
-      matches = sp_profile_find_functions (profile, name);
-      if (matches->len == 0)
-        return FALSE;
-    }
-  counts = sp_stack_counts_new (profile, filter);
+    return FALSE;
   for (guint m = 0; m < matches->len; m++)
     {
       guint32 function = g_array_index (matches, guint32, m);
@@ -186,7 +194,7 @@ sp_report_callers_callees (SpProfile *profile,
       fprintf (out, "%s  %s: self %.2f%%, total %.2f%% (%" G_GUINT64_FORMAT " samples)\n",
                sp_profile_get_function (profile, function)->name,
                module_label (sp_profile_get_function (profile, function), label, sizeof label),
-               percent (cost.self, counts->n_samples), percent (cost.total, counts->n_samples), cost.total);
+               percent (cost.self, kept), percent (cost.total, kept), cost.total);
       fprintf (out, "%8s %8s  %s\n", "total", "self", callers ? "called from" : "calls");
       list = callers ? caller_list : callee_list;
       for (guint i = 0; i < list->len; i++)
@@ -195,8 +203,7 @@ sp_report_callers_callees (SpProfile *profile,
           const char *other = c->function == SP_FUNCTION_LIST_ROOT ? "[stack root]"
                                                                    : sp_profile_get_function (profile, c->function)->name;
 
-          fprintf (out, "%7.2f%% %7.2f%%  %s\n", percent (c->total, counts->n_samples),
-                   percent (c->self, counts->n_samples), other);
+          fprintf (out, "%7.2f%% %7.2f%%  %s\n", percent (c->total, kept), percent (c->self, kept), other);
         }
       if (m + 1 < matches->len)
         fputc ('\n', out);
