@@ -27,6 +27,7 @@
 #define MAX_THREADS     16        /* sample thread indexes are one byte */
 #define N_PROCESSES     4
 #define N_KERNEL_MODULES 2
+#define MAX_MODULES     8         /* per process, the NULL end included */
 
 /* ---- The shape of the system ----------------------------------------- */
 
@@ -35,6 +36,7 @@ typedef struct {
   const char *path;
   uint64_t    size;
   uint64_t    file_offset;
+  uint64_t    inode;       /* 0: made up from the path */
 } ModuleShape;
 
 typedef struct {
@@ -105,7 +107,7 @@ typedef struct {
 
 typedef struct {
   const ProcessShape *shape;
-  uint64_t            module_starts[8];
+  uint64_t            module_starts[MAX_MODULES];
   FunctionVec         funcs;          /* every module's, executable first */
   size_t              libc_first;     /* libc's first function */
   uint32_t            hot[N_HOT];
@@ -138,6 +140,11 @@ typedef struct {
 
 struct _BenchRecording
 {
+  /* The system: the built-in shapes, or copies naming real files. */
+  ProcessShape process_shapes[N_PROCESSES];
+  ModuleShape  module_shapes[N_PROCESSES][MAX_MODULES];
+  char        *mapped_paths[N_PROCESSES][MAX_MODULES];
+
   Process      processes[N_PROCESSES];
   Thread       threads[MAX_THREADS];
   size_t       n_threads;

@@ -24,45 +24,45 @@
 /* ---- The shape of the system ----------------------------------------- */
 
 static const ModuleShape gtk_demo_modules[] = {
-  { "/usr/bin/gtk4-demo",             0x180000, 0x1f000 },
-  { LIB "libc.so.6",                  0x165000, 0x26000 },
-  { LIB "libglib-2.0.so.0.7400.6",    0x0a2000, 0x1d000 },
-  { LIB "libgobject-2.0.so.0.7400.6", 0x037000, 0x10000 },
-  { LIB "libgtk-4.so.1.800.3",        0x4e0000, 0xc5000 },
-  { LIB "ld-linux-x86-64.so.2",       0x025000, 0x01000 },
-  { "[vdso]",                         0x002000, 0 },
-  { NULL, 0, 0 },
+  { "/usr/bin/gtk4-demo",             0x180000, 0x1f000, 0 },
+  { LIB "libc.so.6",                  0x165000, 0x26000, 0 },
+  { LIB "libglib-2.0.so.0.7400.6",    0x0a2000, 0x1d000, 0 },
+  { LIB "libgobject-2.0.so.0.7400.6", 0x037000, 0x10000, 0 },
+  { LIB "libgtk-4.so.1.800.3",        0x4e0000, 0xc5000, 0 },
+  { LIB "ld-linux-x86-64.so.2",       0x025000, 0x01000, 0 },
+  { "[vdso]",                         0x002000, 0, 0 },
+  { NULL, 0, 0, 0 },
 };
 
 static const ModuleShape server_modules[] = {
-  { "/usr/local/bin/spd-server",      0x2a0000, 0x4a000 },
-  { LIB "libc.so.6",                  0x165000, 0x26000 },
-  { LIB "libssl.so.3",                0x076000, 0x22000 },
-  { LIB "libcrypto.so.3",             0x2c8000, 0x9e000 },
-  { LIB "libz.so.1.2.13",             0x016000, 0x03000 },
-  { LIB "ld-linux-x86-64.so.2",       0x025000, 0x01000 },
-  { "[vdso]",                         0x002000, 0 },
-  { NULL, 0, 0 },
+  { "/usr/local/bin/spd-server",      0x2a0000, 0x4a000, 0 },
+  { LIB "libc.so.6",                  0x165000, 0x26000, 0 },
+  { LIB "libssl.so.3",                0x076000, 0x22000, 0 },
+  { LIB "libcrypto.so.3",             0x2c8000, 0x9e000, 0 },
+  { LIB "libz.so.1.2.13",             0x016000, 0x03000, 0 },
+  { LIB "ld-linux-x86-64.so.2",       0x025000, 0x01000, 0 },
+  { "[vdso]",                         0x002000, 0, 0 },
+  { NULL, 0, 0, 0 },
 };
 
 static const ModuleShape python_modules[] = {
-  { "/usr/bin/python3.11",            0x2d5000, 0x6a000 },
-  { LIB "libc.so.6",                  0x165000, 0x26000 },
-  { LIB "libm.so.6",                  0x07f000, 0x0e000 },
-  { LIB "libexpat.so.1.8.10",         0x024000, 0x06000 },
-  { "/usr/lib/python3.11/lib-dynload/_json.cpython-311-x86_64-linux-gnu.so", 0x009000, 0x02000 },
-  { "[vdso]",                         0x002000, 0 },
-  { NULL, 0, 0 },
+  { "/usr/bin/python3.11",            0x2d5000, 0x6a000, 0 },
+  { LIB "libc.so.6",                  0x165000, 0x26000, 0 },
+  { LIB "libm.so.6",                  0x07f000, 0x0e000, 0 },
+  { LIB "libexpat.so.1.8.10",         0x024000, 0x06000, 0 },
+  { "/usr/lib/python3.11/lib-dynload/_json.cpython-311-x86_64-linux-gnu.so", 0x009000, 0x02000, 0 },
+  { "[vdso]",                         0x002000, 0, 0 },
+  { NULL, 0, 0, 0 },
 };
 
 static const ModuleShape cc1_modules[] = {
-  { "/usr/libexec/gcc/x86_64-linux-gnu/12/cc1", 0x1a50000, 0x2ab000 },
-  { LIB "libc.so.6",                  0x165000, 0x26000 },
-  { LIB "libgmp.so.10.4.1",           0x06a000, 0x0b000 },
-  { LIB "libmpfr.so.6.2.0",           0x052000, 0x09000 },
-  { LIB "libzstd.so.1.5.4",           0x0a8000, 0x08000 },
-  { "[vdso]",                         0x002000, 0 },
-  { NULL, 0, 0 },
+  { "/usr/libexec/gcc/x86_64-linux-gnu/12/cc1", 0x1a50000, 0x2ab000, 0 },
+  { LIB "libc.so.6",                  0x165000, 0x26000, 0 },
+  { LIB "libgmp.so.10.4.1",           0x06a000, 0x0b000, 0 },
+  { LIB "libmpfr.so.6.2.0",           0x052000, 0x09000, 0 },
+  { LIB "libzstd.so.1.5.4",           0x0a8000, 0x08000, 0 },
+  { "[vdso]",                         0x002000, 0, 0 },
+  { NULL, 0, 0, 0 },
 };
 
 static const ProcessShape process_shapes[] = {
@@ -74,10 +74,14 @@ static const ProcessShape process_shapes[] = {
 
 /* The kernel image and one loadable module, shared by every process. */
 static const ModuleShape kernel_modules[] = {
-  { "[kernel.kallsyms]", 0x2200000, 0 },
-  { "[ext4]",            0x00a0000, 0 },
+  { "[kernel.kallsyms]", 0x2200000, 0, 0 },
+  { "[ext4]",            0x00a0000, 0, 0 },
 };
 _Static_assert (sizeof process_shapes / sizeof process_shapes[0] == N_PROCESSES, "N_PROCESSES");
+_Static_assert (sizeof gtk_demo_modules / sizeof gtk_demo_modules[0] <= MAX_MODULES, "MAX_MODULES");
+_Static_assert (sizeof server_modules / sizeof server_modules[0] <= MAX_MODULES, "MAX_MODULES");
+_Static_assert (sizeof python_modules / sizeof python_modules[0] <= MAX_MODULES, "MAX_MODULES");
+_Static_assert (sizeof cc1_modules / sizeof cc1_modules[0] <= MAX_MODULES, "MAX_MODULES");
 _Static_assert (sizeof kernel_modules / sizeof kernel_modules[0] == N_KERNEL_MODULES, "N_KERNEL_MODULES");
 
 static uint64_t
@@ -136,9 +140,11 @@ layout_functions (FunctionVec *funcs,
 }
 
 static uint64_t
-module_inode (const char *path)
+module_inode (const ModuleShape *shape)
 {
-  return path[0] == '[' ? 0 : 0x100000 + hash_string (path) % 0x800000;
+  if (shape->inode != 0)
+    return shape->inode;
+  return shape->path[0] == '[' ? 0 : 0x100000 + hash_string (shape->path) % 0x800000;
 }
 
 /* Places the modules of one process as ASLR would, and their functions. */
@@ -199,7 +205,7 @@ process_module (const Process *proc,
   const ModuleShape *shape = &proc->shape->modules[i];
   SpModule module = {
     proc->module_starts[i], proc->module_starts[i] + shape->size, shape->file_offset,
-    module_inode (shape->path), shape->path, strlen (shape->path), proc->shape->pid, false,
+    module_inode (shape), shape->path, strlen (shape->path), proc->shape->pid, false,
   };
 
   return module;
@@ -233,7 +239,7 @@ _bench_replay_setup (const BenchRecording *rec,
       uint64_t exec_ns = START_NS - (N_PROCESSES - p) * 20 * PERIOD_NS;
 
       if (shape->parent >= 0
-          && !sp_module_table_clone_process (table, writer, process_shapes[shape->parent].pid,
+          && !sp_module_table_clone_process (table, writer, rec->process_shapes[shape->parent].pid,
                                              shape->pid, err))
         return false;
       if (!sp_spool_writer_write_process_exec (writer, exec_ns, shape->pid, shape->is_python, err)
@@ -250,6 +256,34 @@ _bench_replay_setup (const BenchRecording *rec,
   return true;
 }
 
+/* The recording's own copy of the system, each user module passed
+ * through map (when given). */
+static void
+copy_shapes (BenchRecording *rec,
+             BenchModuleMapFunc map,
+             void *user_data)
+{
+  for (size_t p = 0; p < N_PROCESSES; p++)
+    {
+      ModuleShape *modules = rec->module_shapes[p];
+      size_t i;
+
+      rec->process_shapes[p] = process_shapes[p];
+      rec->process_shapes[p].modules = modules;
+      for (i = 0; process_shapes[p].modules[i].path != NULL; i++)
+        {
+          BenchModuleFile file = { NULL, 0, 0, 0 };
+
+          modules[i] = process_shapes[p].modules[i];
+          if (map == NULL || modules[i].path[0] == '[' || !map (modules[i].path, &file, user_data))
+            continue;
+          rec->mapped_paths[p][i] = file.path;
+          modules[i] = (ModuleShape) { file.path, file.size, file.file_offset, file.inode };
+        }
+      modules[i] = (ModuleShape) { NULL, 0, 0, 0 };
+    }
+}
+
 /* ---- Public ---------------------------------------------------------- */
 
 BenchRecording *
@@ -257,12 +291,25 @@ bench_recording_new (size_t n_samples,
                      size_t n_stacks,
                      uint64_t seed)
 {
+  return bench_recording_new_mapped (n_samples, n_stacks, seed, NULL, NULL);
+}
+
+BenchRecording *
+bench_recording_new_mapped (size_t n_samples,
+                            size_t n_stacks,
+                            uint64_t seed,
+                            BenchModuleMapFunc map,
+                            void *user_data)
+{
   BenchRecording *rec = calloc (1, sizeof *rec);
   Rng rng = { seed };
-  bool ok = rec != NULL && n_samples > 0 && n_stacks > 0 && setup_kernel (rec, &rng);
+  bool ok = rec != NULL && n_samples > 0 && n_stacks > 0;
 
+  if (ok)
+    copy_shapes (rec, map, user_data);
+  ok = ok && setup_kernel (rec, &rng);
   for (size_t p = 0; ok && p < N_PROCESSES; p++)
-    ok = setup_process (&rec->processes[p], &process_shapes[p], &rng);
+    ok = setup_process (&rec->processes[p], &rec->process_shapes[p], &rng);
   ok = ok && _bench_pool_make (rec, n_stacks, &rng)
        && _bench_schedule_make (rec, n_samples, &rng);
   if (!ok)
@@ -283,6 +330,8 @@ bench_recording_free (BenchRecording *rec)
       free (rec->processes[p].funcs.items);
       free (rec->processes[p].zipf_cdf);
       free (rec->processes[p].by_rank);
+      for (size_t i = 0; i < MAX_MODULES; i++)
+        free (rec->mapped_paths[p][i]);
     }
   free (rec->kernel_funcs.items);
   free (rec->plans);

@@ -48,6 +48,30 @@ BenchRecording *bench_recording_new (size_t n_samples,
                                      size_t n_stacks,
                                      uint64_t seed);
 
+/* A real file to stand for one module of the synthetic system, so that a
+ * symbolizer reading the spool finds files, symbols and debug info. */
+typedef struct {
+  char     *path;          /* malloc'd; the recording owns it */
+  uint64_t  size;          /* its executable mapping: length, */
+  uint64_t  file_offset;   /* file offset (page-aligned) */
+  uint64_t  inode;
+} BenchModuleFile;
+
+/* Fills file for the module at path ("/usr/bin/gtk4-demo", ...) and
+ * returns true, or returns false to keep the made-up module. */
+typedef bool (*BenchModuleMapFunc) (const char *path,
+                                    BenchModuleFile *file,
+                                    void *user_data);
+
+/* bench_recording_new, with the user modules passed through map first
+ * (same seed, same stacks and schedule; only the function layout follows
+ * the real modules' sizes). */
+BenchRecording *bench_recording_new_mapped (size_t n_samples,
+                                            size_t n_stacks,
+                                            uint64_t seed,
+                                            BenchModuleMapFunc map,
+                                            void *user_data);
+
 void bench_recording_free (BenchRecording *rec);
 
 const BenchShape *bench_recording_get_shape (const BenchRecording *rec);

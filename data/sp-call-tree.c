@@ -8,37 +8,45 @@
  * trees, transforms, pid-dependent frames) inserts whole paths. */
 #include "sp-call-tree.h"
 
+#include "sp-intern-table.h"
+
 #define UNSET G_MAXUINT32
 
 typedef struct {
   SpProfile         *profile;
   const SpStackNode *stack_nodes;
   GArray            *nodes;      /* SpCallTreeNode */
-  GHashTable        *children;   /* (parent << 32 | function) -> node + 1 */
+  SpInternTable      children;   /* (parent << 32 | function): key i is node i + 1 */
   guint32           *memo;       /* stack node as a caller -> tree node */
   guint8            *pid_free;   /* stack node chain: 0 unknown, 1 depends on pid, 2 does not */
 } Builder;
 
+/* Every node but the root is a (parent, function) key of the intern table,
+ * which numbers keys in the order they come, as nodes are: key i is node
+ * i + 1. (GLib 2.74's g_int64_hash looks at the low 32 bits only, which
+ * made every node of one function share a hash chain.) */
 static guint32
 child_of (Builder *b,
           guint32 parent,
           guint32 function)
 {
   guint64 key = (guint64) parent << 32 | function;
-  gpointer found = g_hash_table_lookup (b->children, &key);
   SpCallTreeNode node = { function, parent, SP_CALL_TREE_NONE, SP_CALL_TREE_NONE, 0, 0, 0 };
   SpCallTreeNode *p;
+  bool added;
+  gint64 index = sp_intern_table_intern (&b->children, &key, &added);
   guint32 id;
 
-  if (found != NULL)
-    return GPOINTER_TO_UINT (found) - 1;
-  id = b->nodes->len;
+  if (index < 0)
+    g_error ("out of memory building a call tree");
+  id = (guint32) index + 1;
+  if (!added)
+    return id;
   p = &g_array_index (b->nodes, SpCallTreeNode, parent);
   node.next_sibling = p->first_child;
   p->first_child = id;
   p->n_children++;
   g_array_append_val (b->nodes, node);
-  g_hash_table_insert (b->children, g_memdup2 (&key, sizeof key), GUINT_TO_POINTER (id + 1));
   return id;
 }
 
@@ -223,7 +231,7 @@ sp_call_tree_new (SpProfile *profile,
   if (counts == NULL)
     counts = own_counts = sp_stack_counts_new (profile, filter);
   b.nodes = g_array_new (FALSE, FALSE, sizeof (SpCallTreeNode));
-  b.children = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  sp_intern_table_init (&b.children, 1);
   g_array_append_val (b.nodes, root);
 
   if (!bottom_up && (filter == NULL || filter->transforms->len == 0))
@@ -238,7 +246,7 @@ sp_call_tree_new (SpProfile *profile,
   tree->bottom_up = bottom_up;
   tree->n_nodes = b.nodes->len;
   tree->nodes = (SpCallTreeNode *) g_array_free (b.nodes, FALSE);
-  g_hash_table_unref (b.children);
+  sp_intern_table_clear (&b.children);
   if (!bottom_up)
     sum_totals (tree->nodes, tree->n_nodes);
   else

@@ -5,6 +5,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include "sp-hash-private.h"
 #include "sp-spool-errors.h"
 #include "sp-symbolizer.h"
 
@@ -132,7 +133,7 @@ profile_new (const char *path,
   self->function_index = g_hash_table_new (g_str_hash, g_str_equal);
   self->strings = g_string_chunk_new (64 * 1024);
   self->frame_memo = g_array_new (FALSE, TRUE, sizeof (FrameMemo));
-  self->pid_frame_memo = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  self->pid_frame_memo = g_hash_table_new_full (_sp_int64_hash, g_int64_equal, g_free, g_free);
   self->function_ids = g_array_new (FALSE, FALSE, sizeof (guint32));
   load_meta (self);
   /* Without a side file, this machine's kernel symbols are the best guess. */

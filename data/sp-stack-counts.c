@@ -2,6 +2,8 @@
 /* sp-stack-counts.c: count per stack, then paths for the distinct ones. */
 #include "sp-stack-counts.h"
 
+#include "sp-hash-private.h"
+
 #define NO_PID G_MININT32
 
 static guint8 *
@@ -141,7 +143,7 @@ sp_stack_counts_new (SpProfile *profile,
 
   counts->stacks = g_array_new (FALSE, FALSE, sizeof (SpStackCount));
   counts->state = g_new0 (SpStackCountsState, 1);
-  counts->state->shared = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  counts->state->shared = g_hash_table_new_full (_sp_int64_hash, g_int64_equal, g_free, g_free);
   sp_stack_counts_update (counts, profile, filter);
   return counts;
 }
