@@ -737,7 +737,6 @@ main (int argc,
   g_test_add_func ("/report/errors/unknown-function", test_unknown_function);
   g_test_add_func ("/report/errors/unknown-option", test_unknown_option);
   g_test_add_func ("/report/errors/damaged-spool", test_damaged_spool);
-  /* Last: a failure here (see check_same_share) stops the program. */
   g_test_add_func ("/report/transform/focus", test_focus);
   g_test_add_func ("/report/transform/drop", test_drop);
   g_test_add_func ("/report/transform/merge", test_merge);
