@@ -1,25 +1,35 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sp-call-tree.c: inserting paths, with a memo per stack node.
  *
- * Without transforms, the top-down tree node of a stack node (used as a
- * caller) depends on that stack node alone, for chains that resolve the
- * same whatever the sample's pid: each such stack node is folded into the
- * tree once and shared by every stack above it. Everything else (bottom-up
- * trees, transforms, pid-dependent frames) inserts whole paths. */
+ * Without transforms, the top-down tree node of a stack node depends on
+ * that stack node alone, for chains that resolve the same whatever the
+ * sample's pid: each stack node is folded into the tree once and shared by
+ * every stack above it. That shape does not depend on which samples count
+ * either, so it is kept in the profile (a skeleton) and each top-down query
+ * only weighs its nodes and copies out the ones with samples. Everything
+ * else (bottom-up trees, transforms) inserts whole paths into a fresh tree. */
 #include "sp-call-tree.h"
 
 #include "sp-intern-table.h"
+#include "sp-profile-private.h"
 
 #define UNSET G_MAXUINT32
 
 typedef struct {
   SpProfile         *profile;
   const SpStackNode *stack_nodes;
-  GArray            *nodes;      /* SpCallTreeNode */
+  GArray            *nodes;      /* SpCallTreeNode (self and total unused in a skeleton) */
   SpInternTable      children;   /* (parent << 32 | function): key i is node i + 1 */
   guint32           *memo;       /* stack node as a caller -> tree node */
+  guint32           *leaf_memo;  /* stack node as a leaf -> tree node */
   guint8            *pid_free;   /* stack node chain: 0 unknown, 1 depends on pid, 2 does not */
+  gsize              n_memo;     /* stack nodes the arrays cover */
 } Builder;
+
+struct _SpTreeSkeleton
+{
+  Builder builder;
+};
 
 /* Every node but the root is a (parent, function) key of the intern table,
  * which numbers keys in the order they come, as nodes are: key i is node
@@ -173,36 +183,134 @@ insert_path (const guint32 *path,
     nodes[node].self += stack->count;
 }
 
+/* The memo arrays follow the stack nodes (a followed spool grows). */
 static void
-build_memoized (Builder *b,
-                SpStackCounts *counts)
+cover_stack_nodes (Builder *b)
 {
   gsize n_nodes = sp_spool_reader_get_n_stack_nodes (sp_profile_get_reader (b->profile));
-  g_autoptr (GArray) path = g_array_new (FALSE, FALSE, sizeof (guint32));
-  PathInsert insert = { b, FALSE };
 
-  b->memo = g_new (guint32, MAX (n_nodes, 1));
-  memset (b->memo, 0xFF, MAX (n_nodes, 1) * sizeof (guint32));
-  b->pid_free = g_new0 (guint8, MAX (n_nodes, 1));
+  b->stack_nodes = sp_spool_reader_get_stack_nodes (sp_profile_get_reader (b->profile));
+  if (n_nodes <= b->n_memo)
+    return;
+  b->memo = g_renew (guint32, b->memo, n_nodes);
+  b->leaf_memo = g_renew (guint32, b->leaf_memo, n_nodes);
+  b->pid_free = g_renew (guint8, b->pid_free, n_nodes);
+  memset (b->memo + b->n_memo, 0xFF, (n_nodes - b->n_memo) * sizeof (guint32));
+  memset (b->leaf_memo + b->n_memo, 0xFF, (n_nodes - b->n_memo) * sizeof (guint32));
+  memset (b->pid_free + b->n_memo, 0, n_nodes - b->n_memo);
+  b->n_memo = n_nodes;
+}
+
+static Builder *
+skeleton_of (SpProfile *profile)
+{
+  SpTreeSkeleton **slot = _sp_profile_get_skeleton_slot (profile);
+  SpCallTreeNode root = { SP_CALL_TREE_NONE, SP_CALL_TREE_NONE, SP_CALL_TREE_NONE, SP_CALL_TREE_NONE, 0, 0, 0 };
+
+  if (*slot == NULL)
+    {
+      *slot = g_new0 (SpTreeSkeleton, 1);
+      (*slot)->builder.profile = profile;
+      (*slot)->builder.nodes = g_array_new (FALSE, FALSE, sizeof (SpCallTreeNode));
+      sp_intern_table_init (&(*slot)->builder.children, 1);
+      g_array_append_val ((*slot)->builder.nodes, root);
+    }
+  cover_stack_nodes (&(*slot)->builder);
+  return &(*slot)->builder;
+}
+
+void
+_sp_tree_skeleton_free (SpTreeSkeleton *skeleton)
+{
+  if (skeleton == NULL)
+    return;
+  g_array_unref (skeleton->builder.nodes);
+  sp_intern_table_clear (&skeleton->builder.children);
+  g_free (skeleton->builder.memo);
+  g_free (skeleton->builder.leaf_memo);
+  g_free (skeleton->builder.pid_free);
+  g_free (skeleton);
+}
+
+/* The skeleton node of a counted stack. */
+static guint32
+stack_node_in (Builder *b,
+               const SpStackCount *stack,
+               GArray *path)
+{
+  const SpStackNode *leaf = &b->stack_nodes[stack->stack];
+  guint32 node;
+
+  if (!chain_is_pid_free (b, stack->stack))
+    {
+      g_array_set_size (path, 0);
+      sp_stack_path (b->profile, stack->stack, stack->pid, path);
+      return descend (b, 0, (const guint32 *) path->data, path->len, FALSE);
+    }
+  if (b->leaf_memo[stack->stack] == UNSET)
+    {
+      node = caller_node (b, leaf->prefix, stack->pid);
+      b->leaf_memo[stack->stack] = descend_frame (b, node, leaf->frame_id, stack->pid, TRUE);
+    }
+  return b->leaf_memo[stack->stack];
+}
+
+/* Weighs the skeleton with counts, then copies out the nodes with samples
+ * (parents come before children, so one forward pass renumbers them). */
+static SpCallTree *
+weigh_skeleton (SpProfile *profile,
+                SpStackCounts *counts)
+{
+  Builder *b = skeleton_of (profile);
+  g_autoptr (GArray) path = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr (GArray) self = g_array_new (FALSE, TRUE, sizeof (guint64));
+  g_autofree guint64 *total = NULL;
+  g_autofree guint32 *renumber = NULL;
+  const SpCallTreeNode *shape;
+  SpCallTree *tree = g_new0 (SpCallTree, 1);
+  guint n = 0;
+
   for (guint i = 0; i < counts->stacks->len; i++)
     {
       const SpStackCount *stack = &g_array_index (counts->stacks, SpStackCount, i);
-      const SpStackNode *leaf = &b->stack_nodes[stack->stack];
-      guint32 node;
+      guint32 node = stack_node_in (b, stack, path);
 
-      if (chain_is_pid_free (b, stack->stack))
-        {
-          node = caller_node (b, leaf->prefix, stack->pid);
-          node = descend_frame (b, node, leaf->frame_id, stack->pid, TRUE);
-          g_array_index (b->nodes, SpCallTreeNode, node).self += stack->count;
-          continue;
-        }
-      g_array_set_size (path, 0);
-      sp_stack_path (b->profile, stack->stack, stack->pid, path);
-      insert_path ((const guint32 *) path->data, path->len, stack, &insert);
+      if (node >= self->len)
+        g_array_set_size (self, MAX (node + 1, b->nodes->len));
+      g_array_index (self, guint64, node) += stack->count;
     }
-  g_free (b->memo);
-  g_free (b->pid_free);
+  g_array_set_size (self, b->nodes->len);
+  shape = (const SpCallTreeNode *) b->nodes->data;
+  total = g_memdup2 (self->data, b->nodes->len * sizeof (guint64));
+  for (guint i = b->nodes->len; i-- > 1;)
+    total[shape[i].parent] += total[i];
+
+  renumber = g_new (guint32, b->nodes->len);
+  tree->nodes = g_new (SpCallTreeNode, b->nodes->len);
+  for (guint i = 0; i < b->nodes->len; i++)
+    {
+      SpCallTreeNode *node;
+
+      if (i > 0 && total[i] == 0)
+        continue;
+      renumber[i] = n;
+      node = &tree->nodes[n];
+      *node = (SpCallTreeNode) { shape[i].function, i == 0 ? SP_CALL_TREE_NONE : renumber[shape[i].parent],
+                                 SP_CALL_TREE_NONE, SP_CALL_TREE_NONE, 0,
+                                 g_array_index (self, guint64, i), total[i] };
+      if (i > 0)
+        {
+          SpCallTreeNode *parent = &tree->nodes[node->parent];
+
+          node->next_sibling = parent->first_child;
+          parent->first_child = n;
+          parent->n_children++;
+        }
+      n++;
+    }
+  tree->n_nodes = n;
+  tree->nodes = g_renew (SpCallTreeNode, tree->nodes, MAX (n, 1));
+  return tree;
 }
 
 /* Top-down totals: children come after their parent, so one backward pass
@@ -226,23 +334,20 @@ sp_call_tree_new (SpProfile *profile,
   g_autoptr (SpStackCounts) own_counts = NULL;
   SpCallTreeNode root = { SP_CALL_TREE_NONE, SP_CALL_TREE_NONE, SP_CALL_TREE_NONE, SP_CALL_TREE_NONE, 0, 0, 0 };
   Builder b = { profile, sp_spool_reader_get_stack_nodes (sp_profile_get_reader (profile)) };
-  SpCallTree *tree = g_new0 (SpCallTree, 1);
+  PathInsert insert = { &b, bottom_up };
+  SpCallTree *tree;
 
   if (counts == NULL)
     counts = own_counts = sp_stack_counts_new (profile, filter);
+  if (!bottom_up && (filter == NULL || filter->transforms->len == 0))
+    return weigh_skeleton (profile, counts);
+
   b.nodes = g_array_new (FALSE, FALSE, sizeof (SpCallTreeNode));
   sp_intern_table_init (&b.children, 1);
   g_array_append_val (b.nodes, root);
+  sp_stack_counts_foreach_path (counts, profile, filter, insert_path, &insert);
 
-  if (!bottom_up && (filter == NULL || filter->transforms->len == 0))
-    build_memoized (&b, counts);
-  else
-    {
-      PathInsert insert = { &b, bottom_up };
-
-      sp_stack_counts_foreach_path (counts, profile, filter, insert_path, &insert);
-    }
-
+  tree = g_new0 (SpCallTree, 1);
   tree->bottom_up = bottom_up;
   tree->n_nodes = b.nodes->len;
   tree->nodes = (SpCallTreeNode *) g_array_free (b.nodes, FALSE);

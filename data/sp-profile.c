@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "sp-hash-private.h"
+#include "sp-profile-private.h"
 #include "sp-spool-errors.h"
 #include "sp-symbolizer.h"
 
@@ -50,6 +51,9 @@ struct _SpProfile
   GArray        *function_ids;   /* guint32 */
   guint8        *pid_dependent;  /* per frame: 0 unknown, 1 no, 2 yes */
   gsize          pid_dependent_len;
+
+  SpTreeSkeleton *skeleton;      /* the top-down tree's shape */
+  SpSampleIndex  *sample_index;  /* for time ranges */
 };
 
 static void
@@ -222,6 +226,8 @@ sp_profile_free (SpProfile *self)
   g_hash_table_unref (self->pid_frame_memo);
   g_array_unref (self->function_ids);
   g_free (self->pid_dependent);
+  g_clear_pointer (&self->skeleton, _sp_tree_skeleton_free);
+  g_clear_pointer (&self->sample_index, sp_sample_index_free);
   g_free (self->damage);
   g_free (self->path);
   g_rw_lock_clear (&self->lock);
@@ -260,6 +266,22 @@ sp_profile_set_inline_frames (SpProfile *self,
   g_array_set_size (self->frame_memo, 0);
   g_hash_table_remove_all (self->pid_frame_memo);
   g_array_set_size (self->function_ids, 0);
+  g_clear_pointer (&self->skeleton, _sp_tree_skeleton_free);
+}
+
+SpTreeSkeleton **
+_sp_profile_get_skeleton_slot (SpProfile *self)
+{
+  return &self->skeleton;
+}
+
+SpSampleIndex *
+_sp_profile_get_sample_index (SpProfile *self)
+{
+  if (self->sample_index == NULL)
+    self->sample_index = sp_sample_index_new ();
+  sp_sample_index_update (self->sample_index, self->reader);
+  return self->sample_index;
 }
 
 /* ---- Functions --------------------------------------------------------- */

@@ -3,6 +3,7 @@
 #include "sp-stack-counts.h"
 
 #include "sp-hash-private.h"
+#include "sp-profile-private.h"
 
 #define NO_PID G_MININT32
 
@@ -53,6 +54,28 @@ grow_state (SpStackCountsState *state,
 
 /* Almost every stack belongs to one process: a count and a pid per stack,
  * and a hash table for the rare stack a second pid shares. */
+static inline void
+count_one (SpStackCountsState *state,
+           uint32_t stack,
+           gint32 pid)
+{
+  if (state->pid_of[stack] == NO_PID || state->pid_of[stack] == pid)
+    {
+      state->pid_of[stack] = pid;
+      state->count[stack]++;
+    }
+  else
+    {
+      gint64 k = (gint64) stack << 32 | (guint32) pid;
+      guint64 *c = g_hash_table_lookup (state->shared, &k);
+
+      if (c == NULL)
+        g_hash_table_insert (state->shared, g_memdup2 (&k, sizeof k), c = g_new0 (guint64, 1));
+      (*c)++;
+    }
+}
+
+/* Samples [first, last) in file order. */
 static guint64
 count_samples (SpStackCountsState *state,
                const SpSpoolReader *reader,
@@ -71,27 +94,40 @@ count_samples (SpStackCountsState *state,
   for (gsize i = first; i < last; i++)
     {
       uint32_t thread = sp_spool_reader_get_sample_thread (reader, i);
-      uint32_t stack = stacks[i];
-      gint32 pid;
 
       if (ts[i] < from || ts[i] >= to || !shown[thread])
         continue;
       chosen++;
-      pid = threads[thread].pid;
-      if (state->pid_of[stack] == NO_PID || state->pid_of[stack] == pid)
-        {
-          state->pid_of[stack] = pid;
-          state->count[stack]++;
-        }
-      else
-        {
-          gint64 k = (gint64) stack << 32 | (guint32) pid;
-          guint64 *c = g_hash_table_lookup (state->shared, &k);
+      count_one (state, stacks[i], threads[thread].pid);
+    }
+  return chosen;
+}
 
-          if (c == NULL)
-            g_hash_table_insert (state->shared, g_memdup2 (&k, sizeof k), c = g_new0 (guint64, 1));
-          (*c)++;
-        }
+/* A time range, through the time-sorted index: only its samples are read. */
+static guint64
+count_range (SpStackCountsState *state,
+             SpProfile *profile,
+             const SpFilter *filter)
+{
+  const SpSpoolReader *reader = sp_profile_get_reader (profile);
+  SpSampleIndex *index = _sp_profile_get_sample_index (profile);
+  const uint32_t *stacks = sp_spool_reader_get_sample_stacks (reader);
+  const SpThread *threads = sp_spool_reader_get_threads (reader);
+  g_autofree guint8 *shown = thread_mask (reader, filter);
+  gsize n, first, last;
+  const guint32 *order = sp_sample_index_get_order (index, &n);
+  guint64 chosen = 0;
+
+  sp_sample_index_find_range (index, reader, filter->from_ns, filter->to_ns, &first, &last);
+  for (gsize i = first; i < last; i++)
+    {
+      guint32 sample = order[i];
+      uint32_t thread = sp_spool_reader_get_sample_thread (reader, sample);
+
+      if (!shown[thread])
+        continue;
+      chosen++;
+      count_one (state, stacks[sample], threads[thread].pid);
     }
   return chosen;
 }
@@ -129,7 +165,12 @@ sp_stack_counts_update (SpStackCounts *counts,
   if (n_samples == state->samples_seen && counts->stacks->len > 0)
     return FALSE;
   grow_state (state, sp_spool_reader_get_n_stack_nodes (reader));
-  counts->n_samples += count_samples (state, reader, filter, state->samples_seen, n_samples);
+  /* A first count of a narrow time range reads only that range; later
+   * updates read what was appended. */
+  if (state->samples_seen == 0 && filter != NULL && (filter->from_ns > 0 || filter->to_ns < G_MAXUINT64))
+    counts->n_samples += count_range (state, profile, filter);
+  else
+    counts->n_samples += count_samples (state, reader, filter, state->samples_seen, n_samples);
   state->samples_seen = n_samples;
   list_stacks (counts);
   return TRUE;
