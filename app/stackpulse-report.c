@@ -180,6 +180,9 @@ run (const char *command,
     fprintf (stderr, "stackpulse-report: warning: %s; showing every record before it\n",
              sp_profile_get_damage (profile));
   sp_profile_set_inline_frames (profile, !o->no_inline);
+  /* The reports print no source lines: without inline frames, DWARF has
+   * nothing to give them. */
+  sp_profile_set_dwarf (profile, !o->no_inline);
   filter = make_filter (profile, o, &ok);
   if (!ok)
     return 1;

@@ -175,10 +175,12 @@ load_file (SpSymbolizer *self,
 
   module->segments = read_segments (elf);
   module->symbols = read_symbols (module->mod);
-  module->has_dwarf = dwfl_module_getdwarf (module->mod, &dwarf_bias) != NULL;
+  /* Opening DWARF decompresses every compressed debug section at once:
+   * skipped when nobody wants lines or inline frames. */
+  module->has_dwarf = !self->no_dwarf && dwfl_module_getdwarf (module->mod, &dwarf_bias) != NULL;
   if (module->symbols->len == 0)
     _sp_symbolizer_add_problem (self, "%s: no symbols", module->path);
-  if (!module->has_dwarf)
+  if (!module->has_dwarf && !self->no_dwarf)
     _sp_symbolizer_add_problem (self, "%s: no debug info (install its -dbgsym package for source lines)",
                                 module->path);
   return TRUE;

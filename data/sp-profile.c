@@ -269,6 +269,13 @@ sp_profile_set_inline_frames (SpProfile *self,
   g_clear_pointer (&self->skeleton, _sp_tree_skeleton_free);
 }
 
+void
+sp_profile_set_dwarf (SpProfile *self,
+                      gboolean use_dwarf)
+{
+  sp_symbolizer_set_dwarf (self->symbolizer, use_dwarf);
+}
+
 SpTreeSkeleton **
 _sp_profile_get_skeleton_slot (SpProfile *self)
 {

@@ -74,6 +74,12 @@ GKeyFile *sp_profile_get_meta (SpProfile *self);
 void sp_profile_set_inline_frames (SpProfile *self,
                                    gboolean inline_frames);
 
+/* With FALSE, functions come from symbol tables only (no inline frames, no
+ * source lines): much less to read where debug info is large. Set it
+ * before anything is resolved. */
+void sp_profile_set_dwarf (SpProfile *self,
+                           gboolean use_dwarf);
+
 guint sp_profile_get_n_functions (SpProfile *self);
 const SpFunction *sp_profile_get_function (SpProfile *self,
                                            guint32 function_id);

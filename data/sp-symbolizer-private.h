@@ -32,6 +32,7 @@ struct _SpSymbolizer {
   char          *perf_map_dir;
   char          *kallsyms_path;
   char          *debuginfo_path;  /* NULL: libdwfl's default search path */
+  gboolean       no_dwarf;        /* symbol tables only: no lines, no inline frames */
   Dwfl_Callbacks dwfl_callbacks;  /* shared by every module's Dwfl */
 };
 

@@ -336,3 +336,10 @@ sp_symbolizer_resolve_perf_map (SpSymbolizer *self,
 
   return resolve_in_ranges (self, lookup_perf_map (self, pid), abs_ip, frames);
 }
+
+void
+sp_symbolizer_set_dwarf (SpSymbolizer *self,
+                         gboolean use_dwarf)
+{
+  self->no_dwarf = !use_dwarf;
+}

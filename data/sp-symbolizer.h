@@ -85,6 +85,12 @@ guint sp_symbolizer_resolve_perf_map (SpSymbolizer *self,
  * then on disk), "/opt/gone.so: file not found",
  * "/usr/lib/libbar.so: no debug info (install its -dbgsym package for
  * source lines)". */
+/* With FALSE, modules are read for their symbol tables only: no source
+ * lines and no inline frames, and no debug sections to decompress. Set it
+ * before the first lookup. */
+void sp_symbolizer_set_dwarf (SpSymbolizer *self,
+                              gboolean use_dwarf);
+
 const GPtrArray *sp_symbolizer_get_problems (SpSymbolizer *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpSymbolizer, sp_symbolizer_free)
