@@ -35,6 +35,10 @@ struct _SpWindow
   GtkStackSwitcher    *view_switcher;
   GtkSearchEntry      *search_entry;
   GtkToggleButton     *icicle_button;
+  GtkMenuButton       *transform_button;
+  GMenuModel          *transform_menu;
+  GtkBox              *breadcrumbs;
+  GtkLabel            *breadcrumb_label;
   GtkButton           *record_button;
   GtkButton           *stop_button;
   GtkLabel            *status_label;
@@ -207,6 +211,7 @@ show_profile (SpWindow *self,
   gtk_widget_set_visible (GTK_WIDGET (self->view_switcher), TRUE);
   gtk_widget_set_visible (GTK_WIDGET (self->search_entry), TRUE);
   gtk_widget_set_visible (GTK_WIDGET (self->icicle_button), TRUE);
+  gtk_widget_set_visible (GTK_WIDGET (self->transform_button), TRUE);
   gtk_stack_set_visible_child_name (self->pages, "profile");
 }
 
@@ -442,9 +447,10 @@ live_update_in_thread (GTask *task,
   /* The whole recording: the running counts. A time range: count it. */
   counts = whole && update->counts != NULL ? update->counts
                                            : (selected = sp_stack_counts_new (update->profile, update->filter));
-  trees->call_tree = sp_call_tree_new (update->profile, NULL, counts, FALSE);
-  trees->flame_tree = sp_call_tree_new (update->profile, NULL, counts, FALSE);
-  trees->bottom_up = sp_call_tree_new (update->profile, NULL, counts, TRUE);
+  /* The counts hold the time range already; the filter adds its transforms. */
+  trees->call_tree = sp_call_tree_new (update->profile, update->filter, counts, FALSE);
+  trees->flame_tree = sp_call_tree_new (update->profile, update->filter, counts, FALSE);
+  trees->bottom_up = sp_call_tree_new (update->profile, update->filter, counts, TRUE);
   if (update->finish && update->path != NULL)
     trees->have_summary = sp_spool_summary_load (update->path, &trees->summary, NULL);
   g_task_return_pointer (task, trees, live_trees_free);
@@ -669,6 +675,7 @@ sp_window_record (SpWindow *self,
   gtk_widget_set_visible (GTK_WIDGET (self->view_switcher), TRUE);
   gtk_widget_set_visible (GTK_WIDGET (self->search_entry), TRUE);
   gtk_widget_set_visible (GTK_WIDGET (self->icicle_button), TRUE);
+  gtk_widget_set_visible (GTK_WIDGET (self->transform_button), TRUE);
   gtk_stack_set_visible_child_name (self->pages, "profile");
   live_schedule (self);
   return TRUE;
@@ -760,6 +767,148 @@ stop_activated (GtkWidget *widget,
     }
 }
 
+/* ---- Transforms --------------------------------------------------------- */
+
+static const char *
+transform_label (SpTransformKind kind)
+{
+  switch (kind)
+    {
+    case SP_TRANSFORM_FOCUS_FUNCTION:    return "Focus";
+    case SP_TRANSFORM_FOCUS_SUBTREE:     return "Subtree";
+    case SP_TRANSFORM_MERGE_FUNCTION:    return "Merge";
+    case SP_TRANSFORM_DROP_FUNCTION:     return "Drop";
+    case SP_TRANSFORM_COLLAPSE_MODULE:   return "Collapse";
+    case SP_TRANSFORM_COLLAPSE_RECURSION: return "Collapse recursion";
+    default:                             return "?";
+    }
+}
+
+/* "Focus: compute_alpha › Drop: read": the transforms in the order they
+ * apply; Undo takes back the last. */
+static void
+update_breadcrumbs (SpWindow *self)
+{
+  g_autoptr (GString) text = g_string_new (NULL);
+
+  for (guint i = 0; i < self->filter->transforms->len; i++)
+    {
+      const SpTransform *t = g_ptr_array_index (self->filter->transforms, i);
+      const char *subject = t->module;
+
+      if (subject == NULL && t->kind == SP_TRANSFORM_FOCUS_SUBTREE)
+        subject = sp_profile_get_function (self->profile, g_array_index (t->path, guint32, t->path->len - 1))->name;
+      else if (subject == NULL)
+        subject = sp_profile_get_function (self->profile, t->function)->name;
+      g_string_append_printf (text, "%s%s: %s", i > 0 ? "  ›  " : "", transform_label (t->kind), subject);
+    }
+  gtk_label_set_text (self->breadcrumb_label, text->str);
+  gtk_widget_set_visible (GTK_WIDGET (self->breadcrumbs), self->filter->transforms->len > 0);
+}
+
+/* The call tree the user looks at (bottom-up when that view is shown). */
+static SpCallTreeView *
+current_tree_view (SpWindow *self)
+{
+  return g_strcmp0 (gtk_stack_get_visible_child_name (self->views), "bottom-up") == 0 ? self->bottom_up_view
+                                                                                      : self->call_tree_view;
+}
+
+gboolean
+sp_window_apply_transform (SpWindow *self,
+                           SpTransformKind kind)
+{
+  SpCallTreeView *view = current_tree_view (self);
+  g_autoptr (GArray) path = self->profile != NULL ? sp_call_tree_view_get_selected_path (view) : NULL;
+  guint32 function;
+
+  if (path == NULL || path->len == 0)
+    return FALSE;
+  function = g_array_index (path, guint32, path->len - 1);
+  if (kind == SP_TRANSFORM_FOCUS_SUBTREE && view == self->call_tree_view)
+    sp_filter_add_focus_subtree (self->filter, (const guint32 *) path->data, path->len);
+  else if (kind == SP_TRANSFORM_FOCUS_SUBTREE)
+    sp_filter_add_function_transform (self->filter, SP_TRANSFORM_FOCUS_FUNCTION, function);
+  else if (kind == SP_TRANSFORM_COLLAPSE_MODULE)
+    {
+      const char *module = sp_profile_get_function (self->profile, function)->module;
+
+      if (module[0] == '\0')
+        return FALSE;
+      sp_filter_add_collapse_module (self->filter, module);
+    }
+  else
+    sp_filter_add_function_transform (self->filter, kind, function);
+  update_breadcrumbs (self);
+  start_rebuild (self);
+  return TRUE;
+}
+
+static void
+transform_activated (GtkWidget *widget,
+                     const char *action_name,
+                     GVariant *parameter)
+{
+  static const struct { const char *action; SpTransformKind kind; } actions[] = {
+    { "win.transform-focus", SP_TRANSFORM_FOCUS_FUNCTION },
+    { "win.transform-focus-subtree", SP_TRANSFORM_FOCUS_SUBTREE },
+    { "win.transform-merge", SP_TRANSFORM_MERGE_FUNCTION },
+    { "win.transform-drop", SP_TRANSFORM_DROP_FUNCTION },
+    { "win.transform-collapse-module", SP_TRANSFORM_COLLAPSE_MODULE },
+    { "win.transform-collapse-recursion", SP_TRANSFORM_COLLAPSE_RECURSION },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (actions); i++)
+    if (g_str_equal (action_name, actions[i].action))
+      sp_window_apply_transform (SP_WINDOW (widget), actions[i].kind);
+}
+
+static void
+transform_undo_activated (GtkWidget *widget,
+                          const char *action_name,
+                          GVariant *parameter)
+{
+  SpWindow *self = SP_WINDOW (widget);
+
+  if (g_str_equal (action_name, "win.transform-clear"))
+    while (sp_filter_pop_transform (self->filter))
+      ;
+  else
+    sp_filter_pop_transform (self->filter);
+  update_breadcrumbs (self);
+  start_rebuild (self);
+}
+
+/* Right-click on a tree: the transform menu, at the pointer. */
+static void
+tree_right_clicked (GtkGestureClick *gesture,
+                    int n_press,
+                    double x,
+                    double y,
+                    SpWindow *self)
+{
+  GtkWidget *scroller = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (gesture));
+  GtkWidget *menu = gtk_popover_menu_new_from_model (self->transform_menu);
+  GdkRectangle at = { (int) x, (int) y, 1, 1 };
+
+  gtk_widget_set_parent (menu, scroller);
+  gtk_popover_set_pointing_to (GTK_POPOVER (menu), &at);
+  gtk_popover_set_has_arrow (GTK_POPOVER (menu), FALSE);
+  g_signal_connect (menu, "closed", G_CALLBACK (gtk_widget_unparent), NULL);
+  gtk_popover_popup (GTK_POPOVER (menu));
+}
+
+static void
+add_context_menu (SpWindow *self,
+                  GtkWidget *scroller)
+{
+  GtkGesture *click = gtk_gesture_click_new ();
+
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), GDK_BUTTON_SECONDARY);
+  g_signal_connect (click, "pressed", G_CALLBACK (tree_right_clicked), self);
+  gtk_widget_add_controller (scroller, GTK_EVENT_CONTROLLER (click));
+}
+
 static void
 sp_window_dispose (GObject *object)
 {
@@ -822,6 +971,10 @@ sp_window_class_init (SpWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SpWindow, view_switcher);
   gtk_widget_class_bind_template_child (widget_class, SpWindow, search_entry);
   gtk_widget_class_bind_template_child (widget_class, SpWindow, icicle_button);
+  gtk_widget_class_bind_template_child (widget_class, SpWindow, transform_button);
+  gtk_widget_class_bind_template_child (widget_class, SpWindow, transform_menu);
+  gtk_widget_class_bind_template_child (widget_class, SpWindow, breadcrumbs);
+  gtk_widget_class_bind_template_child (widget_class, SpWindow, breadcrumb_label);
   gtk_widget_class_bind_template_child (widget_class, SpWindow, record_button);
   gtk_widget_class_bind_template_child (widget_class, SpWindow, stop_button);
   gtk_widget_class_bind_template_child (widget_class, SpWindow, status_label);
@@ -836,6 +989,14 @@ sp_window_class_init (SpWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.record", NULL, record_activated);
   gtk_widget_class_install_action (widget_class, "win.stop", NULL, stop_activated);
   gtk_widget_class_install_action (widget_class, "win.record-demo", NULL, record_demo_activated);
+  gtk_widget_class_install_action (widget_class, "win.transform-focus", NULL, transform_activated);
+  gtk_widget_class_install_action (widget_class, "win.transform-focus-subtree", NULL, transform_activated);
+  gtk_widget_class_install_action (widget_class, "win.transform-merge", NULL, transform_activated);
+  gtk_widget_class_install_action (widget_class, "win.transform-drop", NULL, transform_activated);
+  gtk_widget_class_install_action (widget_class, "win.transform-collapse-module", NULL, transform_activated);
+  gtk_widget_class_install_action (widget_class, "win.transform-collapse-recursion", NULL, transform_activated);
+  gtk_widget_class_install_action (widget_class, "win.transform-undo", NULL, transform_undo_activated);
+  gtk_widget_class_install_action (widget_class, "win.transform-clear", NULL, transform_undo_activated);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "win.stop", NULL);
 }
 
@@ -853,6 +1014,8 @@ sp_window_init (SpWindow *self)
   g_signal_connect (self->timeline_view, "selection-changed", G_CALLBACK (timeline_selection_changed), self);
   self->bottom_up_view = sp_call_tree_view_new ();
   gtk_scrolled_window_set_child (self->bottom_up_scroller, GTK_WIDGET (self->bottom_up_view));
+  add_context_menu (self, GTK_WIDGET (self->call_tree_scroller));
+  add_context_menu (self, GTK_WIDGET (self->bottom_up_scroller));
   self->flame_graph = sp_flame_graph_new ();
   gtk_scrolled_window_set_child (self->flame_graph_scroller, GTK_WIDGET (self->flame_graph));
   g_signal_connect (self->search_entry, "search-changed", G_CALLBACK (search_changed), self);

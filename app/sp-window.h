@@ -5,6 +5,7 @@
 #include <gtk/gtk.h>
 
 #include "sp-application.h"
+#include "sp-filter.h"
 #include "sp-recording-session.h"
 
 G_BEGIN_DECLS
@@ -35,6 +36,12 @@ gboolean sp_window_is_recording (SpWindow *self);
 void sp_window_select_time (SpWindow *self,
                             double from_s,
                             double to_s);
+
+/* Adds a transform around the function selected in the call tree (or the
+ * bottom-up tree, when shown): every view is re-aggregated. FALSE when
+ * nothing is selected. Undo/Clear take transforms back. */
+gboolean sp_window_apply_transform (SpWindow *self,
+                                    SpTransformKind kind);
 
 /* The call tree's rows as shown (for tests). */
 GListModel *sp_window_get_call_tree_model (SpWindow *self);

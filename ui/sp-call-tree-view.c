@@ -707,3 +707,19 @@ sp_call_tree_view_get_model (SpCallTreeView *self)
 
   return G_LIST_MODEL (self->sorted);
 }
+
+/* The functions from the root to the selected row (the selected one last);
+ * for a bottom-up tree, from the innermost function outwards. NULL when no
+ * row is selected. */
+GArray *
+sp_call_tree_view_get_selected_path (SpCallTreeView *self)
+{
+  guint32 node;
+
+  g_return_val_if_fail (SP_IS_CALL_TREE_VIEW (self), NULL);
+
+  node = sp_call_tree_view_get_selected_node (self);
+  if (node == SP_CALL_TREE_NONE || self->source == NULL)
+    return NULL;
+  return sp_call_tree_get_path (sp_tree_source_get_tree (self->source), node);
+}

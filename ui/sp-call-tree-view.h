@@ -39,4 +39,8 @@ guint32 sp_call_tree_view_get_selected_node (SpCallTreeView *self);
  * each holding an SpTreeItem). For tests. */
 GListModel *sp_call_tree_view_get_model (SpCallTreeView *self);
 
+/* The functions from the root to the selected row, the selected function
+ * last (newly allocated), or NULL when nothing is selected. */
+GArray *sp_call_tree_view_get_selected_path (SpCallTreeView *self);
+
 G_END_DECLS

@@ -204,6 +204,40 @@ test_open_recording (void)
     g_assert_cmpuint (part, <, all / 2);
     gui_test_save_png (GTK_WIDGET (window), "recording-selection.png");
   }
+
+  /* Drop the samples in alpha_leaf (about a quarter), then undo. */
+  {
+    guint64 all, dropped, restored;
+    gint64 deadline;
+
+    sp_window_select_time (window, 0, 1000);
+    for (deadline = g_get_monotonic_time () + G_USEC_PER_SEC; g_get_monotonic_time () < deadline;)
+      g_main_context_iteration (NULL, FALSE);
+    all = call_tree_total (window);
+    g_assert_true (sp_window_search_function (window, "alpha_leaf"));
+    g_assert_true (sp_window_apply_transform (window, SP_TRANSFORM_DROP_FUNCTION));
+    dropped = all;
+    for (deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+         dropped == all && g_get_monotonic_time () < deadline;)
+      {
+        g_main_context_iteration (NULL, FALSE);
+        dropped = call_tree_total (window);
+      }
+    g_test_message ("all %" G_GUINT64_FORMAT ", without alpha_leaf %" G_GUINT64_FORMAT, all, dropped);
+    g_assert_cmpuint (dropped, <, all * 9 / 10);
+    g_assert_cmpuint (dropped, >, all / 2);
+    gui_test_save_png (GTK_WIDGET (window), "recording-transform.png");
+
+    gtk_widget_activate_action (GTK_WIDGET (window), "win.transform-undo", NULL);
+    restored = dropped;
+    for (deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+         restored != all && g_get_monotonic_time () < deadline;)
+      {
+        g_main_context_iteration (NULL, FALSE);
+        restored = call_tree_total (window);
+      }
+    g_assert_cmpuint (restored, ==, all);
+  }
   sp_window_show_view (window, "bottom-up");
   gui_test_save_png (GTK_WIDGET (window), "recording-bottom-up.png");
   sp_window_show_view (window, "flame-graph");
