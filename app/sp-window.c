@@ -38,6 +38,7 @@ struct _SpWindow
   GtkMenuButton       *transform_button;
   GMenuModel          *transform_menu;
   GtkBox              *breadcrumbs;
+  GtkListBox          *thread_list;
   GtkLabel            *breadcrumb_label;
   GtkButton           *record_button;
   GtkButton           *stop_button;
@@ -56,6 +57,7 @@ struct _SpWindow
   SpFilter            *filter;       /* the timeline's selection */
   gboolean             rebuild_pending;
   gboolean             disposed;      /* workers may finish after the window closed */
+  gsize                n_listed_threads;
   guint                scroll_source;
 
   /* Live recording: the session, the followed profile's counts (used by
@@ -82,6 +84,8 @@ typedef struct {
   SpSampleIndex  *index;         /* for the timeline */
   SpSpoolSummary  summary;
 } Loaded;
+
+static void update_thread_list (SpWindow *self);
 
 G_DEFINE_FINAL_TYPE (SpWindow, sp_window, GTK_TYPE_APPLICATION_WINDOW)
 
@@ -203,6 +207,8 @@ show_profile (SpWindow *self,
   self->profile = g_steal_pointer (&loaded->profile);
   self->index = g_steal_pointer (&loaded->index);
   sp_timeline_view_set_profile (self->timeline_view, self->profile, self->index);
+  self->n_listed_threads = G_MAXSIZE;
+  update_thread_list (self);
   sp_call_tree_view_set_tree (self->bottom_up_view, self->profile, g_steal_pointer (&loaded->bottom_up));
 
   sp_call_tree_view_set_tree (self->call_tree_view, self->profile, g_steal_pointer (&loaded->call_tree));
@@ -481,6 +487,7 @@ live_update_done (GObject *source,
       sp_sample_index_update (self->index, sp_profile_get_reader (self->profile));
       sp_profile_unlock_reading (self->profile);
       sp_timeline_view_set_profile (self->timeline_view, self->profile, self->index);
+      update_thread_list (self);
     }
   sp_call_tree_view_set_tree (self->call_tree_view, self->profile, g_steal_pointer (&trees->call_tree));
   sp_flame_graph_set_tree (self->flame_graph, self->profile, g_steal_pointer (&trees->flame_tree));
@@ -767,6 +774,61 @@ stop_activated (GtkWidget *widget,
     }
 }
 
+/* ---- Threads --------------------------------------------------------- */
+
+static void
+thread_toggled (GtkCheckButton *check,
+                SpWindow *self)
+{
+  guint32 thread = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (check), "sp-thread"));
+
+  sp_filter_set_thread_hidden (self->filter, thread, !gtk_check_button_get_active (check));
+  start_rebuild (self);
+}
+
+/* A row per thread: name, ids and samples, and whether the views count it.
+ * Rebuilt when threads appear (a live recording); counts are as of then. */
+static void
+update_thread_list (SpWindow *self)
+{
+  const SpSpoolReader *reader = sp_profile_get_reader (self->profile);
+  const SpThread *threads;
+  g_autofree guint64 *samples = NULL;
+  GtkWidget *child;
+  gsize n_threads, n_samples;
+
+  sp_profile_lock_reading (self->profile);
+  n_threads = sp_spool_reader_get_n_threads (reader);
+  if (n_threads == self->n_listed_threads)
+    {
+      sp_profile_unlock_reading (self->profile);
+      return;
+    }
+  threads = sp_spool_reader_get_threads (reader);
+  n_samples = sp_spool_reader_get_n_samples (reader);
+  samples = g_new0 (guint64, MAX (n_threads, 1));
+  for (gsize i = 0; i < n_samples; i++)
+    samples[sp_spool_reader_get_sample_thread (reader, i)]++;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->thread_list))) != NULL)
+    gtk_list_box_remove (self->thread_list, child);
+  for (gsize t = 0; t < n_threads; t++)
+    {
+      const char *name = sp_profile_get_thread_name (self->profile, threads[t].tid);
+      g_autofree char *label = g_strdup_printf ("%s   thread %" G_GUINT64_FORMAT ", process %d   —   %"
+                                                G_GUINT64_FORMAT " samples", name != NULL ? name : "(unnamed)",
+                                                threads[t].tid, threads[t].pid, samples[t]);
+      GtkWidget *check = gtk_check_button_new_with_label (label);
+
+      gtk_check_button_set_active (GTK_CHECK_BUTTON (check), !sp_filter_is_thread_hidden (self->filter, (guint32) t));
+      g_object_set_data (G_OBJECT (check), "sp-thread", GUINT_TO_POINTER ((guint) t));
+      g_signal_connect (check, "toggled", G_CALLBACK (thread_toggled), self);
+      gtk_list_box_append (self->thread_list, check);
+    }
+  self->n_listed_threads = n_threads;
+  sp_profile_unlock_reading (self->profile);
+}
+
 /* ---- Transforms --------------------------------------------------------- */
 
 static const char *
@@ -975,6 +1037,7 @@ sp_window_class_init (SpWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SpWindow, transform_menu);
   gtk_widget_class_bind_template_child (widget_class, SpWindow, breadcrumbs);
   gtk_widget_class_bind_template_child (widget_class, SpWindow, breadcrumb_label);
+  gtk_widget_class_bind_template_child (widget_class, SpWindow, thread_list);
   gtk_widget_class_bind_template_child (widget_class, SpWindow, record_button);
   gtk_widget_class_bind_template_child (widget_class, SpWindow, stop_button);
   gtk_widget_class_bind_template_child (widget_class, SpWindow, status_label);

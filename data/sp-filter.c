@@ -76,6 +76,36 @@ sp_filter_hide_thread (SpFilter *filter,
 }
 
 void
+sp_filter_set_thread_hidden (SpFilter *filter,
+                             guint32 thread_index,
+                             gboolean hidden)
+{
+  if (sp_filter_is_thread_hidden (filter, thread_index) == hidden)
+    return;
+  if (hidden)
+    {
+      sp_filter_hide_thread (filter, thread_index);
+      return;
+    }
+  for (guint i = 0; i < filter->hidden_threads->len; i++)
+    if (g_array_index (filter->hidden_threads, guint32, i) == thread_index)
+      {
+        g_array_remove_index_fast (filter->hidden_threads, i);
+        break;
+      }
+}
+
+gboolean
+sp_filter_is_thread_hidden (const SpFilter *filter,
+                            guint32 thread_index)
+{
+  for (guint i = 0; filter->hidden_threads != NULL && i < filter->hidden_threads->len; i++)
+    if (g_array_index (filter->hidden_threads, guint32, i) == thread_index)
+      return TRUE;
+  return FALSE;
+}
+
+void
 sp_filter_add_function_transform (SpFilter *filter,
                                   SpTransformKind kind,
                                   guint32 function)

@@ -46,6 +46,11 @@ void sp_filter_set_time_range (SpFilter *filter,
                                guint64 to_ns);
 void sp_filter_hide_thread (SpFilter *filter,
                             guint32 thread_index);
+void sp_filter_set_thread_hidden (SpFilter *filter,
+                                  guint32 thread_index,
+                                  gboolean hidden);
+gboolean sp_filter_is_thread_hidden (const SpFilter *filter,
+                                     guint32 thread_index);
 void sp_filter_add_function_transform (SpFilter *filter,
                                        SpTransformKind kind,
                                        guint32 function);

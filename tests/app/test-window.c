@@ -7,6 +7,7 @@
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "gui-test.h"
 #include "sp-tree-item.h"
@@ -133,6 +134,29 @@ test_open_damaged (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* The first check button under widget whose label contains text. */
+static GtkCheckButton *
+find_check_button (GtkWidget *widget,
+                   const char *text)
+{
+  if (GTK_IS_CHECK_BUTTON (widget))
+    {
+      const char *label = gtk_check_button_get_label (GTK_CHECK_BUTTON (widget));
+
+      if (label != NULL && strstr (label, text) != NULL)
+        return GTK_CHECK_BUTTON (widget);
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkCheckButton *found = find_check_button (child, text);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
 /* Samples under the call tree's top-level rows. */
 static guint64
 call_tree_total (SpWindow *window)
@@ -237,6 +261,30 @@ test_open_recording (void)
         restored = call_tree_total (window);
       }
     g_assert_cmpuint (restored, ==, all);
+  }
+
+  /* The thread list: hiding sp-alpha leaves the others' samples. */
+  {
+    GtkCheckButton *alpha;
+    guint64 all = call_tree_total (window);
+    guint64 shown = all;
+    gint64 deadline;
+
+    sp_window_show_view (window, "threads");
+    alpha = find_check_button (GTK_WIDGET (window), "sp-alpha");
+    g_assert_nonnull (alpha);
+    g_assert_true (gtk_check_button_get_active (alpha));
+    gui_test_save_png (GTK_WIDGET (window), "recording-threads.png");
+    gtk_check_button_set_active (alpha, FALSE);
+    for (deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+         shown == all && g_get_monotonic_time () < deadline;)
+      {
+        g_main_context_iteration (NULL, FALSE);
+        shown = call_tree_total (window);
+      }
+    g_test_message ("all %" G_GUINT64_FORMAT ", without sp-alpha %" G_GUINT64_FORMAT, all, shown);
+    g_assert_cmpuint (shown, <, all * 9 / 10);
+    g_assert_cmpuint (shown, >, all / 2);
   }
   sp_window_show_view (window, "bottom-up");
   gui_test_save_png (GTK_WIDGET (window), "recording-bottom-up.png");
