@@ -34,27 +34,35 @@ gui_test_screenshot_dir (void)
   return screenshot_dir;
 }
 
-void
-gui_test_save_png (GtkWidget *widget,
-                   const char *name)
+GdkTexture *
+gui_test_render (GtkWidget *widget)
 {
   g_autoptr (GdkPaintable) paintable = gtk_widget_paintable_new (widget);
   g_autoptr (GtkSnapshot) snapshot = gtk_snapshot_new ();
   g_autoptr (GskRenderNode) node = NULL;
-  g_autoptr (GdkTexture) texture = NULL;
-  g_autofree char *path = g_build_filename (screenshot_dir, name, NULL);
-  gint64 until = g_get_monotonic_time () + G_USEC_PER_SEC / 2;
-  int width, height;
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
 
-  while (g_get_monotonic_time () < until)
-    g_main_context_iteration (NULL, FALSE);
-  width = gtk_widget_get_width (widget);
-  height = gtk_widget_get_height (widget);
   g_assert_cmpint (width, >, 0);
   gdk_paintable_snapshot (paintable, snapshot, width, height);
   node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
   g_assert_nonnull (node);
-  texture = gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (widget)), node, NULL);
+  /* The whole widget, not only the bounds of what was drawn. */
+  return gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (widget)), node,
+                                      &GRAPHENE_RECT_INIT (0, 0, width, height));
+}
+
+void
+gui_test_save_png (GtkWidget *widget,
+                   const char *name)
+{
+  g_autoptr (GdkTexture) texture = NULL;
+  g_autofree char *path = g_build_filename (screenshot_dir, name, NULL);
+  gint64 until = g_get_monotonic_time () + G_USEC_PER_SEC / 2;
+
+  while (g_get_monotonic_time () < until)
+    g_main_context_iteration (NULL, FALSE);
+  texture = gui_test_render (widget);
   g_assert_true (gdk_texture_save_to_png (texture, path));
   g_test_message ("screenshot: %s", path);
 }

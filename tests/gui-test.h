@@ -13,6 +13,9 @@ gboolean gui_test_init (int *argc,
 /* Where screenshots go: $SP_SCREENSHOT_DIR, or a fresh temporary folder. */
 const char *gui_test_screenshot_dir (void);
 
+/* What widget shows now, over its whole size (for pixel checks). */
+GdkTexture *gui_test_render (GtkWidget *widget);
+
 /* Lets widget lay out and draw, then saves what it shows as a PNG named
  * name in the screenshot folder. */
 void gui_test_save_png (GtkWidget *widget,

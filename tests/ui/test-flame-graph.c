@@ -128,20 +128,8 @@ fixture_teardown (Fixture *f)
 static GdkTexture *
 render_graph (Fixture *f)
 {
-  GtkWidget *widget = GTK_WIDGET (f->graph);
-  g_autoptr (GdkPaintable) paintable = gtk_widget_paintable_new (widget);
-  g_autoptr (GtkSnapshot) snapshot = gtk_snapshot_new ();
-  g_autoptr (GskRenderNode) node = NULL;
-  int width = gtk_widget_get_width (widget);
-  int height = gtk_widget_get_height (widget);
-
   wait_for_draw (f);
-  gdk_paintable_snapshot (paintable, snapshot, width, height);
-  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
-  g_assert_nonnull (node);
-  /* The whole widget, not only the bounds of what was drawn. */
-  return gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (widget)), node,
-                                      &GRAPHENE_RECT_INIT (0, 0, width, height));
+  return gui_test_render (GTK_WIDGET (f->graph));
 }
 
 /* Saves what the window shows (background included). */
@@ -149,19 +137,8 @@ static void
 save_screenshot (Fixture *f,
                  const char *name)
 {
-  GtkWidget *widget = GTK_WIDGET (f->window);
-  g_autoptr (GdkPaintable) paintable = gtk_widget_paintable_new (widget);
-  g_autoptr (GtkSnapshot) snapshot = gtk_snapshot_new ();
-  g_autoptr (GskRenderNode) node = NULL;
-  g_autoptr (GdkTexture) texture = NULL;
-  g_autofree char *path = g_build_filename (gui_test_screenshot_dir (), name, NULL);
-
   wait_for_draw (f);
-  gdk_paintable_snapshot (paintable, snapshot, gtk_widget_get_width (widget), gtk_widget_get_height (widget));
-  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
-  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (widget)), node, NULL);
-  g_assert_true (gdk_texture_save_to_png (texture, path));
-  g_test_message ("screenshot: %s", path);
+  gui_test_save_png (GTK_WIDGET (f->window), name);
 }
 
 /* The pixel at (x, y) as "rrggbb" (opaque pixels: premultiplied is plain). */
