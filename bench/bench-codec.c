@@ -95,20 +95,6 @@ usage (FILE *out)
            "Internal: --child-open PATH, --child-follow SRC DST.\n");
 }
 
-/* A decimal number in [min, max]. */
-static bool
-parse_number (const char *text,
-              unsigned long long min,
-              unsigned long long max,
-              unsigned long long *out)
-{
-  char *end;
-
-  errno = 0;
-  *out = strtoull (text, &end, 10);
-  return errno == 0 && end != text && *end == '\0' && *out >= min && *out <= max;
-}
-
 static bool
 parse_options (int argc,
                char **argv,
@@ -134,23 +120,23 @@ parse_options (int argc,
       switch (c)
         {
         case 'n':
-          ok = parse_number (optarg, 1, SIZE_MAX / 64, &v);
+          ok = bench_parse_number (optarg, 1, SIZE_MAX / 64, &v);
           opts->n_samples = (size_t) v;
           break;
         case 's':
-          ok = parse_number (optarg, 1, 50000000, &v);
+          ok = bench_parse_number (optarg, 1, 50000000, &v);
           opts->n_stacks = (size_t) v;
           break;
         case 'r':
-          ok = parse_number (optarg, 1, MAX_REPEAT, &v);
+          ok = bench_parse_number (optarg, 1, MAX_REPEAT, &v);
           opts->repeat = (unsigned) v;
           break;
         case 'S':
-          ok = parse_number (optarg, 0, UINT64_MAX, &v);
+          ok = bench_parse_number (optarg, 0, UINT64_MAX, &v);
           opts->seed = v;
           break;
         case 'c':
-          ok = parse_number (optarg, 0, CPU_SETSIZE - 1, &v);
+          ok = bench_parse_number (optarg, 0, CPU_SETSIZE - 1, &v);
           opts->cpu = (int) v;
           break;
         case 'o':
@@ -165,70 +151,6 @@ parse_options (int argc,
         }
     }
   return ok && optind == argc;
-}
-
-/* Pins this process (and the children it starts) to one CPU. */
-static int
-pin_to_one_cpu (int wanted)
-{
-  cpu_set_t set;
-
-  if (sched_getaffinity (0, sizeof set, &set) != 0)
-    return -1;
-  for (int i = CPU_SETSIZE - 1; wanted < 0 && i >= 0; i--)
-    if (CPU_ISSET (i, &set))
-      wanted = i;
-  if (wanted < 0 || wanted >= CPU_SETSIZE)
-    return -1;
-  CPU_ZERO (&set);
-  CPU_SET (wanted, &set);
-  return sched_setaffinity (0, sizeof set, &set) == 0 ? wanted : -1;
-}
-
-/* The temporary spool (and its follow copy) go away on ^C or a closed
- * pipe too. */
-static char *cleanup_paths[2];
-
-static void
-cleanup_on_signal (int sig)
-{
-  for (size_t i = 0; i < 2; i++)
-    if (cleanup_paths[i] != NULL)
-      unlink (cleanup_paths[i]);
-  signal (sig, SIG_DFL);
-  raise (sig);
-}
-
-static void
-remove_on_signal (char *path,
-                  char *follow_copy)
-{
-  cleanup_paths[0] = path;
-  cleanup_paths[1] = follow_copy;
-  signal (SIGINT, cleanup_on_signal);
-  signal (SIGTERM, cleanup_on_signal);
-  signal (SIGPIPE, cleanup_on_signal);
-}
-
-static char *
-temp_spool_path (void)
-{
-  const char *dir = getenv ("TMPDIR");
-  char *path;
-  int fd;
-
-  if (dir == NULL || *dir == '\0')
-    dir = "/tmp";
-  if (asprintf (&path, "%s/stackpulse-bench-XXXXXX.spool", dir) < 0)
-    return NULL;
-  fd = mkstemps (path, 6);
-  if (fd < 0)
-    {
-      free (path);
-      return NULL;
-    }
-  close (fd);
-  return path;
 }
 
 /* ---- Measurements ---------------------------------------------------- */
@@ -622,16 +544,16 @@ main (int argc,
       return 1;
     }
   self[len] = '\0';
-  if (opts.out == NULL && (temp = temp_spool_path ()) == NULL)
+  if (opts.out == NULL && (temp = bench_temp_spool_path ()) == NULL)
     {
       perror ("bench-codec: temporary file");
       return 1;
     }
   if (asprintf (&follow_copy, "%s.follow", temp ? temp : opts.out) < 0)
     return 1;
-  remove_on_signal (temp, follow_copy);
+  bench_remove_on_signal (temp, follow_copy);
 
-  cpu = pin_to_one_cpu (opts.cpu);
+  cpu = bench_pin_to_one_cpu (opts.cpu);
   printf ("bench-codec: %zu samples, %zu stacks, %u runs per figure, spool %s%s\n",
           opts.n_samples, opts.n_stacks, opts.repeat, temp ? temp : opts.out,
           temp ? " (temporary)" : "");
@@ -642,7 +564,7 @@ main (int argc,
     printf ("Not pinned: sched_setaffinity failed.\n\n");
 
   ok = run_benchmark (&opts, self, temp ? temp : opts.out, follow_copy);
-  remove_on_signal (NULL, NULL);
+  bench_remove_on_signal (NULL, NULL);
   if (temp != NULL)
     unlink (temp);
   free (temp);

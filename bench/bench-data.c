@@ -88,19 +88,6 @@ usage (FILE *out)
 }
 
 static bool
-parse_number (const char *text,
-              unsigned long long min,
-              unsigned long long max,
-              unsigned long long *out)
-{
-  char *end;
-
-  errno = 0;
-  *out = strtoull (text, &end, 10);
-  return errno == 0 && end != text && *end == '\0' && *out >= min && *out <= max;
-}
-
-static bool
 parse_options (int argc,
                char **argv,
                Options *opts)
@@ -130,27 +117,27 @@ parse_options (int argc,
       switch (c)
         {
         case 'n':
-          ok = parse_number (optarg, 1, SIZE_MAX / 64, &v);
+          ok = bench_parse_number (optarg, 1, SIZE_MAX / 64, &v);
           opts->n_samples = (size_t) v;
           break;
         case 's':
-          ok = parse_number (optarg, 1, 50000000, &v);
+          ok = bench_parse_number (optarg, 1, 50000000, &v);
           opts->n_stacks = (size_t) v;
           break;
         case 'g':
-          ok = parse_number (optarg, 1, SIZE_MAX / 64, &v);
+          ok = bench_parse_number (optarg, 1, SIZE_MAX / 64, &v);
           opts->range_samples = (size_t) v;
           break;
         case 'r':
-          ok = parse_number (optarg, 1, MAX_REPEAT, &v);
+          ok = bench_parse_number (optarg, 1, MAX_REPEAT, &v);
           opts->repeat = (unsigned) v;
           break;
         case 'S':
-          ok = parse_number (optarg, 0, UINT64_MAX, &v);
+          ok = bench_parse_number (optarg, 0, UINT64_MAX, &v);
           opts->seed = v;
           break;
         case 'c':
-          ok = parse_number (optarg, 0, CPU_SETSIZE - 1, &v);
+          ok = bench_parse_number (optarg, 0, CPU_SETSIZE - 1, &v);
           opts->cpu = (int) v;
           break;
         case 'o':
@@ -166,7 +153,7 @@ parse_options (int argc,
           opts->write_only = true;
           break;
         case 't':
-          ok = parse_number (optarg, 1, 86400, &v);
+          ok = bench_parse_number (optarg, 1, 86400, &v);
           opts->timeout_s = (unsigned) v;
           break;
         case 'h': usage (stdout); exit (0);
@@ -178,57 +165,9 @@ parse_options (int argc,
   return ok && optind == argc && (!opts->write_only || opts->out != NULL);
 }
 
-/* Pins this process (and the children it starts) to one CPU. */
-static int
-pin_to_one_cpu (int wanted)
-{
-  cpu_set_t set;
-
-  if (sched_getaffinity (0, sizeof set, &set) != 0)
-    return -1;
-  for (int i = CPU_SETSIZE - 1; wanted < 0 && i >= 0; i--)
-    if (CPU_ISSET (i, &set))
-      wanted = i;
-  if (wanted < 0 || wanted >= CPU_SETSIZE)
-    return -1;
-  CPU_ZERO (&set);
-  CPU_SET (wanted, &set);
-  return sched_setaffinity (0, sizeof set, &set) == 0 ? wanted : -1;
-}
-
 /* ---- The spool ------------------------------------------------------- */
 
 static char *temp_path;
-
-static void
-remove_temp_on_signal (int sig)
-{
-  if (temp_path != NULL)
-    unlink (temp_path);
-  signal (sig, SIG_DFL);
-  raise (sig);
-}
-
-static char *
-make_temp_path (void)
-{
-  const char *dir = getenv ("TMPDIR");
-  char *path;
-  int fd;
-
-  if (dir == NULL || *dir == '\0')
-    dir = "/tmp";
-  if (asprintf (&path, "%s/stackpulse-bench-data-XXXXXX.spool", dir) < 0)
-    return NULL;
-  fd = mkstemps (path, 6);
-  if (fd < 0)
-    {
-      free (path);
-      return NULL;
-    }
-  close (fd);
-  return path;
-}
 
 static bool
 write_spool (const Options *opts,
@@ -430,19 +369,18 @@ run (const Options *opts,
 {
   ChildFigures down = { 0 }, up = { 0 };
   const char *path = opts->spool != NULL ? opts->spool : opts->out;
-  int cpu = pin_to_one_cpu (opts->cpu);
+  int cpu = bench_pin_to_one_cpu (opts->cpu);
   bool ok = true;
 
   if (path == NULL)
     {
-      path = temp_path = make_temp_path ();
+      path = temp_path = bench_temp_spool_path ();
       if (path == NULL)
         {
           perror ("bench-data: temporary file");
           return 1;
         }
-      signal (SIGINT, remove_temp_on_signal);
-      signal (SIGTERM, remove_temp_on_signal);
+      bench_remove_on_signal (temp_path, NULL);
     }
   if (cpu >= 0)
     printf ("bench-data: pinned to CPU %d of %ld (the children inherit it)\n\n", cpu,

@@ -10,6 +10,8 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <malloc.h>
+#include <sched.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -460,4 +462,80 @@ bench_child_follow (const char *src,
     close (out);
   unlink (dst);
   return ok ? 0 : 1;
+}
+
+/* ---- Shared by the benchmarks' main()s ------------------------------- */
+
+bool
+bench_parse_number (const char *text,
+                    unsigned long long min,
+                    unsigned long long max,
+                    unsigned long long *out)
+{
+  char *end;
+
+  errno = 0;
+  *out = strtoull (text, &end, 10);
+  return errno == 0 && end != text && *end == '\0' && *out >= min && *out <= max;
+}
+
+int
+bench_pin_to_one_cpu (int wanted)
+{
+  cpu_set_t set;
+
+  if (sched_getaffinity (0, sizeof set, &set) != 0)
+    return -1;
+  for (int i = CPU_SETSIZE - 1; wanted < 0 && i >= 0; i--)
+    if (CPU_ISSET (i, &set))
+      wanted = i;
+  if (wanted < 0 || wanted >= CPU_SETSIZE)
+    return -1;
+  CPU_ZERO (&set);
+  CPU_SET (wanted, &set);
+  return sched_setaffinity (0, sizeof set, &set) == 0 ? wanted : -1;
+}
+
+char *
+bench_temp_spool_path (void)
+{
+  const char *dir = getenv ("TMPDIR");
+  char *path;
+  int fd;
+
+  if (dir == NULL || *dir == '\0')
+    dir = "/tmp";
+  if (asprintf (&path, "%s/stackpulse-bench-XXXXXX.spool", dir) < 0)
+    return NULL;
+  fd = mkstemps (path, 6);
+  if (fd < 0)
+    {
+      free (path);
+      return NULL;
+    }
+  close (fd);
+  return path;
+}
+
+static char *cleanup_paths[2];
+
+static void
+cleanup_on_signal (int sig)
+{
+  for (size_t i = 0; i < 2; i++)
+    if (cleanup_paths[i] != NULL)
+      unlink (cleanup_paths[i]);
+  signal (sig, SIG_DFL);
+  raise (sig);
+}
+
+void
+bench_remove_on_signal (char *path,
+                        char *also)
+{
+  cleanup_paths[0] = path;
+  cleanup_paths[1] = also;
+  signal (SIGINT, cleanup_on_signal);
+  signal (SIGTERM, cleanup_on_signal);
+  signal (SIGPIPE, cleanup_on_signal);
 }

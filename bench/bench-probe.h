@@ -69,3 +69,22 @@ int bench_child_open (const char *path);
 int bench_child_follow (const char *src,
                         const char *dst,
                         size_t chunk);
+
+/* A decimal number in [min, max]. */
+bool bench_parse_number (const char *text,
+                         unsigned long long min,
+                         unsigned long long max,
+                         unsigned long long *out);
+
+/* Pins this process (and the children it starts) to CPU wanted, or the
+ * last allowed one when wanted < 0. Returns the CPU, or -1. */
+int bench_pin_to_one_cpu (int wanted);
+
+/* A new empty file $TMPDIR/stackpulse-bench-XXXXXX.spool (malloc'd path),
+ * or NULL. */
+char *bench_temp_spool_path (void);
+
+/* Unlinks path and also (either may be NULL) on ^C, SIGTERM or a closed
+ * pipe; NULL, NULL forgets them. */
+void bench_remove_on_signal (char *path,
+                             char *also);
