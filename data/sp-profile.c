@@ -248,6 +248,24 @@ sp_profile_get_function (SpProfile *self,
   return &self->function_blocks[function_id / FUNCTION_BLOCK_SIZE][function_id % FUNCTION_BLOCK_SIZE];
 }
 
+guint
+sp_profile_get_n_threads (SpProfile *self)
+{
+  return (guint) sp_spool_reader_get_n_threads (self->reader);
+}
+
+void
+sp_profile_get_thread (SpProfile *self,
+                       guint thread,
+                       gint32 *pid,
+                       guint64 *tid)
+{
+  const SpThread *t = &sp_spool_reader_get_threads (self->reader)[thread];
+
+  *pid = t->pid;
+  *tid = t->tid;
+}
+
 const char *
 sp_profile_get_thread_name (SpProfile *self,
                             guint64 tid)

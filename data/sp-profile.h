@@ -114,6 +114,14 @@ SpSourceLocation sp_profile_get_frame_location (SpProfile *self,
 gboolean sp_profile_frame_depends_on_pid (SpProfile *self,
                                           guint32 frame_id);
 
+/* The recording's threads (index = the thread index samples carry). While
+ * the profile is followed by another thread, hold the read lock. */
+guint sp_profile_get_n_threads (SpProfile *self);
+void sp_profile_get_thread (SpProfile *self,
+                            guint thread,
+                            gint32 *pid,
+                            guint64 *tid);
+
 /* A thread's name from the side file, or NULL. */
 const char *sp_profile_get_thread_name (SpProfile *self,
                                         guint64 tid);

@@ -173,13 +173,33 @@ sp_sample_index_get_thread_span (const SpSampleIndex *index,
   return TRUE;
 }
 
+gboolean
+sp_sample_index_get_time_span (const SpSampleIndex *index,
+                               guint64 *first_ns,
+                               guint64 *last_ns)
+{
+  guint64 first = G_MAXUINT64, last = 0;
+
+  for (guint t = 0; t < index->first_ns->len; t++)
+    {
+      first = MIN (first, g_array_index (index->first_ns, guint64, t));
+      last = MAX (last, g_array_index (index->last_ns, guint64, t));
+    }
+  if (first == G_MAXUINT64)
+    return FALSE;
+  *first_ns = first;
+  *last_ns = last;
+  return TRUE;
+}
+
 SpTimeline *
 sp_timeline_new (const SpSampleIndex *index,
-                 const SpSpoolReader *reader,
+                 SpProfile *profile,
                  guint64 from_ns,
                  guint64 to_ns,
                  guint n_buckets)
 {
+  const SpSpoolReader *reader = sp_profile_get_reader (profile);
   const uint64_t *ts = sp_spool_reader_get_sample_timestamps (reader);
   const guint32 *order = (const guint32 *) index->order->data;
   SpTimeline *timeline = g_new0 (SpTimeline, 1);

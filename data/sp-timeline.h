@@ -34,6 +34,11 @@ void sp_sample_index_find_range (const SpSampleIndex *index,
                                  gsize *first,
                                  gsize *last);
 
+/* The first and last sample time of all threads; FALSE if none. */
+gboolean sp_sample_index_get_time_span (const SpSampleIndex *index,
+                                        guint64 *first_ns,
+                                        guint64 *last_ns);
+
 /* A thread's first and last sample time; FALSE if it has none. */
 gboolean sp_sample_index_get_thread_span (const SpSampleIndex *index,
                                           guint32 thread,
@@ -49,8 +54,9 @@ typedef struct {
   guint32  max_count;    /* the largest bucket, for scaling lanes */
 } SpTimeline;
 
+/* Reads the profile's samples: hold its read lock while it is followed. */
 SpTimeline *sp_timeline_new (const SpSampleIndex *index,
-                             const SpSpoolReader *reader,
+                             SpProfile *profile,
                              guint64 from_ns,
                              guint64 to_ns,
                              guint n_buckets);

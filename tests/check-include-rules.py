@@ -30,6 +30,11 @@ FORBIDDEN_SYSTEM = {
     "app": [],
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
+# Headers reach ui/ through data/ (a profile hands out codec types), so ui/
+# is also checked for calling the codec or perf itself.
+FORBIDDEN_CALLS = {
+    "ui": re.compile(r'\b(sp_spool_[a-z_]+|sp_module_table_[a-z_]+|perf_event_open)\s*\('),
+}
 
 
 def project_headers():
@@ -47,6 +52,10 @@ def check_file(path, layer, owners):
     problems = []
     with open(path, encoding="utf-8", errors="replace") as handle:
         for number, line in enumerate(handle, 1):
+            calls = FORBIDDEN_CALLS.get(layer)
+            if calls is not None and not line.lstrip().startswith(("*", "/*", "//")):
+                for call in calls.findall(line):
+                    problems.append(f"{os.path.relpath(path, ROOT)}:{number}: {layer}/ calls {call}()")
             match = INCLUDE.match(line)
             if not match:
                 continue

@@ -219,19 +219,18 @@ pan_by (SpTimelineView *self,
 static void
 update_lanes (SpTimelineView *self)
 {
-  const SpSpoolReader *reader = sp_profile_get_reader (self->profile);
-  const SpThread *threads;
-  gsize n_threads;
+  guint n_threads;
 
   sp_profile_lock_reading (self->profile);
-  threads = sp_spool_reader_get_threads (reader);
-  n_threads = sp_spool_reader_get_n_threads (reader);
+  n_threads = sp_profile_get_n_threads (self->profile);
   g_array_set_size (self->lanes, 0);
-  for (gsize i = 0; i < n_threads; i++)
+  for (guint i = 0; i < n_threads; i++)
     {
-      const char *name = sp_profile_get_thread_name (self->profile, threads[i].tid);
-      Lane lane = { (guint32) i, threads[i].pid, threads[i].tid, NULL };
+      Lane lane = { i, 0, 0, NULL };
+      const char *name;
 
+      sp_profile_get_thread (self->profile, i, &lane.pid, &lane.tid);
+      name = sp_profile_get_thread_name (self->profile, lane.tid);
       if (name != NULL && name[0] != '\0')
         lane.label = g_strdup_printf ("%s (%" G_GUINT64_FORMAT ")", name, lane.tid);
       else
@@ -246,20 +245,9 @@ update_lanes (SpTimelineView *self)
 static void
 update_range (SpTimelineView *self)
 {
-  const uint64_t *ts;
-  gsize n;
-  const guint32 *order = sp_sample_index_get_order (self->index, &n);
   guint64 first = 0, last = 0;
 
-  sp_profile_lock_reading (self->profile);
-  ts = sp_spool_reader_get_sample_timestamps (sp_profile_get_reader (self->profile));
-  if (n > 0)
-    {
-      first = ts[order[0]];
-      last = ts[order[n - 1]];
-    }
-  sp_profile_unlock_reading (self->profile);
-  if (n == 0)
+  if (!sp_sample_index_get_time_span (self->index, &first, &last))
     {
       self->data_from_ns = self->data_span_ns = 0;
       self->view_from_ns = self->view_span_ns = 0;
@@ -284,7 +272,7 @@ ensure_timeline (SpTimelineView *self)
   if (has_data (self))
     {
       sp_profile_lock_reading (self->profile);
-      self->timeline = sp_timeline_new (self->index, sp_profile_get_reader (self->profile),
+      self->timeline = sp_timeline_new (self->index, self->profile,
                                         self->view_from_ns, self->view_from_ns + self->view_span_ns,
                                         n_buckets);
       sp_profile_unlock_reading (self->profile);

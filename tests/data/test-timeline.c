@@ -28,7 +28,7 @@ test_buckets (void)
 
   sp_sample_index_update (index, reader);
   /* 3 buckets of 10 ms: thread 0 fills the first, thread 1 the others. */
-  timeline = sp_timeline_new (index, reader, t0, t0 + 30000000, 3);
+  timeline = sp_timeline_new (index, profile, t0, t0 + 30000000, 3);
   g_assert_cmpuint (timeline->n_threads, ==, 2);
   g_assert_cmpuint (timeline->counts[0], ==, 10);
   g_assert_cmpuint (timeline->counts[1], ==, 0);
