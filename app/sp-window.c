@@ -119,16 +119,17 @@ load_in_thread (GTask *task,
       return;
     }
   loaded = g_new0 (Loaded, 1);
-  if (!sp_spool_summary_load (path, &loaded->summary, &error)
-      || (loaded->profile = sp_profile_open (path, &error)) == NULL)
+  loaded->profile = sp_profile_open (path, &error);
+  if (loaded->profile == NULL)
     {
       loaded_free (loaded);
       g_task_return_error (task, error);
       return;
     }
+  sp_spool_summary_from_profile (loaded->profile, &loaded->summary);
   /* Symbols are resolved here, off the main thread, as the trees need them. */
   loaded->call_tree = sp_call_tree_new (loaded->profile, NULL, NULL, FALSE);
-  loaded->flame_tree = sp_call_tree_new (loaded->profile, NULL, NULL, FALSE);
+  loaded->flame_tree = sp_call_tree_copy (loaded->call_tree);
   loaded->bottom_up = sp_call_tree_new (loaded->profile, NULL, NULL, TRUE);
   loaded->index = sp_sample_index_new ();
   sp_sample_index_update (loaded->index, sp_profile_get_reader (loaded->profile));
@@ -406,7 +407,6 @@ typedef struct {
   SpStackCounts *counts;      /* likewise; NULL: no parsing, only a new filter */
   SpFilter      *filter;      /* a copy of the timeline's selection */
   gboolean       finish;
-  char          *path;
 } LiveUpdate;
 
 typedef struct {
@@ -455,10 +455,13 @@ live_update_in_thread (GTask *task,
                                            : (selected = sp_stack_counts_new (update->profile, update->filter));
   /* The counts hold the time range already; the filter adds its transforms. */
   trees->call_tree = sp_call_tree_new (update->profile, update->filter, counts, FALSE);
-  trees->flame_tree = sp_call_tree_new (update->profile, update->filter, counts, FALSE);
+  trees->flame_tree = sp_call_tree_copy (trees->call_tree);
   trees->bottom_up = sp_call_tree_new (update->profile, update->filter, counts, TRUE);
-  if (update->finish && update->path != NULL)
-    trees->have_summary = sp_spool_summary_load (update->path, &trees->summary, NULL);
+  if (update->finish)
+    {
+      sp_spool_summary_from_profile (update->profile, &trees->summary);
+      trees->have_summary = TRUE;
+    }
   g_task_return_pointer (task, trees, live_trees_free);
 }
 
@@ -509,7 +512,6 @@ live_update_free (gpointer data)
   LiveUpdate *update = data;
 
   sp_filter_free (update->filter);
-  g_free (update->path);
   g_free (update);
 }
 
@@ -528,7 +530,6 @@ run_worker (SpWindow *self,
   update->counts = counts;
   update->filter = sp_filter_copy (self->filter);
   update->finish = finish;
-  update->path = self->file != NULL ? g_file_get_path (self->file) : NULL;
   self->live_busy = TRUE;
   self->rebuild_pending = FALSE;
   task = g_task_new (NULL, NULL, live_update_done, g_object_ref (self));

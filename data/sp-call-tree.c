@@ -360,6 +360,15 @@ sp_call_tree_new (SpProfile *profile,
   return tree;
 }
 
+SpCallTree *
+sp_call_tree_copy (const SpCallTree *tree)
+{
+  SpCallTree *copy = g_memdup2 (tree, sizeof *tree);
+
+  copy->nodes = g_memdup2 (tree->nodes, MAX (tree->n_nodes, 1) * sizeof (SpCallTreeNode));
+  return copy;
+}
+
 void
 sp_call_tree_free (SpCallTree *tree)
 {

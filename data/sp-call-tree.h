@@ -40,6 +40,9 @@ SpCallTree *sp_call_tree_new (SpProfile *profile,
                               SpStackCounts *counts,
                               gboolean bottom_up);
 
+/* A copy, for a second view of the same tree (each view owns its tree). */
+SpCallTree *sp_call_tree_copy (const SpCallTree *tree);
+
 void sp_call_tree_free (SpCallTree *tree);
 
 /* The children of node, sorted by total (descending); newly allocated. */

@@ -3,6 +3,7 @@
 #include "sp-spool-summary.h"
 
 #include "sp-spool-errors.h"
+#include "sp-profile.h"
 #include "sp-spool-reader.h"
 
 /* Marks the stack nodes at or below a truncated-stack marker. Nodes come
@@ -55,6 +56,22 @@ summarize_samples (const SpSpoolReader *reader,
                             : sp_spool_reader_get_start_timestamp_us (reader);
 }
 
+static void
+summarize_reader (const SpSpoolReader *reader,
+                  SpSpoolSummary *summary)
+{
+  summary->file_size = sp_spool_reader_get_parsed_size (reader);
+  summary->sample_interval_us = sp_spool_reader_get_sample_interval_us (reader);
+  summary->n_samples = sp_spool_reader_get_n_samples (reader);
+  summary->n_threads = sp_spool_reader_get_n_threads (reader);
+  summary->n_processes = count_processes (reader);
+  summary->n_modules = sp_spool_reader_get_n_modules (reader);
+  summary->n_frames = sp_spool_reader_get_n_frames (reader);
+  summary->n_stack_nodes = sp_spool_reader_get_n_stack_nodes (reader);
+  summary->n_process_execs = sp_spool_reader_get_n_process_execs (reader);
+  summarize_samples (reader, summary);
+}
+
 gboolean
 sp_spool_summary_load (const char *path,
                        SpSpoolSummary *summary,
@@ -72,19 +89,18 @@ sp_spool_summary_load (const char *path,
     }
   if (!sp_spool_reader_finish (reader, &spool_error))
     summary->damage = sp_spool_error_describe (&spool_error);
-
-  summary->file_size = sp_spool_reader_get_parsed_size (reader);
-  summary->sample_interval_us = sp_spool_reader_get_sample_interval_us (reader);
-  summary->n_samples = sp_spool_reader_get_n_samples (reader);
-  summary->n_threads = sp_spool_reader_get_n_threads (reader);
-  summary->n_processes = count_processes (reader);
-  summary->n_modules = sp_spool_reader_get_n_modules (reader);
-  summary->n_frames = sp_spool_reader_get_n_frames (reader);
-  summary->n_stack_nodes = sp_spool_reader_get_n_stack_nodes (reader);
-  summary->n_process_execs = sp_spool_reader_get_n_process_execs (reader);
-  summarize_samples (reader, summary);
+  summarize_reader (reader, summary);
   sp_spool_reader_free (reader);
   return TRUE;
+}
+
+void
+sp_spool_summary_from_profile (SpProfile *profile,
+                               SpSpoolSummary *summary)
+{
+  memset (summary, 0, sizeof *summary);
+  summary->damage = g_strdup (sp_profile_get_damage (profile));
+  summarize_reader (sp_profile_get_reader (profile), summary);
 }
 
 void

@@ -9,6 +9,8 @@
 
 #include <glib.h>
 
+#include "sp-profile.h"
+
 G_BEGIN_DECLS
 
 typedef struct {
@@ -34,6 +36,10 @@ typedef struct {
 gboolean sp_spool_summary_load (const char *path,
                                 SpSpoolSummary *summary,
                                 GError **error);
+
+/* The same from a profile already read: no second pass over the file. */
+void sp_spool_summary_from_profile (SpProfile *profile,
+                                    SpSpoolSummary *summary);
 
 void sp_spool_summary_clear (SpSpoolSummary *summary);
 

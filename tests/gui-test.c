@@ -38,14 +38,24 @@ GdkTexture *
 gui_test_render (GtkWidget *widget)
 {
   g_autoptr (GdkPaintable) paintable = gtk_widget_paintable_new (widget);
-  g_autoptr (GtkSnapshot) snapshot = gtk_snapshot_new ();
   g_autoptr (GskRenderNode) node = NULL;
+  gint64 deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
   int width = gtk_widget_get_width (widget);
   int height = gtk_widget_get_height (widget);
 
   g_assert_cmpint (width, >, 0);
-  gdk_paintable_snapshot (paintable, snapshot, width, height);
-  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+  /* Right after a change (a live update swapping trees) the widget may have
+   * no frame to give yet: let the main loop draw one. */
+  while (node == NULL && g_get_monotonic_time () < deadline)
+    {
+      g_autoptr (GtkSnapshot) snapshot = gtk_snapshot_new ();
+
+      gdk_paintable_snapshot (paintable, snapshot, width, height);
+      node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+      if (node == NULL)
+        for (gint64 until = g_get_monotonic_time () + G_USEC_PER_SEC / 20; g_get_monotonic_time () < until;)
+          g_main_context_iteration (NULL, FALSE);
+    }
   g_assert_nonnull (node);
   /* The whole widget, not only the bounds of what was drawn. */
   return gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (widget)), node,
