@@ -28,7 +28,13 @@ usage (FILE *out,
          "\n"
          "  -o, --output FILE      the spool to write\n"
          "  -F, --freq HZ          samples per second per CPU (default 1000)\n"
-         "      --call-graph fp    how stacks are taken: frame pointers (default)\n"
+         "      --call-graph MODE  how user stacks are taken:\n"
+         "                           auto   frame pointers where the chain can be\n"
+         "                                  trusted, else DWARF (default)\n"
+         "                           dwarf  unwind a copy of the stack with the CFI\n"
+         "                           fp     the kernel walks frame pointers only\n"
+         "      --stack-size BYTES user stack copied per sample in dwarf and auto\n"
+         "                         modes (default 16384, at most 63488)\n"
          "      --no-kernel        user-space frames only\n"
          "      --duration SEC     stop after SEC seconds\n"
          "      --control-stdin    stop on a line \"stop\" or end of input on stdin\n"
@@ -78,11 +84,12 @@ int
 main (int argc,
       char **argv)
 {
-  enum { OPT_CALL_GRAPH = 256, OPT_NO_KERNEL, OPT_DURATION, OPT_CONTROL_STDIN, OPT_PROGRESS_FD };
+  enum { OPT_CALL_GRAPH = 256, OPT_STACK_SIZE, OPT_NO_KERNEL, OPT_DURATION, OPT_CONTROL_STDIN, OPT_PROGRESS_FD };
   static const struct option long_options[] = {
     { "output", required_argument, NULL, 'o' },
     { "freq", required_argument, NULL, 'F' },
     { "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
+    { "stack-size", required_argument, NULL, OPT_STACK_SIZE },
     { "no-kernel", no_argument, NULL, OPT_NO_KERNEL },
     { "duration", required_argument, NULL, OPT_DURATION },
     { "control-stdin", no_argument, NULL, OPT_CONTROL_STDIN },
@@ -92,7 +99,13 @@ main (int argc,
     { NULL, 0, NULL, 0 },
   };
   static pid_t pids[MAX_PIDS];
-  SpRecorderOptions options = { .frequency_hz = 1000, .kernel_stacks = true, .progress_fd = -1 };
+  SpRecorderOptions options = {
+    .frequency_hz = 1000,
+    .kernel_stacks = true,
+    .progress_fd = -1,
+    .call_graph = SP_CALL_GRAPH_AUTO,
+    .stack_size = SP_STACK_SIZE_DEFAULT,
+  };
   unsigned long value;
   char *end;
   int opt;
@@ -113,11 +126,25 @@ main (int argc,
           options.frequency_hz = (unsigned) value;
           break;
         case OPT_CALL_GRAPH:
-          if (strcmp (optarg, "fp") != 0)
+          if (strcmp (optarg, "fp") == 0)
+            options.call_graph = SP_CALL_GRAPH_FP;
+          else if (strcmp (optarg, "dwarf") == 0)
+            options.call_graph = SP_CALL_GRAPH_DWARF;
+          else if (strcmp (optarg, "auto") == 0)
+            options.call_graph = SP_CALL_GRAPH_AUTO;
+          else
             {
-              fprintf (stderr, "stackpulse-record: --call-graph: '%s' is not available; use fp\n", optarg);
+              fprintf (stderr, "stackpulse-record: --call-graph takes auto, dwarf or fp, not '%s'\n", optarg);
               return EXIT_USAGE;
             }
+          break;
+        case OPT_STACK_SIZE:
+          if (!parse_unsigned (optarg, SP_STACK_SIZE_MAX, &value) || value < 64)
+            {
+              fprintf (stderr, "stackpulse-record: --stack-size takes 64 to %u bytes\n", SP_STACK_SIZE_MAX);
+              return EXIT_USAGE;
+            }
+          options.stack_size = (uint32_t) (value & ~7ul);
           break;
         case OPT_NO_KERNEL:
           options.kernel_stacks = false;

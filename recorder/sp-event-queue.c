@@ -4,6 +4,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "sp-array.h"
 
@@ -50,14 +51,25 @@ compare_events (const void *a,
   return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-void
+static uint64_t
+monotonic_ns (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (uint64_t) ts.tv_sec * 1000000000ull + (uint64_t) ts.tv_nsec;
+}
+
+bool
 sp_event_queue_flush (SpEventQueue *queue,
                       uint64_t watermark,
+                      uint64_t deadline_ns,
                       SpEventFunc func,
                       void *user_data)
 {
   size_t done = 0;
   size_t kept_bytes = 0;
+  bool finished = true;
 
   qsort (queue->events, queue->n_events, sizeof (SpQueuedEvent), compare_events);
   while (done < queue->n_events && queue->events[done].time < watermark)
@@ -65,6 +77,11 @@ sp_event_queue_flush (SpEventQueue *queue,
       const SpQueuedEvent *event = &queue->events[done++];
 
       func ((const void *) (queue->arena + event->offset), event->time, user_data);
+      if (deadline_ns != 0 && done % 16 == 0 && monotonic_ns () >= deadline_ns)
+        {
+          finished = done == queue->n_events || queue->events[done].time >= watermark;
+          break;
+        }
     }
 
   /* Compact what stays: the records move to the front of the arena. The
@@ -73,7 +90,7 @@ sp_event_queue_flush (SpEventQueue *queue,
     {
       queue->n_events = 0;
       queue->arena_used = 0;
-      return;
+      return finished;
     }
   {
     size_t n_kept = queue->n_events - done;
@@ -83,7 +100,7 @@ sp_event_queue_flush (SpEventQueue *queue,
       {
         memmove (queue->events, queue->events + done, n_kept * sizeof (SpQueuedEvent));
         queue->n_events = n_kept;
-        return;  /* keep the old arena as it is */
+        return finished;  /* keep the old arena as it is */
       }
     for (size_t i = 0; i < n_kept; i++)
       {
@@ -101,4 +118,5 @@ sp_event_queue_flush (SpEventQueue *queue,
     queue->arena_used = kept_bytes;
     queue->n_events = n_kept;
   }
+  return finished;
 }

@@ -41,8 +41,12 @@ typedef void (*SpEventFunc) (const struct perf_event_header *header,
                              void *user_data);
 
 /* Hands out, in time order, every record older than watermark (all of
- * them with UINT64_MAX), and keeps the rest. */
-void sp_event_queue_flush (SpEventQueue *queue,
+ * them with UINT64_MAX), and keeps the rest. Stops early once
+ * CLOCK_MONOTONIC passes deadline_ns (0: no deadline), so that a slow
+ * consumer cannot keep the rings from being drained; returns whether
+ * every record older than the watermark was handed out. */
+bool sp_event_queue_flush (SpEventQueue *queue,
                            uint64_t watermark,
+                           uint64_t deadline_ns,
                            SpEventFunc func,
                            void *user_data);

@@ -15,6 +15,8 @@
 
 /* 512 KiB per CPU: 4 kHz of deep frame-pointer stacks for 100 ms. */
 #define RING_PAGES_DEFAULT 128
+/* 16 MiB per CPU with stack copies: 16 KiB samples at 4 kHz for 250 ms. */
+#define RING_PAGES_STACKS  4096
 #define RING_PAGES_MIN     8
 
 static long
@@ -64,7 +66,17 @@ sp_perf_events_init (SpPerfEvents *events,
   events->rings = calloc ((size_t) events->n_cpus, sizeof (SpPerfRing));
   for (int cpu = 0; cpu < events->n_cpus; cpu++)
     events->ring_fd_of_cpu[cpu] = -1;
-  events->ring_pages = RING_PAGES_DEFAULT;
+  events->ring_pages = config->call_graph == SP_CALL_GRAPH_FP ? RING_PAGES_DEFAULT : RING_PAGES_STACKS;
+}
+
+uint64_t
+sp_perf_events_sample_type (const SpPerfConfig *config)
+{
+  uint64_t type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CALLCHAIN;
+
+  if (config->call_graph != SP_CALL_GRAPH_FP)
+    type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+  return type;
 }
 
 static void
@@ -78,7 +90,14 @@ fill_attr (const SpPerfEvents *events,
   attr->config = PERF_COUNT_SW_CPU_CLOCK;
   attr->freq = 1;
   attr->sample_freq = events->config.frequency_hz;
-  attr->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CALLCHAIN;
+  attr->sample_type = sp_perf_events_sample_type (&events->config);
+  if (events->config.call_graph != SP_CALL_GRAPH_FP)
+    {
+      /* User frames come from the copy; the kernel's chain is its own part. */
+      attr->sample_regs_user = events->config.regs_mask;
+      attr->sample_stack_user = events->config.stack_size;
+      attr->exclude_callchain_user = 1;
+    }
   attr->disabled = 1;
   attr->inherit = 1;
   attr->enable_on_exec = events->config.enable_on_exec;

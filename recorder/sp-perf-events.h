@@ -12,11 +12,24 @@
 
 #include "sp-perf-ring.h"
 
+typedef enum {
+  SP_CALL_GRAPH_FP,           /* the kernel walks frame pointers */
+  SP_CALL_GRAPH_DWARF,        /* registers + stack copy, unwound by us */
+  SP_CALL_GRAPH_AUTO,         /* the copy too; frame pointers where they hold */
+} SpCallGraph;
+
 typedef struct {
-  unsigned frequency_hz;
-  bool     kernel_stacks;     /* sample kernel frames too */
-  bool     enable_on_exec;    /* launch: count from the target's exec */
+  unsigned    frequency_hz;
+  bool        kernel_stacks;     /* sample kernel frames too */
+  bool        enable_on_exec;    /* launch: count from the target's exec */
+  SpCallGraph call_graph;
+  uint32_t    stack_size;        /* bytes of user stack per sample (not fp) */
+  uint64_t    regs_mask;         /* user registers per sample (not fp) */
 } SpPerfConfig;
+
+#define SP_STACK_SIZE_DEFAULT 16384u
+/* A record's size is 16 bits: the copy, its two sizes and the rest. */
+#define SP_STACK_SIZE_MAX     63488u
 
 typedef struct {
   SpPerfConfig config;
@@ -45,6 +58,9 @@ bool sp_perf_events_enable (SpPerfEvents *events);
 void sp_perf_events_disable (SpPerfEvents *events);
 
 void sp_perf_events_close (SpPerfEvents *events);
+
+/* The sample_type of every event of a configuration. */
+uint64_t sp_perf_events_sample_type (const SpPerfConfig *config);
 
 /* The kernel's limit on callchain entries, from /proc. */
 unsigned sp_perf_max_stack (void);

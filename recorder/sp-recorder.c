@@ -33,12 +33,19 @@
 /* Records this much older than "now" are surely all out of the rings. */
 #define ORDERING_SLACK_NS     (10 * 1000000ull)
 #define KILL_GRACE_NS         (3000 * 1000000ull)
+/* Unwinding gets this long per round before the rings are drained again. */
+#define UNWIND_BUDGET_NS      (20 * 1000000ull)
+/* Stack samples this far behind are dropped rather than unwound: the
+ * recorder has fallen behind and must catch up (they are counted). */
+#define UNWIND_MAX_LAG_NS     (300 * 1000000ull)
 
 typedef struct {
   const SpRecorderOptions *options;
   SpPerfEvents  events;
   SpEventQueue  queue;
   SpRecording   rec;
+  SpUnwinder    unwinder;
+  bool          unwinding;
   SpSpoolWriter *writer;
   SpSideInfo    side;
   SpLaunch      launch;
@@ -94,14 +101,20 @@ apply_record (const struct perf_event_header *header,
   sp_recording_handle (user_data, header, time);
 }
 
-/* Drains every ring, then writes what is old enough to be in order. */
-static void
+/* Drains every ring, then writes what is old enough to be in order;
+ * false when unwinding ran out of its time and records are waiting. */
+static bool
 pump (Recorder *r,
+      uint64_t now,
       uint64_t watermark)
 {
   for (size_t i = 0; i < r->events.n_rings; i++)
     sp_perf_ring_drain (&r->events.rings[i], queue_record, r);
-  sp_event_queue_flush (&r->queue, watermark, apply_record, &r->rec);
+  if (!r->unwinding)
+    return sp_event_queue_flush (&r->queue, watermark, 0, apply_record, &r->rec);
+  r->rec.drop_before_ns = now > UNWIND_MAX_LAG_NS ? now - UNWIND_MAX_LAG_NS : 0;
+  return sp_event_queue_flush (&r->queue, watermark, watermark == UINT64_MAX ? 0 : now + UNWIND_BUDGET_NS,
+                               apply_record, &r->rec);
 }
 
 static void
@@ -126,13 +139,14 @@ report_progress (Recorder *r,
 
   format_size (bytes, size, sizeof size);
   if (r->progress_tty && !final)
-    fprintf (stderr, "\rstackpulse-record: %.1f s, %llu samples, %llu lost, %s  ", elapsed,
-             (unsigned long long) r->rec.n_samples, (unsigned long long) r->rec.n_lost, size);
+    fprintf (stderr, "\rstackpulse-record: %.1f s, %llu samples, %llu lost, %llu dropped, %s  ", elapsed,
+             (unsigned long long) r->rec.n_samples, (unsigned long long) r->rec.n_lost,
+             (unsigned long long) r->rec.n_dropped, size);
   if (r->options->progress_fd >= 0)
-    dprintf (r->options->progress_fd, "elapsed_ms=%llu samples=%llu lost=%llu bytes=%llu state=%s\n",
+    dprintf (r->options->progress_fd, "elapsed_ms=%llu samples=%llu lost=%llu dropped=%llu bytes=%llu state=%s\n",
              (unsigned long long) (elapsed * 1000), (unsigned long long) r->rec.n_samples,
-             (unsigned long long) r->rec.n_lost, (unsigned long long) bytes,
-             final ? "done" : "recording");
+             (unsigned long long) r->rec.n_lost, (unsigned long long) r->rec.n_dropped,
+             (unsigned long long) bytes, final ? "done" : "recording");
 }
 
 static void
@@ -291,11 +305,14 @@ loop (Recorder *r)
   for (size_t i = 0; i < r->events.n_rings; i++)
     fds[2 + i] = (struct pollfd) { r->events.rings[i].fd, POLLIN, 0 };
 
+  bool backlog = false;
+
   for (;;)
     {
       uint64_t now;
 
-      poll (fds, n_fds, POLL_MS);
+      /* With records waiting to be unwound, only look, do not sleep. */
+      poll (fds, n_fds, backlog ? 0 : POLL_MS);
       if (fds[0].revents & POLLIN)
         read_signals (r);
       if (fds[1].fd >= 0 && (fds[1].revents & (POLLIN | POLLHUP)))
@@ -303,7 +320,7 @@ loop (Recorder *r)
       reap_child (r);
 
       now = monotonic_ns ();
-      pump (r, now - ORDERING_SLACK_NS);
+      backlog = !pump (r, now, now - ORDERING_SLACK_NS);
       periodic_work (r, now);
       if (should_end (r, now) || r->rec.failed || r->queue_failed)
         break;
@@ -455,7 +472,7 @@ finish (Recorder *r)
   char size[32];
 
   sp_perf_events_disable (&r->events);
-  pump (r, UINT64_MAX);
+  pump (r, now, UINT64_MAX);
   sp_recording_finish (&r->rec);
 
   r->side.complete = true;
@@ -480,9 +497,10 @@ finish (Recorder *r)
   if (r->options->progress_fd >= 0)
     dprintf (r->options->progress_fd, "state=done samples=%llu lost=%llu exit_status=%d\n",
              (unsigned long long) r->rec.n_samples, (unsigned long long) r->rec.n_lost, status);
-  fprintf (stderr, "stackpulse-record: %.2f s, %llu samples (%llu lost), %s written to %s\n",
+  fprintf (stderr, "stackpulse-record: %.2f s, %llu samples (%llu lost, %llu dropped), %s written to %s\n",
            (now - r->side.start_monotonic_ns) / 1e9, (unsigned long long) r->rec.n_samples,
-           (unsigned long long) r->rec.n_lost, size, r->options->output);
+           (unsigned long long) r->rec.n_lost, (unsigned long long) r->rec.n_dropped, size,
+           r->options->output);
   if (r->rec.failed)
     {
       fprintf (stderr, "stackpulse-record: writing the spool failed: %s\n", r->rec.error.message);
@@ -502,6 +520,8 @@ cleanup (Recorder *r)
   sp_perf_events_close (&r->events);
   sp_event_queue_clear (&r->queue);
   sp_recording_clear (&r->rec);
+  if (r->unwinding)
+    sp_unwinder_clear (&r->unwinder);
   if (r->writer != NULL)
     sp_spool_writer_close (r->writer, NULL);
   if (r->signal_fd >= 0)
@@ -561,11 +581,41 @@ start (Recorder *r)
   return 0;
 }
 
+/* dwarf and auto: the unwinder, and samples laid out with registers and
+ * a stack copy. */
+static bool
+setup_unwinding (Recorder *r,
+                 const SpPerfConfig *config)
+{
+  char message[256];
+  SpSampleLayout layout = { sp_perf_events_sample_type (config),
+                            (size_t) __builtin_popcountll (config->regs_mask) };
+
+  if (config->call_graph == SP_CALL_GRAPH_FP)
+    return true;
+  if (!sp_unwinder_init (&r->unwinder, config->call_graph == SP_CALL_GRAPH_AUTO, message, sizeof message))
+    {
+      fprintf (stderr, "stackpulse-record: %s\n", message);
+      return false;
+    }
+  r->unwinding = true;
+  if (!sp_recording_set_unwinder (&r->rec, &r->unwinder, &layout))
+    {
+      fprintf (stderr, "stackpulse-record: out of memory\n");
+      return false;
+    }
+  return true;
+}
+
 int
 sp_recorder_run (const SpRecorderOptions *o)
 {
   Recorder r = { 0 };
-  SpPerfConfig config = { o->frequency_hz, o->kernel_stacks, o->command != NULL };
+  SpPerfConfig config = {
+    o->frequency_hz, o->kernel_stacks, o->command != NULL, o->call_graph, o->stack_size & ~7u,
+    sp_unwinder_regs_mask (),
+  };
+  static const char *const mode_names[] = { "fp", "dwarf", "auto" };
   SpSpoolError err;
   int status;
 
@@ -576,7 +626,8 @@ sp_recorder_run (const SpRecorderOptions *o)
     .command = o->command,
     .attached_pids = (const int *) o->pids,
     .n_attached_pids = o->n_pids,
-    .call_graph = "fp",
+    .call_graph = mode_names[o->call_graph],
+    .stack_size = o->call_graph != SP_CALL_GRAPH_FP ? config.stack_size : 0,
     .frequency_hz = o->frequency_hz,
     .exit_status = -1,
   };
@@ -591,7 +642,7 @@ sp_recorder_run (const SpRecorderOptions *o)
   r.signal_fd = setup_signals ();
   sp_perf_events_init (&r.events, &config);
   sp_event_queue_init (&r.queue);
-  if (!sp_recording_init (&r.rec, r.writer, sp_perf_max_stack ()))
+  if (!sp_recording_init (&r.rec, r.writer, sp_perf_max_stack ()) || !setup_unwinding (&r, &config))
     status = SP_RECORDER_EXIT_FAILED;
   else
     status = o->command != NULL ? setup_launch (&r) : setup_attach (&r);

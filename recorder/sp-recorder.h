@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "sp-perf-events.h"
+
 #define SP_RECORDER_EXIT_FAILED    125
 #define SP_RECORDER_EXIT_NOT_FOUND 127
 
@@ -19,6 +21,8 @@ typedef struct {
   const char   *output;          /* OUT.spool */
   unsigned      frequency_hz;
   bool          kernel_stacks;
+  SpCallGraph   call_graph;
+  uint32_t      stack_size;      /* bytes per sample in dwarf/auto mode */
   double        duration_s;      /* 0: until the target ends or stop */
   bool          control_stdin;   /* a line "stop" or EOF on stdin stops */
   int           progress_fd;     /* key=value lines each second, or -1 */

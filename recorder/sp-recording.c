@@ -9,6 +9,8 @@
 
 /* Addresses at or above this are the kernel's on x86-64 and arm64. */
 #define KERNEL_SPACE_START UINT64_C (0xffff800000000000)
+/* Deeper user stacks than this end in the truncated marker. */
+#define MAX_USER_FRAMES 1024
 
 /* The trailer of every non-sample record (sample_id_all with TID|TIME). */
 typedef struct {
@@ -35,6 +37,7 @@ sp_recording_init (SpRecording *rec,
   rec->writer = writer;
   rec->max_stack = max_stack;
   rec->modules = sp_module_table_new ();
+  rec->layout.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CALLCHAIN;
   sp_intern_table_init (&rec->thread_index, 1);
   sp_intern_table_init (&rec->process_index, 1);
   sp_intern_table_init (&rec->kernel_addresses, 1);
@@ -49,11 +52,24 @@ sp_recording_clear (SpRecording *rec)
   free (rec->processes);
   free (rec->threads);
   free (rec->frames);
+  free (rec->user_frames);
   sp_intern_table_clear (&rec->thread_index);
   sp_intern_table_clear (&rec->process_index);
   sp_intern_table_clear (&rec->kernel_addresses);
   sp_module_table_free (rec->modules);
   memset (rec, 0, sizeof *rec);
+}
+
+bool
+sp_recording_set_unwinder (SpRecording *rec,
+                           SpUnwinder *unwinder,
+                           const SpSampleLayout *layout)
+{
+  rec->unwinder = unwinder;
+  rec->layout = *layout;
+  if (unwinder != NULL && rec->user_frames == NULL)
+    rec->user_frames = malloc (MAX_USER_FRAMES * sizeof (uint64_t));
+  return unwinder == NULL || rec->user_frames != NULL;
 }
 
 /* The process record of pid, created on first use (NULL: no memory). */
@@ -163,6 +179,8 @@ sp_recording_add_mapping (SpRecording *rec,
     process->executable = strdup (path);
   if (process != NULL && process->exec_pending && sp_recording_looks_like_python (path))
     process->python = true;
+  if (rec->unwinder != NULL)
+    sp_unwinder_add_mapping (rec->unwinder, pid, start, end, file_offset, path);
   if (!sp_module_table_intern (rec->modules, rec->writer, &module, &id, &err))
     {
       remember_failure (rec, &err);
@@ -222,46 +240,80 @@ add_frame (SpRecording *rec,
   return true;
 }
 
+static void
+add_address (SpRecording *rec,
+             size_t *n,
+             int32_t pid,
+             uint64_t address,
+             SpFrameMode mode)
+{
+  if (mode == SP_FRAME_KERNEL)
+    sp_intern_table_intern (&rec->kernel_addresses, &address, &(bool) { false });
+  add_frame (rec, n, sp_module_table_resolve_frame (rec->modules, pid, address, mode));
+}
+
 /* The callchain, leaf first, with PERF_CONTEXT_* markers saying whose
- * frames follow; a chain cut at the kernel's limit ends in the marker. */
+ * frames follow; a chain cut at the kernel's limit ends in the marker.
+ * With kernel_only, the user part is left to the unwinder. */
 static size_t
 frames_from_callchain (SpRecording *rec,
-                       int32_t pid,
-                       const uint64_t *ips,
-                       uint64_t nr,
-                       uint64_t ip,
-                       uint16_t misc)
+                       const SpPerfSample *sample,
+                       uint16_t misc,
+                       bool kernel_only)
 {
+  int32_t pid = (int32_t) sample->pid;
   SpFrameMode mode = SP_FRAME_USER;
   bool skip = false;
   size_t n = 0;
   uint64_t n_ips = 0;
 
-  for (uint64_t i = 0; i < nr; i++)
+  for (uint64_t i = 0; i < sample->n_callchain; i++)
     {
-      if (ips[i] >= (uint64_t) PERF_CONTEXT_MAX)
+      uint64_t ip = sample->callchain[i];
+
+      if (ip >= (uint64_t) PERF_CONTEXT_MAX)
         {
-          skip = ips[i] != (uint64_t) PERF_CONTEXT_KERNEL && ips[i] != (uint64_t) PERF_CONTEXT_USER;
-          mode = ips[i] == (uint64_t) PERF_CONTEXT_KERNEL ? SP_FRAME_KERNEL : SP_FRAME_USER;
+          skip = ip != (uint64_t) PERF_CONTEXT_KERNEL && (ip != (uint64_t) PERF_CONTEXT_USER || kernel_only);
+          mode = ip == (uint64_t) PERF_CONTEXT_KERNEL ? SP_FRAME_KERNEL : SP_FRAME_USER;
           continue;
         }
       n_ips++;
-      if (skip)
-        continue;
-      if (mode == SP_FRAME_KERNEL)
-        sp_intern_table_intern (&rec->kernel_addresses, &ips[i], &(bool) { false });
-      if (!add_frame (rec, &n, sp_module_table_resolve_frame (rec->modules, pid, ips[i], mode)))
-        return 0;
+      if (!skip)
+        add_address (rec, &n, pid, ip, mode);
     }
-  if (nr == 0)
+  if (n == 0 && !kernel_only)
     {
       mode = (misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL ? SP_FRAME_KERNEL
                                                                                 : SP_FRAME_USER;
-      if (mode == SP_FRAME_KERNEL)
-        sp_intern_table_intern (&rec->kernel_addresses, &ip, &(bool) { false });
-      add_frame (rec, &n, sp_module_table_resolve_frame (rec->modules, pid, ip, mode));
+      add_address (rec, &n, pid, sample->ip, mode);
     }
-  if (n > 0 && n_ips >= rec->max_stack)
+  if (n > 0 && n_ips >= rec->max_stack && !kernel_only)
+    {
+      add_frame (rec, &n, sp_frame_truncated_marker ());
+      rec->n_truncated++;
+    }
+  return n;
+}
+
+/* The user frames from the registers and stack copy, after the kernel's
+ * part; the marker when the copy ran out before the thread's root. */
+static size_t
+add_unwound_frames (SpRecording *rec,
+                    const SpPerfSample *sample,
+                    size_t n)
+{
+  SpUserState state = {
+    sample->regs, sample->n_regs, sample->stack, sample->stack_used,
+    sample->stack_used == sample->stack_size,
+  };
+  size_t n_user = 0;
+  SpUnwindOutcome outcome;
+
+  outcome = sp_unwinder_unwind (rec->unwinder, (int32_t) sample->pid, (int32_t) sample->tid, &state,
+                                rec->user_frames, MAX_USER_FRAMES, &n_user);
+  for (size_t i = 0; i < n_user; i++)
+    add_address (rec, &n, (int32_t) sample->pid, rec->user_frames[i], SP_FRAME_USER);
+  if (outcome == SP_UNWIND_TRUNCATED && n > 0)
     {
       add_frame (rec, &n, sp_frame_truncated_marker ());
       rec->n_truncated++;
@@ -274,38 +326,41 @@ handle_sample (SpRecording *rec,
                const struct perf_event_header *header,
                uint64_t time)
 {
-  const uint8_t *p = (const uint8_t *) (header + 1);
-  const uint8_t *end = (const uint8_t *) header + header->size;
-  uint64_t ip, nr;
-  uint32_t pid_tid[2];
+  SpPerfSample sample;
   SpProcessInfo *process;
   SpThreadInfo *thread;
   SpSpoolError err;
+  bool unwind;
   size_t n;
 
-  if (end - p < 32)
+  if (!sp_perf_sample_parse (&rec->layout, header, &sample))
     return;
-  memcpy (&ip, p, 8);
-  memcpy (pid_tid, p + 8, 8);
-  memcpy (&nr, p + 24, 8);
-  p += 32;
-  if (nr > (uint64_t) (end - p) / 8)
-    return;
+  unwind = rec->unwinder != NULL && sample.regs_abi != PERF_SAMPLE_REGS_ABI_NONE && sample.regs != NULL;
+  if (unwind && time < rec->drop_before_ns)
+    {
+      /* Behind by more than the rings can hold: skip the costly part. */
+      rec->n_dropped++;
+      return;
+    }
 
-  process = process_for (rec, (int32_t) pid_tid[0]);
+  process = process_for (rec, (int32_t) sample.pid);
   if (process != NULL)
     {
       write_pending_exec (rec, process);
       process->n_samples++;
     }
-  thread = thread_for (rec, (int32_t) pid_tid[0], (int32_t) pid_tid[1]);
+  thread = thread_for (rec, (int32_t) sample.pid, (int32_t) sample.tid);
   if (thread != NULL)
     thread->n_samples++;
 
-  n = frames_from_callchain (rec, (int32_t) pid_tid[0], (const uint64_t *) p, nr, ip, header->misc);
+  n = frames_from_callchain (rec, &sample, header->misc, rec->unwinder != NULL);
+  if (unwind)
+    n = add_unwound_frames (rec, &sample, n);
+  else if (n == 0 && rec->unwinder != NULL)
+    add_address (rec, &n, (int32_t) sample.pid, sample.ip, SP_FRAME_USER);
   if (n == 0)
     return;
-  if (!sp_spool_writer_write_sample (rec->writer, time, (int32_t) pid_tid[0], pid_tid[1],
+  if (!sp_spool_writer_write_sample (rec->writer, time, (int32_t) sample.pid, sample.tid,
                                      rec->frames, n, NULL, &err))
     {
       remember_failure (rec, &err);
@@ -381,6 +436,8 @@ handle_comm (SpRecording *rec,
       if (process == NULL)
         return;
       write_pending_exec (rec, process);
+      if (rec->unwinder != NULL)
+        sp_unwinder_exec (rec->unwinder, process->pid);
       if (!sp_module_table_deactivate_process (rec->modules, rec->writer, process->pid, &err))
         remember_failure (rec, &err);
       free (process->executable);
@@ -423,6 +480,8 @@ handle_fork (SpRecording *rec,
 
       if (process != NULL)
         process->parent_pid = (int32_t) ids[1];
+      if (rec->unwinder != NULL)
+        sp_unwinder_fork (rec->unwinder, (int32_t) ids[1], (int32_t) ids[0]);
       if (!sp_module_table_clone_process (rec->modules, rec->writer, (int32_t) ids[1], (int32_t) ids[0], &err))
         remember_failure (rec, &err);
     }
@@ -444,6 +503,9 @@ handle_exit (SpRecording *rec,
   i = sp_intern_table_lookup (&rec->thread_index, &key);
   if (i >= 0)
     rec->threads[i].exit_ns = time;
+  /* The leader's exit is the process's: its unwinding state can go. */
+  if (rec->unwinder != NULL && ids[0] == ids[2])
+    sp_unwinder_exit (rec->unwinder, (int32_t) ids[0]);
 }
 
 static void

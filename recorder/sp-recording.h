@@ -14,7 +14,9 @@
 
 #include "sp-intern-table.h"
 #include "sp-module-table.h"
+#include "sp-perf-sample.h"
 #include "sp-spool-writer.h"
+#include "sp-unwinder.h"
 
 #define SP_TASK_NAME_LEN 16
 
@@ -52,8 +54,13 @@ typedef struct {
   size_t         processes_capacity;
   SpInternTable  kernel_addresses;
 
+  SpSampleLayout layout;          /* what every sample carries */
+  SpUnwinder    *unwinder;        /* borrowed; NULL: kernel callchains only */
+  uint64_t       drop_before_ns;  /* stack samples older than this are dropped */
+
   uint64_t       n_samples;
   uint64_t       n_truncated;
+  uint64_t       n_dropped;       /* not unwound: the recorder fell behind */
   uint64_t       n_lost;          /* samples the kernel could not store */
   uint64_t       n_throttled;
   uint64_t       first_ns;
@@ -61,6 +68,7 @@ typedef struct {
 
   SpFrame       *frames;          /* scratch for one sample */
   size_t         frames_capacity;
+  uint64_t      *user_frames;     /* scratch for the unwinder */
 } SpRecording;
 
 bool sp_recording_init (SpRecording *rec,
@@ -68,6 +76,12 @@ bool sp_recording_init (SpRecording *rec,
                         unsigned max_stack);
 
 void sp_recording_clear (SpRecording *rec);
+
+/* Samples carry user registers and stack copies, which unwinder turns
+ * into user frames; the callchain then holds the kernel's part only. */
+bool sp_recording_set_unwinder (SpRecording *rec,
+                                SpUnwinder *unwinder,
+                                const SpSampleLayout *layout);
 
 /* One module [kernel.kallsyms] (pid -1) for every kernel frame. */
 bool sp_recording_add_kernel_module (SpRecording *rec);

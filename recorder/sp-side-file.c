@@ -97,6 +97,8 @@ write_recording (FILE *out,
     }
   put_u64 (out, "frequency_hz", info->frequency_hz);
   put_string (out, "call_graph", info->call_graph);
+  if (info->stack_size > 0)
+    put_u64 (out, "stack_size", info->stack_size);
   put_bool (out, "kernel_stacks", info->kernel_stacks);
   put_u64 (out, "start_wall_us", info->start_wall_us);
   put_u64 (out, "start_monotonic_ns", info->start_monotonic_ns);
@@ -109,6 +111,8 @@ write_recording (FILE *out,
   put_u64 (out, "lost_samples", rec->n_lost);
   put_u64 (out, "throttled", rec->n_throttled);
   put_u64 (out, "truncated_stacks", rec->n_truncated);
+  if (rec->unwinder != NULL)
+    put_u64 (out, "dropped_samples", rec->n_dropped);
   if (info->exit_status >= 0)
     put_u64 (out, "exit_status", (uint64_t) info->exit_status);
 }
@@ -148,6 +152,44 @@ write_threads (FILE *out,
       if (thread->exit_ns != 0)
         put_u64 (out, "exit_ns", thread->exit_ns);
       put_u64 (out, "samples", thread->n_samples);
+    }
+}
+
+/* How user stacks were unwound, overall and per module the stacks ran
+ * through, so a reader can tell which file stops them and why. */
+static void
+write_unwinding (FILE *out,
+                 const SpUnwinder *unwinder)
+{
+  size_t n = 0;
+
+  if (unwinder == NULL)
+    return;
+  fputs ("\n[unwinding]\n", out);
+  put_u64 (out, "samples", unwinder->n_unwound);
+  put_u64 (out, "frame_pointer", unwinder->n_frame_pointer);
+  put_u64 (out, "complete", unwinder->n_complete);
+  put_u64 (out, "truncated", unwinder->n_truncated);
+  put_u64 (out, "stopped", unwinder->n_stopped);
+  for (size_t i = 0; i < unwinder->n_files; i++)
+    {
+      const SpUnwindFile *file = unwinder->files[i];
+
+      if (file->n_samples == 0)
+        continue;
+      fprintf (out, "\n[unwind-module %zu]\n", n++);
+      put_string (out, "path", file->path);
+      put_bool (out, "readable", file->readable);
+      put_bool (out, "eh_frame", file->has_eh_frame);
+      put_bool (out, "debug_frame", file->has_debug_frame);
+      put_bool (out, "debuglink", file->has_debuglink);
+      put_bool (out, "symbols", file->has_symbols);
+      put_u64 (out, "functions", file->n_functions);
+      put_u64 (out, "frame_pointer_functions", file->n_frame_pointer_functions);
+      put_u64 (out, "samples", file->n_samples);
+      put_u64 (out, "frame_pointer", file->n_frame_pointer);
+      put_u64 (out, "truncated", file->n_truncated);
+      put_u64 (out, "stopped", file->n_stopped);
     }
 }
 
@@ -213,6 +255,7 @@ sp_side_file_write (const char *spool_path,
   write_recording (out, info, rec);
   write_processes (out, rec);
   write_threads (out, rec);
+  write_unwinding (out, rec->unwinder);
   write_kernel_symbols (out, rec, kallsyms);
   ok = fflush (out) == 0 && !ferror (out);
   ok = fclose (out) == 0 && ok;

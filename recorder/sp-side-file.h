@@ -18,7 +18,8 @@ typedef struct {
   char *const *command;       /* launch: argv; NULL for attach */
   const int   *attached_pids; /* attach: the pids */
   size_t       n_attached_pids;
-  const char  *call_graph;    /* "fp" */
+  const char  *call_graph;    /* "fp", "dwarf" or "auto" */
+  uint32_t     stack_size;    /* bytes copied per sample, 0 in fp mode */
   unsigned     frequency_hz;
   bool         kernel_stacks; /* as recorded (false if refused) */
   uint64_t     start_wall_us;

@@ -1,0 +1,311 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sp-unwind-file.c: ELF facts for unwinding, read once per file. */
+#include "sp-unwind-file.h"
+
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sp-array.h"
+
+/* The x86-64 frame setup GCC and clang emit with frame pointers:
+ * [endbr64] push %rbp; mov %rsp,%rbp. */
+static uint8_t
+frame_setup_length (const uint8_t *code,
+                    size_t available)
+{
+  static const uint8_t endbr64[] = { 0xf3, 0x0f, 0x1e, 0xfa };
+  size_t at = 0;
+
+  if (available >= sizeof endbr64 && memcmp (code, endbr64, sizeof endbr64) == 0)
+    at = sizeof endbr64;
+  if (available < at + 4 || code[at] != 0x55)
+    return 0;
+  if (code[at + 1] == 0x48
+      && ((code[at + 2] == 0x89 && code[at + 3] == 0xe5) || (code[at + 2] == 0x8b && code[at + 3] == 0xec)))
+    return (uint8_t) (at + 4);
+  return 0;
+}
+
+static int
+compare_functions (const void *a,
+                   const void *b)
+{
+  const SpUnwindFunction *x = a;
+  const SpUnwindFunction *y = b;
+
+  if (x->start != y->start)
+    return x->start < y->start ? -1 : 1;
+  return (x->size < y->size) - (x->size > y->size);  /* larger first */
+}
+
+static void
+read_functions (SpUnwindFile *file,
+                Elf *elf,
+                Elf_Scn *symtab,
+                const GElf_Shdr *symtab_header)
+{
+  Elf_Data *data = elf_getdata (symtab, NULL);
+  size_t n_symbols = symtab_header->sh_entsize ? symtab_header->sh_size / symtab_header->sh_entsize : 0;
+  size_t capacity = 0;
+
+  if (data == NULL)
+    return;
+  for (size_t i = 0; i < n_symbols; i++)
+    {
+      GElf_Sym sym;
+      GElf_Shdr section;
+      Elf_Scn *scn;
+      uint64_t offset;
+
+      if (gelf_getsym (data, (int) i, &sym) == NULL || sym.st_size == 0
+          || (GELF_ST_TYPE (sym.st_info) != STT_FUNC && GELF_ST_TYPE (sym.st_info) != STT_GNU_IFUNC)
+          || sym.st_shndx == SHN_UNDEF || sym.st_shndx >= SHN_LORESERVE)
+        continue;
+      scn = elf_getscn (elf, sym.st_shndx);
+      if (scn == NULL || gelf_getshdr (scn, &section) == NULL || section.sh_type == SHT_NOBITS
+          || sym.st_value < section.sh_addr || sym.st_value - section.sh_addr >= section.sh_size)
+        continue;
+      if (!sp_array_reserve ((void **) &file->functions, &capacity, file->n_functions + 1,
+                             sizeof (SpUnwindFunction)))
+        return;
+      offset = section.sh_offset + (sym.st_value - section.sh_addr);
+      file->functions[file->n_functions++] = (SpUnwindFunction) {
+        sym.st_value,
+        sym.st_size > UINT32_MAX ? UINT32_MAX : (uint32_t) sym.st_size,
+        offset < file->image_size ? frame_setup_length (file->image + offset, file->image_size - offset) : 0,
+      };
+    }
+  qsort (file->functions, file->n_functions, sizeof (SpUnwindFunction), compare_functions);
+
+  /* Aliases share a start: keep one of each. */
+  {
+    size_t kept = 0;
+
+    for (size_t i = 0; i < file->n_functions; i++)
+      if (kept == 0 || file->functions[kept - 1].start != file->functions[i].start)
+        file->functions[kept++] = file->functions[i];
+    file->n_functions = kept;
+  }
+  for (size_t i = 0; i < file->n_functions; i++)
+    if (file->functions[i].frame_set_at != 0)
+      file->n_frame_pointer_functions++;
+}
+
+static void
+read_elf (SpUnwindFile *file)
+{
+  Elf *elf = elf_memory ((char *) file->image, file->image_size);
+  Elf_Scn *scn = NULL;
+  Elf_Scn *symtab = NULL;
+  Elf_Scn *dynsym = NULL;
+  GElf_Shdr symtab_header = { 0 };
+  GElf_Shdr dynsym_header = { 0 };
+  GElf_Ehdr ehdr;
+  size_t n_phdrs = 0;
+  size_t shstrndx;
+  size_t capacity = 0;
+
+  if (elf == NULL || gelf_getehdr (elf, &ehdr) == NULL || elf_getshdrstrndx (elf, &shstrndx) != 0)
+    {
+      if (elf != NULL)
+        elf_end (elf);
+      return;
+    }
+  file->readable = true;
+  file->is_dyn = ehdr.e_type == ET_DYN;
+
+  if (elf_getphdrnum (elf, &n_phdrs) == 0)
+    for (size_t i = 0; i < n_phdrs; i++)
+      {
+        GElf_Phdr phdr;
+
+        if (gelf_getphdr (elf, (int) i, &phdr) == NULL || phdr.p_type != PT_LOAD)
+          continue;
+        if (!sp_array_reserve ((void **) &file->segments, &capacity, file->n_segments + 1,
+                               sizeof (SpUnwindSegment)))
+          break;
+        file->segments[file->n_segments++] = (SpUnwindSegment) { phdr.p_offset, phdr.p_vaddr, phdr.p_filesz };
+      }
+
+  while ((scn = elf_nextscn (elf, scn)) != NULL)
+    {
+      GElf_Shdr shdr;
+      const char *name;
+
+      if (gelf_getshdr (scn, &shdr) == NULL || (name = elf_strptr (elf, shstrndx, shdr.sh_name)) == NULL)
+        continue;
+      if (strcmp (name, ".eh_frame") == 0 && shdr.sh_size > 0)
+        file->has_eh_frame = true;
+      else if (strcmp (name, ".debug_frame") == 0 && shdr.sh_type != SHT_NOBITS)
+        file->has_debug_frame = true;
+      else if (strcmp (name, ".gnu_debuglink") == 0)
+        file->has_debuglink = true;
+      else if (shdr.sh_type == SHT_SYMTAB)
+        {
+          symtab = scn;
+          symtab_header = shdr;
+        }
+      else if (shdr.sh_type == SHT_DYNSYM)
+        {
+          dynsym = scn;
+          dynsym_header = shdr;
+        }
+    }
+  /* .symtab has every function; .dynsym only the exported ones. */
+  file->has_symbols = symtab != NULL || dynsym != NULL;
+  if (symtab != NULL)
+    read_functions (file, elf, symtab, &symtab_header);
+  else if (dynsym != NULL)
+    read_functions (file, elf, dynsym, &dynsym_header);
+  elf_end (elf);
+}
+
+/* The vDSO's size is not in auxv: its section headers come last. */
+static size_t
+vdso_size (const uint8_t *image)
+{
+  const Elf64_Ehdr *ehdr = (const Elf64_Ehdr *) image;
+
+  if (memcmp (ehdr->e_ident, ELFMAG, SELFMAG) != 0 || ehdr->e_ident[EI_CLASS] != ELFCLASS64)
+    return 0;
+  return ehdr->e_shoff + (size_t) ehdr->e_shnum * ehdr->e_shentsize;
+}
+
+static bool
+load_vdso (SpUnwindFile *file)
+{
+  const uint8_t *vdso = (const uint8_t *) getauxval (AT_SYSINFO_EHDR);
+  size_t size = vdso != NULL ? vdso_size (vdso) : 0;
+  uint8_t *copy;
+
+  if (size == 0 || (copy = malloc (size)) == NULL)
+    return false;
+  memcpy (copy, vdso, size);
+  file->image = copy;
+  file->image_size = size;
+  /* libdw reports modules from files: give it one. */
+  file->memfd = memfd_create ("vdso", MFD_CLOEXEC);
+  if (file->memfd >= 0 && write (file->memfd, copy, size) != (ssize_t) size)
+    {
+      close (file->memfd);
+      file->memfd = -1;
+    }
+  return true;
+}
+
+static bool
+load_path (SpUnwindFile *file,
+           const char *path)
+{
+  int fd = open (path, O_RDONLY | O_CLOEXEC);
+  struct stat st;
+  void *map;
+
+  if (fd < 0)
+    return false;
+  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode) || st.st_size == 0)
+    {
+      close (fd);
+      return false;
+    }
+  map = mmap (NULL, (size_t) st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+  close (fd);
+  if (map == MAP_FAILED)
+    return false;
+  file->mapping = map;
+  file->mapping_size = (size_t) st.st_size;
+  file->image = map;
+  file->image_size = (size_t) st.st_size;
+  return true;
+}
+
+SpUnwindFile *
+sp_unwind_file_load (const char *path)
+{
+  SpUnwindFile *file = calloc (1, sizeof *file);
+
+  if (file == NULL || (file->path = strdup (path)) == NULL)
+    {
+      free (file);
+      return NULL;
+    }
+  file->memfd = -1;
+  elf_version (EV_CURRENT);
+  if (strcmp (path, "[vdso]") == 0 ? load_vdso (file) : load_path (file, path))
+    read_elf (file);
+  return file;
+}
+
+void
+sp_unwind_file_free (SpUnwindFile *file)
+{
+  if (file == NULL)
+    return;
+  if (file->mapping != NULL)
+    munmap (file->mapping, file->mapping_size);
+  else
+    free ((void *) file->image);
+  if (file->memfd >= 0)
+    close (file->memfd);
+  free (file->segments);
+  free (file->functions);
+  free (file->path);
+  free (file);
+}
+
+bool
+sp_unwind_file_vaddr_of_offset (const SpUnwindFile *file,
+                                uint64_t offset,
+                                uint64_t *vaddr)
+{
+  for (size_t i = 0; i < file->n_segments; i++)
+    {
+      const SpUnwindSegment *s = &file->segments[i];
+
+      if (offset >= s->offset && offset - s->offset < s->filesz)
+        {
+          *vaddr = offset - s->offset + s->vaddr;
+          return true;
+        }
+    }
+  return false;
+}
+
+const SpUnwindFunction *
+sp_unwind_file_find_function (const SpUnwindFile *file,
+                              uint64_t vaddr)
+{
+  size_t lo = 0;
+  size_t hi = file->n_functions;
+
+  /* The last function starting at or below vaddr. */
+  while (lo < hi)
+    {
+      size_t mid = lo + (hi - lo) / 2;
+
+      if (file->functions[mid].start <= vaddr)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (lo == 0)
+    return NULL;
+  {
+    const SpUnwindFunction *f = &file->functions[lo - 1];
+
+    return vaddr - f->start < f->size ? f : NULL;
+  }
+}
+
+int
+sp_unwind_file_byte_at (const SpUnwindFile *file,
+                        uint64_t offset)
+{
+  return offset < file->image_size ? file->image[offset] : -1;
+}

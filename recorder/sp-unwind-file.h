@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sp-unwind-file.h: what the unwinder knows about one ELF file.
+ *
+ * Read once per file, whichever processes map it: whether it has unwind
+ * tables (.eh_frame, .debug_frame) and symbols, its loadable segments (to
+ * turn a file offset into an ELF address), and its functions with whether
+ * each one keeps a frame pointer (starts with `push %rbp; mov %rsp,%rbp`),
+ * which is what `--call-graph auto` needs to trust a frame-pointer chain.
+ * The counters are the unwinding statistics of the side file. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct {
+  uint64_t start;          /* ELF address */
+  uint32_t size;
+  uint8_t  frame_set_at;   /* bytes from start until %rbp is the frame; 0: never */
+} SpUnwindFunction;
+
+typedef struct {
+  uint64_t offset;         /* p_offset */
+  uint64_t vaddr;          /* p_vaddr */
+  uint64_t filesz;
+} SpUnwindSegment;
+
+typedef struct {
+  char             *path;
+  bool              readable;        /* the file could be opened as ELF */
+  bool              is_dyn;          /* ET_DYN: placed anywhere */
+  bool              has_eh_frame;
+  bool              has_debug_frame; /* in the file itself */
+  bool              has_debuglink;   /* a separate debug file may exist */
+  bool              has_symbols;     /* .symtab or .dynsym */
+  SpUnwindSegment  *segments;
+  size_t            n_segments;
+  SpUnwindFunction *functions;       /* sorted by start */
+  size_t            n_functions;
+  size_t            n_frame_pointer_functions;
+  const uint8_t    *image;           /* the mapped file (or vdso copy) */
+  size_t            image_size;
+  void             *mapping;         /* what to munmap, or NULL */
+  size_t            mapping_size;
+  int               memfd;           /* [vdso]: its image as a file, else -1 */
+
+  /* Statistics (samples). */
+  uint64_t          n_samples;       /* whose user stack passes through it */
+  uint64_t          n_frame_pointer; /* of those, taken from frame pointers */
+  uint64_t          n_truncated;     /* stack copy ran out in it */
+  uint64_t          n_stopped;       /* unwinding found no way on in it */
+  uint64_t          seen_stamp;      /* counts a sample once */
+} SpUnwindFile;
+
+/* Reads path (or, for "[vdso]", this process's own vDSO, which is the one
+ * every 64-bit process on this kernel maps). Never NULL except out of
+ * memory; an unreadable file has readable=false. */
+SpUnwindFile *sp_unwind_file_load (const char *path);
+
+void sp_unwind_file_free (SpUnwindFile *file);
+
+/* The ELF address of a file offset, false when no segment holds it. */
+bool sp_unwind_file_vaddr_of_offset (const SpUnwindFile *file,
+                                     uint64_t offset,
+                                     uint64_t *vaddr);
+
+/* The function containing vaddr, or NULL. */
+const SpUnwindFunction *sp_unwind_file_find_function (const SpUnwindFile *file,
+                                                      uint64_t vaddr);
+
+/* The byte at a file offset, -1 beyond the file. */
+int sp_unwind_file_byte_at (const SpUnwindFile *file,
+                            uint64_t offset);

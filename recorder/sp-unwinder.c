@@ -1,0 +1,729 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sp-unwinder.c: frame pointers and libdw over copied user stacks. */
+#include "sp-unwinder.h"
+
+#include <elfutils/libdwfl.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sp-array.h"
+
+/* perf's x86-64 register numbers (asm/perf_regs.h). */
+enum {
+  PERF_AX, PERF_BX, PERF_CX, PERF_DX, PERF_SI, PERF_DI, PERF_BP, PERF_SP, PERF_IP,
+  PERF_R8 = 16,
+};
+/* Positions in the sample, which lists the masked registers in bit order. */
+enum { REG_AX, REG_BX, REG_CX, REG_DX, REG_SI, REG_DI, REG_BP, REG_SP, REG_IP, REG_R8, N_REGS = REG_R8 + 8 };
+#define DWARF_N_REGS 17  /* rax..r15 and the return address column (rip) */
+
+typedef struct {
+  uint64_t      start;
+  uint64_t      end;
+  uint64_t      file_offset;
+  SpUnwindFile *file;
+  bool          reported;     /* handed to this process's Dwfl */
+} Mapping;
+
+struct SpUnwindProcess {
+  int32_t       pid;
+  Mapping      *maps;         /* sorted by start, never overlapping */
+  size_t        n_maps;
+  size_t        maps_capacity;
+  Dwfl         *dwfl;
+  bool          attached;
+  bool          stale;        /* a reported mapping went away: start over */
+
+  /* The sample being unwound, for libdw's callbacks. */
+  int32_t            tid;
+  const SpUserState *state;
+  bool               resume;    /* start from resume_* instead of the sample */
+  uint64_t           resume_pc;
+  uint64_t           resume_sp;
+  uint64_t           resume_fp;
+  uint64_t           sp;
+  bool               ran_out;   /* a read beyond a cut copy */
+  uint64_t          *frames;
+  size_t             max_frames;
+  size_t             n_frames;
+  bool               capped;
+};
+
+uint64_t
+sp_unwinder_regs_mask (void)
+{
+  return ((UINT64_C (1) << (PERF_IP + 1)) - 1)        /* ax..ip */
+         | (UINT64_C (0xff) << PERF_R8);              /* r8..r15 */
+}
+
+bool
+sp_unwinder_init (SpUnwinder *unwinder,
+                  bool use_frame_pointers,
+                  char *message,
+                  size_t message_size)
+{
+  memset (unwinder, 0, sizeof *unwinder);
+  unwinder->arch_fd = -1;
+#if !defined(__x86_64__)
+  snprintf (message, message_size, "DWARF unwinding is only implemented for x86-64; use --call-graph fp");
+  return false;
+#else
+  unwinder->use_frame_pointers = use_frame_pointers;
+  sp_intern_table_init (&unwinder->process_index, 1);
+  elf_version (EV_CURRENT);
+  /* libdw learns the architecture from an ELF file: ours, which is the
+   * targets' (only 64-bit x86 samples are unwound). */
+  unwinder->arch_fd = open ("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+  if (unwinder->arch_fd >= 0)
+    unwinder->arch_elf = elf_begin (unwinder->arch_fd, ELF_C_READ_MMAP, NULL);
+  if (unwinder->arch_elf == NULL)
+    {
+      snprintf (message, message_size, "cannot read /proc/self/exe to set up unwinding");
+      sp_unwinder_clear (unwinder);
+      return false;
+    }
+  return true;
+#endif
+}
+
+static void
+process_free (SpUnwindProcess *process)
+{
+  if (process == NULL)
+    return;
+  if (process->dwfl != NULL)
+    dwfl_end (process->dwfl);
+  free (process->maps);
+  free (process);
+}
+
+void
+sp_unwinder_clear (SpUnwinder *unwinder)
+{
+  for (size_t i = 0; i < unwinder->process_index.count; i++)
+    process_free (unwinder->processes[i]);
+  free (unwinder->processes);
+  sp_intern_table_clear (&unwinder->process_index);
+  for (size_t i = 0; i < unwinder->n_files; i++)
+    sp_unwind_file_free (unwinder->files[i]);
+  free (unwinder->files);
+  if (unwinder->arch_elf != NULL)
+    elf_end (unwinder->arch_elf);
+  if (unwinder->arch_fd >= 0)
+    close (unwinder->arch_fd);
+  memset (unwinder, 0, sizeof *unwinder);
+  unwinder->arch_fd = -1;
+}
+
+/* ---- Files and processes ----------------------------------------------- */
+
+static SpUnwindFile *
+file_for (SpUnwinder *unwinder,
+          const char *path)
+{
+  SpUnwindFile *file;
+
+  for (size_t i = 0; i < unwinder->n_files; i++)
+    if (strcmp (unwinder->files[i]->path, path) == 0)
+      return unwinder->files[i];
+  if (!sp_array_reserve ((void **) &unwinder->files, &unwinder->files_capacity, unwinder->n_files + 1,
+                         sizeof (SpUnwindFile *))
+      || (file = sp_unwind_file_load (path)) == NULL)
+    return NULL;
+  unwinder->files[unwinder->n_files++] = file;
+  return file;
+}
+
+static SpUnwindProcess *
+process_lookup (SpUnwinder *unwinder,
+                int32_t pid)
+{
+  uint64_t key = (uint64_t) (int64_t) pid;
+  int64_t i = sp_intern_table_lookup (&unwinder->process_index, &key);
+
+  return i >= 0 ? unwinder->processes[i] : NULL;
+}
+
+static SpUnwindProcess *
+process_for (SpUnwinder *unwinder,
+             int32_t pid)
+{
+  uint64_t key = (uint64_t) (int64_t) pid;
+  bool added;
+  int64_t i;
+
+  if (!sp_array_reserve ((void **) &unwinder->processes, &unwinder->processes_capacity,
+                         unwinder->process_index.count + 1, sizeof (SpUnwindProcess *)))
+    return NULL;
+  i = sp_intern_table_intern (&unwinder->process_index, &key, &added);
+  if (i < 0)
+    return NULL;
+  if (added)
+    unwinder->processes[i] = NULL;
+  if (unwinder->processes[i] == NULL)
+    {
+      unwinder->processes[i] = calloc (1, sizeof (SpUnwindProcess));
+      if (unwinder->processes[i] != NULL)
+        unwinder->processes[i]->pid = pid;
+    }
+  return unwinder->processes[i];
+}
+
+static void
+process_forget (SpUnwinder *unwinder,
+                int32_t pid)
+{
+  uint64_t key = (uint64_t) (int64_t) pid;
+  int64_t i = sp_intern_table_lookup (&unwinder->process_index, &key);
+
+  if (i >= 0)
+    {
+      process_free (unwinder->processes[i]);
+      unwinder->processes[i] = NULL;
+    }
+}
+
+/* The mapping holding address, or NULL. */
+static const Mapping *
+mapping_at (const SpUnwindProcess *process,
+            uint64_t address)
+{
+  size_t lo = 0;
+  size_t hi = process->n_maps;
+
+  while (lo < hi)
+    {
+      size_t mid = lo + (hi - lo) / 2;
+
+      if (process->maps[mid].start <= address)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (lo == 0 || address >= process->maps[lo - 1].end)
+    return NULL;
+  return &process->maps[lo - 1];
+}
+
+void
+sp_unwinder_add_mapping (SpUnwinder *unwinder,
+                         int32_t pid,
+                         uint64_t start,
+                         uint64_t end,
+                         uint64_t file_offset,
+                         const char *path)
+{
+  SpUnwindProcess *process = process_for (unwinder, pid);
+  SpUnwindFile *file;
+  size_t kept = 0;
+  size_t at;
+
+  if (process == NULL || start >= end)
+    return;
+  if (path[0] != '/' && strcmp (path, "[vdso]") != 0)
+    return;  /* anonymous code (JIT), [vsyscall]: nothing to unwind with */
+  file = file_for (unwinder, path);
+  if (file == NULL)
+    return;
+
+  /* A new mapping replaces whatever it overlaps. */
+  for (size_t i = 0; i < process->n_maps; i++)
+    {
+      Mapping *m = &process->maps[i];
+
+      if (m->start < end && start < m->end)
+        {
+          if (m->start == start && m->end == end && m->file == file && m->file_offset == file_offset)
+            return;  /* seen before (attach reads /proc after enabling) */
+          process->stale |= m->reported;
+          continue;
+        }
+      process->maps[kept++] = *m;
+    }
+  process->n_maps = kept;
+  if (!sp_array_reserve ((void **) &process->maps, &process->maps_capacity, process->n_maps + 1, sizeof (Mapping)))
+    return;
+  for (at = 0; at < process->n_maps && process->maps[at].start < start; at++)
+    ;
+  memmove (&process->maps[at + 1], &process->maps[at], (process->n_maps - at) * sizeof (Mapping));
+  process->maps[at] = (Mapping) { start, end, file_offset, file, false };
+  process->n_maps++;
+}
+
+void
+sp_unwinder_fork (SpUnwinder *unwinder,
+                  int32_t parent_pid,
+                  int32_t pid)
+{
+  SpUnwindProcess *parent = process_lookup (unwinder, parent_pid);
+  SpUnwindProcess *child;
+
+  if (parent_pid == pid)
+    return;
+  process_forget (unwinder, pid);
+  child = process_for (unwinder, pid);
+  parent = process_lookup (unwinder, parent_pid);  /* the table may have moved */
+  if (child == NULL || parent == NULL || parent->n_maps == 0)
+    return;
+  child->maps = malloc (parent->n_maps * sizeof (Mapping));
+  if (child->maps == NULL)
+    return;
+  memcpy (child->maps, parent->maps, parent->n_maps * sizeof (Mapping));
+  child->n_maps = child->maps_capacity = parent->n_maps;
+  for (size_t i = 0; i < child->n_maps; i++)
+    child->maps[i].reported = false;
+}
+
+void
+sp_unwinder_exec (SpUnwinder *unwinder,
+                  int32_t pid)
+{
+  process_forget (unwinder, pid);
+}
+
+void
+sp_unwinder_exit (SpUnwinder *unwinder,
+                  int32_t pid)
+{
+  process_forget (unwinder, pid);
+}
+
+/* ---- libdw ------------------------------------------------------------- */
+
+static char *debuginfo_path;
+
+static const Dwfl_Callbacks dwfl_callbacks = {
+  .find_elf = dwfl_build_id_find_elf,
+  .find_debuginfo = dwfl_standard_find_debuginfo,
+  .debuginfo_path = &debuginfo_path,
+};
+
+static pid_t
+next_thread (Dwfl *dwfl,
+             void *arg,
+             void **thread_arg)
+{
+  SpUnwindProcess *process = arg;
+
+  (void) dwfl;
+  if (*thread_arg != NULL)
+    return 0;
+  *thread_arg = process;
+  return process->tid;
+}
+
+static bool
+get_thread (Dwfl *dwfl,
+            pid_t tid,
+            void *arg,
+            void **thread_arg)
+{
+  (void) dwfl;
+  (void) tid;
+  *thread_arg = arg;
+  return true;
+}
+
+/* Memory is the stack copy and nothing else. A read just beyond a copy
+ * that was cut at the asked size means the copy ran out. */
+static bool
+memory_read (Dwfl *dwfl,
+             Dwarf_Addr address,
+             Dwarf_Word *result,
+             void *arg)
+{
+  SpUnwindProcess *process = arg;
+  const SpUserState *state = process->state;
+
+  (void) dwfl;
+  if (address >= process->sp && address - process->sp <= state->stack_size - sizeof *result
+      && state->stack_size >= sizeof *result)
+    {
+      memcpy (result, state->stack + (address - process->sp), sizeof *result);
+      return true;
+    }
+  if (state->stack_full && address >= process->sp + state->stack_size)
+    process->ran_out = true;
+  return false;
+}
+
+static bool
+set_initial_registers (Dwfl_Thread *thread,
+                       void *arg)
+{
+  SpUnwindProcess *process = arg;
+  const uint64_t *r = process->state->regs;
+  Dwarf_Word frame[2] = { process->resume_fp, process->resume_sp };  /* rbp, rsp */
+  Dwarf_Word dwarf[DWARF_N_REGS] = {
+    r[REG_AX], r[REG_DX], r[REG_CX], r[REG_BX], r[REG_SI], r[REG_DI], r[REG_BP], r[REG_SP],
+    r[REG_R8], r[REG_R8 + 1], r[REG_R8 + 2], r[REG_R8 + 3],
+    r[REG_R8 + 4], r[REG_R8 + 5], r[REG_R8 + 6], r[REG_R8 + 7],
+    r[REG_IP],
+  };
+
+  if (process->resume)
+    {
+      /* An outer frame reached through frame pointers: its %rsp and %rbp
+       * are known, the other registers were the inner frames' business. */
+      if (!dwfl_thread_state_registers (thread, 6, 2, frame))
+        return false;
+      dwfl_thread_state_register_pc (thread, process->resume_pc);
+      return true;
+    }
+  if (!dwfl_thread_state_registers (thread, 0, DWARF_N_REGS, dwarf))
+    return false;
+  dwfl_thread_state_register_pc (thread, r[REG_IP]);
+  return true;
+}
+
+static const Dwfl_Thread_Callbacks thread_callbacks = {
+  .next_thread = next_thread,
+  .get_thread = get_thread,
+  .memory_read = memory_read,
+  .set_initial_registers = set_initial_registers,
+};
+
+/* Where libdw must place a mapping's file: the load bias for ET_DYN. */
+static bool
+mapping_base (const Mapping *m,
+              uint64_t *base)
+{
+  uint64_t vaddr;
+
+  if (!m->file->is_dyn)
+    {
+      *base = 0;  /* ignored: ET_EXEC sits at its own addresses */
+      return true;
+    }
+  if (!sp_unwind_file_vaddr_of_offset (m->file, m->file_offset, &vaddr))
+    return false;
+  *base = m->start - vaddr;
+  return true;
+}
+
+static bool
+already_reported (const SpUnwindProcess *process,
+                  const Mapping *m,
+                  uint64_t base)
+{
+  for (size_t i = 0; i < process->n_maps; i++)
+    {
+      const Mapping *other = &process->maps[i];
+      uint64_t other_base;
+
+      if (other != m && other->reported && other->file == m->file && mapping_base (other, &other_base)
+          && other_base == base)
+        return true;
+    }
+  return false;
+}
+
+/* The process's Dwfl with every mapping reported; started over when a
+ * reported mapping was replaced (libdw cannot move a module). */
+static bool
+ensure_dwfl (SpUnwinder *unwinder,
+             SpUnwindProcess *process)
+{
+  bool report = false;
+
+  if (process->dwfl != NULL && process->stale)
+    {
+      dwfl_end (process->dwfl);
+      process->dwfl = NULL;
+      process->attached = false;
+      for (size_t i = 0; i < process->n_maps; i++)
+        process->maps[i].reported = false;
+    }
+  process->stale = false;
+  if (process->dwfl == NULL && (process->dwfl = dwfl_begin (&dwfl_callbacks)) == NULL)
+    return false;
+
+  for (size_t i = 0; i < process->n_maps; i++)
+    report |= !process->maps[i].reported;
+  if (report)
+    {
+      dwfl_report_begin_add (process->dwfl);
+      for (size_t i = 0; i < process->n_maps; i++)
+        {
+          Mapping *m = &process->maps[i];
+          uint64_t base;
+          int fd;
+
+          if (m->reported)
+            continue;
+          m->reported = true;  /* also when it fails: not again per sample */
+          if (!m->file->readable || !mapping_base (m, &base) || already_reported (process, m, base))
+            continue;
+          fd = m->file->memfd >= 0 ? dup (m->file->memfd) : -1;
+          if (dwfl_report_elf (process->dwfl, m->file->path, m->file->path, fd, base, false) == NULL
+              && fd >= 0)
+            close (fd);
+        }
+      dwfl_report_end (process->dwfl, NULL, NULL);
+    }
+  if (!process->attached)
+    process->attached = dwfl_attach_state (process->dwfl, unwinder->arch_elf, process->pid,
+                                           &thread_callbacks, process);
+  return process->attached;
+}
+
+static int
+on_frame (Dwfl_Frame *frame,
+          void *arg)
+{
+  SpUnwindProcess *process = arg;
+  Dwarf_Addr pc;
+
+  if (!dwfl_frame_pc (frame, &pc, NULL))
+    return DWARF_CB_ABORT;
+  if (process->resume && pc == process->resume_pc && process->n_frames > 0
+      && process->frames[process->n_frames - 1] == pc)
+    return DWARF_CB_OK;  /* the frame we resumed from is listed already */
+  if (process->n_frames == process->max_frames)
+    {
+      process->capped = true;
+      return DWARF_CB_ABORT;
+    }
+  process->frames[process->n_frames++] = pc;
+  return DWARF_CB_OK;
+}
+
+/* Unwinds from the sample's registers, or (n_frames > 0) on from the
+ * outermost of the frames[] already found through frame pointers, whose
+ * %rsp and %rbp process->resume_* hold. */
+static SpUnwindOutcome
+unwind_dwarf (SpUnwinder *unwinder,
+              SpUnwindProcess *process,
+              int32_t tid,
+              const SpUserState *state,
+              uint64_t *frames,
+              size_t n_frames,
+              size_t max_frames)
+{
+  int result;
+
+  process->tid = tid;
+  process->state = state;
+  process->sp = state->regs[REG_SP];
+  process->ran_out = false;
+  process->frames = frames;
+  process->max_frames = max_frames;
+  process->n_frames = n_frames;
+  process->capped = false;
+  process->resume = n_frames > 0;
+  if (process->resume)
+    process->resume_pc = frames[n_frames - 1];
+
+  if (!ensure_dwfl (unwinder, process))
+    {
+      if (process->n_frames == 0)
+        frames[process->n_frames++] = state->regs[REG_IP];
+      return SP_UNWIND_STOPPED;
+    }
+  result = dwfl_getthread_frames (process->dwfl, tid, on_frame, process);
+  if (process->n_frames == 0)
+    frames[process->n_frames++] = state->regs[REG_IP];
+  if (result == 0)
+    return SP_UNWIND_COMPLETE;
+  if (process->ran_out || process->capped)
+    return SP_UNWIND_TRUNCATED;
+  return SP_UNWIND_STOPPED;
+}
+
+/* ---- Frame pointers (auto) -------------------------------------------- */
+
+/* Whether the function at pc has its frame in %rbp at pc: it sets one
+ * up, and (for the leaf, stopped anywhere) pc is past that and not at a
+ * `ret` after the frame was popped. A return address points after the
+ * call, so its call lies at pc - 1. */
+static bool
+keeps_frame_at (const SpUnwindProcess *process,
+                uint64_t pc,
+                bool leaf)
+{
+  const Mapping *m = mapping_at (process, leaf ? pc : pc - 1);
+  const SpUnwindFunction *function;
+  uint64_t offset, vaddr;
+  int byte;
+
+  if (m == NULL || !m->file->readable)
+    return false;
+  offset = (leaf ? pc : pc - 1) - m->start + m->file_offset;
+  if (!sp_unwind_file_vaddr_of_offset (m->file, offset, &vaddr))
+    return false;
+  function = sp_unwind_file_find_function (m->file, vaddr);
+  if (function == NULL || function->frame_set_at == 0)
+    return false;
+  if (!leaf)
+    return true;
+  if (vaddr - function->start < function->frame_set_at)
+    return false;
+  byte = sp_unwind_file_byte_at (m->file, offset);
+  return byte != 0xc3 && byte != 0xc2;  /* ret */
+}
+
+static bool
+read_stack (const SpUserState *state,
+            uint64_t sp,
+            uint64_t address,
+            uint64_t *value)
+{
+  if (address < sp || state->stack_size < 8 || address - sp > state->stack_size - 8)
+    return false;
+  memcpy (value, state->stack + (address - sp), 8);
+  return true;
+}
+
+typedef enum {
+  FP_UNUSABLE,    /* the leaf keeps no frame pointer: unwind it all with DWARF */
+  FP_COMPLETE,    /* the chain reached its end in frame-pointer code */
+  FP_RESUME,      /* trusted up to frames[n-1]; DWARF goes on from there */
+  FP_TRUNCATED,   /* the chain leaves a copy that was cut */
+} FramePointerWalk;
+
+/* The frame-pointer chain, as far as it can be trusted: the leaf keeps
+ * its frame in %rbp at its pc, and so does every function the chain goes
+ * through. The walk stops at the first return address into a function
+ * that does not (libc's __libc_start_call_main or start_thread, a qsort
+ * calling back), where DWARF unwinding takes over with the %rsp and %rbp
+ * that the frame records give; it ends at a saved %rbp of 0 (what _start
+ * and clone3 leave for the outermost frame). */
+static FramePointerWalk
+walk_frame_pointers (SpUnwindProcess *process,
+                     const SpUserState *state,
+                     uint64_t *frames,
+                     size_t max_frames,
+                     size_t *n_frames)
+{
+  uint64_t sp = state->regs[REG_SP];
+  uint64_t fp = state->regs[REG_BP];
+  size_t n = 0;
+
+  if (max_frames < 2 || !keeps_frame_at (process, state->regs[REG_IP], true))
+    return FP_UNUSABLE;
+  frames[n++] = state->regs[REG_IP];
+  for (;;)
+    {
+      uint64_t next, return_address;
+
+      if (!read_stack (state, sp, fp, &next) || !read_stack (state, sp, fp + 8, &return_address))
+        {
+          *n_frames = n;
+          return state->stack_full && fp >= sp ? FP_TRUNCATED : FP_UNUSABLE;
+        }
+      if (return_address == 0 || n == max_frames)
+        return FP_UNUSABLE;
+      frames[n++] = return_address;
+      *n_frames = n;
+      if (!keeps_frame_at (process, return_address, false) || next == 0)
+        {
+          process->resume_sp = fp + 16;
+          process->resume_fp = next;
+          return keeps_frame_at (process, return_address, false) ? FP_COMPLETE : FP_RESUME;
+        }
+      if (next <= fp)
+        return FP_UNUSABLE;
+      fp = next;
+    }
+}
+
+/* ---- Statistics -------------------------------------------------------- */
+
+static SpUnwindFile *
+unknown_file (SpUnwinder *unwinder)
+{
+  return file_for (unwinder, "[unknown]");
+}
+
+static void
+count_sample (SpUnwinder *unwinder,
+              const SpUnwindProcess *process,
+              const uint64_t *frames,
+              size_t n_frames,
+              SpUnwindOutcome outcome,
+              bool frame_pointers)
+{
+  SpUnwindFile *last = NULL;
+
+  unwinder->stamp++;
+  for (size_t i = 0; i < n_frames; i++)
+    {
+      const Mapping *m = mapping_at (process, i == 0 ? frames[i] : frames[i] - 1);
+      SpUnwindFile *file = m != NULL ? m->file : unknown_file (unwinder);
+
+      if (file == NULL)
+        continue;
+      last = file;
+      if (file->seen_stamp == unwinder->stamp)
+        continue;
+      file->seen_stamp = unwinder->stamp;
+      file->n_samples++;
+      file->n_frame_pointer += frame_pointers;
+    }
+  unwinder->n_unwound++;
+  unwinder->n_frame_pointer += frame_pointers;
+  switch (outcome)
+    {
+    case SP_UNWIND_COMPLETE:
+      unwinder->n_complete++;
+      break;
+    case SP_UNWIND_TRUNCATED:
+      unwinder->n_truncated++;
+      if (last != NULL)
+        last->n_truncated++;
+      break;
+    case SP_UNWIND_STOPPED:
+      unwinder->n_stopped++;
+      if (last != NULL)
+        last->n_stopped++;
+      break;
+    }
+}
+
+SpUnwindOutcome
+sp_unwinder_unwind (SpUnwinder *unwinder,
+                    int32_t pid,
+                    int32_t tid,
+                    const SpUserState *state,
+                    uint64_t *frames,
+                    size_t max_frames,
+                    size_t *n_frames)
+{
+  SpUnwindProcess *process = process_for (unwinder, pid);
+  SpUnwindOutcome outcome;
+
+  *n_frames = 0;
+  if (max_frames == 0 || state->n_regs < N_REGS)
+    return SP_UNWIND_STOPPED;
+  if (process == NULL)
+    {
+      frames[(*n_frames)++] = state->regs[REG_IP];
+      return SP_UNWIND_STOPPED;
+    }
+  if (unwinder->use_frame_pointers)
+    {
+      switch (walk_frame_pointers (process, state, frames, max_frames, n_frames))
+        {
+        case FP_COMPLETE:
+          count_sample (unwinder, process, frames, *n_frames, SP_UNWIND_COMPLETE, true);
+          return SP_UNWIND_COMPLETE;
+        case FP_TRUNCATED:
+          count_sample (unwinder, process, frames, *n_frames, SP_UNWIND_TRUNCATED, true);
+          return SP_UNWIND_TRUNCATED;
+        case FP_RESUME:
+          outcome = unwind_dwarf (unwinder, process, tid, state, frames, *n_frames, max_frames);
+          *n_frames = process->n_frames;
+          count_sample (unwinder, process, frames, *n_frames, outcome, true);
+          return outcome;
+        case FP_UNUSABLE:
+          break;
+        }
+    }
+  outcome = unwind_dwarf (unwinder, process, tid, state, frames, 0, max_frames);
+  *n_frames = process->n_frames;
+  count_sample (unwinder, process, frames, *n_frames, outcome, false);
+  return outcome;
+}

@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sp-unwinder.h: user stacks from copied stack bytes, while recording.
+ *
+ * With --call-graph dwarf or auto, each sample carries the user registers
+ * and a copy of the top of the user stack. The unwinder follows every
+ * process's executable mappings (MMAP2 records, /proc/PID/maps, fork,
+ * exec, exit) and turns a sample into its user frames, leaf first:
+ *
+ *  - dwarf: libdw walks the stack with the CFI (.eh_frame, else
+ *    .debug_frame, also from separate debug files), reading memory only
+ *    from the copy. One Dwfl per process, its modules (ELF files, CFI)
+ *    opened once and kept until the process execs or exits.
+ *  - auto: the frame-pointer chain is walked in the copy first; it is
+ *    taken when it can be trusted (see sp_unwinder_unwind), else the
+ *    sample is unwound with libdw as in dwarf mode.
+ *
+ * Only the resulting addresses leave this file; the stack bytes do not. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sp-intern-table.h"
+#include "sp-unwind-file.h"
+
+typedef enum {
+  SP_UNWIND_COMPLETE,      /* reached the thread's outermost frame */
+  SP_UNWIND_TRUNCATED,     /* the stack copy ended before the root */
+  SP_UNWIND_STOPPED,       /* no way on: no CFI, unknown code, bad data */
+} SpUnwindOutcome;
+
+typedef struct {
+  const uint64_t *regs;         /* the sample's user registers, in mask order */
+  size_t          n_regs;
+  const uint8_t  *stack;        /* copy of [sp, sp + stack_size) */
+  uint64_t        stack_size;   /* bytes valid (dyn_size) */
+  bool            stack_full;   /* the copy was cut at the asked size */
+} SpUserState;
+
+typedef struct SpUnwindProcess SpUnwindProcess;
+
+typedef struct {
+  bool              use_frame_pointers;  /* auto mode */
+  SpUnwindFile    **files;               /* every file seen, by path */
+  size_t            n_files;
+  size_t            files_capacity;
+  SpInternTable     process_index;       /* pid -> processes[] */
+  SpUnwindProcess **processes;
+  size_t            processes_capacity;
+  void             *arch_elf;            /* libdw's architecture reference */
+  int               arch_fd;
+  uint64_t          stamp;
+
+  /* Statistics. */
+  uint64_t          n_unwound;           /* samples with user state */
+  uint64_t          n_frame_pointer;     /* taken from frame pointers (auto) */
+  uint64_t          n_complete;
+  uint64_t          n_truncated;
+  uint64_t          n_stopped;
+} SpUnwinder;
+
+/* False (message set) when this machine cannot unwind (not x86-64). */
+bool sp_unwinder_init (SpUnwinder *unwinder,
+                       bool use_frame_pointers,
+                       char *message,
+                       size_t message_size);
+void sp_unwinder_clear (SpUnwinder *unwinder);
+
+/* The perf_event_attr.sample_regs_user mask the unwinder needs. */
+uint64_t sp_unwinder_regs_mask (void);
+
+void sp_unwinder_add_mapping (SpUnwinder *unwinder,
+                              int32_t pid,
+                              uint64_t start,
+                              uint64_t end,
+                              uint64_t file_offset,
+                              const char *path);
+void sp_unwinder_fork (SpUnwinder *unwinder,
+                       int32_t parent_pid,
+                       int32_t pid);
+void sp_unwinder_exec (SpUnwinder *unwinder,
+                       int32_t pid);
+void sp_unwinder_exit (SpUnwinder *unwinder,
+                       int32_t pid);
+
+/* Unwinds one sample of thread tid into frames (leaf first, at most
+ * max_frames); returns how it ended. */
+SpUnwindOutcome sp_unwinder_unwind (SpUnwinder *unwinder,
+                                    int32_t pid,
+                                    int32_t tid,
+                                    const SpUserState *state,
+                                    uint64_t *frames,
+                                    size_t max_frames,
+                                    size_t *n_frames);
