@@ -526,10 +526,12 @@ unwind_dwarf (SpUnwinder *unwinder,
   result = dwfl_getthread_frames (process->dwfl, tid, on_frame, process);
   if (process->n_frames == 0)
     frames[process->n_frames++] = state->regs[REG_IP];
-  if (result == 0)
-    return SP_UNWIND_COMPLETE;
+  /* libdw may take an unreadable return address for the end of the
+   * stack: a read beyond a cut copy says otherwise. */
   if (process->ran_out || process->capped)
     return SP_UNWIND_TRUNCATED;
+  if (result == 0)
+    return SP_UNWIND_COMPLETE;
   return SP_UNWIND_STOPPED;
 }
 
