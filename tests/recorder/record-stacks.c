@@ -94,6 +94,10 @@ static void
 read_sections (SpElfSymbols *symbols,
                Elf *elf)
 {
+  Elf_Scn *dynsym = NULL;
+  GElf_Shdr dynsym_header;
+  gboolean have_symtab = FALSE;
+
   for (Elf_Scn *scn = elf_nextscn (elf, NULL); scn != NULL; scn = elf_nextscn (elf, scn))
     {
       GElf_Shdr shdr;
@@ -101,7 +105,15 @@ read_sections (SpElfSymbols *symbols,
       if (gelf_getshdr (scn, &shdr) == NULL)
         continue;
       if (shdr.sh_type == SHT_SYMTAB)
-        add_functions (symbols, elf, scn, &shdr);
+        {
+          add_functions (symbols, elf, scn, &shdr);
+          have_symtab = TRUE;
+        }
+      if (shdr.sh_type == SHT_DYNSYM)
+        {
+          dynsym = scn;
+          dynsym_header = shdr;
+        }
       if ((shdr.sh_flags & SHF_EXECINSTR) && shdr.sh_type == SHT_PROGBITS)
         {
           SpElfRange range = { shdr.sh_offset, shdr.sh_offset + shdr.sh_size, g_strdup ("code") };
@@ -109,6 +121,9 @@ read_sections (SpElfSymbols *symbols,
           g_array_append_val (symbols->code, range);
         }
     }
+  /* A stripped program (Debian's python3) still exports some. */
+  if (!have_symtab && dynsym != NULL)
+    add_functions (symbols, elf, dynsym, &dynsym_header);
 }
 
 SpElfSymbols *
