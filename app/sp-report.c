@@ -2,9 +2,11 @@
 /* sp-report.c: plain aligned text from data/'s aggregations. */
 #include "sp-report.h"
 
+
 #include "sp-call-tree.h"
 #include "sp-function-list.h"
 #include "sp-stack-counts.h"
+#include "sp-unwind-report.h"
 
 static double
 percent (guint64 part,
@@ -63,6 +65,47 @@ print_function_row (SpProfile *profile,
            f->name, module_label (f, label, sizeof label));
 }
 
+static double
+share (guint64 part,
+       guint64 whole)
+{
+  return whole > 0 ? 100.0 * (double) part / (double) whole : 0.0;
+}
+
+/* The unwinding report of a dwarf/auto recording: how stacks ended, and
+ * the modules where they stop, with why and what helps. */
+static void
+print_unwinding (SpProfile *profile,
+                 FILE *out)
+{
+  g_autoptr (SpUnwindReport) report = sp_unwind_report_new (sp_profile_get_meta (profile));
+  g_autoptr (GPtrArray) advice = NULL;
+  guint64 n;
+
+  if (report == NULL)
+    return;
+  n = report->samples;
+  fprintf (out, "\nunwinding (--call-graph %s, %" G_GUINT64_FORMAT "-byte stack copies):\n",
+           report->call_graph != NULL ? report->call_graph : "?", report->stack_size);
+  fprintf (out, "  %" G_GUINT64_FORMAT " stacks: %.1f%% reach the thread's root, %.1f%% truncated (copy too small), "
+           "%.1f%% stop early; %.1f%% through frame pointers; %" G_GUINT64_FORMAT " dropped\n",
+           n, share (report->complete, n), share (report->truncated, n), share (report->stopped, n),
+           share (report->frame_pointer, n), report->dropped);
+  fprintf (out, "  %-28s %9s %9s %9s  %s\n", "module", "samples", "stop here", "cut here", "unwind tables");
+  for (guint i = 0; i < report->modules->len; i++)
+    {
+      const SpUnwindModuleStats *m = g_ptr_array_index (report->modules, i);
+
+      fprintf (out, "  %-28s %9" G_GUINT64_FORMAT " %8.1f%% %8.1f%%  %s%s%s\n", sp_unwind_module_name (m), m->samples,
+               share (m->stopped, n), share (m->truncated, n),
+               m->eh_frame ? ".eh_frame " : "", m->debug_frame ? ".debug_frame " : "",
+               !m->readable ? "(unreadable)" : !m->eh_frame && !m->debug_frame ? "none" : "");
+    }
+  advice = sp_unwind_report_advice (report, 1.0);
+  for (guint i = 0; i < advice->len; i++)
+    fprintf (out, "  ! %s\n", (const char *) g_ptr_array_index (advice, i));
+}
+
 void
 sp_report_summary (SpProfile *profile,
                    const SpFilter *filter,
@@ -100,6 +143,7 @@ sp_report_summary (SpProfile *profile,
   fprintf (out, "\ntop functions (self):\n%8s %8s %10s  %s\n", "self", "total", "samples", "function");
   for (guint i = 0; i < MIN (functions->len, 20u); i++)
     print_function_row (profile, &g_array_index (functions, SpFunctionCost, i), kept_samples (functions), out);
+  print_unwinding (profile, out);
   problems = sp_profile_get_symbol_problems (profile);
   if (problems->len > 0)
     {

@@ -181,6 +181,41 @@ test_summary (void)
     }
 }
 
+/* The recording was made in the default mode (auto): the summary says how
+ * its stacks were unwound, with a line per module of the side file. */
+static void
+test_summary_unwinding (void)
+{
+  Recorded *r = get_recorded ();
+  g_autofree char *out = sp_test_report (dir (), spool (), NULL);
+  g_autofree char *stacks = g_strdup_printf ("\n  %" G_GUINT64_FORMAT " stacks: ", r->n_samples);
+  const char *section = strstr (out, "\nunwinding (--call-graph auto, 16384-byte stack copies):\n");
+  g_autofree char *workload_name = g_path_get_basename (r->workload);
+  g_auto (GStrv) groups = g_key_file_get_groups (r->rec->meta, NULL);
+  guint rows = 0;
+
+  g_test_message ("%s", out);
+  g_assert_nonnull (section);
+  g_assert_nonnull (strstr (section, stacks));
+  g_assert_nonnull (strstr (section, "\n  libc.so.6 "));
+  /* A row per module of the side file, with its samples. */
+  for (guint i = 0; groups[i] != NULL; i++)
+    {
+      g_autofree char *path = g_key_file_get_string (r->rec->meta, groups[i], "path", NULL);
+      g_autofree char *name = NULL;
+      g_autofree char *row = NULL;
+
+      if (!g_str_has_prefix (groups[i], "unwind-module ") || path == NULL)
+        continue;
+      name = g_path_get_basename (path);
+      row = g_strdup_printf ("\n  %-28s %9" G_GINT64_FORMAT " ", name,
+                             g_key_file_get_int64 (r->rec->meta, groups[i], "samples", NULL));
+      g_assert_nonnull (strstr (section, row));
+      rows += g_str_equal (name, workload_name);
+    }
+  g_assert_cmpuint (rows, ==, 1);
+}
+
 static void
 test_top (void)
 {
@@ -732,6 +767,7 @@ main (int argc,
     return 0;
 
   g_test_add_func ("/report/summary", test_summary);
+  g_test_add_func ("/report/summary/unwinding", test_summary_unwinding);
   g_test_add_func ("/report/top", test_top);
   g_test_add_func ("/report/tree/top-down", test_tree_top_down);
   g_test_add_func ("/report/tree/bottom-up", test_tree_bottom_up);
