@@ -12,7 +12,10 @@
 #include <errno.h>
 #include <gelf.h>
 #include <string.h>
+#include <sys/auxv.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* A PT_LOAD segment: file bytes [offset, offset + size) are loaded at
  * vaddr. */
@@ -153,18 +156,48 @@ read_symbols (Dwfl_Module *mod)
   return symbols;
 }
 
+/* The vDSO has no file: this process's own is the one every 64-bit
+ * process of this kernel maps (a recording from another kernel may name
+ * a vDSO function slightly wrong). Handed to libdw as a memfd, which it
+ * then owns; -1 when there is none. */
+static int
+vdso_as_file (void)
+{
+  const guint8 *image = (const guint8 *) getauxval (AT_SYSINFO_EHDR);
+  const Elf64_Ehdr *ehdr = (const Elf64_Ehdr *) image;
+  gsize size;
+  int fd;
+
+  if (image == NULL || memcmp (ehdr->e_ident, ELFMAG, SELFMAG) != 0 || ehdr->e_ident[EI_CLASS] != ELFCLASS64)
+    return -1;
+  size = ehdr->e_shoff + (gsize) ehdr->e_shnum * ehdr->e_shentsize;
+  fd = memfd_create ("vdso", MFD_CLOEXEC);
+  if (fd >= 0 && write (fd, image, size) != (gssize) size)
+    {
+      close (fd);
+      fd = -1;
+    }
+  return fd;
+}
+
 /* Reports the file to a Dwfl of its own and indexes it. */
 static gboolean
 load_file (SpSymbolizer *self,
            SpElfModule *module)
 {
+  gboolean vdso = g_str_equal (module->path, "[vdso]");
+  int fd = vdso ? vdso_as_file () : -1;
   Dwarf_Addr dwarf_bias;
   Elf *elf;
 
   module->dwfl = dwfl_begin (&self->dwfl_callbacks);
-  if (module->dwfl == NULL)
-    return FALSE;
-  module->mod = dwfl_report_offline (module->dwfl, module->path, module->path, -1);
+  if (module->dwfl == NULL || (vdso && fd < 0))
+    {
+      if (fd >= 0)
+        close (fd);
+      return FALSE;
+    }
+  module->mod = dwfl_report_offline (module->dwfl, module->path, module->path, fd);
   dwfl_report_end (module->dwfl, NULL, NULL);
   elf = module->mod != NULL ? dwfl_module_getelf (module->mod, &module->bias) : NULL;
   if (elf == NULL)
@@ -180,7 +213,7 @@ load_file (SpSymbolizer *self,
   module->has_dwarf = !self->no_dwarf && dwfl_module_getdwarf (module->mod, &dwarf_bias) != NULL;
   if (module->symbols->len == 0)
     _sp_symbolizer_add_problem (self, "%s: no symbols", module->path);
-  if (!module->has_dwarf && !self->no_dwarf)
+  if (!module->has_dwarf && !self->no_dwarf && !vdso)
     _sp_symbolizer_add_problem (self, "%s: no debug info (install its -dbgsym package for source lines)",
                                 module->path);
   return TRUE;
@@ -200,7 +233,7 @@ _sp_elf_module_open (SpSymbolizer *self,
   module->units = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL,
                                          (GDestroyNotify) _sp_dwarf_scopes_free);
 
-  if (!check_file (self, path, inode) || !load_file (self, module))
+  if ((!g_str_equal (path, "[vdso]") && !check_file (self, path, inode)) || !load_file (self, module))
     {
       g_clear_pointer (&module->dwfl, dwfl_end);
       module->mod = NULL;

@@ -445,8 +445,8 @@ resolve_frame (SpProfile *self,
       else if (is_anonymous_path (module->path))
         n = sp_symbolizer_resolve_perf_map (self->symbolizer, module->pid, frame->abs_ip, symbols,
                                             MAX_INLINE_DEPTH);
-      else if (module->path[0] == '[')
-        n = (symbols[0] = (SpSymbolFrame) { NULL, NULL, 0 }, 1);  /* [vdso] and the like */
+      else if (module->path[0] == '[' && !g_str_equal (module->path, "[vdso]"))
+        n = (symbols[0] = (SpSymbolFrame) { NULL, NULL, 0 }, 1);  /* [vsyscall] and the like */
       else
         n = sp_symbolizer_resolve (self->symbolizer, module, rel_ip, !is_leaf, symbols, MAX_INLINE_DEPTH);
       append_symbols (self, memo, symbols, n, name, module->is_kernel ? frame->abs_ip : rel_ip,

@@ -175,11 +175,13 @@ copy_frames (const SpSymbolFrame *chain,
   return max_frames;
 }
 
-/* Paths that name no file: "[vdso]", perf's "//anon", memfd areas. */
+/* Paths that name no file: perf's "//anon", memfd areas, "[heap]"; the
+ * vDSO is read from memory (sp-elf-module.c). */
 static gboolean
 is_file_path (const char *path)
 {
-  return path[0] == '/' && path[1] != '/' && !g_str_has_prefix (path, "/memfd:");
+  return (path[0] == '/' && path[1] != '/' && !g_str_has_prefix (path, "/memfd:"))
+         || g_str_equal (path, "[vdso]");
 }
 
 static SpElfModule *

@@ -17,6 +17,7 @@
 #include <glib/gstdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -395,12 +396,13 @@ test_missing_file (void)
   g_assert_cmpstr (g_ptr_array_index (sp_symbolizer_get_problems (symbolizer), 0), ==, expected);
 }
 
-/* Paths that are no file ([vdso], perf's //anon) are unresolved quietly. */
+/* Paths that are no file (perf's //anon, memfd areas) are unresolved
+ * quietly. */
 static void
 test_not_a_file (void)
 {
   g_autoptr (SpSymbolizer) symbolizer = sp_symbolizer_new ();
-  const char *paths[] = { "[vdso]", "//anon", "/memfd:jit (deleted)" };
+  const char *paths[] = { "//anon", "/memfd:jit (deleted)" };
   SpSymbolFrame frames[8];
 
   for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
@@ -410,6 +412,38 @@ test_not_a_file (void)
       g_assert_cmpuint (sp_symbolizer_resolve (symbolizer, &module, 0x1234, FALSE, frames, 8), ==, 1);
       g_assert_null (frames[0].function);
     }
+  g_assert_cmpuint (sp_symbolizer_get_problems (symbolizer)->len, ==, 0);
+}
+
+/* The vDSO has no file: it is read from this process's memory, and its
+ * functions (clock_gettime, which this very call goes through) named. */
+static void
+test_vdso (void)
+{
+  g_autoptr (SpSymbolizer) symbolizer = sp_symbolizer_new ();
+  SpModule module = { 0x7f0000000000, 0x7f0000002000, 0, 0, "[vdso]", 6, 1, FALSE };
+  SpSymbolFrame frames[8];
+  const guint8 *image = (const guint8 *) getauxval (AT_SYSINFO_EHDR);
+  Dl_info info = { 0 };
+  void *clock_gettime_in_vdso = NULL;
+  guint64 offset;
+
+  g_assert_nonnull (image);
+  /* Where clock_gettime lives in the vDSO, as the dynamic linker sees it. */
+  {
+    void *vdso = dlopen ("linux-vdso.so.1", RTLD_LAZY | RTLD_NOLOAD);
+
+    if (vdso != NULL)
+      clock_gettime_in_vdso = dlsym (vdso, "__vdso_clock_gettime");
+  }
+  if (clock_gettime_in_vdso == NULL || dladdr (clock_gettime_in_vdso, &info) == 0)
+    {
+      g_test_skip ("the dynamic linker does not show the vDSO");
+      return;
+    }
+  offset = (guint64) ((const guint8 *) clock_gettime_in_vdso - image);
+  g_assert_cmpuint (sp_symbolizer_resolve (symbolizer, &module, offset + 4, FALSE, frames, 8), ==, 1);
+  g_assert_cmpstr (frames[0].function, ==, "__vdso_clock_gettime");
   g_assert_cmpuint (sp_symbolizer_get_problems (symbolizer)->len, ==, 0);
 }
 
@@ -777,6 +811,7 @@ main (int argc,
   g_test_add_func ("/data/symbolizer/changed-file", test_changed_file);
   g_test_add_func ("/data/symbolizer/missing-file", test_missing_file);
   g_test_add_func ("/data/symbolizer/not-a-file", test_not_a_file);
+  g_test_add_func ("/data/symbolizer/vdso", test_vdso);
   g_test_add_func ("/data/symbolizer/no-debug-info", test_no_debug_info);
   g_test_add_func ("/data/symbolizer/no-symbols", test_no_symbols);
   g_test_add_func ("/data/symbolizer/cached", test_cached);
