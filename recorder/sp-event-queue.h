@@ -22,6 +22,8 @@ typedef struct {
   uint8_t       *arena;
   size_t         arena_used;
   size_t         arena_capacity;
+  uint8_t       *spare;           /* the other arena, reused by each flush */
+  size_t         spare_capacity;
   SpQueuedEvent *events;
   size_t         n_events;
   size_t         events_capacity;
