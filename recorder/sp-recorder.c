@@ -417,7 +417,7 @@ setup_launch (Recorder *r)
 {
   char message[1024];
 
-  if (!sp_launch_prepare (&r->launch, r->options->command, r->options->control_stdin,
+  if (!sp_launch_prepare (&r->launch, r->options->command, r->options->directory, r->options->control_stdin,
                           message, sizeof message))
     {
       fprintf (stderr, "stackpulse-record: %s\n", message);
