@@ -5,7 +5,6 @@
  * process is left out rather than shown half-known. */
 #include "sp-process.h"
 
-#include <errno.h>
 #include <pwd.h>
 #include <stdlib.h>
 #include <string.h>

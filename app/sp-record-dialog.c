@@ -282,7 +282,7 @@ sp_record_dialog_init (SpRecordDialog *self)
   gtk_grid_attach (grid, row_label ("_Environment", GTK_WIDGET (self->environment)), 0, row, 1, 1);
   gtk_widget_set_valign (gtk_grid_get_child_at (grid, 0, row), GTK_ALIGN_START);
   gtk_grid_attach (grid, environment, 1, row++, 1, 1);
-  gtk_grid_attach (grid, hint_label ("Added to the program’s: NAME=VALUE, one per line."), 1, row++, 1, 1);
+  gtk_grid_attach (grid, hint_label ("NAME=VALUE, one per line, added to the program’s environment."), 1, row++, 1, 1);
   gtk_grid_attach (grid, row_label ("Samples per _second", GTK_WIDGET (self->frequency)), 0, row, 1, 1);
   gtk_grid_attach (grid, GTK_WIDGET (self->frequency), 1, row++, 1, 1);
   gtk_grid_attach (grid, row_label ("Call _graph", create_call_graph (self)), 0, row, 1, 1);
