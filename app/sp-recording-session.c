@@ -1,11 +1,17 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sp-recording-session.c: GSubprocess, a control pipe on stdin, progress
- * on fd 3, errors collected from stderr. */
+ * on fd 3, errors collected from stderr.
+ *
+ * Under pkexec the recorder gets a clean environment, root's home as its
+ * folder and no file descriptor past stderr: the command's folder and
+ * environment therefore go on the recorder's command line (--directory,
+ * --env), and progress is left to whoever follows the spool. */
 #include "sp-recording-session.h"
 
 #include <fcntl.h>
 #include <gio/gunixinputstream.h>
 #include <glib-unix.h>
+#include <string.h>
 #include <unistd.h>
 
 #define PROGRESS_FD 3
@@ -24,6 +30,7 @@ struct _SpRecordingSession
   gboolean          running;
   gboolean          exited;       /* the process ended... */
   gboolean          errors_done;  /* ...and its stderr is read to the end */
+  gboolean          has_progress;
   int               status;
 };
 
@@ -37,6 +44,19 @@ sp_record_options_clear (SpRecordOptions *options)
 {
   g_clear_pointer (&options->argv, g_strfreev);
   g_clear_pointer (&options->working_directory, g_free);
+  g_clear_pointer (&options->environment, g_strfreev);
+  g_clear_pointer (&options->call_graph, g_free);
+}
+
+void
+sp_record_options_copy (SpRecordOptions *to,
+                        const SpRecordOptions *from)
+{
+  *to = *from;
+  to->argv = g_strdupv (from->argv);
+  to->working_directory = g_strdup (from->working_directory);
+  to->environment = g_strdupv (from->environment);
+  to->call_graph = g_strdup (from->call_graph);
 }
 
 /* $variable, else next to this program, else on PATH. */
@@ -161,10 +181,11 @@ process_exited (GObject *source,
   maybe_finish (self);
 }
 
-static char **
-recorder_argv (const char *recorder,
-               const SpRecordOptions *options,
-               const char *output)
+char **
+sp_recording_session_build_argv (const char *recorder,
+                                 const SpRecordOptions *options,
+                                 const char *output,
+                                 int progress_fd)
 {
   GPtrArray *argv = g_ptr_array_new ();
 
@@ -174,13 +195,70 @@ recorder_argv (const char *recorder,
   g_ptr_array_add (argv, g_strdup_printf ("-F%u", options->frequency_hz));
   if (!options->kernel_stacks)
     g_ptr_array_add (argv, g_strdup ("--no-kernel"));
+  /* Only a choice the user made: the recorder's default is "auto". */
+  if (options->call_graph != NULL && !g_str_equal (options->call_graph, "auto"))
+    g_ptr_array_add (argv, g_strdup_printf ("--call-graph=%s", options->call_graph));
   g_ptr_array_add (argv, g_strdup ("--control-stdin"));
-  g_ptr_array_add (argv, g_strdup_printf ("--progress-fd=%d", PROGRESS_FD));
+  if (progress_fd >= 0)
+    g_ptr_array_add (argv, g_strdup_printf ("--progress-fd=%d", progress_fd));
+  if (options->argv == NULL)
+    {
+      g_ptr_array_add (argv, g_strdup_printf ("--pid=%d", (int) options->pid));
+      g_ptr_array_add (argv, NULL);
+      return (char **) g_ptr_array_free (argv, FALSE);
+    }
+  if (options->working_directory != NULL && options->working_directory[0] != '\0')
+    g_ptr_array_add (argv, g_strdup_printf ("--directory=%s", options->working_directory));
+  for (guint i = 0; options->environment != NULL && options->environment[i] != NULL; i++)
+    g_ptr_array_add (argv, g_strdup_printf ("--env=%s", options->environment[i]));
   g_ptr_array_add (argv, g_strdup ("--"));
   for (guint i = 0; options->argv[i] != NULL; i++)
     g_ptr_array_add (argv, g_strdup (options->argv[i]));
   g_ptr_array_add (argv, NULL);
   return (char **) g_ptr_array_free (argv, FALSE);
+}
+
+char *
+sp_recording_session_find_pkexec (void)
+{
+  return g_find_program_in_path ("pkexec");
+}
+
+/* The recorder's command line, behind pkexec when elevated (pkexec wants
+ * an absolute path and starts in root's home, hence the absolute paths). */
+static char **
+launch_argv (const SpRecordOptions *options,
+             const char *output,
+             GError **error)
+{
+  g_autofree char *found = sp_recording_session_find_recorder ();
+  g_autofree char *recorder = NULL;
+  g_autofree char *pkexec = NULL;
+  g_autofree char *absolute_output = g_canonicalize_filename (output, NULL);
+  g_auto (GStrv) argv = NULL;
+  g_autoptr (GStrvBuilder) builder = NULL;
+
+  if (found == NULL)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                           "stackpulse-record was not found next to stackpulse or on PATH");
+      return NULL;
+    }
+  recorder = g_canonicalize_filename (found, NULL);
+  if (!options->elevated)
+    return sp_recording_session_build_argv (recorder, options, absolute_output, PROGRESS_FD);
+  pkexec = sp_recording_session_find_pkexec ();
+  if (pkexec == NULL)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                           "pkexec is not installed: install polkit (pkexec) to record with administrator rights");
+      return NULL;
+    }
+  argv = sp_recording_session_build_argv (recorder, options, absolute_output, -1);
+  builder = g_strv_builder_new ();
+  g_strv_builder_add (builder, pkexec);
+  g_strv_builder_addv (builder, (const char **) argv);
+  return g_strv_builder_end (builder);
 }
 
 SpRecordingSession *
@@ -190,37 +268,35 @@ sp_recording_session_start (const SpRecordOptions *options,
 {
   g_autoptr (SpRecordingSession) self = NULL;
   g_autoptr (GSubprocessLauncher) launcher = NULL;
-  g_autofree char *recorder = sp_recording_session_find_recorder ();
-  g_auto (GStrv) argv = NULL;
-  int progress[2];
+  g_auto (GStrv) argv = launch_argv (options, output, error);
+  int progress[2] = { -1, -1 };
 
-  if (recorder == NULL)
-    {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
-                           "stackpulse-record was not found next to stackpulse or on PATH");
-      return NULL;
-    }
-  if (!g_unix_open_pipe (progress, FD_CLOEXEC, error))
+  if (argv == NULL)
     return NULL;
-  argv = recorder_argv (recorder, options, output);
+  if (!options->elevated && !g_unix_open_pipe (progress, FD_CLOEXEC, error))
+    return NULL;
   launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
-  if (options->working_directory != NULL && options->working_directory[0] != '\0')
-    g_subprocess_launcher_set_cwd (launcher, options->working_directory);
-  g_subprocess_launcher_take_fd (launcher, progress[1], PROGRESS_FD);
+  if (progress[1] >= 0)
+    g_subprocess_launcher_take_fd (launcher, progress[1], PROGRESS_FD);
 
   self = g_object_new (SP_TYPE_RECORDING_SESSION, NULL);
   self->output = g_strdup (output);
   self->process = g_subprocess_launcher_spawnv (launcher, (const char *const *) argv, error);
   if (self->process == NULL)
     {
-      close (progress[0]);
+      if (progress[0] >= 0)
+        close (progress[0]);
       return NULL;
     }
   self->running = TRUE;
-  self->progress = g_data_input_stream_new (g_unix_input_stream_new (progress[0], TRUE));
-  g_object_unref (g_filter_input_stream_get_base_stream (G_FILTER_INPUT_STREAM (self->progress)));
+  self->has_progress = progress[0] >= 0;
+  if (self->has_progress)
+    {
+      self->progress = g_data_input_stream_new (g_unix_input_stream_new (progress[0], TRUE));
+      g_object_unref (g_filter_input_stream_get_base_stream (G_FILTER_INPUT_STREAM (self->progress)));
+      read_next_progress (self);
+    }
   self->errors_in = g_data_input_stream_new (g_subprocess_get_stderr_pipe (self->process));
-  read_next_progress (self);
   read_next_error (self);
   g_subprocess_wait_async (self->process, self->cancellable, process_exited, g_object_ref (self));
   return g_steal_pointer (&self);
@@ -240,6 +316,19 @@ sp_recording_session_stop (SpRecordingSession *self)
 gboolean sp_recording_session_is_running (SpRecordingSession *self) { return self->running; }
 const char *sp_recording_session_get_output (SpRecordingSession *self) { return self->output; }
 const char *sp_recording_session_get_errors (SpRecordingSession *self) { return self->errors->str; }
+gboolean sp_recording_session_has_progress (SpRecordingSession *self) { return self->has_progress; }
+
+/* The recorder's words for it (recorder/sp-perf-events.c): a refused
+ * perf_event_open, or a ring buffer over the locked-memory limit; both
+ * go away as root. */
+gboolean
+sp_recording_session_was_refused (SpRecordingSession *self)
+{
+  const char *errors = self->errors->str;
+
+  return self->exited && self->status != 0
+         && (strstr (errors, "the kernel refused") != NULL || strstr (errors, "perf_event_mlock_kb") != NULL);
+}
 
 static void
 sp_recording_session_dispose (GObject *object)

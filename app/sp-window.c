@@ -10,7 +10,10 @@
 
 #include "sp-call-tree-view.h"
 #include "sp-flame-graph.h"
+#include "sp-process.h"
+#include "sp-process-picker.h"
 #include "sp-profile.h"
+#include "sp-recent-list.h"
 #include "sp-record-dialog.h"
 #include "sp-recording-session.h"
 #include "sp-spool-summary.h"
@@ -31,6 +34,8 @@ struct _SpWindow
   GtkLabel            *damage_label;
   GtkGrid             *figures;
   GtkLabel            *error_label;
+  GtkWidget           *elevate_button;
+  SpRecentList        *recent_list;
   GtkStack            *views;
   GtkStackSwitcher    *view_switcher;
   GtkSearchEntry      *search_entry;
@@ -40,7 +45,7 @@ struct _SpWindow
   GtkBox              *breadcrumbs;
   GtkListBox          *thread_list;
   GtkLabel            *breadcrumb_label;
-  GtkButton           *record_button;
+  GtkWidget           *record_button;   /* Record and its menu */
   GtkButton           *stop_button;
   GtkLabel            *status_label;
   GtkScrolledWindow   *call_tree_scroller;
@@ -58,6 +63,7 @@ struct _SpWindow
   gboolean             rebuild_pending;
   gboolean             disposed;      /* workers may finish after the window closed */
   gsize                n_listed_threads;
+  gsize                n_listed_names;  /* of those, how many had a name */
   guint                scroll_source;
 
   /* Live recording: the session, the followed profile's counts (used by
@@ -67,6 +73,7 @@ struct _SpWindow
   guint                live_source;
   gboolean             live_busy;
   gboolean             live_final;    /* the recorder ended: finish after this update */
+  SpRecordOptions      record_options; /* what it records, to run it again elevated */
 
   /* Borrowed references */
   SpCallTreeView      *call_tree_view;
@@ -247,6 +254,7 @@ load_done (GObject *source,
     }
   show_profile (self, loaded);
   loaded_free (loaded);
+  sp_recent_list_add_file (self->file);
 }
 
 /* A flame graph grows upwards from its roots: keep them in view when its
@@ -468,6 +476,23 @@ live_update_in_thread (GTask *task,
 static void live_schedule (SpWindow *self);
 static void start_rebuild (SpWindow *self);
 
+/* The counters when the recorder cannot send them (under pkexec): what
+ * the followed spool holds so far. */
+static void
+show_spool_progress (SpWindow *self)
+{
+  g_autoptr (GFileInfo) info = g_file_query_info (self->file, G_FILE_ATTRIBUTE_STANDARD_SIZE, 0, NULL, NULL);
+  g_autofree char *size = g_format_size (info != NULL ? (guint64) g_file_info_get_size (info) : 0);
+  g_autofree char *text = NULL;
+  gsize samples;
+
+  sp_profile_lock_reading (self->profile);
+  samples = sp_spool_reader_get_n_samples (sp_profile_get_reader (self->profile));
+  sp_profile_unlock_reading (self->profile);
+  text = g_strdup_printf ("Recording with administrator rights: %" G_GSIZE_FORMAT " samples, %s", samples, size);
+  gtk_label_set_text (self->status_label, text);
+}
+
 static void
 live_update_done (GObject *source,
                   GAsyncResult *result,
@@ -491,6 +516,8 @@ live_update_done (GObject *source,
       sp_profile_unlock_reading (self->profile);
       sp_timeline_view_set_profile (self->timeline_view, self->profile, self->index);
       update_thread_list (self);
+      if (!sp_recording_session_has_progress (self->session) && sp_window_is_recording (self))
+        show_spool_progress (self);
     }
   sp_call_tree_view_set_tree (self->call_tree_view, self->profile, g_steal_pointer (&trees->call_tree));
   sp_flame_graph_set_tree (self->flame_graph, self->profile, g_steal_pointer (&trees->flame_tree));
@@ -627,29 +654,50 @@ session_finished (SpRecordingSession *session,
   self->live_final = TRUE;
   if (self->profile == NULL && !g_file_test (sp_recording_session_get_output (session), G_FILE_TEST_EXISTS))
     {
-      /* The recorder refused before writing anything: say why. */
+      /* The recorder refused before writing anything: say why, and when
+       * the kernel was in the way, offer to ask for the rights it wants. */
       g_autofree char *text = g_strdup_printf ("The recording could not start.\n%s",
                                                sp_recording_session_get_errors (session));
+      g_autofree char *pkexec = sp_recording_session_find_pkexec ();
 
       g_clear_handle_id (&self->live_source, g_source_remove);
       gtk_widget_set_visible (GTK_WIDGET (self->view_switcher), FALSE);
       gtk_widget_set_visible (GTK_WIDGET (self->search_entry), FALSE);
       gtk_widget_set_visible (GTK_WIDGET (self->icicle_button), FALSE);
+      gtk_widget_set_visible (GTK_WIDGET (self->transform_button), FALSE);
       gtk_label_set_text (self->error_label, g_strstrip (text));
+      gtk_widget_set_visible (self->elevate_button, pkexec != NULL && !self->record_options.elevated
+                                                    && sp_recording_session_was_refused (session));
       gtk_stack_set_visible_child_name (self->pages, "error");
+      /* Not the explanation: a focused selectable label selects all. */
+      gtk_window_set_focus (GTK_WINDOW (self), gtk_widget_get_visible (self->elevate_button) ? self->elevate_button
+                                                                                              : NULL);
+      gtk_label_select_region (self->error_label, 0, 0);
       return;
     }
+  sp_recent_list_add_file (self->file);
   gtk_label_set_text (self->status_label, status == 0 ? "Recording finished." : "Recording finished (the program "
                                                                                 "failed or was stopped).");
   g_clear_handle_id (&self->live_source, g_source_remove);
   live_schedule (self);
 }
 
+/* The program's name: the command's, or the attached process's. */
 static char *
-recording_path (const SpRecordOptions *options)
+program_name (const SpRecordOptions *options)
+{
+  g_autoptr (SpProcess) process = NULL;
+
+  if (options->argv != NULL)
+    return g_path_get_basename (options->argv[0]);
+  process = sp_process_new_for_pid (NULL, options->pid);
+  return process != NULL ? g_strdup (sp_process_get_name (process)) : g_strdup_printf ("pid-%d", options->pid);
+}
+
+static char *
+recording_path (const char *program)
 {
   g_autofree char *dir = g_build_filename (g_get_user_cache_dir (), "stackpulse", "recordings", NULL);
-  g_autofree char *program = g_path_get_basename (options->argv[0]);
   g_autoptr (GDateTime) now = g_date_time_new_now_local ();
   g_autofree char *stamp = g_date_time_format (now, "%Y%m%d-%H%M%S");
   g_autofree char *name = g_strdup_printf ("%s-%s.spool", program, stamp);
@@ -663,18 +711,27 @@ sp_window_record (SpWindow *self,
                   const SpRecordOptions *options,
                   GError **error)
 {
-  g_autofree char *path = recording_path (options);
+  g_autofree char *program = program_name (options);
+  g_autofree char *path = recording_path (program);
   g_autofree char *title = NULL;
 
   g_return_val_if_fail (self->session == NULL && self->profile == NULL, FALSE);
   self->session = sp_recording_session_start (options, path, error);
   if (self->session == NULL)
     return FALSE;
+  if (&self->record_options != options)
+    {
+      sp_record_options_clear (&self->record_options);
+      sp_record_options_copy (&self->record_options, options);
+    }
   self->file = g_file_new_for_path (path);
   g_signal_connect (self->session, "progress", G_CALLBACK (session_progress), self);
   g_signal_connect (self->session, "finished", G_CALLBACK (session_finished), self);
 
-  title = g_strdup_printf ("%s — recording — stackpulse", options->argv[0]);
+  if (options->argv != NULL)
+    title = g_strdup_printf ("%s — recording — stackpulse", options->argv[0]);
+  else
+    title = g_strdup_printf ("%s (pid %d) — recording — stackpulse", program, options->pid);
   gtk_window_set_title (GTK_WINDOW (self), title);
   gtk_label_set_text (self->status_label, "Recording: starting…");
   gtk_widget_set_visible (GTK_WIDGET (self->status_label), TRUE);
@@ -695,27 +752,36 @@ sp_window_is_recording (SpWindow *self)
   return self->session != NULL && sp_recording_session_is_running (self->session);
 }
 
+/* Records in this window, or in a new one when this one shows a profile
+ * (one window per profile); a failure to start shows on the error page. */
+static void
+record_in_window (SpWindow *self,
+                  const SpRecordOptions *options)
+{
+  g_autoptr (GError) error = NULL;
+
+  if (self->session != NULL || self->profile != NULL || self->file != NULL)
+    {
+      self = sp_window_new (SP_APPLICATION (gtk_window_get_application (GTK_WINDOW (self))));
+      gtk_window_present (GTK_WINDOW (self));
+    }
+  if (!sp_window_record (self, options, &error))
+    {
+      gtk_label_set_text (self->error_label, error->message);
+      gtk_widget_set_visible (self->elevate_button, FALSE);
+      gtk_stack_set_visible_child_name (self->pages, "error");
+    }
+}
+
 static void
 record_requested (SpRecordDialog *dialog,
                   SpWindow *self)
 {
   SpRecordOptions options;
-  g_autoptr (GError) error = NULL;
-  SpWindow *target = self;
 
   if (!sp_record_dialog_get_options (dialog, &options, NULL))
     return;
-  /* One window per profile: a window that shows one records in a new one. */
-  if (self->session != NULL || self->profile != NULL || self->file != NULL)
-    {
-      target = sp_window_new (SP_APPLICATION (gtk_window_get_application (GTK_WINDOW (self))));
-      gtk_window_present (GTK_WINDOW (target));
-    }
-  if (!sp_window_record (target, &options, &error))
-    {
-      gtk_label_set_text (target->error_label, error->message);
-      gtk_stack_set_visible_child_name (target->pages, "error");
-    }
+  record_in_window (self, &options);
   sp_record_options_clear (&options);
 }
 
@@ -738,7 +804,6 @@ record_demo_activated (GtkWidget *widget,
   SpWindow *self = SP_WINDOW (widget);
   g_autofree char *demo = sp_recording_session_find_demo ();
   SpRecordOptions options = { NULL, NULL, 1000, TRUE };
-  g_autoptr (GError) error = NULL;
 
   if (demo == NULL)
     {
@@ -748,17 +813,62 @@ record_demo_activated (GtkWidget *widget,
     }
   options.argv = g_new0 (char *, 2);
   options.argv[0] = g_steal_pointer (&demo);
-  if (self->session != NULL || self->profile != NULL || self->file != NULL)
-    {
-      self = sp_window_new (SP_APPLICATION (gtk_window_get_application (GTK_WINDOW (self))));
-      gtk_window_present (GTK_WINDOW (self));
-    }
-  if (!sp_window_record (self, &options, &error))
-    {
-      gtk_label_set_text (self->error_label, error->message);
-      gtk_stack_set_visible_child_name (self->pages, "error");
-    }
+  record_in_window (self, &options);
   sp_record_options_clear (&options);
+}
+
+/* ---- Attaching, and recording with raised privileges ---------------------- */
+
+static void
+attach_requested (SpProcessPicker *picker,
+                  int pid,
+                  const char *name,
+                  SpWindow *self)
+{
+  SpRecordOptions options = { .frequency_hz = 1000, .kernel_stacks = TRUE, .pid = pid };
+
+  record_in_window (self, &options);
+}
+
+static void
+attach_activated (GtkWidget *widget,
+                  const char *action_name,
+                  GVariant *parameter)
+{
+  SpProcessPicker *picker = sp_process_picker_new (GTK_WINDOW (widget));
+
+  g_signal_connect (picker, "attach", G_CALLBACK (attach_requested), widget);
+  gtk_window_present (GTK_WINDOW (picker));
+}
+
+/* The kernel refused: the same recording again, the recorder run through
+ * pkexec (which asks for the password). */
+static void
+record_elevated_activated (GtkWidget *widget,
+                           const char *action_name,
+                           GVariant *parameter)
+{
+  SpWindow *self = SP_WINDOW (widget);
+  SpRecordOptions options;
+
+  if (self->session == NULL || sp_window_is_recording (self) || self->profile != NULL)
+    return;
+  g_signal_handlers_disconnect_by_data (self->session, self);
+  g_clear_object (&self->session);
+  g_clear_object (&self->file);
+  self->live_final = FALSE;
+  sp_record_options_copy (&options, &self->record_options);
+  options.elevated = TRUE;
+  record_in_window (self, &options);
+  sp_record_options_clear (&options);
+}
+
+static void
+recent_open (SpRecentList *list,
+             GFile *file,
+             SpWindow *self)
+{
+  sp_window_open_file (self, file);
 }
 
 static void
@@ -787,8 +897,23 @@ thread_toggled (GtkCheckButton *check,
   start_rebuild (self);
 }
 
+/* How many of the threads have a name: the recorder writes names to its
+ * side file a little after the threads appear in the spool. */
+static gsize
+count_thread_names (SpWindow *self,
+                    const SpThread *threads,
+                    gsize n_threads)
+{
+  gsize named = 0;
+
+  for (gsize t = 0; t < n_threads; t++)
+    named += sp_profile_get_thread_name (self->profile, threads[t].tid) != NULL;
+  return named;
+}
+
 /* A row per thread: name, ids and samples, and whether the views count it.
- * Rebuilt when threads appear (a live recording); counts are as of then. */
+ * Rebuilt when threads appear or get their names (a live recording);
+ * counts are as of then. */
 static void
 update_thread_list (SpWindow *self)
 {
@@ -796,16 +921,17 @@ update_thread_list (SpWindow *self)
   const SpThread *threads;
   g_autofree guint64 *samples = NULL;
   GtkWidget *child;
-  gsize n_threads, n_samples;
+  gsize n_threads, n_samples, n_named;
 
   sp_profile_lock_reading (self->profile);
   n_threads = sp_spool_reader_get_n_threads (reader);
-  if (n_threads == self->n_listed_threads)
+  threads = sp_spool_reader_get_threads (reader);
+  n_named = count_thread_names (self, threads, n_threads);
+  if (n_threads == self->n_listed_threads && n_named == self->n_listed_names)
     {
       sp_profile_unlock_reading (self->profile);
       return;
     }
-  threads = sp_spool_reader_get_threads (reader);
   n_samples = sp_spool_reader_get_n_samples (reader);
   samples = g_new0 (guint64, MAX (n_threads, 1));
   for (gsize i = 0; i < n_samples; i++)
@@ -827,6 +953,7 @@ update_thread_list (SpWindow *self)
       gtk_list_box_append (self->thread_list, check);
     }
   self->n_listed_threads = n_threads;
+  self->n_listed_names = n_named;
   sp_profile_unlock_reading (self->profile);
 }
 
@@ -1012,6 +1139,7 @@ sp_window_finalize (GObject *object)
   g_clear_pointer (&self->index, sp_sample_index_free);
   g_clear_pointer (&self->filter, sp_filter_free);
   g_clear_pointer (&self->profile, sp_profile_free);
+  sp_record_options_clear (&self->record_options);
   G_OBJECT_CLASS (sp_window_parent_class)->finalize (object);
 }
 
@@ -1024,12 +1152,15 @@ sp_window_class_init (SpWindowClass *klass)
   object_class->dispose = sp_window_dispose;
   object_class->finalize = sp_window_finalize;
 
+  g_type_ensure (SP_TYPE_RECENT_LIST);
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/stackpulse/Stackpulse/sp-window.ui");
   gtk_widget_class_bind_template_child (widget_class, SpWindow, pages);
   gtk_widget_class_bind_template_child (widget_class, SpWindow, spinner);
   gtk_widget_class_bind_template_child (widget_class, SpWindow, damage_label);
   gtk_widget_class_bind_template_child (widget_class, SpWindow, figures);
   gtk_widget_class_bind_template_child (widget_class, SpWindow, error_label);
+  gtk_widget_class_bind_template_child (widget_class, SpWindow, elevate_button);
+  gtk_widget_class_bind_template_child (widget_class, SpWindow, recent_list);
   gtk_widget_class_bind_template_child (widget_class, SpWindow, views);
   gtk_widget_class_bind_template_child (widget_class, SpWindow, view_switcher);
   gtk_widget_class_bind_template_child (widget_class, SpWindow, search_entry);
@@ -1053,6 +1184,8 @@ sp_window_class_init (SpWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.record", NULL, record_activated);
   gtk_widget_class_install_action (widget_class, "win.stop", NULL, stop_activated);
   gtk_widget_class_install_action (widget_class, "win.record-demo", NULL, record_demo_activated);
+  gtk_widget_class_install_action (widget_class, "win.attach", NULL, attach_activated);
+  gtk_widget_class_install_action (widget_class, "win.record-elevated", NULL, record_elevated_activated);
   gtk_widget_class_install_action (widget_class, "win.transform-focus", NULL, transform_activated);
   gtk_widget_class_install_action (widget_class, "win.transform-focus-subtree", NULL, transform_activated);
   gtk_widget_class_install_action (widget_class, "win.transform-merge", NULL, transform_activated);
@@ -1087,6 +1220,7 @@ sp_window_init (SpWindow *self)
   g_signal_connect (self->icicle_button, "toggled", G_CALLBACK (icicle_toggled), self);
   g_signal_connect (gtk_scrolled_window_get_vadjustment (self->flame_graph_scroller), "changed",
                     G_CALLBACK (flame_graph_height_changed), self);
+  g_signal_connect (self->recent_list, "open", G_CALLBACK (recent_open), self);
   g_signal_connect (target, "drop", G_CALLBACK (drop_file), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (target));
 }

@@ -23,8 +23,10 @@ void sp_window_open_file (SpWindow *self,
 /* The page shown: "start", "loading", "profile" or "error". */
 const char *sp_window_get_page (SpWindow *self);
 
-/* Runs stackpulse-record on options' command and shows the recording live
- * as it grows; the window must be empty (start page). */
+/* Runs stackpulse-record on options' command (or attached to its pid) and
+ * shows the recording live as it grows; the window must be empty (start
+ * page). When the kernel refuses, the error page explains, and offers to
+ * run the same recording through pkexec where it is installed. */
 gboolean sp_window_record (SpWindow *self,
                            const SpRecordOptions *options,
                            GError **error);

@@ -10,11 +10,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "sp-recorder.h"
 
 #define EXIT_USAGE 2
 #define MAX_PIDS   1024
+#define MAX_ENV    256
 
 static int
 usage (FILE *out,
@@ -40,6 +42,9 @@ usage (FILE *out,
          "      --control-stdin    stop on a line \"stop\" or end of input on stdin\n"
          "      --progress-fd N    write key=value progress lines to fd N each second\n"
          "  -p, --pid PID[,PID]    attach to running processes instead of launching\n"
+         "      --env KEY=VALUE    set KEY in the launched command's environment\n"
+         "                         (repeatable)\n"
+         "  -C, --directory DIR    run the launched command in DIR\n"
          "  -h, --help             this help\n"
          "\n"
          "A launched command's exit status becomes stackpulse-record's (128+N after\n"
@@ -80,11 +85,51 @@ parse_pids (const char *text,
   return ok && *n_pids > 0;
 }
 
+/* The launched command inherits the recorder's environment, and the
+ * recorder reads no variable after it started: setting them here is
+ * enough. Only for a launch: an attached process keeps its own. */
+static int
+apply_launch_settings (const SpRecorderOptions *options,
+                       char *const *env,
+                       size_t n_env)
+{
+  struct stat st;
+
+  if (options->command == NULL && (n_env > 0 || options->directory != NULL))
+    {
+      fprintf (stderr, "stackpulse-record: --env and --directory apply to a launched command, not to -p\n");
+      return EXIT_USAGE;
+    }
+  if (options->directory != NULL && stat (options->directory, &st) != 0)
+    {
+      fprintf (stderr, "stackpulse-record: --directory: '%s': %s\n", options->directory, strerror (errno));
+      return SP_RECORDER_EXIT_NOT_FOUND;
+    }
+  if (options->directory != NULL && !S_ISDIR (st.st_mode))
+    {
+      fprintf (stderr, "stackpulse-record: --directory: '%s' is not a folder\n", options->directory);
+      return SP_RECORDER_EXIT_NOT_FOUND;
+    }
+  for (size_t i = 0; i < n_env; i++)
+    {
+      char *equals = strchr (env[i], '=');
+
+      *equals = '\0';
+      if (setenv (env[i], equals + 1, 1) != 0)
+        {
+          fprintf (stderr, "stackpulse-record: --env: cannot set %s: %s\n", env[i], strerror (errno));
+          return EXIT_USAGE;
+        }
+    }
+  return 0;
+}
+
 int
 main (int argc,
       char **argv)
 {
-  enum { OPT_CALL_GRAPH = 256, OPT_STACK_SIZE, OPT_NO_KERNEL, OPT_DURATION, OPT_CONTROL_STDIN, OPT_PROGRESS_FD };
+  enum { OPT_CALL_GRAPH = 256, OPT_STACK_SIZE, OPT_NO_KERNEL, OPT_DURATION, OPT_CONTROL_STDIN, OPT_PROGRESS_FD,
+         OPT_ENV };
   static const struct option long_options[] = {
     { "output", required_argument, NULL, 'o' },
     { "freq", required_argument, NULL, 'F' },
@@ -95,10 +140,14 @@ main (int argc,
     { "control-stdin", no_argument, NULL, OPT_CONTROL_STDIN },
     { "progress-fd", required_argument, NULL, OPT_PROGRESS_FD },
     { "pid", required_argument, NULL, 'p' },
+    { "env", required_argument, NULL, OPT_ENV },
+    { "directory", required_argument, NULL, 'C' },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 },
   };
   static pid_t pids[MAX_PIDS];
+  static char *env[MAX_ENV];
+  size_t n_env = 0;
   SpRecorderOptions options = {
     .frequency_hz = 1000,
     .kernel_stacks = true,
@@ -108,9 +157,9 @@ main (int argc,
   };
   unsigned long value;
   char *end;
-  int opt;
+  int opt, status;
 
-  while ((opt = getopt_long (argc, argv, "+o:F:p:h", long_options, NULL)) != -1)
+  while ((opt = getopt_long (argc, argv, "+o:F:p:C:h", long_options, NULL)) != -1)
     {
       switch (opt)
         {
@@ -176,6 +225,17 @@ main (int argc,
             }
           options.pids = pids;
           break;
+        case OPT_ENV:
+          if (strchr (optarg, '=') == NULL || optarg[0] == '=' || n_env == MAX_ENV)
+            {
+              fprintf (stderr, "stackpulse-record: --env takes KEY=VALUE\n");
+              return EXIT_USAGE;
+            }
+          env[n_env++] = optarg;
+          break;
+        case 'C':
+          options.directory = optarg;
+          break;
         case 'h':
           return usage (stdout, 0);
         default:
@@ -186,5 +246,7 @@ main (int argc,
     options.command = argv + optind;
   if (options.output == NULL || (options.command == NULL) == (options.n_pids == 0))
     return usage (stderr, EXIT_USAGE);
+  if ((status = apply_launch_settings (&options, env, n_env)) != 0)
+    return status;
   return sp_recorder_run (&options);
 }

@@ -362,7 +362,8 @@ typedef struct {
 
 /* Events for one thread of an attached process. A thread that ended since
  * the listing is no loss; the main thread decides whether the process can
- * be traced at all. */
+ * be traced at all (and when it cannot, the other threads' failures say
+ * the same again: no warning for them). */
 static void
 add_attached_task (pid_t pid,
                    pid_t tid,
@@ -380,7 +381,7 @@ add_attached_task (pid_t pid,
       state->main_thread_failed = true;
       memcpy (state->message, message, sizeof message);
     }
-  else if (sp_proc_exists (tid))
+  else if (!state->main_thread_failed && sp_proc_exists (tid))
     fprintf (stderr, "stackpulse-record: warning: thread %d: %s\n", (int) tid, message);
 }
 
@@ -434,7 +435,7 @@ setup_launch (Recorder *r)
 {
   char message[1024];
 
-  if (!sp_launch_prepare (&r->launch, r->options->command, r->options->control_stdin,
+  if (!sp_launch_prepare (&r->launch, r->options->command, r->options->directory, r->options->control_stdin,
                           message, sizeof message))
     {
       fprintf (stderr, "stackpulse-record: %s\n", message);

@@ -27,6 +27,7 @@ typedef struct {
   bool          control_stdin;   /* a line "stop" or EOF on stdin stops */
   int           progress_fd;     /* key=value lines each second, or -1 */
   char *const  *command;         /* launch, or NULL */
+  const char   *directory;       /* where the command runs; NULL: here */
   const pid_t  *pids;            /* attach */
   size_t        n_pids;
 } SpRecorderOptions;

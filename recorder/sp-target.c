@@ -16,6 +16,7 @@
 /* In the child between fork and exec: only async-signal-safe calls. */
 static void __attribute__ ((noreturn))
 run_child (char *const argv[],
+           const char *directory,
            int go_fd,
            int error_fd,
            bool stdin_null)
@@ -46,6 +47,12 @@ run_child (char *const argv[],
           close (fd);
         }
     }
+  if (directory != NULL && chdir (directory) != 0)
+    {
+      err = errno;
+      (void) !write (error_fd, &err, sizeof err);
+      _exit (127);
+    }
   execvp (argv[0], argv);
   err = errno;
   (void) !write (error_fd, &err, sizeof err);
@@ -55,6 +62,7 @@ run_child (char *const argv[],
 bool
 sp_launch_prepare (SpLaunch *launch,
                    char *const argv[],
+                   const char *directory,
                    bool stdin_null,
                    char *message,
                    size_t size)
@@ -77,7 +85,7 @@ sp_launch_prepare (SpLaunch *launch,
     {
       close (go[1]);
       close (error[0]);
-      run_child (argv, go[0], error[1], stdin_null);
+      run_child (argv, directory, go[0], error[1], stdin_null);
     }
   close (go[0]);
   close (error[1]);

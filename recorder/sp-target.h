@@ -18,9 +18,11 @@ typedef struct {
 } SpLaunch;
 
 /* Forks the held child; stdin_null gives it /dev/null as standard input
- * (when the recorder's own stdin is its control channel). */
+ * (when the recorder's own stdin is its control channel); directory, when
+ * not NULL, is where it runs. */
 bool sp_launch_prepare (SpLaunch *launch,
                         char *const argv[],
+                        const char *directory,
                         bool stdin_null,
                         char *message,
                         size_t message_size);

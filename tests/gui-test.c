@@ -2,9 +2,54 @@
 /* gui-test.c: display check, screenshot folder, widget to PNG. */
 #include "gui-test.h"
 
+#include <glib/gstdio.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 static char *screenshot_dir;
+static char *xdg_dir;
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+        remove_tree (child);
+      else
+        g_unlink (child);
+    }
+  g_rmdir (path);
+}
+
+static void
+remove_xdg_dir (void)
+{
+  remove_tree (xdg_dir);
+}
+
+/* The user's recently-used list and cache are no place for a test's
+ * recordings: each test program gets its own, removed when it ends. */
+static void
+use_own_xdg_dirs (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *data = NULL;
+  g_autofree char *cache = NULL;
+
+  xdg_dir = g_dir_make_tmp ("stackpulse-xdg-XXXXXX", &error);
+  g_assert_no_error (error);
+  data = g_build_filename (xdg_dir, "data", NULL);
+  cache = g_build_filename (xdg_dir, "cache", NULL);
+  g_setenv ("XDG_DATA_HOME", data, TRUE);
+  g_setenv ("XDG_CACHE_HOME", cache, TRUE);
+  atexit (remove_xdg_dir);
+}
 
 gboolean
 gui_test_init (int *argc,
@@ -13,6 +58,7 @@ gui_test_init (int *argc,
   g_autoptr (GError) error = NULL;
 
   g_test_init (argc, argv, NULL);
+  use_own_xdg_dirs ();
   if (!gtk_init_check ())
     {
       if (g_getenv ("SP_REQUIRE_DISPLAY") != NULL)

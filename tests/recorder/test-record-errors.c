@@ -230,6 +230,51 @@ test_pid_and_command (Fixture *f,
   assert_usage (f, (const char *const *) argv);
 }
 
+/* --env and --directory are for a launched command: with -p they are a
+ * mistake, said before anything is attached. */
+static void
+test_env_with_pid (Fixture *f,
+                   gconstpointer data)
+{
+  g_auto (GStrv) argv = sp_test_argv (sp_test_recorder (), "-o", f->spool, "--env", "A=b", "-p", "1", NULL);
+  g_autoptr (SpChildResult) result = run_recorder (f, (const char *const *) argv);
+
+  g_assert_cmpint (result->exit_code, ==, EXIT_USAGE);
+  assert_contains (result->err, "apply to a launched command");
+  assert_nothing_left (f);
+}
+
+static void
+test_env_without_value (Fixture *f,
+                        gconstpointer data)
+{
+  g_auto (GStrv) argv = sp_test_argv (sp_test_recorder (), "-o", f->spool, "--env", "NOEQUALS", "--", "true", NULL);
+  g_autoptr (SpChildResult) result = run_recorder (f, (const char *const *) argv);
+
+  g_assert_cmpint (result->exit_code, ==, EXIT_USAGE);
+  assert_contains (result->err, "--env takes KEY=VALUE");
+  assert_nothing_left (f);
+}
+
+/* A folder that does not exist: the command cannot run there, and the
+ * message names the folder rather than the command. */
+static void
+test_missing_directory (Fixture *f,
+                        gconstpointer data)
+{
+  g_autofree char *marker = g_build_filename (f->dir, "ran", NULL);
+  g_autofree char *missing = g_build_filename (f->dir, "no-such-folder", NULL);
+  g_autofree char *touch = g_strdup_printf ("touch '%s'", marker);
+  g_auto (GStrv) argv = sp_test_argv (sp_test_recorder (), "-o", f->spool, "--directory", missing, "--",
+                                      "/bin/sh", "-c", touch, NULL);
+  g_autoptr (SpChildResult) result = run_recorder (f, (const char *const *) argv);
+
+  g_assert_cmpint (result->exit_code, ==, EXIT_NOT_FOUND);
+  assert_contains (result->err, "no-such-folder");
+  g_assert_false (g_file_test (marker, G_FILE_TEST_EXISTS));
+  assert_nothing_left (f);
+}
+
 #define ADD(path, func) \
   g_test_add (path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
 
@@ -247,5 +292,8 @@ main (int argc,
   ADD ("/recorder/errors/unknown-option", test_unknown_option);
   ADD ("/recorder/errors/no-command", test_no_command);
   ADD ("/recorder/errors/pid-and-command", test_pid_and_command);
+  ADD ("/recorder/errors/env-with-pid", test_env_with_pid);
+  ADD ("/recorder/errors/env-without-value", test_env_without_value);
+  ADD ("/recorder/errors/missing-directory", test_missing_directory);
   return g_test_run ();
 }

@@ -11,6 +11,7 @@
  * sp-work-threads serves the /recorder/launch/threads/ cases. */
 #include <glib.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "record-run.h"
@@ -445,6 +446,36 @@ test_crash (void)
   sp_test_assert_meta_int (rec, "recording", "samples", (gint64) sp_spool_reader_get_n_samples (rec->reader));
 }
 
+/* ---- Environment and folder --------------------------------------------- */
+
+/* --env and --directory reach the launched command (and only it: the
+ * app passes them so they survive pkexec, which clears both). */
+static void
+test_environment_and_folder (void)
+{
+  g_autofree char *work = sp_test_make_dir ();
+  g_autofree char *real_work = realpath (work, NULL);
+  g_autofree char *seen_path = g_build_filename (work, "seen", NULL);
+  g_autofree char *seen = NULL;
+  g_autofree char *expected = g_strdup_printf ("a b=c||%s\n", real_work);
+  const char *const options[] = { "--env", "SP_TEST_VALUE=a b=c", "--env", "SP_TEST_EMPTY=",
+                                  "--directory", work, NULL };
+  const char *const command[] = { "/bin/sh", "-c",
+                                  "printf '%s|%s|%s\\n' \"$SP_TEST_VALUE\" \"$SP_TEST_EMPTY\" \"$(pwd -P)\" > seen",
+                                  NULL };
+  g_autoptr (SpTestRecording) rec = sp_test_record (options, command);
+  g_autoptr (GError) error = NULL;
+
+  g_test_message ("recorder's stderr:\n%s", rec->result->err);
+  g_assert_cmpint (rec->result->exit_code, ==, 0);
+  sp_test_recording_load (rec);
+  g_file_get_contents (seen_path, &seen, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (seen, ==, expected);
+  g_assert_null (g_getenv ("SP_TEST_VALUE"));
+  sp_test_remove_dir (work);
+}
+
 int
 main (int argc,
       char **argv)
@@ -464,6 +495,7 @@ main (int argc,
   g_test_add_func ("/recorder/launch/fork-exec", test_fork_exec);
   g_test_add_func ("/recorder/launch/deep-recursion", test_deep_recursion);
   g_test_add_func ("/recorder/launch/crash", test_crash);
+  g_test_add_func ("/recorder/launch/environment-and-folder", test_environment_and_folder);
   status = g_test_run ();
 
   g_clear_pointer (&threads_rec, sp_test_recording_free);

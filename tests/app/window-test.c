@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* window-test.c: walking widget trees and the main loop for the app's
+ * tests. */
+#include "window-test.h"
+
+#include <glib/gstdio.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/wait.h>
+
+gboolean
+window_test_wait (gboolean (*cond) (gpointer data),
+                  gpointer data,
+                  double timeout_s)
+{
+  gint64 deadline = g_get_monotonic_time () + (gint64) (timeout_s * G_USEC_PER_SEC);
+
+  while (g_get_monotonic_time () < deadline)
+    {
+      if (cond (data))
+        return TRUE;
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
+  return cond (data);
+}
+
+void
+window_test_run (double seconds)
+{
+  gint64 until = g_get_monotonic_time () + (gint64) (seconds * G_USEC_PER_SEC);
+
+  while (g_get_monotonic_time () < until)
+    {
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
+}
+
+GtkWindow *
+window_test_find_toplevel (GType type)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr (GtkWindow) window = g_list_model_get_item (toplevels, i);
+
+      if (G_TYPE_CHECK_INSTANCE_TYPE (window, type))
+        return window;
+    }
+  return NULL;
+}
+
+static const char *
+widget_text (GtkWidget *widget)
+{
+  if (GTK_IS_LABEL (widget))
+    return gtk_label_get_text (GTK_LABEL (widget));
+  if (GTK_IS_BUTTON (widget))
+    return gtk_button_get_label (GTK_BUTTON (widget));
+  if (GTK_IS_CHECK_BUTTON (widget))
+    return gtk_check_button_get_label (GTK_CHECK_BUTTON (widget));
+  return NULL;
+}
+
+static GtkWidget *
+find_widget (GtkWidget *widget,
+             GType type,
+             const char *text)
+{
+  const char *shown = widget_text (widget);
+
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type) && shown != NULL && strstr (shown, text) != NULL)
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_widget (child, type, text);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+GtkLabel *
+window_test_find_label (GtkWidget *widget,
+                        const char *text)
+{
+  return GTK_LABEL (find_widget (widget, GTK_TYPE_LABEL, text));
+}
+
+GtkButton *
+window_test_find_button (GtkWidget *widget,
+                         const char *text)
+{
+  return GTK_BUTTON (find_widget (widget, GTK_TYPE_BUTTON, text));
+}
+
+GtkCheckButton *
+window_test_find_check_button (GtkWidget *widget,
+                               const char *text)
+{
+  return GTK_CHECK_BUTTON (find_widget (widget, GTK_TYPE_CHECK_BUTTON, text));
+}
+
+GtkWidget *
+window_test_find_widget (GtkWidget *widget,
+                         GType type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = window_test_find_widget (child, type);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+gboolean
+window_test_is_shown (GtkWidget *widget)
+{
+  for (; widget != NULL; widget = gtk_widget_get_parent (widget))
+    if (!gtk_widget_get_visible (widget))
+      return FALSE;
+  return TRUE;
+}
+
+static gboolean
+file_exists (gpointer path)
+{
+  return g_file_test (path, G_FILE_TEST_EXISTS);
+}
+
+/* Returns once the workload's threads have their names (its --ready
+ * file), so that whoever looks at /proc sees them. */
+GPid
+window_test_start_workload (double seconds)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("stackpulse-workload-XXXXXX", &error);
+  g_autofree char *ready = g_build_filename (dir, "ready", NULL);
+  g_autofree char *duration = g_strdup_printf ("%g", seconds);
+  const char *argv[] = { g_getenv ("SP_WORK_THREADS"), "--ready", ready, duration, NULL };
+  GPid pid = 0;
+
+  g_assert_no_error (error);
+  g_assert_nonnull (argv[0]);
+  g_spawn_async (NULL, (char **) argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL,
+                 NULL, NULL, &pid, &error);
+  g_assert_no_error (error);
+  g_assert_true (window_test_wait (file_exists, ready, 10));
+  g_unlink (ready);
+  g_rmdir (dir);
+  return pid;
+}
+
+void
+window_test_stop_workload (GPid pid)
+{
+  kill (pid, SIGKILL);
+  waitpid (pid, NULL, 0);
+}

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* window-test.h: finding what a window shows, and waiting for it, in the
+ * app's tests. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+/* Runs the main loop until cond (data) holds; FALSE after timeout_s. */
+gboolean window_test_wait (gboolean (*cond) (gpointer data),
+                           gpointer data,
+                           double timeout_s);
+
+/* Runs the main loop for seconds. */
+void window_test_run (double seconds);
+
+/* The first open window of type (a dialog a window opened). */
+GtkWindow *window_test_find_toplevel (GType type);
+
+/* The first visible-or-not widget under widget that is a GtkLabel, a
+ * GtkButton or a GtkCheckButton whose text contains text. */
+GtkLabel *window_test_find_label (GtkWidget *widget,
+                                  const char *text);
+GtkButton *window_test_find_button (GtkWidget *widget,
+                                    const char *text);
+GtkCheckButton *window_test_find_check_button (GtkWidget *widget,
+                                               const char *text);
+
+/* The first widget of type under widget (or widget itself). */
+GtkWidget *window_test_find_widget (GtkWidget *widget,
+                                    GType type);
+
+/* Whether widget and all its ancestors are visible. */
+gboolean window_test_is_shown (GtkWidget *widget);
+
+/* A program that runs for seconds (sp-work-threads: four named threads
+ * burning CPU), started in the background; and its end. */
+GPid window_test_start_workload (double seconds);
+void window_test_stop_workload (GPid pid);
