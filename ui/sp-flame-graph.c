@@ -88,7 +88,12 @@ subtree_rows (const SpCallTree *tree,
   guint rows = 0;
 
   for (guint32 c = tree->nodes[node].first_child; c != SP_CALL_TREE_NONE; c = tree->nodes[c].next_sibling)
-    rows = MAX (rows, subtree_rows (tree, c));
+    {
+      /* Not inside MAX (), which would evaluate it twice: 2^depth calls. */
+      guint child_rows = subtree_rows (tree, c);
+
+      rows = MAX (rows, child_rows);
+    }
   return rows + 1;
 }
 

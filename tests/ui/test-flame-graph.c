@@ -214,6 +214,30 @@ test_layout (void)
   fixture_teardown (&f);
 }
 
+/* A 200-frame stack (DWARF unwinding gives such, recursion more): one row
+ * each, measured at once (counting rows once took 2^depth steps). */
+static void
+test_deep (void)
+{
+  g_autoptr (GString) line = g_string_new (NULL);
+  const char *deep_lines[2] = { NULL, NULL };
+  SpProfile *profile;
+  SpFlameGraph *graph;
+  int min, nat;
+
+  for (guint i = 0; i < 200; i++)
+    g_string_append_printf (line, "%sf%u", i > 0 ? ";" : "", i);
+  g_string_append (line, " 3");
+  deep_lines[0] = line->str;
+  profile = profile_from_text (deep_lines);
+  graph = g_object_ref_sink (sp_flame_graph_new ());
+  sp_flame_graph_set_tree (graph, profile, sp_call_tree_new (profile, NULL, NULL, FALSE));
+  gtk_widget_measure (GTK_WIDGET (graph), GTK_ORIENTATION_VERTICAL, WIDTH, &min, &nat, NULL, NULL);
+  g_assert_cmpint (nat, ==, 201 * ROW_HEIGHT);
+  g_object_unref (graph);
+  sp_profile_free (profile);
+}
+
 /* Zoomed into parse: parse and its ancestors full width, lex 10/15 of it,
  * eval gone; zoom_to (0) returns. */
 static void
@@ -470,6 +494,7 @@ main (int argc,
 
   g_test_add_func ("/ui/flame-graph/layout", test_layout);
   g_test_add_func ("/ui/flame-graph/zoom", test_zoom);
+  g_test_add_func ("/ui/flame-graph/deep", test_deep);
   g_test_add_func ("/ui/flame-graph/icicle", test_icicle);
   g_test_add_func ("/ui/flame-graph/search", test_search);
   g_test_add_func ("/ui/flame-graph/colours", test_colours);
