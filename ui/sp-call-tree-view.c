@@ -16,6 +16,7 @@
 
 #include <string.h>
 
+#include "sp-cells-private.h"
 #include "sp-tree-item.h"
 
 #define HOT_PATH_MAX_DEPTH 30
@@ -100,26 +101,6 @@ function_setup (GtkSignalListItemFactory *factory,
   gtk_list_item_set_child (list_item, expander);
 }
 
-/* Unresolved frames are dim, kernel functions italic. */
-static void
-style_function_label (GtkLabel *label,
-                      SpFunctionKind kind)
-{
-  g_autoptr (PangoAttrList) attrs = NULL;
-  gboolean dim = kind == SP_FUNCTION_UNRESOLVED || kind == SP_FUNCTION_TRUNCATED;
-
-  if (dim)
-    gtk_widget_add_css_class (GTK_WIDGET (label), "dim-label");
-  else
-    gtk_widget_remove_css_class (GTK_WIDGET (label), "dim-label");
-  if (kind == SP_FUNCTION_KERNEL || kind == SP_FUNCTION_SYNTHETIC)
-    {
-      attrs = pango_attr_list_new ();
-      pango_attr_list_insert (attrs, pango_attr_style_new (PANGO_STYLE_ITALIC));
-    }
-  gtk_label_set_attributes (label, attrs);
-}
-
 static void
 function_bind (GtkSignalListItemFactory *factory,
                GtkListItem *list_item,
@@ -134,7 +115,7 @@ function_bind (GtkSignalListItemFactory *factory,
     return;
   gtk_label_set_text (label, sp_tree_item_get_name (item));
   gtk_widget_set_tooltip_text (GTK_WIDGET (label), sp_tree_item_get_name (item));
-  style_function_label (label, sp_tree_item_get_kind (item));
+  _sp_cells_style_function_label (label, sp_tree_item_get_kind (item));
 }
 
 static void
@@ -167,14 +148,6 @@ text_setup (GtkSignalListItemFactory *factory,
   gtk_list_item_set_child (list_item, label);
 }
 
-/* "12.5%  (1234)": the share of all samples, then the count. */
-static char *
-format_share (double percent,
-              guint64 samples)
-{
-  return g_strdup_printf ("%.1f%%  (%" G_GUINT64_FORMAT ")", percent, samples);
-}
-
 static void
 text_bind (GtkSignalListItemFactory *factory,
            GtkListItem *list_item,
@@ -192,10 +165,10 @@ text_bind (GtkSignalListItemFactory *factory,
       gtk_label_set_text (label, sp_tree_item_get_module (item));
       return;
     case COLUMN_SELF:
-      text = format_share (sp_tree_item_get_self_percent (item), sp_tree_item_get_self (item));
+      text = _sp_cells_format_share (sp_tree_item_get_self_percent (item), sp_tree_item_get_self (item));
       break;
     case COLUMN_TOTAL:
-      text = format_share (sp_tree_item_get_total_percent (item), sp_tree_item_get_total (item));
+      text = _sp_cells_format_share (sp_tree_item_get_total_percent (item), sp_tree_item_get_total (item));
       break;
     default:
       g_assert_not_reached ();
@@ -337,19 +310,6 @@ reveal_node (SpCallTreeView *self,
   return row;
 }
 
-/* GTK 4.8 has no gtk_column_view_scroll_to (4.12); the list view inside
- * the column view has had the "list.scroll-to-item" action since 4.0. */
-static void
-scroll_to_position (SpCallTreeView *self,
-                    guint position)
-{
-  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->column_view));
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    if (GTK_IS_LIST_VIEW (child))
-      gtk_widget_activate_action (child, "list.scroll-to-item", "u", position);
-}
-
 static void
 select_row (SpCallTreeView *self,
             GtkTreeListRow *row,
@@ -366,7 +326,7 @@ select_row (SpCallTreeView *self,
         {
           gtk_single_selection_set_selected (self->selection, i);
           if (scroll)
-            scroll_to_position (self, i);
+            _sp_cells_scroll_to (self->column_view, i);
           return;
         }
     }
