@@ -106,6 +106,8 @@ sp_spool_summary_from_profile (SpProfile *profile,
   summary->lost_known = meta != NULL && g_key_file_has_key (meta, "recording", "lost_samples", NULL);
   if (summary->lost_known)
     summary->lost_samples = g_key_file_get_uint64 (meta, "recording", "lost_samples", NULL);
+  if (meta != NULL)
+    summary->dropped_samples = g_key_file_get_uint64 (meta, "recording", "dropped_samples", NULL);
   summary->symbol_problems = sp_symbol_problems_copy (sp_profile_get_symbol_problem_details (profile));
 }
 

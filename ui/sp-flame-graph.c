@@ -707,6 +707,16 @@ sp_flame_graph_get_zoom (SpFlameGraph *self)
 }
 
 guint32
+sp_flame_graph_get_zoom_function (SpFlameGraph *self)
+{
+  g_return_val_if_fail (SP_IS_FLAME_GRAPH (self), SP_CALL_TREE_NONE);
+
+  if (self->tree == NULL || self->zoom == 0)
+    return SP_CALL_TREE_NONE;
+  return self->tree->nodes[self->zoom].function;
+}
+
+guint32
 sp_flame_graph_node_at (SpFlameGraph *self,
                         double x,
                         double y)

@@ -40,6 +40,10 @@ void sp_flame_graph_zoom_to (SpFlameGraph *self,
                              guint32 node);
 guint32 sp_flame_graph_get_zoom (SpFlameGraph *self);
 
+/* The zoomed node's function (what the user chose by clicking), or
+ * SP_CALL_TREE_NONE when the whole tree shows. */
+guint32 sp_flame_graph_get_zoom_function (SpFlameGraph *self);
+
 /* The node drawn at (x, y) in widget coordinates, or SP_CALL_TREE_NONE. */
 guint32 sp_flame_graph_node_at (SpFlameGraph *self,
                                 double x,
