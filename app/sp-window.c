@@ -990,6 +990,8 @@ view_changed (GtkStack *views,
   const char *came_from = self->shown_view;
   guint32 chosen;
 
+  if (self->disposed)
+    return;
   self->shown_view = g_intern_string (gtk_stack_get_visible_child_name (views));
   if (!callers_shown (self) || self->profile == NULL)
     return;
