@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sp-window.c: the start page, and one recording: call tree, flame graph,
- * headline figures.
+ * callers and callees, headline figures and status.
  *
  * Reading a spool, resolving its symbols and building the trees run in a
  * GTask thread (data/ does the work); the window only shows the result, so
@@ -9,15 +9,19 @@
 #include "sp-window.h"
 
 #include "sp-call-tree-view.h"
+#include "sp-callers-view.h"
 #include "sp-flame-graph.h"
 #include "sp-process.h"
 #include "sp-process-picker.h"
+#include "sp-function-list.h"
 #include "sp-profile.h"
 #include "sp-recent-list.h"
 #include "sp-record-dialog.h"
 #include "sp-recording-session.h"
 #include "sp-spool-summary.h"
 #include "sp-stack-counts.h"
+#include "sp-status-text.h"
+#include "sp-summary-page.h"
 #include "sp-timeline-view.h"
 #include "sp-timeline.h"
 
@@ -48,6 +52,9 @@ struct _SpWindow
   GtkWidget           *record_button;   /* Record and its menu */
   GtkButton           *stop_button;
   GtkLabel            *status_label;
+  GtkButton           *problems_button;
+  GtkLabel            *problems_label;
+  SpCallersView       *callers_view;
   GtkScrolledWindow   *call_tree_scroller;
   GtkScrolledWindow   *flame_graph_scroller;
   GtkScrolledWindow   *bottom_up_scroller;
@@ -74,6 +81,13 @@ struct _SpWindow
   gboolean             live_busy;
   gboolean             live_final;    /* the recorder ended: finish after this update */
   SpRecordOptions      record_options; /* what it records, to run it again elevated */
+  const char          *exit_note;     /* said in the status once the recording ended, or NULL */
+
+  /* The caller/callee view: its function, and what it waits for. */
+  guint32              focus_function;  /* SP_FUNCTION_LIST_ROOT: the hottest, once known */
+  const char          *shown_view;      /* the page shown (interned), to know where the user came from */
+  gboolean             callers_stale;   /* the trees changed while the view was hidden */
+  gboolean             callers_pending; /* another function waits for the worker */
 
   /* Borrowed references */
   SpCallTreeView      *call_tree_view;
@@ -133,65 +147,61 @@ load_in_thread (GTask *task,
       g_task_return_error (task, error);
       return;
     }
-  sp_spool_summary_from_profile (loaded->profile, &loaded->summary);
   /* Symbols are resolved here, off the main thread, as the trees need them. */
   loaded->call_tree = sp_call_tree_new (loaded->profile, NULL, NULL, FALSE);
   loaded->flame_tree = sp_call_tree_copy (loaded->call_tree);
   loaded->bottom_up = sp_call_tree_new (loaded->profile, NULL, NULL, TRUE);
+  /* After the trees: the symbol problems are known then. */
+  sp_spool_summary_from_profile (loaded->profile, &loaded->summary);
   loaded->index = sp_sample_index_new ();
   sp_sample_index_update (loaded->index, sp_profile_get_reader (loaded->profile));
   g_task_return_pointer (task, loaded, loaded_free);
 }
 
+/* The status bar's warning: symbol problems that leave frames as
+ * addresses, the first named; the rest in its tooltip and on the Summary
+ * page it opens. Missing debug info is too common to warn about here. */
 static void
-add_figure (SpWindow *self,
-            int row,
-            const char *name,
-            const char *value)
+show_problems (SpWindow *self,
+               const GArray *problems)
 {
-  GtkWidget *name_label = gtk_label_new (name);
-  GtkWidget *value_label = gtk_label_new (value);
+  g_autofree char *headline = sp_status_text_headline (problems);
+  g_autofree char *serious = NULL;
+  g_autofree char *tooltip = NULL;
 
-  gtk_label_set_xalign (GTK_LABEL (name_label), 1);
-  gtk_widget_add_css_class (name_label, "dim-label");
-  gtk_label_set_xalign (GTK_LABEL (value_label), 0);
-  gtk_label_set_selectable (GTK_LABEL (value_label), TRUE);
-  gtk_grid_attach (self->figures, name_label, 0, row, 1, 1);
-  gtk_grid_attach (self->figures, value_label, 1, row, 1, 1);
+  gtk_widget_set_visible (GTK_WIDGET (self->problems_button), headline != NULL);
+  if (headline == NULL)
+    return;
+  serious = sp_status_text_serious (problems);
+  tooltip = g_strdup_printf ("%s\n\nFrames in these files show as addresses. Click for the summary.", serious);
+  gtk_label_set_text (self->problems_label, headline);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->problems_button), tooltip);
 }
 
+/* The status line once the figures are known (a file opened, a
+ * recording finished): what was recorded and what was lost. */
+static void
+show_status (SpWindow *self,
+             const SpSpoolSummary *s)
+{
+  g_autofree char *figures = sp_status_text_figures (s);
+  g_autofree char *text = NULL;
+
+  if (self->exit_note != NULL)
+    text = g_strdup_printf ("%s  ·  %s", figures, self->exit_note);
+  gtk_label_set_text (self->status_label, text != NULL ? text : figures);
+  show_problems (self, s->symbol_problems);
+}
+
+/* The Summary page, the status line, and the damage (if any). */
 static void
 show_summary (SpWindow *self,
               const SpSpoolSummary *s)
 {
   g_autofree char *path = g_file_get_path (self->file);
-  g_autofree char *size = g_format_size (s->file_size);
-  g_autofree char *samples = g_strdup_printf ("%u", s->n_samples);
-  g_autofree char *threads = g_strdup_printf ("%u in %u processes", s->n_threads, s->n_processes);
-  g_autofree char *duration = g_strdup_printf ("%.3f s", s->duration_ns / 1e9);
-  g_autofree char *interval = g_strdup_printf ("%" G_GUINT64_FORMAT " µs", s->sample_interval_us);
-  g_autofree char *stacks = g_strdup_printf ("%u nodes, deepest %u frames", s->n_stack_nodes, s->max_depth);
-  g_autofree char *truncated = g_strdup_printf ("%u samples (%.1f%%)", s->n_truncated_samples,
-                                                s->n_samples ? 100.0 * s->n_truncated_samples / s->n_samples : 0.0);
-  g_autofree char *modules = g_strdup_printf ("%u", s->n_modules);
-  g_autofree char *execs = g_strdup_printf ("%u", s->n_process_execs);
-  GtkWidget *child;
-  int row = 0;
 
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->figures))) != NULL)
-    gtk_grid_remove (self->figures, child);
-
-  add_figure (self, row++, "File", path);
-  add_figure (self, row++, "Size", size);
-  add_figure (self, row++, "Samples", samples);
-  add_figure (self, row++, "Threads", threads);
-  add_figure (self, row++, "Duration", duration);
-  add_figure (self, row++, "Sampling interval", interval);
-  add_figure (self, row++, "Stacks", stacks);
-  add_figure (self, row++, "Truncated stacks", truncated);
-  add_figure (self, row++, "Mapped modules", modules);
-  add_figure (self, row++, "Programs executed", execs);
-
+  sp_summary_page_fill (self->figures, path, s);
+  show_status (self, s);
   gtk_widget_set_visible (GTK_WIDGET (self->damage_label), s->damage != NULL);
   if (s->damage != NULL)
     {
@@ -208,6 +218,9 @@ show_profile (SpWindow *self,
   /* The views borrow the profile: clear them before it goes. */
   sp_call_tree_view_set_tree (self->call_tree_view, NULL, NULL);
   sp_call_tree_view_set_tree (self->bottom_up_view, NULL, NULL);
+  sp_callers_view_set_functions (self->callers_view, NULL, NULL, 0);
+  self->focus_function = SP_FUNCTION_LIST_ROOT;
+  self->callers_stale = TRUE;
   sp_flame_graph_set_tree (self->flame_graph, NULL, NULL);
   sp_timeline_view_set_profile (self->timeline_view, NULL, NULL);
   g_clear_pointer (&self->index, sp_sample_index_free);
@@ -410,18 +423,34 @@ drop_file (GtkDropTarget *target,
 
 /* ---- Recording and the live view -------------------------------------- */
 
+/* What one worker run does; a run may do several. */
+typedef enum {
+  WORK_PARSE     = 1 << 0,   /* take in what the recorder appended */
+  WORK_FINISH    = 1 << 1,   /* the recorder is done: read the tail, summarize */
+  WORK_TREES     = 1 << 2,   /* the three trees for the filter */
+  WORK_FUNCTIONS = 1 << 3,   /* the function list, for the caller/callee view */
+  WORK_CALLERS   = 1 << 4,   /* the chosen function's callers and callees */
+} Work;
+
 typedef struct {
   SpProfile     *profile;     /* borrowed from the window for the update */
-  SpStackCounts *counts;      /* likewise; NULL: no parsing, only a new filter */
-  SpFilter      *filter;      /* a copy of the timeline's selection */
-  gboolean       finish;
+  SpStackCounts *counts;      /* likewise: a followed spool's running counts, or NULL */
+  SpFilter      *filter;      /* a copy of the window's */
+  Work           work;
+  guint32        focus;       /* for WORK_CALLERS; SP_FUNCTION_LIST_ROOT: the hottest */
 } LiveUpdate;
 
 typedef struct {
-  SpCallTree     *call_tree;
+  SpCallTree     *call_tree;     /* WORK_TREES */
   SpCallTree     *flame_tree;
   SpCallTree     *bottom_up;
-  SpSpoolSummary  summary;
+  GArray         *functions;     /* WORK_FUNCTIONS: SpFunctionCost */
+  guint64         n_kept;        /* the samples in functions */
+  SpFunctionCost  focus;         /* WORK_CALLERS (when there is a function): its own */
+  GArray         *callers;
+  GArray         *callees;
+  GArray         *problems;      /* the symbol problems so far (a copy) */
+  SpSpoolSummary  summary;       /* WORK_FINISH */
   gboolean        have_summary;
 } LiveTrees;
 
@@ -433,12 +462,42 @@ live_trees_free (gpointer data)
   sp_call_tree_free (trees->call_tree);
   sp_call_tree_free (trees->flame_tree);
   sp_call_tree_free (trees->bottom_up);
+  g_clear_pointer (&trees->functions, g_array_unref);
+  g_clear_pointer (&trees->callers, g_array_unref);
+  g_clear_pointer (&trees->callees, g_array_unref);
+  g_clear_pointer (&trees->problems, g_array_unref);
   sp_spool_summary_clear (&trees->summary);
   g_free (trees);
 }
 
+/* In the worker: the function list, and the chosen function's callers
+ * and callees (the hottest function's when none is chosen yet; the
+ * window asks for the list then). */
+static void
+find_callers (LiveUpdate *update,
+              SpStackCounts *counts,
+              LiveTrees *trees)
+{
+  guint32 focus = update->focus;
+
+  if (update->work & WORK_FUNCTIONS)
+    {
+      trees->functions = sp_function_list_new (update->profile, update->filter, counts);
+      /* Each sample has one innermost function: the selves add up to
+       * the samples the transforms kept, as the trees' roots do. */
+      for (guint i = 0; i < trees->functions->len; i++)
+        trees->n_kept += g_array_index (trees->functions, SpFunctionCost, i).self;
+      if (focus == SP_FUNCTION_LIST_ROOT && trees->functions->len > 0)
+        focus = g_array_index (trees->functions, SpFunctionCost, 0).function;
+    }
+  if ((update->work & WORK_CALLERS) && focus != SP_FUNCTION_LIST_ROOT)
+    sp_function_list_callers_callees (update->profile, update->filter, counts, focus,
+                                      &trees->focus, &trees->callers, &trees->callees);
+}
+
 /* In a worker: parse what was appended, count only the new samples, fold
- * the distinct stacks into fresh trees. */
+ * the distinct stacks into fresh trees (and lists, for the caller/callee
+ * view). */
 static void
 live_update_in_thread (GTask *task,
                        gpointer source_object,
@@ -447,25 +506,33 @@ live_update_in_thread (GTask *task,
 {
   LiveUpdate *update = task_data;
   LiveTrees *trees = g_new0 (LiveTrees, 1);
-  gboolean whole = update->filter->from_ns == 0 && update->filter->to_ns == G_MAXUINT64;
+  const SpFilter *filter = update->filter;
+  gboolean whole = filter->from_ns == 0 && filter->to_ns == G_MAXUINT64
+                   && (filter->hidden_threads == NULL || filter->hidden_threads->len == 0);
   SpStackCounts *counts = NULL;
   g_autoptr (SpStackCounts) selected = NULL;
 
-  if (update->counts != NULL)
+  if (update->work & WORK_PARSE)
     {
       sp_profile_update (update->profile);
-      if (update->finish)
+      if (update->work & WORK_FINISH)
         sp_profile_finish (update->profile);
       sp_stack_counts_update (update->counts, update->profile, NULL);
     }
-  /* The whole recording: the running counts. A time range: count it. */
+  /* The whole recording: the running counts. A time range or hidden
+   * threads: count them. */
   counts = whole && update->counts != NULL ? update->counts
                                            : (selected = sp_stack_counts_new (update->profile, update->filter));
   /* The counts hold the time range already; the filter adds its transforms. */
-  trees->call_tree = sp_call_tree_new (update->profile, update->filter, counts, FALSE);
-  trees->flame_tree = sp_call_tree_copy (trees->call_tree);
-  trees->bottom_up = sp_call_tree_new (update->profile, update->filter, counts, TRUE);
-  if (update->finish)
+  if (update->work & WORK_TREES)
+    {
+      trees->call_tree = sp_call_tree_new (update->profile, update->filter, counts, FALSE);
+      trees->flame_tree = sp_call_tree_copy (trees->call_tree);
+      trees->bottom_up = sp_call_tree_new (update->profile, update->filter, counts, TRUE);
+    }
+  find_callers (update, counts, trees);
+  trees->problems = sp_symbol_problems_copy (sp_profile_get_symbol_problem_details (update->profile));
+  if (update->work & WORK_FINISH)
     {
       sp_spool_summary_from_profile (update->profile, &trees->summary);
       trees->have_summary = TRUE;
@@ -475,6 +542,25 @@ live_update_in_thread (GTask *task,
 
 static void live_schedule (SpWindow *self);
 static void start_rebuild (SpWindow *self);
+static void start_callers (SpWindow *self);
+
+/* The list, and the chosen function when it is still the one asked for
+ * (the user may have chosen another meanwhile: that one is on its way). */
+static void
+show_callers (SpWindow *self,
+              LiveTrees *trees)
+{
+  if (trees->functions != NULL)
+    sp_callers_view_set_functions (self->callers_view, self->profile, g_steal_pointer (&trees->functions),
+                                   trees->n_kept);
+  if (trees->callers == NULL)
+    return;
+  if (self->focus_function == SP_FUNCTION_LIST_ROOT)
+    self->focus_function = trees->focus.function;
+  if (trees->focus.function == self->focus_function)
+    sp_callers_view_set_function (self->callers_view, &trees->focus, g_steal_pointer (&trees->callers),
+                                  g_steal_pointer (&trees->callees));
+}
 
 /* The counters when the recorder cannot send them (under pkexec): what
  * the followed spool holds so far. */
@@ -509,7 +595,7 @@ live_update_done (GObject *source,
       return;
     }
   /* The worker is idle now: the index can take in the new samples. */
-  if (update->counts != NULL)
+  if (update->work & WORK_PARSE)
     {
       sp_profile_lock_reading (self->profile);
       sp_sample_index_update (self->index, sp_profile_get_reader (self->profile));
@@ -519,18 +605,23 @@ live_update_done (GObject *source,
       if (!sp_recording_session_has_progress (self->session) && sp_window_is_recording (self))
         show_spool_progress (self);
     }
-  sp_call_tree_view_set_tree (self->call_tree_view, self->profile, g_steal_pointer (&trees->call_tree));
-  sp_flame_graph_set_tree (self->flame_graph, self->profile, g_steal_pointer (&trees->flame_tree));
-  sp_call_tree_view_set_tree (self->bottom_up_view, self->profile, g_steal_pointer (&trees->bottom_up));
+  if (update->work & WORK_TREES)
+    {
+      sp_call_tree_view_set_tree (self->call_tree_view, self->profile, g_steal_pointer (&trees->call_tree));
+      sp_flame_graph_set_tree (self->flame_graph, self->profile, g_steal_pointer (&trees->flame_tree));
+      sp_call_tree_view_set_tree (self->bottom_up_view, self->profile, g_steal_pointer (&trees->bottom_up));
+    }
+  show_callers (self, trees);
+  show_problems (self, trees->problems);
   if (trees->have_summary)
     show_summary (self, &trees->summary);
   live_trees_free (trees);
-  if (update->finish)
-    gtk_widget_set_visible (GTK_WIDGET (self->status_label), sp_profile_get_damage (self->profile) != NULL);
-  else if (self->live_final && update->counts != NULL)
+  if (!(update->work & WORK_FINISH) && self->live_final && (update->work & WORK_PARSE))
     live_schedule (self);  /* the recorder ended meanwhile: one last update */
   if (self->rebuild_pending)
     start_rebuild (self);
+  if (self->callers_pending && !self->live_busy)
+    start_callers (self);
 }
 
 static void
@@ -542,23 +633,40 @@ live_update_free (gpointer data)
   g_free (update);
 }
 
-/* Runs one worker over the profile: parsing what was appended (counts
- * given) and/or aggregating for the current filter. One at a time: the
- * profile's symbolizer and memos belong to one thread. */
+static gboolean
+callers_shown (SpWindow *self)
+{
+  return g_strcmp0 (gtk_stack_get_visible_child_name (self->views), "callers") == 0;
+}
+
+/* Runs one worker over the profile: parsing what was appended and/or
+ * aggregating for the current filter. One at a time: the profile's
+ * symbolizer and memos belong to one thread. New trees bring the
+ * caller/callee view up to date too when it is shown; when it is not,
+ * it catches up once it is. */
 static void
 run_worker (SpWindow *self,
-            SpStackCounts *counts,
-            gboolean finish)
+            Work work)
 {
   g_autoptr (GTask) task = NULL;
   LiveUpdate *update = g_new0 (LiveUpdate, 1);
 
+  if ((work & WORK_TREES) && callers_shown (self))
+    work |= WORK_FUNCTIONS | WORK_CALLERS;
+  else if (work & WORK_TREES)
+    self->callers_stale = TRUE;
+  if (work & WORK_FUNCTIONS)
+    self->callers_stale = FALSE;
+  if (work & WORK_CALLERS)
+    self->callers_pending = FALSE;
+  if (work & WORK_TREES)
+    self->rebuild_pending = FALSE;
   update->profile = self->profile;
-  update->counts = counts;
+  update->counts = self->live_counts;
   update->filter = sp_filter_copy (self->filter);
-  update->finish = finish;
+  update->work = work;
+  update->focus = self->focus_function;
   self->live_busy = TRUE;
-  self->rebuild_pending = FALSE;
   task = g_task_new (NULL, NULL, live_update_done, g_object_ref (self));
   g_task_set_task_data (task, update, live_update_free);
   g_task_run_in_thread (task, live_update_in_thread);
@@ -576,7 +684,26 @@ start_rebuild (SpWindow *self)
       self->rebuild_pending = TRUE;
       return;
     }
-  run_worker (self, NULL, FALSE);
+  run_worker (self, WORK_TREES);
+}
+
+/* The caller/callee view needs another function's callers and callees
+ * (and the function list, when the trees changed while it was hidden). */
+static void
+start_callers (SpWindow *self)
+{
+  Work work = WORK_CALLERS;
+
+  if (self->profile == NULL)
+    return;
+  if (self->live_busy)
+    {
+      self->callers_pending = TRUE;
+      return;
+    }
+  if (self->callers_stale || self->focus_function == SP_FUNCTION_LIST_ROOT)
+    work |= WORK_FUNCTIONS;
+  run_worker (self, work);
 }
 
 static void
@@ -614,7 +741,7 @@ live_tick (gpointer data)
       self->live_counts = sp_stack_counts_new (self->profile, NULL);
       self->index = sp_sample_index_new ();
     }
-  run_worker (self, self->live_counts, finish);
+  run_worker (self, WORK_PARSE | WORK_TREES | (finish ? WORK_FINISH : 0));
   if (finish)
     {
       self->live_source = 0;
@@ -676,6 +803,8 @@ session_finished (SpRecordingSession *session,
       return;
     }
   sp_recent_list_add_file (self->file);
+  /* The last update shows the figures in the status line, with this. */
+  self->exit_note = status == 0 ? NULL : "the program failed or was stopped";
   gtk_label_set_text (self->status_label, status == 0 ? "Recording finished." : "Recording finished (the program "
                                                                                 "failed or was stopped).");
   g_clear_handle_id (&self->live_source, g_source_remove);
@@ -957,6 +1086,75 @@ update_thread_list (SpWindow *self)
   sp_profile_unlock_reading (self->profile);
 }
 
+/* ---- Callers and callees ---------------------------------------------- */
+
+/* The function the user chose in a tree view: the selected row's, or the
+ * flame graph's zoomed frame's; SP_FUNCTION_LIST_ROOT for none. */
+static guint32
+chosen_in (SpWindow *self,
+           const char *view)
+{
+  g_autoptr (GArray) path = NULL;
+
+  if (g_strcmp0 (view, "flame-graph") == 0)
+    return sp_flame_graph_get_zoom_function (self->flame_graph);
+  if (g_strcmp0 (view, "call-tree") == 0)
+    path = sp_call_tree_view_get_selected_path (self->call_tree_view);
+  else if (g_strcmp0 (view, "bottom-up") == 0)
+    path = sp_call_tree_view_get_selected_path (self->bottom_up_view);
+  if (path == NULL || path->len == 0)
+    return SP_FUNCTION_LIST_ROOT;
+  return g_array_index (path, guint32, path->len - 1);
+}
+
+/* Coming to the caller/callee view from a tree view shows the function
+ * selected there; from elsewhere, the one it showed last. */
+static void
+view_changed (GtkStack *views,
+              GParamSpec *pspec,
+              SpWindow *self)
+{
+  const char *came_from = self->shown_view;
+  guint32 chosen;
+
+  if (self->disposed)
+    return;
+  self->shown_view = g_intern_string (gtk_stack_get_visible_child_name (views));
+  if (!callers_shown (self) || self->profile == NULL)
+    return;
+  chosen = chosen_in (self, came_from);
+  if (chosen != SP_FUNCTION_LIST_ROOT && chosen != self->focus_function)
+    {
+      self->focus_function = chosen;
+      start_callers (self);
+    }
+  else if (self->callers_stale)
+    start_callers (self);
+}
+
+/* A caller or callee activated, or a function picked in the list. */
+static void
+callers_function_activated (SpCallersView *view,
+                            guint function,
+                            SpWindow *self)
+{
+  if (function == self->focus_function)
+    return;
+  self->focus_function = function;
+  start_callers (self);
+}
+
+static void
+show_page_activated (GtkWidget *widget,
+                     const char *action_name,
+                     GVariant *parameter)
+{
+  SpWindow *self = SP_WINDOW (widget);
+
+  gtk_stack_set_visible_child_name (self->views, g_str_equal (action_name, "win.show-callers") ? "callers"
+                                                                                               : "summary");
+}
+
 /* ---- Transforms --------------------------------------------------------- */
 
 static const char *
@@ -1116,6 +1314,8 @@ sp_window_dispose (GObject *object)
     sp_call_tree_view_set_tree (self->call_tree_view, NULL, NULL);
   if (self->bottom_up_view != NULL)
     sp_call_tree_view_set_tree (self->bottom_up_view, NULL, NULL);
+  if (self->callers_view != NULL)
+    sp_callers_view_set_functions (self->callers_view, NULL, NULL, 0);
   if (self->timeline_view != NULL)
     sp_timeline_view_set_profile (self->timeline_view, NULL, NULL);
   if (self->flame_graph != NULL)
@@ -1153,6 +1353,7 @@ sp_window_class_init (SpWindowClass *klass)
   object_class->finalize = sp_window_finalize;
 
   g_type_ensure (SP_TYPE_RECENT_LIST);
+  g_type_ensure (SP_TYPE_CALLERS_VIEW);
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/stackpulse/Stackpulse/sp-window.ui");
   gtk_widget_class_bind_template_child (widget_class, SpWindow, pages);
   gtk_widget_class_bind_template_child (widget_class, SpWindow, spinner);
@@ -1173,6 +1374,9 @@ sp_window_class_init (SpWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SpWindow, record_button);
   gtk_widget_class_bind_template_child (widget_class, SpWindow, stop_button);
   gtk_widget_class_bind_template_child (widget_class, SpWindow, status_label);
+  gtk_widget_class_bind_template_child (widget_class, SpWindow, problems_button);
+  gtk_widget_class_bind_template_child (widget_class, SpWindow, problems_label);
+  gtk_widget_class_bind_template_child (widget_class, SpWindow, callers_view);
   gtk_widget_class_bind_template_child (widget_class, SpWindow, call_tree_scroller);
   gtk_widget_class_bind_template_child (widget_class, SpWindow, flame_graph_scroller);
   gtk_widget_class_bind_template_child (widget_class, SpWindow, bottom_up_scroller);
@@ -1192,6 +1396,8 @@ sp_window_class_init (SpWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.transform-drop", NULL, transform_activated);
   gtk_widget_class_install_action (widget_class, "win.transform-collapse-module", NULL, transform_activated);
   gtk_widget_class_install_action (widget_class, "win.transform-collapse-recursion", NULL, transform_activated);
+  gtk_widget_class_install_action (widget_class, "win.show-callers", NULL, show_page_activated);
+  gtk_widget_class_install_action (widget_class, "win.show-summary", NULL, show_page_activated);
   gtk_widget_class_install_action (widget_class, "win.transform-undo", NULL, transform_undo_activated);
   gtk_widget_class_install_action (widget_class, "win.transform-clear", NULL, transform_undo_activated);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "win.stop", NULL);
@@ -1203,6 +1409,10 @@ sp_window_init (SpWindow *self)
   GtkDropTarget *target = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->focus_function = SP_FUNCTION_LIST_ROOT;
+  self->shown_view = g_intern_string (gtk_stack_get_visible_child_name (self->views));
+  g_signal_connect (self->views, "notify::visible-child-name", G_CALLBACK (view_changed), self);
+  g_signal_connect (self->callers_view, "function-activated", G_CALLBACK (callers_function_activated), self);
   self->call_tree_view = sp_call_tree_view_new ();
   gtk_scrolled_window_set_child (self->call_tree_scroller, GTK_WIDGET (self->call_tree_view));
   self->filter = sp_filter_new ();
@@ -1258,6 +1468,18 @@ GListModel *
 sp_window_get_call_tree_model (SpWindow *self)
 {
   return sp_call_tree_view_get_model (self->call_tree_view);
+}
+
+SpCallTreeView *
+sp_window_get_call_tree_view (SpWindow *self)
+{
+  return self->call_tree_view;
+}
+
+SpCallersView *
+sp_window_get_callers_view (SpWindow *self)
+{
+  return self->callers_view;
 }
 
 void

@@ -5,6 +5,8 @@
 #include <gtk/gtk.h>
 
 #include "sp-application.h"
+#include "sp-call-tree-view.h"
+#include "sp-callers-view.h"
 #include "sp-filter.h"
 #include "sp-recording-session.h"
 
@@ -48,13 +50,18 @@ gboolean sp_window_apply_transform (SpWindow *self,
 /* The call tree's rows as shown (for tests). */
 GListModel *sp_window_get_call_tree_model (SpWindow *self);
 
+/* The views themselves, for tests to act as a user would. */
+SpCallTreeView *sp_window_get_call_tree_view (SpWindow *self);
+SpCallersView *sp_window_get_callers_view (SpWindow *self);
+
 /* Finds the next function matching text in the call tree (as Ctrl+F and
  * Enter do) and highlights matches in the flame graph; FALSE if none. */
 gboolean sp_window_search_function (SpWindow *self,
                                     const char *text);
 
 /* The view shown on the profile page: "call-tree", "bottom-up",
- * "flame-graph" or "summary". */
+ * "callers", "flame-graph", "threads" or "summary". Showing "callers"
+ * right after a tree view shows the function selected there. */
 void sp_window_show_view (SpWindow *self,
                           const char *view);
 

@@ -414,3 +414,27 @@ sp_call_tree_get_path (const SpCallTree *tree,
     g_array_prepend_val (path, tree->nodes[n].function);
   return path;
 }
+
+guint32
+sp_call_tree_find_path (const SpCallTree *tree,
+                        const guint32 *path,
+                        guint n_path,
+                        guint *n_found)
+{
+  guint32 node = 0;
+  guint i;
+
+  for (i = 0; i < n_path; i++)
+    {
+      guint32 c = tree->nodes[node].first_child;
+
+      while (c != SP_CALL_TREE_NONE && tree->nodes[c].function != path[i])
+        c = tree->nodes[c].next_sibling;
+      if (c == SP_CALL_TREE_NONE)
+        break;
+      node = c;
+    }
+  if (n_found != NULL)
+    *n_found = i;
+  return node;
+}

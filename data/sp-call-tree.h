@@ -53,6 +53,16 @@ GArray *sp_call_tree_get_sorted_children (const SpCallTree *tree,
 GArray *sp_call_tree_get_path (const SpCallTree *tree,
                                guint32 node);
 
+/* The node that path (function ids from the root, as get_path gives them)
+ * leads to in tree, following it as far as tree has it: *n_found (may be
+ * NULL) gets how many functions of path were found. 0 (the root) when not
+ * even the first is there. A view uses it to find in a rebuilt tree what
+ * it showed in the old one. */
+guint32 sp_call_tree_find_path (const SpCallTree *tree,
+                                const guint32 *path,
+                                guint n_path,
+                                guint *n_found);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpCallTree, sp_call_tree_free)
 
 G_END_DECLS

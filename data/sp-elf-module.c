@@ -68,14 +68,15 @@ check_file (SpSymbolizer *self,
   if (stat (path, &st) != 0)
     {
       if (errno == ENOENT || errno == ENOTDIR)
-        _sp_symbolizer_add_problem (self, "%s: file not found", path);
+        _sp_symbolizer_add_problem (self, SP_SYMBOL_PROBLEM_NOT_FOUND, path, "%s: file not found", path);
       else
-        _sp_symbolizer_add_problem (self, "%s: %s", path, g_strerror (errno));
+        _sp_symbolizer_add_problem (self, SP_SYMBOL_PROBLEM_UNREADABLE, path, "%s: %s", path, g_strerror (errno));
       return FALSE;
     }
   if (inode != 0 && (guint64) st.st_ino != inode)
     {
-      _sp_symbolizer_add_problem (self, "%s changed since the recording (inode %" G_GUINT64_FORMAT
+      _sp_symbolizer_add_problem (self, SP_SYMBOL_PROBLEM_CHANGED, path,
+                                  "%s changed since the recording (inode %" G_GUINT64_FORMAT
                                   " != %" G_GUINT64_FORMAT ")", path, inode, (guint64) st.st_ino);
       return FALSE;
     }
@@ -202,7 +203,8 @@ load_file (SpSymbolizer *self,
   elf = module->mod != NULL ? dwfl_module_getelf (module->mod, &module->bias) : NULL;
   if (elf == NULL)
     {
-      _sp_symbolizer_add_problem (self, "%s: cannot read it as ELF (%s)", module->path, dwfl_errmsg (-1));
+      _sp_symbolizer_add_problem (self, SP_SYMBOL_PROBLEM_UNREADABLE, module->path,
+                                  "%s: cannot read it as ELF (%s)", module->path, dwfl_errmsg (-1));
       return FALSE;
     }
 
@@ -212,9 +214,10 @@ load_file (SpSymbolizer *self,
    * skipped when nobody wants lines or inline frames. */
   module->has_dwarf = !self->no_dwarf && dwfl_module_getdwarf (module->mod, &dwarf_bias) != NULL;
   if (module->symbols->len == 0)
-    _sp_symbolizer_add_problem (self, "%s: no symbols", module->path);
+    _sp_symbolizer_add_problem (self, SP_SYMBOL_PROBLEM_NO_SYMBOLS, module->path, "%s: no symbols", module->path);
   if (!module->has_dwarf && !self->no_dwarf && !vdso)
-    _sp_symbolizer_add_problem (self, "%s: no debug info (install its -dbgsym package for source lines)",
+    _sp_symbolizer_add_problem (self, SP_SYMBOL_PROBLEM_NO_DEBUG_INFO, module->path,
+                                "%s: no debug info (install its -dbgsym package for source lines)",
                                 module->path);
   return TRUE;
 }

@@ -240,6 +240,7 @@ const SpSpoolReader *sp_profile_get_reader (SpProfile *self) { return self->read
 GKeyFile *sp_profile_get_meta (SpProfile *self) { return self->meta; }
 guint sp_profile_get_n_functions (SpProfile *self) { return self->n_functions; }
 const GPtrArray *sp_profile_get_symbol_problems (SpProfile *self) { return sp_symbolizer_get_problems (self->symbolizer); }
+const GArray *sp_profile_get_symbol_problem_details (SpProfile *self) { return sp_symbolizer_get_problem_details (self->symbolizer); }
 
 const SpFunction *
 sp_profile_get_function (SpProfile *self,

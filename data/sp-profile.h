@@ -128,6 +128,10 @@ const char *sp_profile_get_thread_name (SpProfile *self,
 
 /* Problems met while resolving frames (missing files, no symbols). */
 const GPtrArray *sp_profile_get_symbol_problems (SpProfile *self);
+/* The same with their kind and file (SpSymbolProblem, sp-symbolizer.h);
+ * the updating thread's, like the function memos: another thread copies
+ * them there (sp_symbol_problems_copy). */
+const GArray *sp_profile_get_symbol_problem_details (SpProfile *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpProfile, sp_profile_free)
 

@@ -98,13 +98,22 @@ void
 sp_spool_summary_from_profile (SpProfile *profile,
                                SpSpoolSummary *summary)
 {
+  GKeyFile *meta = sp_profile_get_meta (profile);
+
   memset (summary, 0, sizeof *summary);
   summary->damage = g_strdup (sp_profile_get_damage (profile));
   summarize_reader (sp_profile_get_reader (profile), summary);
+  summary->lost_known = meta != NULL && g_key_file_has_key (meta, "recording", "lost_samples", NULL);
+  if (summary->lost_known)
+    summary->lost_samples = g_key_file_get_uint64 (meta, "recording", "lost_samples", NULL);
+  if (meta != NULL)
+    summary->dropped_samples = g_key_file_get_uint64 (meta, "recording", "dropped_samples", NULL);
+  summary->symbol_problems = sp_symbol_problems_copy (sp_profile_get_symbol_problem_details (profile));
 }
 
 void
 sp_spool_summary_clear (SpSpoolSummary *summary)
 {
   g_clear_pointer (&summary->damage, g_free);
+  g_clear_pointer (&summary->symbol_problems, g_array_unref);
 }

@@ -4,12 +4,14 @@
  * The first thing the window and stackpulse-report show of a spool: how
  * many samples, threads and processes, over how long, and whether the file
  * is damaged (then the figures are those of every good record before the
- * damage). */
+ * damage); from an open profile also what was lost while recording (the
+ * side file says) and what its symbols lack. */
 #pragma once
 
 #include <glib.h>
 
 #include "sp-profile.h"
+#include "sp-symbolizer.h"
 
 G_BEGIN_DECLS
 
@@ -28,6 +30,10 @@ typedef struct {
   guint    n_truncated_samples;  /* samples whose stack holds the marker */
   guint    max_depth;
   char    *damage;               /* what is wrong with the file, or NULL */
+  gboolean lost_known;           /* the side file counts lost samples */
+  guint64  lost_samples;         /* samples the kernel dropped (ring buffer full) */
+  guint64  dropped_samples;      /* samples the recorder could not unwind in time */
+  GArray  *symbol_problems;      /* SpSymbolProblem (owned copies), or NULL */
 } SpSpoolSummary;
 
 /* Reads path and fills summary. Returns FALSE (with error) only when the
@@ -37,7 +43,9 @@ gboolean sp_spool_summary_load (const char *path,
                                 SpSpoolSummary *summary,
                                 GError **error);
 
-/* The same from a profile already read: no second pass over the file. */
+/* The same from a profile already read: no second pass over the file.
+ * Symbol problems are those met so far: call it after building the trees,
+ * on the thread that updates the profile. */
 void sp_spool_summary_from_profile (SpProfile *profile,
                                     SpSpoolSummary *summary);
 

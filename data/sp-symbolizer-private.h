@@ -26,6 +26,7 @@ struct _SpSymbolizer {
   GHashTable    *display_names;   /* raw name (by address) -> demangled or raw, interned */
   GHashTable    *modules;         /* SpElfModuleKey -> SpElfModule */
   GPtrArray     *problems;        /* char *, in the order found */
+  GArray        *problem_details; /* SpSymbolProblem, the same order */
   GHashTable    *problem_set;     /* the same strings, borrowed: each once */
   GArray        *kernel_symbols;  /* SpSymbolRange; NULL until loaded */
   GHashTable    *perf_maps;       /* pid -> GArray of SpSymbolRange (empty: no file) */
@@ -61,10 +62,12 @@ const char *_sp_symbolizer_display_name (SpSymbolizer *self,
                                          const char *raw);
 const char *_sp_symbolizer_intern (SpSymbolizer *self,
                                    const char *string);
-/* Adds a problem unless the same sentence is known already. */
+/* Adds a problem about file unless the same sentence is known already. */
 void        _sp_symbolizer_add_problem (SpSymbolizer *self,
+                                        SpSymbolProblemKind kind,
+                                        const char *file,
                                         const char *format,
-                                        ...) G_GNUC_PRINTF (2, 3);
+                                        ...) G_GNUC_PRINTF (4, 5);
 
 /* ---- One module file (sp-elf-module.c) --------------------------------- */
 

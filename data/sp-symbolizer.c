@@ -29,6 +29,7 @@ sp_symbolizer_new (void)
   self->modules = g_hash_table_new_full (_sp_elf_module_key_hash, _sp_elf_module_key_equal,
                                          NULL, (GDestroyNotify) _sp_elf_module_free);
   self->problems = g_ptr_array_new_with_free_func (g_free);
+  self->problem_details = sp_symbol_problems_copy (NULL);
   self->problem_set = g_hash_table_new (g_str_hash, g_str_equal);
   self->perf_maps = g_hash_table_new_full (NULL, NULL, NULL, free_ranges);
   self->perf_map_dir = g_strdup ("/tmp");
@@ -54,6 +55,7 @@ sp_symbolizer_free (SpSymbolizer *self)
   g_clear_pointer (&self->display_names, g_hash_table_unref);
   g_clear_pointer (&self->problem_set, g_hash_table_unref);
   g_clear_pointer (&self->problems, g_ptr_array_unref);
+  g_clear_pointer (&self->problem_details, g_array_unref);
   g_clear_pointer (&self->kernel_symbols, g_array_unref);
   g_clear_pointer (&self->perf_maps, g_hash_table_unref);
   g_clear_pointer (&self->strings, g_string_chunk_free);
@@ -119,11 +121,14 @@ _sp_symbolizer_display_name (SpSymbolizer *self,
 
 void
 _sp_symbolizer_add_problem (SpSymbolizer *self,
+                            SpSymbolProblemKind kind,
+                            const char *file,
                             const char *format,
                             ...)
 {
   va_list args;
   char *problem;
+  SpSymbolProblem details;
 
   va_start (args, format);
   problem = g_strdup_vprintf (format, args);
@@ -136,6 +141,8 @@ _sp_symbolizer_add_problem (SpSymbolizer *self,
     }
   g_ptr_array_add (self->problems, problem);
   g_hash_table_add (self->problem_set, problem);
+  details = (SpSymbolProblem) { kind, g_strdup (file), g_strdup (problem) };
+  g_array_append_val (self->problem_details, details);
 }
 
 const GPtrArray *
@@ -144,6 +151,39 @@ sp_symbolizer_get_problems (SpSymbolizer *self)
   g_return_val_if_fail (self != NULL, NULL);
 
   return self->problems;
+}
+
+const GArray *
+sp_symbolizer_get_problem_details (SpSymbolizer *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  return self->problem_details;
+}
+
+static void
+problem_clear (gpointer data)
+{
+  SpSymbolProblem *problem = data;
+
+  g_clear_pointer (&problem->file, g_free);
+  g_clear_pointer (&problem->message, g_free);
+}
+
+GArray *
+sp_symbol_problems_copy (const GArray *problems)
+{
+  GArray *copy = g_array_new (FALSE, FALSE, sizeof (SpSymbolProblem));
+
+  g_array_set_clear_func (copy, problem_clear);
+  for (guint i = 0; problems != NULL && i < problems->len; i++)
+    {
+      const SpSymbolProblem *p = &g_array_index (problems, SpSymbolProblem, i);
+      SpSymbolProblem own = { p->kind, g_strdup (p->file), g_strdup (p->message) };
+
+      g_array_append_val (copy, own);
+    }
+  return copy;
 }
 
 /* ---- Resolving --------------------------------------------------------- */
@@ -276,7 +316,8 @@ sp_symbolizer_load_kernel_symbols (SpSymbolizer *self,
     symbols = _sp_kernel_symbols_from_kallsyms (self, self->kallsyms_path);
   if (symbols == NULL)
     {
-      _sp_symbolizer_add_problem (self, "kernel: no symbols (the recording has none and %s shows no addresses)",
+      _sp_symbolizer_add_problem (self, SP_SYMBOL_PROBLEM_NO_SYMBOLS, "kernel",
+                                  "kernel: no symbols (the recording has none and %s shows no addresses)",
                                   self->kallsyms_path);
       symbols = _sp_symbol_ranges_new ();
     }
@@ -319,7 +360,7 @@ lookup_perf_map (SpSymbolizer *self,
       /* No map is the normal case: most processes have no JIT, and frames
        * outside any module are often frame-pointer debris. */
       if (!g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_NOENT))
-        _sp_symbolizer_add_problem (self, "%s", error->message);
+        _sp_symbolizer_add_problem (self, SP_SYMBOL_PROBLEM_UNREADABLE, path, "%s", error->message);
       ranges = _sp_symbol_ranges_new ();
     }
   g_hash_table_insert (self->perf_maps, GINT_TO_POINTER (pid), ranges);

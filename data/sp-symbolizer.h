@@ -27,6 +27,22 @@ typedef struct {
 
 typedef struct _SpSymbolizer SpSymbolizer;
 
+/* What a problem is about, for a window to sort the serious ones (frames
+ * left as addresses) from the common ones (no source lines). */
+typedef enum {
+  SP_SYMBOL_PROBLEM_NOT_FOUND,      /* the file is gone: its frames stay addresses */
+  SP_SYMBOL_PROBLEM_CHANGED,        /* another file at the path since the recording: likewise */
+  SP_SYMBOL_PROBLEM_UNREADABLE,     /* no permission, not ELF, a bad perf map: likewise */
+  SP_SYMBOL_PROBLEM_NO_SYMBOLS,     /* stripped (or no kernel symbols): likewise */
+  SP_SYMBOL_PROBLEM_NO_DEBUG_INFO,  /* names, but no source lines or inline frames */
+} SpSymbolProblemKind;
+
+typedef struct {
+  SpSymbolProblemKind  kind;
+  char                *file;     /* the module's path, "kernel", or the perf map's */
+  char                *message;  /* the sentence, as sp_symbolizer_get_problems has it */
+} SpSymbolProblem;
+
 SpSymbolizer *sp_symbolizer_new (void);
 void          sp_symbolizer_free (SpSymbolizer *self);
 
@@ -92,6 +108,14 @@ void sp_symbolizer_set_dwarf (SpSymbolizer *self,
                               gboolean use_dwarf);
 
 const GPtrArray *sp_symbolizer_get_problems (SpSymbolizer *self);
+
+/* The same problems with their kind and file (SpSymbolProblem, in the
+ * same order; owned by the symbolizer). */
+const GArray *sp_symbolizer_get_problem_details (SpSymbolizer *self);
+
+/* A copy of problems (an array of SpSymbolProblem) that owns its strings
+ * and frees them with the array: for another thread to keep. */
+GArray *sp_symbol_problems_copy (const GArray *problems);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpSymbolizer, sp_symbolizer_free)
 

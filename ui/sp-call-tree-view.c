@@ -6,11 +6,17 @@
  * children of each row the first time it is expanded), in
  *   GListStore → GtkTreeListModel → GtkSortListModel → GtkSingleSelection
  * under a GtkColumnView whose column sorters, wrapped in a
- * GtkTreeListRowSorter, sort each node's children among themselves. */
+ * GtkTreeListRowSorter, sort each node's children among themselves.
+ *
+ * A live recording or a new filter hands the view a new tree a few times a
+ * second: what the user opened, selected and scrolled to is carried over
+ * by function path (node numbers change from tree to tree). Until the user
+ * touches the tree, each new tree opens its own hot path instead. */
 #include "sp-call-tree-view.h"
 
 #include <string.h>
 
+#include "sp-cells-private.h"
 #include "sp-tree-item.h"
 
 #define HOT_PATH_MAX_DEPTH 30
@@ -39,7 +45,16 @@ struct _SpCallTreeView
 
   /* Borrowed references */
   SpProfile           *profile;
+
+  gboolean             touched;     /* the user expanded, collapsed or selected rows */
+  gboolean             restoring;   /* the changes under way are the view's own */
 };
+
+/* What the user made of one tree, to apply to the next. */
+typedef struct {
+  GHashTable *expanded;   /* function paths (GBytes) of the expanded rows */
+  GArray     *selected;   /* the selected row's function path, or NULL */
+} TreeState;
 
 enum {
   PROP_0,
@@ -86,26 +101,6 @@ function_setup (GtkSignalListItemFactory *factory,
   gtk_list_item_set_child (list_item, expander);
 }
 
-/* Unresolved frames are dim, kernel functions italic. */
-static void
-style_function_label (GtkLabel *label,
-                      SpFunctionKind kind)
-{
-  g_autoptr (PangoAttrList) attrs = NULL;
-  gboolean dim = kind == SP_FUNCTION_UNRESOLVED || kind == SP_FUNCTION_TRUNCATED;
-
-  if (dim)
-    gtk_widget_add_css_class (GTK_WIDGET (label), "dim-label");
-  else
-    gtk_widget_remove_css_class (GTK_WIDGET (label), "dim-label");
-  if (kind == SP_FUNCTION_KERNEL || kind == SP_FUNCTION_SYNTHETIC)
-    {
-      attrs = pango_attr_list_new ();
-      pango_attr_list_insert (attrs, pango_attr_style_new (PANGO_STYLE_ITALIC));
-    }
-  gtk_label_set_attributes (label, attrs);
-}
-
 static void
 function_bind (GtkSignalListItemFactory *factory,
                GtkListItem *list_item,
@@ -120,7 +115,7 @@ function_bind (GtkSignalListItemFactory *factory,
     return;
   gtk_label_set_text (label, sp_tree_item_get_name (item));
   gtk_widget_set_tooltip_text (GTK_WIDGET (label), sp_tree_item_get_name (item));
-  style_function_label (label, sp_tree_item_get_kind (item));
+  _sp_cells_style_function_label (label, sp_tree_item_get_kind (item));
 }
 
 static void
@@ -153,14 +148,6 @@ text_setup (GtkSignalListItemFactory *factory,
   gtk_list_item_set_child (list_item, label);
 }
 
-/* "12.5%  (1234)": the share of all samples, then the count. */
-static char *
-format_share (double percent,
-              guint64 samples)
-{
-  return g_strdup_printf ("%.1f%%  (%" G_GUINT64_FORMAT ")", percent, samples);
-}
-
 static void
 text_bind (GtkSignalListItemFactory *factory,
            GtkListItem *list_item,
@@ -178,10 +165,10 @@ text_bind (GtkSignalListItemFactory *factory,
       gtk_label_set_text (label, sp_tree_item_get_module (item));
       return;
     case COLUMN_SELF:
-      text = format_share (sp_tree_item_get_self_percent (item), sp_tree_item_get_self (item));
+      text = _sp_cells_format_share (sp_tree_item_get_self_percent (item), sp_tree_item_get_self (item));
       break;
     case COLUMN_TOTAL:
-      text = format_share (sp_tree_item_get_total_percent (item), sp_tree_item_get_total (item));
+      text = _sp_cells_format_share (sp_tree_item_get_total_percent (item), sp_tree_item_get_total (item));
       break;
     default:
       g_assert_not_reached ();
@@ -323,22 +310,10 @@ reveal_node (SpCallTreeView *self,
   return row;
 }
 
-/* GTK 4.8 has no gtk_column_view_scroll_to (4.12); the list view inside
- * the column view has had the "list.scroll-to-item" action since 4.0. */
-static void
-scroll_to_position (SpCallTreeView *self,
-                    guint position)
-{
-  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->column_view));
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    if (GTK_IS_LIST_VIEW (child))
-      gtk_widget_activate_action (child, "list.scroll-to-item", "u", position);
-}
-
 static void
 select_row (SpCallTreeView *self,
-            GtkTreeListRow *row)
+            GtkTreeListRow *row,
+            gboolean scroll)
 {
   GListModel *rows = G_LIST_MODEL (self->sorted);
   guint n = g_list_model_get_n_items (rows);
@@ -350,7 +325,8 @@ select_row (SpCallTreeView *self,
       if (candidate == row)
         {
           gtk_single_selection_set_selected (self->selection, i);
-          scroll_to_position (self, i);
+          if (scroll)
+            _sp_cells_scroll_to (self->column_view, i);
           return;
         }
     }
@@ -358,12 +334,13 @@ select_row (SpCallTreeView *self,
 
 static void
 select_node (SpCallTreeView *self,
-             guint32 node)
+             guint32 node,
+             gboolean scroll)
 {
   g_autoptr (GtkTreeListRow) row = reveal_node (self, node);
 
   if (row != NULL)
-    select_row (self, row);
+    select_row (self, row, scroll);
 }
 
 /* Follows the hottest child while it holds more than 5% of its parent. */
@@ -386,6 +363,115 @@ find_hot_path_end (const SpCallTree *tree)
       node = hottest;
     }
   return node;
+}
+
+/* ------------------------------------------------------------------ */
+/* Keeping the user's state across trees */
+
+static GBytes *
+path_key (const SpCallTree *tree,
+          guint32 node)
+{
+  g_autoptr (GArray) path = sp_call_tree_get_path (tree, node);
+
+  return g_bytes_new (path->data, path->len * sizeof (guint32));
+}
+
+static void
+tree_state_clear (TreeState *state)
+{
+  g_clear_pointer (&state->expanded, g_hash_table_unref);
+  g_clear_pointer (&state->selected, g_array_unref);
+}
+
+/* The expanded rows are among those shown: a collapsed row's children
+ * are not rows of the model. */
+static void
+save_state (SpCallTreeView *self,
+            TreeState *state)
+{
+  const SpCallTree *tree = sp_tree_source_get_tree (self->source);
+  GListModel *rows = G_LIST_MODEL (get_tree_model (self));
+
+  state->expanded = g_hash_table_new_full (g_bytes_hash, g_bytes_equal, (GDestroyNotify) g_bytes_unref, NULL);
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr (GtkTreeListRow) row = g_list_model_get_item (rows, i);
+      g_autoptr (SpTreeItem) item = gtk_tree_list_row_get_item (row);
+
+      if (gtk_tree_list_row_get_expanded (row))
+        g_hash_table_add (state->expanded, path_key (tree, sp_tree_item_get_node (item)));
+    }
+  state->selected = sp_call_tree_view_get_selected_path (self);
+}
+
+/* Opens the rows that were open, top-down: a row opened adds its children
+ * after it, and the loop goes on over them. */
+static void
+restore_expanded (SpCallTreeView *self,
+                  GHashTable *expanded)
+{
+  const SpCallTree *tree = sp_tree_source_get_tree (self->source);
+  GtkTreeListModel *model = get_tree_model (self);
+  guint opened = 0;
+
+  for (guint i = 0; opened < g_hash_table_size (expanded)
+                    && i < g_list_model_get_n_items (G_LIST_MODEL (model)); i++)
+    {
+      g_autoptr (GtkTreeListRow) row = gtk_tree_list_model_get_row (model, i);
+      g_autoptr (SpTreeItem) item = gtk_tree_list_row_get_item (row);
+      g_autoptr (GBytes) key = NULL;
+
+      if (sp_tree_item_get_n_children (item) == 0)
+        continue;
+      key = path_key (tree, sp_tree_item_get_node (item));
+      if (g_hash_table_contains (expanded, key))
+        {
+          gtk_tree_list_row_set_expanded (row, TRUE);
+          opened++;
+        }
+    }
+}
+
+/* The open rows, and the selected function path (or as much of it as the
+ * new tree has). The scroll position needs nothing: the list view keeps
+ * its offset when its model changes, as long as nothing scrolls to a
+ * row. */
+static void
+restore_state (SpCallTreeView *self,
+               const TreeState *state)
+{
+  const SpCallTree *tree = sp_tree_source_get_tree (self->source);
+
+  restore_expanded (self, state->expanded);
+  if (state->selected != NULL)
+    {
+      guint32 node = sp_call_tree_find_path (tree, (const guint32 *) state->selected->data,
+                                             state->selected->len, NULL);
+
+      if (node != 0)
+        select_node (self, node, FALSE);
+    }
+}
+
+static void
+rows_changed (GListModel *model,
+              guint position,
+              guint removed,
+              guint added,
+              SpCallTreeView *self)
+{
+  if (!self->restoring)
+    self->touched = TRUE;
+}
+
+static void
+selection_changed (GtkSingleSelection *selection,
+                   GParamSpec *pspec,
+                   SpCallTreeView *self)
+{
+  if (!self->restoring)
+    self->touched = TRUE;
 }
 
 /* ------------------------------------------------------------------ */
@@ -509,6 +595,8 @@ sp_call_tree_view_dispose (GObject *object)
 {
   SpCallTreeView *self = SP_CALL_TREE_VIEW (object);
 
+  if (self->source != NULL)
+    g_signal_handlers_disconnect_by_func (get_tree_model (self), rows_changed, self);
   g_clear_pointer ((GtkWidget **) &self->column_view, gtk_widget_unparent);
   g_clear_object (&self->selection);
   g_clear_object (&self->sorted);
@@ -605,6 +693,7 @@ sp_call_tree_view_init (SpCallTreeView *self)
   gtk_column_view_sort_by_column (self->column_view, self->total_column, GTK_SORT_DESCENDING);
 
   g_signal_connect (self->column_view, "activate", G_CALLBACK (on_activate), self);
+  g_signal_connect (self->selection, "notify::selected", G_CALLBACK (selection_changed), self);
 }
 
 SpCallTreeView *
@@ -613,37 +702,63 @@ sp_call_tree_view_new (void)
   return g_object_new (SP_TYPE_CALL_TREE_VIEW, NULL);
 }
 
+/* The top level of tree, as a tree list model whose rows open on demand. */
+static GtkTreeListModel *
+tree_model_new (SpCallTreeView *self)
+{
+  g_autoptr (SpTreeItem) root = sp_tree_item_new (self->source, 0);
+  GListModel *top_level = sp_tree_item_create_children (root);
+
+  if (top_level == NULL)
+    top_level = G_LIST_MODEL (g_list_store_new (SP_TYPE_TREE_ITEM));
+  return gtk_tree_list_model_new (top_level, FALSE, FALSE, create_children_model, NULL, NULL);
+}
+
 void
 sp_call_tree_view_set_tree (SpCallTreeView *self,
                             SpProfile *profile,
                             SpCallTree *tree)
 {
-  g_autoptr (SpTreeItem) root = NULL;
-  GListModel *top_level;
-  GtkTreeListModel *tree_model;
+  g_autoptr (GtkTreeListModel) tree_model = NULL;
+  TreeState state = { 0 };
+  gboolean had_tree;
   guint32 hot;
 
   g_return_if_fail (SP_IS_CALL_TREE_VIEW (self));
   g_return_if_fail ((profile == NULL) == (tree == NULL));
 
+  had_tree = self->source != NULL && tree != NULL;
+  if (had_tree)
+    save_state (self, &state);
+  self->restoring = TRUE;
+  if (self->source != NULL)
+    g_signal_handlers_disconnect_by_func (get_tree_model (self), rows_changed, self);
   gtk_sort_list_model_set_model (self->sorted, NULL);
   g_clear_pointer (&self->source, sp_tree_source_unref);
   self->profile = profile;
   if (tree == NULL)
-    return;
+    {
+      /* Another profile may come next: its tree starts afresh. */
+      self->touched = FALSE;
+      self->restoring = FALSE;
+      return;
+    }
 
   self->source = sp_tree_source_new (profile, tree);
-  root = sp_tree_item_new (self->source, 0);
-  top_level = sp_tree_item_create_children (root);
-  if (top_level == NULL)
-    top_level = G_LIST_MODEL (g_list_store_new (SP_TYPE_TREE_ITEM));
-  tree_model = gtk_tree_list_model_new (top_level, FALSE, FALSE, create_children_model, NULL, NULL);
+  tree_model = tree_model_new (self);
   gtk_sort_list_model_set_model (self->sorted, G_LIST_MODEL (tree_model));
-  g_object_unref (tree_model);
+  g_signal_connect (tree_model, "items-changed", G_CALLBACK (rows_changed), self);
 
-  hot = find_hot_path_end (tree);
-  if (hot != 0)
-    select_node (self, hot);
+  if (had_tree && self->touched)
+    restore_state (self, &state);
+  else
+    {
+      hot = find_hot_path_end (tree);
+      if (hot != 0)
+        select_node (self, hot, !had_tree);
+    }
+  tree_state_clear (&state);
+  self->restoring = FALSE;
 }
 
 gboolean
@@ -681,7 +796,7 @@ sp_call_tree_view_search_next (SpCallTreeView *self,
 
   if (found == SP_CALL_TREE_NONE)
     return FALSE;
-  select_node (self, found);
+  select_node (self, found, TRUE);
   return TRUE;
 }
 

@@ -21,7 +21,10 @@ SpCallTreeView *sp_call_tree_view_new (void);
 
 /* profile is borrowed (it must outlive the tree's use); tree is taken
  * (freed with sp_call_tree_free). NULL clears the view. Expands the
- * hottest path and selects its end. */
+ * hottest path and selects its end; once the user has expanded, collapsed
+ * or selected rows, a new tree of the same profile (a live update, a
+ * filter) gets the same rows expanded and selected instead, found by
+ * function path, at the same scroll position. */
 void sp_call_tree_view_set_tree (SpCallTreeView *self,
                                  SpProfile *profile,
                                  SpCallTree *tree);

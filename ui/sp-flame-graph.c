@@ -608,24 +608,46 @@ sp_flame_graph_new (void)
   return g_object_new (SP_TYPE_FLAME_GRAPH, NULL);
 }
 
+/* The zoomed node's place in a new tree: the same function path, or as
+ * much of it as the new tree has (a live update or a new filter gives
+ * another tree of the same recording). */
+static guint32
+find_zoom (SpFlameGraph *self,
+           const SpCallTree *tree,
+           gboolean *same)
+{
+  g_autoptr (GArray) path = NULL;
+  guint n_found;
+  guint32 node;
+
+  *same = self->zoom == 0;
+  if (self->zoom == 0 || self->tree == NULL || tree == NULL)
+    return 0;
+  path = sp_call_tree_get_path (self->tree, self->zoom);
+  node = sp_call_tree_find_path (tree, (const guint32 *) path->data, path->len, &n_found);
+  *same = n_found == path->len;
+  return node;
+}
+
 void
 sp_flame_graph_set_tree (SpFlameGraph *self,
                          SpProfile *profile,
                          SpCallTree *tree)
 {
-  gboolean zoomed;
+  gboolean same;
+  guint32 zoom;
 
   g_return_if_fail (SP_IS_FLAME_GRAPH (self));
   g_return_if_fail (tree == NULL || (profile != NULL && !tree->bottom_up && tree->n_nodes > 0));
 
-  zoomed = self->zoom != 0;
+  zoom = find_zoom (self, tree, &same);
   g_clear_pointer (&self->tree, sp_call_tree_free);
   self->tree = tree;
   self->profile = tree != NULL ? profile : NULL;
-  self->zoom = 0;
+  self->zoom = zoom;
   update_rows (self);
   invalidate_layout (self);
-  if (zoomed)
+  if (!same)
     g_signal_emit (self, signals[ZOOM_CHANGED], 0);
 }
 
@@ -687,6 +709,16 @@ sp_flame_graph_get_zoom (SpFlameGraph *self)
   g_return_val_if_fail (SP_IS_FLAME_GRAPH (self), 0);
 
   return self->zoom;
+}
+
+guint32
+sp_flame_graph_get_zoom_function (SpFlameGraph *self)
+{
+  g_return_val_if_fail (SP_IS_FLAME_GRAPH (self), SP_CALL_TREE_NONE);
+
+  if (self->tree == NULL || self->zoom == 0)
+    return SP_CALL_TREE_NONE;
+  return self->tree->nodes[self->zoom].function;
 }
 
 guint32

@@ -16,7 +16,10 @@ G_DECLARE_FINAL_TYPE (SpFlameGraph, sp_flame_graph, SP, FLAME_GRAPH, GtkWidget)
 SpFlameGraph *sp_flame_graph_new (void);
 
 /* profile is borrowed (it must outlive the tree's use); tree is taken and
- * freed with sp_call_tree_free. NULL clears. tree must be top-down. */
+ * freed with sp_call_tree_free. NULL clears. tree must be top-down. A new
+ * tree of the same profile (a live update, a filter) stays zoomed into the
+ * same function path, or the part of it the new tree has ("zoom-changed"
+ * then). */
 void sp_flame_graph_set_tree (SpFlameGraph *self,
                               SpProfile *profile,
                               SpCallTree *tree);
@@ -36,6 +39,10 @@ void sp_flame_graph_set_search (SpFlameGraph *self,
 void sp_flame_graph_zoom_to (SpFlameGraph *self,
                              guint32 node);
 guint32 sp_flame_graph_get_zoom (SpFlameGraph *self);
+
+/* The zoomed node's function (what the user chose by clicking), or
+ * SP_CALL_TREE_NONE when the whole tree shows. */
+guint32 sp_flame_graph_get_zoom_function (SpFlameGraph *self);
 
 /* The node drawn at (x, y) in widget coordinates, or SP_CALL_TREE_NONE. */
 guint32 sp_flame_graph_node_at (SpFlameGraph *self,

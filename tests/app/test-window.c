@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "gui-test.h"
+#include "sp-function-item.h"
 #include "sp-tree-item.h"
 #include "sp-window.h"
 
@@ -175,6 +176,46 @@ call_tree_total (SpWindow *window)
   return total;
 }
 
+/* Records program (the threads workload, or a copy) for 0.6 s into spool
+ * with the real recorder. FALSE (the test skipped) where perf_event is
+ * refused, except in CI. */
+static gboolean
+record_workload (const char *program,
+                 const char *spool)
+{
+  g_autoptr (GError) error = NULL;
+  const char *argv[] = { g_getenv ("SP_RECORD"), "-F", "2000", "-o", spool, "--", program, "0.6", NULL };
+  int status = 0;
+
+  g_assert_nonnull (argv[0]);
+  g_assert_nonnull (program);
+  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                NULL, NULL, NULL, NULL, &status, &error);
+  g_assert_no_error (error);
+  if (g_spawn_check_wait_status (status, NULL))
+    return TRUE;
+  if (g_getenv ("CI") != NULL)
+    g_error ("stackpulse-record failed here (status %d): CI must be able to record", status);
+  g_test_skip ("stackpulse-record cannot record here (perf_event refused?)");
+  return FALSE;
+}
+
+/* Removes a test's folder and what the test left in it. */
+static void
+remove_dir (const char *dir)
+{
+  g_autoptr (GDir) listing = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  while (listing != NULL && (name = g_dir_read_name (listing)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+
+      g_unlink (path);
+    }
+  g_rmdir (dir);
+}
+
 /* A real recording of a workload with known call paths, through the real
  * recorder: the views show its functions by name. */
 static void
@@ -183,23 +224,12 @@ test_open_recording (void)
   g_autoptr (GError) error = NULL;
   g_autofree char *dir = g_dir_make_tmp ("stackpulse-window-XXXXXX", &error);
   g_autofree char *spool = g_build_filename (dir, "threads.spool", NULL);
-  g_autofree char *meta = g_strconcat (spool, ".meta", NULL);
-  const char *argv[] = { g_getenv ("SP_RECORD"), "-F", "2000", "-o", spool, "--",
-                         g_getenv ("SP_WORK_THREADS"), "0.6", NULL };
-  int status = 0;
   SpWindow *window;
   g_autofree char *samples = NULL;
 
-  g_assert_nonnull (argv[0]);
-  g_assert_nonnull (argv[6]);
-  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
-                NULL, NULL, NULL, NULL, &status, &error);
-  g_assert_no_error (error);
-  if (!g_spawn_check_wait_status (status, NULL))
+  if (!record_workload (g_getenv ("SP_WORK_THREADS"), spool))
     {
-      if (g_getenv ("CI") != NULL)
-        g_error ("stackpulse-record failed here (status %d): CI must be able to record", status);
-      g_test_skip ("stackpulse-record cannot record here (perf_event refused?)");
+      remove_dir (dir);
       return;
     }
   window = open_window (spool);
@@ -291,9 +321,7 @@ test_open_recording (void)
   sp_window_show_view (window, "flame-graph");
   gui_test_save_png (GTK_WIDGET (window), "recording-flame-graph.png");
   gtk_window_destroy (GTK_WINDOW (window));
-  g_unlink (meta);
-  g_unlink (spool);
-  g_rmdir (dir);
+  remove_dir (dir);
 }
 
 static gboolean
@@ -407,6 +435,426 @@ test_record_missing_command (void)
   sp_record_options_clear (&options);
 }
 
+/* ---- Callers and callees, live state, status ------------------------- */
+
+/* The first mapped label under widget whose text contains text. */
+static GtkLabel *
+find_label (GtkWidget *widget,
+            const char *text)
+{
+  if (GTK_IS_LABEL (widget) && gtk_widget_get_mapped (widget)
+      && strstr (gtk_label_get_text (GTK_LABEL (widget)), text) != NULL)
+    return GTK_LABEL (widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkLabel *found = find_label (child, text);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static void
+collect_column_views (GtkWidget *widget,
+                      GPtrArray *found)
+{
+  if (GTK_IS_COLUMN_VIEW (widget))
+    g_ptr_array_add (found, widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    collect_column_views (child, found);
+}
+
+/* The index-th column view under widget, in widget-tree order. */
+static GtkColumnView *
+column_view_in (GtkWidget *widget,
+                guint index)
+{
+  g_autoptr (GPtrArray) found = g_ptr_array_new ();
+
+  collect_column_views (widget, found);
+  g_assert_cmpuint (index, <, found->len);
+  return g_ptr_array_index (found, index);
+}
+
+/* The position of the function named name in a callers view table, or
+ * -1. */
+static int
+function_position (GListModel *rows,
+                   const char *name)
+{
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr (SpFunctionItem) item = g_list_model_get_item (rows, i);
+
+      if (g_str_equal (sp_function_item_get_name (item), name))
+        return (int) i;
+    }
+  return -1;
+}
+
+static SpFunctionItem *
+function_row (GListModel *rows,
+              const char *name)
+{
+  int position = function_position (rows, name);
+
+  return position >= 0 ? g_list_model_get_item (rows, position) : NULL;
+}
+
+/* The name of the function the callers view shows, from its list. */
+static char *
+chosen_name (SpCallersView *view)
+{
+  GListModel *rows = sp_callers_view_get_functions (view);
+
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr (SpFunctionItem) item = g_list_model_get_item (rows, i);
+
+      if (sp_function_item_get_function (item) == sp_callers_view_get_function (view))
+        return g_strdup (sp_function_item_get_name (item));
+    }
+  return NULL;
+}
+
+static gboolean
+wait_for_chosen (SpCallersView *view,
+                 const char *name)
+{
+  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+
+  while (g_get_monotonic_time () < deadline)
+    {
+      g_autofree char *chosen = chosen_name (view);
+
+      if (g_strcmp0 (chosen, name) == 0)
+        return TRUE;
+      g_main_context_iteration (NULL, FALSE);
+    }
+  return FALSE;
+}
+
+/* The caller/callee view of a real recording: the function selected in
+ * the call tree, its caller and callee with the samples through them; a
+ * double click moves to a callee; a time range changes the figures. */
+static void
+test_callers (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("stackpulse-window-XXXXXX", &error);
+  g_autofree char *spool = g_build_filename (dir, "threads.spool", NULL);
+  g_autoptr (SpFunctionItem) beta = NULL;
+  g_autoptr (SpFunctionItem) caller = NULL;
+  g_autoptr (SpFunctionItem) leaf = NULL;
+  g_autoptr (SpFunctionItem) leaf_in_range = NULL;
+  SpCallersView *view;
+  SpWindow *window;
+  gint64 deadline;
+
+  if (!record_workload (g_getenv ("SP_WORK_THREADS"), spool))
+    {
+      remove_dir (dir);
+      return;
+    }
+  window = open_window (spool);
+  g_assert_true (wait_for_page (window, "profile"));
+  view = sp_window_get_callers_view (window);
+
+  /* From the call tree's menu to the view: compute_beta, called from
+   * worker_main only, calling beta_leaf (and the clock). */
+  g_assert_true (sp_window_search_function (window, "compute_beta"));
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.show-callers", NULL);
+  g_assert_true (wait_for_chosen (view, "compute_beta"));
+  beta = function_row (sp_callers_view_get_functions (view), "compute_beta");
+  caller = function_row (sp_callers_view_get_callers (view), "worker_main");
+  leaf = function_row (sp_callers_view_get_callees (view), "beta_leaf");
+  g_assert_nonnull (beta);
+  g_assert_nonnull (caller);
+  g_assert_nonnull (leaf);
+  g_assert_cmpuint (g_list_model_get_n_items (sp_callers_view_get_callers (view)), ==, 1);
+  g_assert_cmpuint (sp_function_item_get_total (caller), ==, sp_function_item_get_total (beta));
+  g_assert_cmpuint (sp_function_item_get_total (leaf), >, sp_function_item_get_total (beta) / 2);
+  g_assert_cmpuint (sp_function_item_get_total (leaf), <=, sp_function_item_get_total (beta));
+  g_assert_nonnull (find_label (GTK_WIDGET (view), "compute_beta"));
+  gui_test_save_png (GTK_WIDGET (window), "recording-callers.png");
+
+  /* A double click on beta_leaf among the callees: now it is shown,
+   * called from compute_beta. */
+  g_signal_emit_by_name (column_view_in (GTK_WIDGET (view), 2), "activate",
+                         function_position (sp_callers_view_get_callees (view), "beta_leaf"));
+  g_assert_true (wait_for_chosen (view, "beta_leaf"));
+  g_assert_cmpint (function_position (sp_callers_view_get_callers (view), "compute_beta"), >=, 0);
+  g_assert_cmpint (function_position (sp_callers_view_get_callees (view), "beta_leaf"), <, 0);
+
+  /* A third of the time: a third or so of beta_leaf's samples. */
+  sp_window_select_time (window, 0.1, 0.3);
+  for (deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC; g_get_monotonic_time () < deadline;)
+    {
+      g_clear_object (&leaf_in_range);
+      leaf_in_range = function_row (sp_callers_view_get_functions (view), "beta_leaf");
+      if (leaf_in_range != NULL && sp_function_item_get_total (leaf_in_range) != sp_function_item_get_total (leaf))
+        break;
+      g_main_context_iteration (NULL, FALSE);
+    }
+  g_assert_nonnull (leaf_in_range);
+  g_test_message ("beta_leaf: %" G_GUINT64_FORMAT " samples, %" G_GUINT64_FORMAT " in the range",
+                  sp_function_item_get_total (leaf), sp_function_item_get_total (leaf_in_range));
+  g_assert_cmpuint (sp_function_item_get_total (leaf_in_range), <, sp_function_item_get_total (leaf) * 2 / 3);
+  g_assert_cmpuint (sp_function_item_get_total (leaf_in_range), >, 0);
+  g_assert_cmpuint (sp_callers_view_get_function (view), ==, sp_function_item_get_function (leaf_in_range));
+  gtk_window_destroy (GTK_WINDOW (window));
+  remove_dir (dir);
+}
+
+/* "clone3;start_thread;worker_main": the names from the top row down. */
+static char *
+row_path (GtkTreeListRow *row)
+{
+  g_autoptr (GString) text = g_string_new (NULL);
+  g_autoptr (GtkTreeListRow) at = g_object_ref (row);
+
+  while (at != NULL)
+    {
+      g_autoptr (SpTreeItem) item = gtk_tree_list_row_get_item (at);
+      GtkTreeListRow *parent = gtk_tree_list_row_get_parent (at);
+
+      g_string_prepend (text, sp_tree_item_get_name (item));
+      if (parent != NULL)
+        g_string_prepend_c (text, ';');
+      g_object_unref (at);
+      at = parent;
+    }
+  return g_strdup (text->str);
+}
+
+/* The row shown at path ("a;b;c"), or NULL. */
+static GtkTreeListRow *
+row_at_path (SpWindow *window,
+             const char *path)
+{
+  GListModel *rows = sp_window_get_call_tree_model (window);
+
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr (GtkTreeListRow) row = g_list_model_get_item (rows, i);
+      g_autofree char *text = row_path (row);
+
+      if (g_str_equal (text, path))
+        return g_steal_pointer (&row);
+    }
+  return NULL;
+}
+
+static char *
+selected_path (SpWindow *window)
+{
+  GtkSelectionModel *selection = gtk_column_view_get_model (column_view_in (
+    GTK_WIDGET (sp_window_get_call_tree_view (window)), 0));
+  GtkTreeListRow *row = gtk_single_selection_get_selected_item (GTK_SINGLE_SELECTION (selection));
+
+  return row != NULL ? row_path (row) : NULL;
+}
+
+/* A collapsed compute_* row (the hot path opened one of the three). */
+static GtkTreeListRow *
+collapsed_compute_row (SpWindow *window)
+{
+  GListModel *rows = sp_window_get_call_tree_model (window);
+  guint n_compute = 0;
+  GtkTreeListRow *found = NULL;
+
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr (GtkTreeListRow) row = g_list_model_get_item (rows, i);
+      g_autoptr (SpTreeItem) item = gtk_tree_list_row_get_item (row);
+
+      if (!g_str_has_prefix (sp_tree_item_get_name (item), "compute_")
+          || g_str_equal (sp_tree_item_get_name (item), "compute_main"))
+        continue;
+      n_compute++;
+      if (found == NULL && !gtk_tree_list_row_get_expanded (row) && sp_tree_item_get_n_children (item) > 0)
+        found = g_object_ref (row);
+    }
+  if (n_compute < 3)
+    g_clear_object (&found);
+  return found;
+}
+
+/* While recording, the window takes in new samples a few times a second:
+ * a row the user opened and the row selected stay so, and the caller/
+ * callee view's figures grow with the recording. */
+static void
+test_live_keeps_state (void)
+{
+  SpRecordOptions options = { 0 };
+  g_autoptr (GError) error = NULL;
+  SpWindow *window = sp_window_new (NULL);
+  g_autoptr (GtkTreeListRow) opened = NULL;
+  g_autoptr (GtkTreeListRow) child = NULL;
+  g_autofree char *opened_path = NULL;
+  g_autofree char *chosen_path = NULL;
+  g_autofree char *leaf_name = NULL;
+  SpCallersView *callers = sp_window_get_callers_view (window);
+  guint64 total, leaf_total;
+  guint updates = 0;
+  gint64 deadline;
+
+  g_setenv ("STACKPULSE_RECORD", g_getenv ("SP_RECORD"), TRUE);
+  options.argv = g_new0 (char *, 3);
+  options.argv[0] = g_strdup (g_getenv ("SP_WORK_THREADS"));
+  options.argv[1] = g_strdup ("8");
+  options.frequency_hz = 1000;
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (sp_window_record (window, &options, &error));
+  g_assert_no_error (error);
+
+  /* Open a compute_* row off the hot path and select its first child. */
+  for (deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+       opened == NULL && g_get_monotonic_time () < deadline;)
+    {
+      g_main_context_iteration (NULL, FALSE);
+      opened = collapsed_compute_row (window);
+    }
+  g_assert_nonnull (opened);
+  g_assert_true (sp_window_is_recording (window));
+  gtk_tree_list_row_set_expanded (opened, TRUE);
+  child = gtk_tree_list_row_get_child_row (opened, 0);
+  g_assert_nonnull (child);
+  for (guint i = 0; i < g_list_model_get_n_items (sp_window_get_call_tree_model (window)); i++)
+    {
+      g_autoptr (GtkTreeListRow) row = g_list_model_get_item (sp_window_get_call_tree_model (window), i);
+
+      if (row == child)
+        gtk_selection_model_select_item (gtk_column_view_get_model (column_view_in (
+          GTK_WIDGET (sp_window_get_call_tree_view (window)), 0)), i, TRUE);
+    }
+  opened_path = row_path (opened);
+  chosen_path = selected_path (window);
+  g_assert_nonnull (chosen_path);
+  g_test_message ("opened %s, selected %s", opened_path, chosen_path);
+
+  /* Three live updates later (the total grew three times). */
+  total = call_tree_total (window);
+  for (deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+       updates < 3 && g_get_monotonic_time () < deadline;)
+    {
+      g_main_context_iteration (NULL, FALSE);
+      if (call_tree_total (window) != total)
+        {
+          total = call_tree_total (window);
+          updates++;
+        }
+    }
+  g_assert_cmpuint (updates, ==, 3);
+  g_assert_true (sp_window_is_recording (window));
+  g_clear_object (&opened);
+  opened = row_at_path (window, opened_path);
+  g_assert_nonnull (opened);
+  g_assert_true (gtk_tree_list_row_get_expanded (opened));
+  {
+    g_autofree char *still = selected_path (window);
+
+    g_assert_cmpstr (still, ==, chosen_path);
+  }
+  gui_test_save_png (GTK_WIDGET (window), "live-kept-state.png");
+
+  /* The caller/callee view shows the selected function, and follows. */
+  leaf_name = g_strdup (strrchr (chosen_path, ';') + 1);
+  sp_window_show_view (window, "callers");
+  g_assert_true (wait_for_chosen (callers, leaf_name));
+  {
+    g_autoptr (SpFunctionItem) first = function_row (sp_callers_view_get_functions (callers), leaf_name);
+
+    leaf_total = sp_function_item_get_total (first);
+  }
+  for (deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC; g_get_monotonic_time () < deadline;)
+    {
+      g_autoptr (SpFunctionItem) now = function_row (sp_callers_view_get_functions (callers), leaf_name);
+
+      if (sp_function_item_get_total (now) > leaf_total)
+        break;
+      g_main_context_iteration (NULL, FALSE);
+    }
+  {
+    g_autoptr (SpFunctionItem) now = function_row (sp_callers_view_get_functions (callers), leaf_name);
+
+    g_assert_cmpuint (sp_function_item_get_total (now), >, leaf_total);
+  }
+  g_assert_true (wait_for_chosen (callers, leaf_name));
+  gui_test_save_png (GTK_WIDGET (window), "live-callers.png");
+
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.stop", NULL);
+  g_assert_true (wait_until (not_recording, window));
+  gtk_window_destroy (GTK_WINDOW (window));
+  sp_record_options_clear (&options);
+}
+
+/* Symbol problems of a real recording, said in the status bar (the
+ * serious kind only) and in full on the Summary page. */
+static void
+assert_problem_shown (SpWindow *window,
+                      const char *headline,
+                      const char *summary_line,
+                      const char *png)
+{
+  g_autofree char *symbols = NULL;
+  g_autofree char *lost = NULL;
+
+  g_assert_nonnull (find_label (GTK_WIDGET (window), "samples over"));
+  g_assert_nonnull (find_label (GTK_WIDGET (window), headline));
+  symbols = figure_text (window, "Symbols");
+  lost = figure_text (window, "Lost samples");
+  g_test_message ("symbols: %s; lost: %s", symbols, lost);
+  g_assert_nonnull (strstr (symbols, summary_line));
+  g_assert_false (g_str_has_prefix (lost, "unknown"));
+  sp_window_show_view (window, "summary");
+  gui_test_save_png (GTK_WIDGET (window), png);
+}
+
+static void
+test_symbol_problems (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("stackpulse-window-XXXXXX", &error);
+  g_autofree char *program = g_build_filename (dir, "sp-work-threads", NULL);
+  g_autofree char *missing = g_build_filename (dir, "missing.spool", NULL);
+  g_autofree char *stripped = g_build_filename (dir, "stripped.spool", NULL);
+  g_autofree char *not_found = g_strdup_printf ("%s: file not found", program);
+  g_autoptr (GFile) source = g_file_new_for_path (g_getenv ("SP_WORK_THREADS"));
+  g_autoptr (GFile) copy = g_file_new_for_path (program);
+  SpWindow *window;
+
+  /* A copy of the program, recorded, then deleted. */
+  g_assert_true (g_file_copy (source, copy, G_FILE_COPY_ALL_METADATA, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+  if (!record_workload (program, missing))
+    {
+      remove_dir (dir);
+      return;
+    }
+  g_assert_cmpint (g_unlink (program), ==, 0);
+  window = open_window (missing);
+  g_assert_true (wait_for_page (window, "profile"));
+  assert_problem_shown (window, "sp-work-threads was not found", not_found, "symbols-missing.png");
+  gtk_window_destroy (GTK_WINDOW (window));
+
+  /* A stripped program: its frames are addresses, and the status says
+   * why. */
+  g_assert_true (record_workload (g_getenv ("SP_WORK_THREADS_STRIPPED"), stripped));
+  window = open_window (stripped);
+  g_assert_true (wait_for_page (window, "profile"));
+  assert_problem_shown (window, "sp-work-threads-stripped has no symbols", "sp-work-threads-stripped: no symbols",
+                        "symbols-stripped.png");
+  g_assert_false (sp_window_search_function (window, "worker_main"));
+  g_assert_true (sp_window_search_function (window, "sp-work-threads-stripped+0x"));
+  gui_test_save_png (GTK_WIDGET (window), "symbols-stripped-call-tree.png");
+  gtk_window_destroy (GTK_WINDOW (window));
+  remove_dir (dir);
+}
+
 static void
 test_open_missing (void)
 {
@@ -429,6 +877,9 @@ main (int argc,
   g_test_add_func ("/app/window/open-damaged", test_open_damaged);
   g_test_add_func ("/app/window/open-missing", test_open_missing);
   g_test_add_func ("/app/window/open-recording", test_open_recording);
+  g_test_add_func ("/app/window/callers", test_callers);
+  g_test_add_func ("/app/window/symbol-problems", test_symbol_problems);
+  g_test_add_func ("/app/window/live-keeps-state", test_live_keeps_state);
   g_test_add_func ("/app/window/record-live", test_record_live);
   g_test_add_func ("/app/window/record-missing-command", test_record_missing_command);
   g_test_add_func ("/app/window/profile-demo", test_profile_demo);

@@ -155,6 +155,56 @@ test_callers_callees (void)
   g_assert_cmpuint (g_array_index (callees, SpFunctionCost, 0).total, ==, 15);
 }
 
+/* A path taken from one tree leads to the same functions in another (a
+ * rebuilt tree numbers its nodes differently), as far as that one has it. */
+static void
+test_find_path (void)
+{
+  static const char *const fewer[] = { "main;eval;lex 1", "main;parse 1", NULL };
+  g_autoptr (SpProfile) profile = profile_from_text (basic);
+  g_autoptr (SpCallTree) tree = sp_call_tree_new (profile, NULL, NULL, FALSE);
+  g_autoptr (SpCallTree) bottom_up = sp_call_tree_new (profile, NULL, NULL, TRUE);
+  guint32 main_fn = function_named (profile, "main");
+  guint32 eval = function_named (profile, "eval");
+  guint32 lex = function_named (profile, "lex");
+  guint32 path[] = { main_fn, eval, eval, eval };
+  guint32 missing[] = { main_fn, lex };
+  guint32 inverted[] = { lex, eval, main_fn };
+  guint n_found = 99;
+  guint32 node = sp_call_tree_find_path (tree, path, G_N_ELEMENTS (path), &n_found);
+  g_autoptr (GArray) back = sp_call_tree_get_path (tree, node);
+
+  g_assert_cmpuint (n_found, ==, 4);
+  g_assert_cmpuint (back->len, ==, 4);
+  g_assert_cmpmem (back->data, back->len * sizeof (guint32), path, sizeof path);
+  g_assert_cmpuint (tree->nodes[node].total, ==, 2);
+
+  /* main has no lex child: main itself, one function found. */
+  node = sp_call_tree_find_path (tree, missing, G_N_ELEMENTS (missing), &n_found);
+  g_assert_cmpuint (n_found, ==, 1);
+  g_assert_cmpuint (tree->nodes[node].function, ==, main_fn);
+  g_assert_cmpuint (sp_call_tree_find_path (tree, inverted, 3, &n_found), ==, 0);
+  g_assert_cmpuint (n_found, ==, 0);
+
+  /* Bottom-up paths go from the leaf outwards. */
+  node = sp_call_tree_find_path (bottom_up, inverted, 3, &n_found);
+  g_assert_cmpuint (n_found, ==, 3);
+  g_assert_cmpuint (bottom_up->nodes[node].total, ==, 3);
+
+  /* Another profile, another numbering: the same path. */
+  {
+    g_autoptr (SpProfile) other = profile_from_text (fewer);
+    g_autoptr (SpCallTree) other_tree = sp_call_tree_new (other, NULL, NULL, FALSE);
+    guint32 other_path[] = { function_named (other, "main"), function_named (other, "eval"),
+                             function_named (other, "lex") };
+
+    node = sp_call_tree_find_path (other_tree, other_path, 3, &n_found);
+    g_assert_cmpuint (n_found, ==, 3);
+    g_assert_cmpuint (other_tree->nodes[node].total, ==, 1);
+    g_assert_cmpuint (other_tree->nodes[node].function, ==, other_path[2]);
+  }
+}
+
 /* One transform on the basic profile, checked as collapsed stacks. */
 typedef struct {
   const char      *name;
@@ -278,6 +328,7 @@ main (int argc,
   g_test_add_func ("/data/aggregation/bottom-up", test_bottom_up);
   g_test_add_func ("/data/aggregation/function-list", test_function_list);
   g_test_add_func ("/data/aggregation/callers-callees", test_callers_callees);
+  g_test_add_func ("/data/aggregation/find-path", test_find_path);
   for (guint i = 0; i < G_N_ELEMENTS (transform_cases); i++)
     {
       g_autofree char *path = g_strdup_printf ("/data/transform/%s", transform_cases[i].name);

@@ -229,6 +229,30 @@ count_problems (SpSymbolizer *symbolizer,
   return n;
 }
 
+/* The details of problem i: "KIND FILE", with only FILE's base name. */
+static char *
+problem_details (SpSymbolizer *symbolizer,
+                 guint i)
+{
+  static const char *const kinds[] = { "not-found", "changed", "unreadable", "no-symbols", "no-debug-info" };
+  const GArray *details = sp_symbolizer_get_problem_details (symbolizer);
+  const SpSymbolProblem *p;
+  g_autofree char *base = NULL;
+
+  g_assert_cmpuint (details->len, ==, sp_symbolizer_get_problems (symbolizer)->len);
+  g_assert_cmpuint (i, <, details->len);
+  p = &g_array_index (details, SpSymbolProblem, i);
+  g_assert_cmpstr (p->message, ==, g_ptr_array_index (sp_symbolizer_get_problems (symbolizer), i));
+  base = g_path_get_basename (p->file);
+  return g_strdup_printf ("%s %s", kinds[p->kind], base);
+}
+
+#define assert_problem(symbolizer, i, expected)                \
+  G_STMT_START {                                               \
+    g_autofree char *got_ = problem_details (symbolizer, i);   \
+    g_assert_cmpstr (got_, ==, expected);                      \
+  } G_STMT_END
+
 /* ---- User frames ------------------------------------------------------- */
 
 /* Function entries (not return addresses) name their function, from a
@@ -370,6 +394,7 @@ test_changed_file (void)
     }
   g_assert_cmpuint (sp_symbolizer_get_problems (symbolizer)->len, ==, 1);
   g_assert_cmpuint (count_problems (symbolizer, "changed since the recording"), ==, 1);
+  assert_problem (symbolizer, 0, "changed symbolizer-target");
 
   /* The same path with the right inode is another module, and fine. */
   module.inode--;
@@ -394,6 +419,7 @@ test_missing_file (void)
     }
   g_assert_cmpuint (sp_symbolizer_get_problems (symbolizer)->len, ==, 1);
   g_assert_cmpstr (g_ptr_array_index (sp_symbolizer_get_problems (symbolizer), 0), ==, expected);
+  assert_problem (symbolizer, 0, "not-found gone.so");
 }
 
 /* Paths that are no file (perf's //anon, memfd areas) are unresolved
@@ -479,6 +505,19 @@ test_no_symbols (void)
     }
   g_assert_cmpuint (count_problems (symbolizer, "symbolizer-target-stripped: no symbols"), ==, 1);
   g_assert_cmpuint (count_problems (symbolizer, "symbolizer-target-stripped: no debug info"), ==, 1);
+  assert_problem (symbolizer, 0, "no-symbols symbolizer-target-stripped");
+  assert_problem (symbolizer, 1, "no-debug-info symbolizer-target-stripped");
+
+  /* A copy for another thread says the same, and owns it. */
+  {
+    g_autoptr (GArray) copy = sp_symbol_problems_copy (sp_symbolizer_get_problem_details (symbolizer));
+    const SpSymbolProblem *p = &g_array_index (copy, SpSymbolProblem, 0);
+
+    g_assert_cmpuint (copy->len, ==, 2);
+    g_assert_cmpint (p->kind, ==, SP_SYMBOL_PROBLEM_NO_SYMBOLS);
+    g_assert_true (p->message != g_ptr_array_index (sp_symbolizer_get_problems (symbolizer), 0));
+    g_assert_cmpstr (p->message, ==, g_ptr_array_index (sp_symbolizer_get_problems (symbolizer), 0));
+  }
 }
 
 /* The second lookup of an address is the cached first: the very same
@@ -614,6 +653,7 @@ test_kernel_kallsyms (void)
                                                   frames, 4), ==, 1);
   g_assert_null (frames[0].function);
   g_assert_cmpuint (count_problems (unprivileged, "kernel: no symbols"), ==, 1);
+  assert_problem (unprivileged, 0, "no-symbols kernel");
 }
 
 static void

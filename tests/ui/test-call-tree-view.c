@@ -10,6 +10,7 @@
 #include "gui-test.h"
 #include "profile-builder.h"
 #include "sp-call-tree-view.h"
+#include "sp-filter.h"
 #include "sp-tree-item.h"
 
 
@@ -230,6 +231,214 @@ test_activate (void)
   g_assert_cmpstr (sp_profile_get_function (profile, tree->nodes[activated].function)->name, ==, "eval");
 }
 
+/* Thread 1 is the recording so far, thread 2 what a live update adds. */
+static const char *const growing[] = {
+  "@1 main;parse;lex 10",
+  "@1 main;parse 5",
+  "@1 main;eval;lookup 4",
+  "@1 main;eval 1",
+  "@2 main;parse;lex 20",
+  "@2 main;eval;lookup 6",
+  "@2 main;eval 1",
+  "@2 main;write 3",
+  NULL
+};
+
+/* The tree of thread 1 only (the first update), or of both. */
+static SpCallTree *
+growing_tree (SpProfile *profile,
+              gboolean grown)
+{
+  g_autoptr (SpFilter) filter = sp_filter_new ();
+
+  if (!grown)
+    sp_filter_hide_thread (filter, 1);
+  return sp_call_tree_new (profile, filter, NULL, FALSE);
+}
+
+/* The row shown as text (as rows_of prints it); -1 if there is none. */
+static int
+row_position (SpCallTreeView *view,
+              const char *text)
+{
+  GListModel *model = sp_call_tree_view_get_model (view);
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr (GtkTreeListRow) row = g_list_model_get_item (model, i);
+      g_autofree char *line = row_text (row);
+
+      if (g_str_equal (line, text))
+        return (int) i;
+    }
+  return -1;
+}
+
+static void
+set_expanded (SpCallTreeView *view,
+              const char *text,
+              gboolean expanded)
+{
+  int position = row_position (view, text);
+  g_autoptr (GtkTreeListRow) row = NULL;
+
+  g_assert_cmpint (position, >=, 0);
+  row = g_list_model_get_item (sp_call_tree_view_get_model (view), position);
+  gtk_tree_list_row_set_expanded (row, expanded);
+}
+
+/* As a click does: through the column view's selection model. */
+static void
+select_row_text (SpCallTreeView *view,
+                 const char *text)
+{
+  int position = row_position (view, text);
+
+  g_assert_cmpint (position, >=, 0);
+  gtk_selection_model_select_item (gtk_column_view_get_model (column_view_of (view)), position, TRUE);
+}
+
+/* A live update hands the view a new tree: what the user opened, closed
+ * and selected is still so, found by function path in the new tree. */
+static void
+test_keep_state (void)
+{
+  g_autoptr (SpProfile) profile = profile_from_text (growing);
+  SpCallTree *first = growing_tree (profile, FALSE);
+  SpCallTree *grown = growing_tree (profile, TRUE);
+  g_autoptr (SpCallTreeView) view = new_view ();
+
+  sp_call_tree_view_set_tree (view, profile, first);
+  assert_rows (view, "main 20", "  parse 15", "    lex 10", "  eval 5");
+  set_expanded (view, "  eval 5", TRUE);
+  set_expanded (view, "  parse 15", FALSE);
+  select_row_text (view, "    lookup 4");
+  assert_rows (view, "main 20", "  parse 15", "  eval 5", "    lookup 4");
+
+  sp_call_tree_view_set_tree (view, profile, grown);
+  assert_rows (view, "main 50", "  parse 35", "  eval 12", "    lookup 10", "  write 3");
+  g_assert_cmpstr (selected_name (view, profile, grown), ==, "lookup");
+
+  /* Another profile starts afresh, from its hot path. */
+  sp_call_tree_view_set_tree (view, NULL, NULL);
+  first = growing_tree (profile, FALSE);
+  sp_call_tree_view_set_tree (view, profile, first);
+  assert_rows (view, "main 20", "  parse 15", "    lex 10", "  eval 5");
+}
+
+/* Until the user touches the tree, each new tree opens its own hot path
+ * (here the same one, now heavier). */
+static void
+test_follow_hot_path (void)
+{
+  g_autoptr (SpProfile) profile = profile_from_text (growing);
+  SpCallTree *grown = growing_tree (profile, TRUE);
+  g_autoptr (SpCallTreeView) view = new_view ();
+
+  sp_call_tree_view_set_tree (view, profile, growing_tree (profile, FALSE));
+  sp_call_tree_view_set_tree (view, profile, grown);
+  assert_rows (view, "main 50", "  parse 35", "    lex 30", "  eval 12", "  write 3");
+  g_assert_cmpstr (selected_name (view, profile, grown), ==, "lex");
+}
+
+/* Waits for the window to lay out and draw. */
+static void
+settle (void)
+{
+  for (gint64 until = g_get_monotonic_time () + G_USEC_PER_SEC / 3; g_get_monotonic_time () < until;)
+    g_main_context_iteration (NULL, FALSE);
+}
+
+/* The first label under widget (depth first). */
+static GtkLabel *
+first_label (GtkWidget *widget)
+{
+  if (GTK_IS_LABEL (widget))
+    return GTK_LABEL (widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkLabel *label = first_label (child);
+
+      if (label != NULL)
+        return label;
+    }
+  return NULL;
+}
+
+/* The text of the first column in the row drawn at y in the scroller: the
+ * row widget under the point, and its first label. */
+static char *
+function_drawn_at (GtkWidget *scroller,
+                   double y)
+{
+  GtkWidget *picked = gtk_widget_pick (scroller, 40, y, GTK_PICK_DEFAULT);
+  GtkLabel *label;
+
+  while (picked != NULL && !GTK_IS_LIST_VIEW (gtk_widget_get_parent (picked)))
+    picked = gtk_widget_get_parent (picked);
+  label = picked != NULL ? first_label (picked) : NULL;
+  return label != NULL ? g_strdup (gtk_label_get_text (label)) : NULL;
+}
+
+/* Scrolled down a long list below an opened row, a new tree keeps the
+ * view where it was. */
+static void
+test_keep_scroll (void)
+{
+  g_autoptr (GPtrArray) lines = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (SpProfile) profile = NULL;
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *scroller = gtk_scrolled_window_new ();
+  SpCallTreeView *view = sp_call_tree_view_new ();
+  GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller));
+  g_autofree char *before = NULL;
+  g_autofree char *after = NULL;
+  double upper;
+
+  /* A hot function with 60 callees and 120 others, in thread 1; thread 2
+   * doubles them. */
+  for (guint t = 1; t <= 2; t++)
+    {
+      for (guint i = 0; i < 60; i++)
+        g_ptr_array_add (lines, g_strdup_printf ("@%u hot;c%02u 5", t, i));
+      for (guint i = 0; i < 120; i++)
+        g_ptr_array_add (lines, g_strdup_printf ("@%u f%03u;leaf 1", t, i));
+    }
+  g_ptr_array_add (lines, NULL);
+  profile = profile_from_text ((const char *const *) lines->pdata);
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 600, 300);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), GTK_WIDGET (view));
+  gtk_window_set_child (GTK_WINDOW (window), scroller);
+  sp_call_tree_view_set_tree (view, profile, growing_tree (profile, FALSE));
+  gtk_window_present (GTK_WINDOW (window));
+  set_expanded (view, "hot 300", TRUE);
+  settle ();
+  upper = gtk_adjustment_get_upper (adjustment);
+  g_assert_cmpfloat (upper, >, 3 * gtk_adjustment_get_page_size (adjustment));
+  gtk_adjustment_set_value (adjustment, upper / 2);
+  settle ();
+  g_assert_cmpfloat_with_epsilon (gtk_adjustment_get_value (adjustment), upper / 2, 1);
+  before = function_drawn_at (scroller, 100);
+  g_assert_nonnull (before);
+
+  /* Updated while another page is shown (unmapped), then shown again. */
+  gtk_widget_set_visible (scroller, FALSE);
+  settle ();
+  sp_call_tree_view_set_tree (view, profile, growing_tree (profile, TRUE));
+  settle ();
+  gtk_widget_set_visible (scroller, TRUE);
+  settle ();
+  after = function_drawn_at (scroller, 100);
+  g_test_message ("%s drawn before, %s after", before, after);
+  g_assert_cmpstr (after, ==, before);
+  g_test_message ("scrolled to %.0f of %.0f, after the update at %.0f of %.0f", upper / 2, upper,
+                  gtk_adjustment_get_value (adjustment), gtk_adjustment_get_upper (adjustment));
+  g_assert_cmpint (row_position (view, "  c00 10"), ==, 1);
+  g_assert_cmpfloat_with_epsilon (gtk_adjustment_get_value (adjustment), upper / 2, 1);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
 
 static void
 test_screenshot (void)
@@ -270,6 +479,9 @@ main (int argc,
   g_test_add_func ("/ui/call-tree-view/search", test_search);
   g_test_add_func ("/ui/call-tree-view/bottom-up", test_bottom_up);
   g_test_add_func ("/ui/call-tree-view/activate", test_activate);
+  g_test_add_func ("/ui/call-tree-view/keep-state", test_keep_state);
+  g_test_add_func ("/ui/call-tree-view/follow-hot-path", test_follow_hot_path);
+  g_test_add_func ("/ui/call-tree-view/keep-scroll", test_keep_scroll);
   g_test_add_func ("/ui/call-tree-view/screenshot", test_screenshot);
   return g_test_run ();
 }

@@ -10,6 +10,7 @@
 
 #include "gui-test.h"
 #include "profile-builder.h"
+#include "sp-filter.h"
 #include "sp-flame-graph.h"
 
 #define WIDTH      400
@@ -285,10 +286,33 @@ test_zoom (void)
   g_assert_cmpuint (sp_flame_graph_node_at (f.graph, WIDTH - 1, row_center (&f, 3)), ==, SP_CALL_TREE_NONE);
   g_assert_cmpuint (sp_flame_graph_node_at (f.graph, WIDTH - 1, row_center (&f, 2)), !=, parse);
 
-  /* A new tree starts unzoomed, and says so. */
+  /* A new tree of the recording (a live update, a filter) stays zoomed
+   * into the same function path, quietly. */
   sp_flame_graph_zoom_to (f.graph, parse);
-  sp_flame_graph_set_tree (f.graph, f.profile, sp_call_tree_new (f.profile, NULL, NULL, FALSE));
-  g_assert_cmpuint (f.zoom_changes, ==, 5);
+  g_assert_cmpuint (f.zoom_changes, ==, 4);
+  {
+    g_autoptr (SpFilter) filter = sp_filter_new ();
+    SpCallTree *again = sp_call_tree_new (f.profile, NULL, NULL, FALSE);
+    SpCallTree *without_parse;
+
+    sp_flame_graph_set_tree (f.graph, f.profile, again);
+    g_assert_cmpuint (f.zoom_changes, ==, 4);
+    g_assert_cmpuint (sp_flame_graph_get_zoom (f.graph), ==, find_node (&f, again, "main;parse"));
+    wait_for_draw (&f);
+    g_assert_cmpuint (sp_flame_graph_node_at (f.graph, WIDTH - 1, row_center (&f, 2)),
+                      ==, find_node (&f, again, "main;parse"));
+
+    /* Without parse, what is left of the path: main, and it says so. */
+    sp_filter_add_function_transform (filter, SP_TRANSFORM_DROP_FUNCTION,
+                                      again->nodes[find_node (&f, again, "main;parse")].function);
+    without_parse = sp_call_tree_new (f.profile, filter, NULL, FALSE);
+    sp_flame_graph_set_tree (f.graph, f.profile, without_parse);
+    g_assert_cmpuint (f.zoom_changes, ==, 5);
+    g_assert_cmpuint (sp_flame_graph_get_zoom (f.graph), ==, find_node (&f, without_parse, "main"));
+  }
+  /* No tree, no zoom: the next profile starts afresh. */
+  sp_flame_graph_set_tree (f.graph, NULL, NULL);
+  g_assert_cmpuint (f.zoom_changes, ==, 6);
   g_assert_cmpuint (sp_flame_graph_get_zoom (f.graph), ==, 0);
   fixture_teardown (&f);
 }

@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sp-status-text.c: figures and symbol problems in words (see the header). */
+#include "sp-status-text.h"
+
+static double
+percent (guint64 part,
+         guint64 whole)
+{
+  return whole > 0 ? 100.0 * (double) part / (double) whole : 0.0;
+}
+
+char *
+sp_status_text_figures (const SpSpoolSummary *s)
+{
+  GString *text = g_string_new (NULL);
+  guint64 lost = s->lost_samples + s->dropped_samples;
+
+  g_string_append_printf (text, "%u samples over %.2f s", s->n_samples, s->duration_ns / 1e9);
+  if (s->lost_known && lost == 0)
+    g_string_append (text, "  ·  none lost");
+  else if (s->lost_known)
+    g_string_append_printf (text, "  ·  %" G_GUINT64_FORMAT " lost (%.1f%%)", lost,
+                            percent (lost, s->n_samples + lost));
+  if (s->n_truncated_samples > 0)
+    g_string_append_printf (text, "  ·  %u truncated stacks (%.1f%%)", s->n_truncated_samples,
+                            percent (s->n_truncated_samples, s->n_samples));
+  return g_string_free (text, FALSE);
+}
+
+gboolean
+sp_status_text_is_serious (const SpSymbolProblem *problem)
+{
+  return problem->kind != SP_SYMBOL_PROBLEM_NO_DEBUG_INFO;
+}
+
+char *
+sp_status_text_problem (const SpSymbolProblem *problem)
+{
+  g_autofree char *name = g_path_get_basename (problem->file);
+
+  switch (problem->kind)
+    {
+    case SP_SYMBOL_PROBLEM_NOT_FOUND:
+      return g_strdup_printf ("%s was not found", name);
+    case SP_SYMBOL_PROBLEM_CHANGED:
+      return g_strdup_printf ("%s changed since the recording", name);
+    case SP_SYMBOL_PROBLEM_UNREADABLE:
+      return g_strdup_printf ("%s cannot be read", name);
+    case SP_SYMBOL_PROBLEM_NO_SYMBOLS:
+      if (g_str_equal (problem->file, "kernel"))
+        return g_strdup ("no kernel symbols");
+      return g_strdup_printf ("%s has no symbols", name);
+    case SP_SYMBOL_PROBLEM_NO_DEBUG_INFO:
+    default:
+      return g_strdup_printf ("%s has no debug info", name);
+    }
+}
+
+char *
+sp_status_text_headline (const GArray *problems)
+{
+  const SpSymbolProblem *first = NULL;
+  guint n = 0;
+  g_autofree char *text = NULL;
+
+  for (guint i = 0; problems != NULL && i < problems->len; i++)
+    {
+      const SpSymbolProblem *p = &g_array_index (problems, SpSymbolProblem, i);
+
+      if (!sp_status_text_is_serious (p))
+        continue;
+      if (first == NULL)
+        first = p;
+      n++;
+    }
+  if (first == NULL)
+    return NULL;
+  text = sp_status_text_problem (first);
+  if (n == 1)
+    return g_steal_pointer (&text);
+  return g_strdup_printf ("%s, and %u more symbol problem%s", text, n - 1, n > 2 ? "s" : "");
+}
+
+char *
+sp_status_text_serious (const GArray *problems)
+{
+  g_autoptr (GString) text = g_string_new (NULL);
+
+  for (guint i = 0; problems != NULL && i < problems->len; i++)
+    {
+      const SpSymbolProblem *p = &g_array_index (problems, SpSymbolProblem, i);
+
+      if (sp_status_text_is_serious (p))
+        g_string_append_printf (text, "%s%s", text->len > 0 ? "\n" : "", p->message);
+    }
+  return text->len > 0 ? g_strdup (text->str) : NULL;
+}
+
+char *
+sp_status_text_no_debug_info (const GArray *problems)
+{
+  g_autoptr (GString) text = g_string_new (NULL);
+
+  for (guint i = 0; problems != NULL && i < problems->len; i++)
+    {
+      const SpSymbolProblem *p = &g_array_index (problems, SpSymbolProblem, i);
+      g_autofree char *name = NULL;
+
+      if (sp_status_text_is_serious (p))
+        continue;
+      name = g_path_get_basename (p->file);
+      g_string_append_printf (text, "%s%s", text->len > 0 ? ", " : "", name);
+    }
+  return text->len > 0 ? g_strdup (text->str) : NULL;
+}

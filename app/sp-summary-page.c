@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sp-summary-page.c: the Summary page's figures, a row each. */
+#include "sp-summary-page.h"
+
+#include "sp-status-text.h"
+
+static void
+add_figure (GtkGrid *figures,
+            int row,
+            const char *name,
+            const char *value)
+{
+  GtkWidget *name_label = gtk_label_new (name);
+  GtkWidget *value_label = gtk_label_new (value);
+
+  gtk_label_set_xalign (GTK_LABEL (name_label), 1);
+  gtk_widget_add_css_class (name_label, "dim-label");
+  gtk_label_set_yalign (GTK_LABEL (name_label), 0);
+  gtk_label_set_xalign (GTK_LABEL (value_label), 0);
+  gtk_label_set_selectable (GTK_LABEL (value_label), TRUE);
+  gtk_label_set_wrap (GTK_LABEL (value_label), TRUE);
+  gtk_label_set_max_width_chars (GTK_LABEL (value_label), 90);
+  gtk_grid_attach (figures, name_label, 0, row, 1, 1);
+  gtk_grid_attach (figures, value_label, 1, row, 1, 1);
+}
+
+/* Samples the kernel dropped (its ring buffer was full), and samples the
+ * recorder dropped (their stacks could not be unwound in time). */
+static char *
+lost_text (const SpSpoolSummary *s)
+{
+  g_autoptr (GString) text = g_string_new (NULL);
+  guint64 recorded = s->n_samples + s->lost_samples + s->dropped_samples;
+
+  if (!s->lost_known)
+    return g_strdup ("unknown (the recording has no side file)");
+  if (s->lost_samples == 0 && s->dropped_samples == 0)
+    return g_strdup ("none");
+  if (s->lost_samples > 0)
+    g_string_append_printf (text, "%" G_GUINT64_FORMAT " (%.1f%%): the kernel's ring buffer was full",
+                            s->lost_samples, 100.0 * s->lost_samples / recorded);
+  if (s->dropped_samples > 0)
+    g_string_append_printf (text, "%s%" G_GUINT64_FORMAT " (%.1f%%): their stacks could not be unwound in time",
+                            text->len > 0 ? "\n" : "", s->dropped_samples, 100.0 * s->dropped_samples / recorded);
+  return g_strdup (text->str);
+}
+
+/* The Summary page's rows on symbols: what leaves frames as addresses,
+ * and which modules give no source lines. */
+static void
+add_symbol_figures (GtkGrid *figures,
+                    int *row,
+                    const GArray *problems)
+{
+  g_autofree char *serious = sp_status_text_serious (problems);
+  g_autofree char *no_debug = sp_status_text_no_debug_info (problems);
+  g_autofree char *symbols = NULL;
+  g_autofree char *debug = NULL;
+
+  symbols = serious != NULL ? g_strdup_printf ("%s\nFrames in these files show as addresses.", serious)
+                            : g_strdup ("found for every module");
+  debug = no_debug != NULL ? g_strdup_printf ("none for %s: no source lines or inline frames there (install "
+                                              "their -dbgsym packages)", no_debug)
+                           : g_strdup ("found for every module");
+  add_figure (figures, (*row)++, "Symbols", symbols);
+  add_figure (figures, (*row)++, "Debug info", debug);
+}
+
+void
+sp_summary_page_fill (GtkGrid *figures,
+                      const char *path,
+                      const SpSpoolSummary *s)
+{
+  g_autofree char *size = g_format_size (s->file_size);
+  g_autofree char *samples = g_strdup_printf ("%u", s->n_samples);
+  g_autofree char *threads = g_strdup_printf ("%u in %u processes", s->n_threads, s->n_processes);
+  g_autofree char *duration = g_strdup_printf ("%.3f s", s->duration_ns / 1e9);
+  g_autofree char *interval = g_strdup_printf ("%" G_GUINT64_FORMAT " µs", s->sample_interval_us);
+  g_autofree char *stacks = g_strdup_printf ("%u nodes, deepest %u frames", s->n_stack_nodes, s->max_depth);
+  g_autofree char *truncated = g_strdup_printf ("%u samples (%.1f%%)", s->n_truncated_samples,
+                                                s->n_samples ? 100.0 * s->n_truncated_samples / s->n_samples : 0.0);
+  g_autofree char *modules = g_strdup_printf ("%u", s->n_modules);
+  g_autofree char *execs = g_strdup_printf ("%u", s->n_process_execs);
+  g_autofree char *lost = lost_text (s);
+  GtkWidget *child;
+  int row = 0;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (figures))) != NULL)
+    gtk_grid_remove (figures, child);
+
+  add_figure (figures, row++, "File", path);
+  add_figure (figures, row++, "Size", size);
+  add_figure (figures, row++, "Samples", samples);
+  add_figure (figures, row++, "Threads", threads);
+  add_figure (figures, row++, "Duration", duration);
+  add_figure (figures, row++, "Sampling interval", interval);
+  add_figure (figures, row++, "Stacks", stacks);
+  add_figure (figures, row++, "Lost samples", lost);
+  add_figure (figures, row++, "Truncated stacks", truncated);
+  add_figure (figures, row++, "Mapped modules", modules);
+  add_figure (figures, row++, "Programs executed", execs);
+  add_symbol_figures (figures, &row, s->symbol_problems);
+}

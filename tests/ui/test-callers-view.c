@@ -1,0 +1,268 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* test-callers-view.c: the caller/callee view over profiles written as
+ * text, fed by data/'s function list and callers/callees as the window's
+ * worker feeds it.
+ *
+ * Each table's rows are printed as "name self/total" lines, so a check
+ * reads like the table it expects. Also saves a PNG for review
+ * (SP_SCREENSHOT_DIR, or a temporary folder). */
+#include <gtk/gtk.h>
+
+#include "gui-test.h"
+#include "profile-builder.h"
+#include "sp-callers-view.h"
+#include "sp-function-item.h"
+#include "sp-function-list.h"
+
+static const char *const basic[] = {
+  "main;parse;lex 10",
+  "main;parse 5",
+  "main;eval;lex 3",
+  "main;eval;eval;eval 2",
+  "main 1",
+  NULL,
+};
+
+static char *
+rows_of (GListModel *model)
+{
+  GString *text = g_string_new (NULL);
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr (SpFunctionItem) item = g_list_model_get_item (model, i);
+
+      g_string_append_printf (text, "%s%s %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT, i > 0 ? ", " : "",
+                              sp_function_item_get_name (item), sp_function_item_get_self (item),
+                              sp_function_item_get_total (item));
+    }
+  return g_string_free (text, FALSE);
+}
+
+#define assert_rows(model, expected)              \
+  G_STMT_START {                                  \
+    g_autofree char *got_ = rows_of (model);      \
+    g_assert_cmpstr (got_, ==, expected);         \
+  } G_STMT_END
+
+static guint32
+function_named (SpProfile *profile,
+                const char *name)
+{
+  g_autoptr (GArray) found = sp_profile_find_functions (profile, name);
+
+  g_assert_cmpuint (found->len, ==, 1);
+  return g_array_index (found, guint32, 0);
+}
+
+/* What the window's worker does for a function. */
+static void
+choose (SpCallersView *view,
+        SpProfile *profile,
+        guint32 function)
+{
+  SpFunctionCost cost;
+  GArray *callers, *callees;
+
+  sp_function_list_callers_callees (profile, NULL, NULL, function, &cost, &callers, &callees);
+  sp_callers_view_set_function (view, &cost, callers, callees);
+}
+
+/* The samples the list covers (each has one innermost function). */
+static guint64
+all_samples (GArray *functions)
+{
+  guint64 all = 0;
+
+  for (guint i = 0; i < functions->len; i++)
+    all += g_array_index (functions, SpFunctionCost, i).self;
+  return all;
+}
+
+static void
+set_functions (SpCallersView *view,
+               SpProfile *profile)
+{
+  GArray *functions = sp_function_list_new (profile, NULL, NULL);
+
+  sp_callers_view_set_functions (view, profile, functions, all_samples (functions));
+}
+
+/* The view's column views, in the order they are in the widget tree:
+ * functions, callers, callees. */
+static void
+collect_column_views (GtkWidget *widget,
+                      GPtrArray *found)
+{
+  if (GTK_IS_COLUMN_VIEW (widget))
+    g_ptr_array_add (found, widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    collect_column_views (child, found);
+}
+
+static GtkColumnView *
+table_of (SpCallersView *view,
+          guint index)
+{
+  g_autoptr (GPtrArray) found = g_ptr_array_new ();
+
+  collect_column_views (GTK_WIDGET (view), found);
+  g_assert_cmpuint (found->len, ==, 3);
+  return g_ptr_array_index (found, index);
+}
+
+static const char *
+selected_in_list (SpCallersView *view)
+{
+  GtkSelectionModel *selection = gtk_column_view_get_model (table_of (view, 0));
+  SpFunctionItem *item = gtk_single_selection_get_selected_item (GTK_SINGLE_SELECTION (selection));
+
+  return item != NULL ? sp_function_item_get_name (item) : NULL;
+}
+
+static void
+on_function_activated (SpCallersView *view,
+                       guint function,
+                       gpointer user_data)
+{
+  *(guint *) user_data = function;
+}
+
+/* The list by self; a function's callers above and callees below, by
+ * total; recursion counted once. */
+static void
+test_tables (void)
+{
+  g_autoptr (SpProfile) profile = profile_from_text (basic);
+  g_autoptr (SpCallersView) view = g_object_ref_sink (sp_callers_view_new ());
+
+  g_assert_cmpuint (sp_callers_view_get_function (view), ==, SP_FUNCTION_LIST_ROOT);
+  set_functions (view, profile);
+  assert_rows (sp_callers_view_get_functions (view), "lex 13/13, parse 5/15, eval 2/5, main 1/21");
+  assert_rows (sp_callers_view_get_callers (view), "");
+  g_assert_null (selected_in_list (view));
+
+  choose (view, profile, function_named (profile, "lex"));
+  g_assert_cmpuint (sp_callers_view_get_function (view), ==, function_named (profile, "lex"));
+  assert_rows (sp_callers_view_get_callers (view), "parse 10/10, eval 3/3");
+  assert_rows (sp_callers_view_get_callees (view), "");
+  g_assert_cmpstr (selected_in_list (view), ==, "lex");
+
+  choose (view, profile, function_named (profile, "eval"));
+  assert_rows (sp_callers_view_get_callers (view), "main 2/5");
+  assert_rows (sp_callers_view_get_callees (view), "lex 3/3, eval 0/2");
+
+  /* main starts its stacks: its caller is the stack root. */
+  choose (view, profile, function_named (profile, "main"));
+  assert_rows (sp_callers_view_get_callers (view), "[stack root] 1/21");
+  assert_rows (sp_callers_view_get_callees (view), "parse 5/15, eval 0/5");
+
+  /* A new list (a live update): the choice stays, selected. */
+  set_functions (view, profile);
+  g_assert_cmpstr (selected_in_list (view), ==, "main");
+  g_assert_cmpuint (sp_callers_view_get_function (view), ==, function_named (profile, "main"));
+
+  /* No profile: nothing chosen, nothing shown. */
+  sp_callers_view_set_functions (view, NULL, NULL, 0);
+  g_assert_cmpuint (sp_callers_view_get_function (view), ==, SP_FUNCTION_LIST_ROOT);
+  assert_rows (sp_callers_view_get_functions (view), "");
+  assert_rows (sp_callers_view_get_callers (view), "");
+}
+
+/* Double click on a caller or callee, or a click in the list: the view
+ * asks for that function; the stack root is no function to ask for. */
+static void
+test_activate (void)
+{
+  g_autoptr (SpProfile) profile = profile_from_text (basic);
+  g_autoptr (SpCallersView) view = g_object_ref_sink (sp_callers_view_new ());
+  guint requested = SP_FUNCTION_LIST_ROOT;
+
+  g_signal_connect (view, "function-activated", G_CALLBACK (on_function_activated), &requested);
+  set_functions (view, profile);
+  choose (view, profile, function_named (profile, "eval"));
+  g_assert_cmpuint (requested, ==, SP_FUNCTION_LIST_ROOT);   /* the view's own doing */
+
+  g_signal_emit_by_name (table_of (view, 1), "activate", 0);
+  g_assert_cmpuint (requested, ==, function_named (profile, "main"));
+  g_signal_emit_by_name (table_of (view, 2), "activate", 1);
+  g_assert_cmpuint (requested, ==, function_named (profile, "eval"));
+
+  gtk_selection_model_select_item (gtk_column_view_get_model (table_of (view, 0)), 1, TRUE);
+  g_assert_cmpuint (requested, ==, function_named (profile, "parse"));
+
+  choose (view, profile, function_named (profile, "main"));
+  requested = SP_FUNCTION_LIST_ROOT;
+  g_signal_emit_by_name (table_of (view, 1), "activate", 0);
+  g_assert_cmpuint (requested, ==, SP_FUNCTION_LIST_ROOT);
+}
+
+/* The first label under widget showing text, or NULL. */
+static GtkWidget *
+find_label (GtkWidget *widget,
+            const char *text)
+{
+  if (GTK_IS_LABEL (widget) && g_str_equal (gtk_label_get_text (GTK_LABEL (widget)), text))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_label (child, text);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The window as the user sees it, for review: a parser's profile with
+ * tokenize chosen, its name and figures between callers and callees. */
+static void
+test_screenshot (void)
+{
+  static const char *const lines[] = {
+    "main;parse_file;tokenize;next_char 420",
+    "main;parse_file;tokenize 130",
+    "main;parse_file;build_ast;tokenize;next_char 80",
+    "main;parse_file;build_ast 250",
+    "main;evaluate;eval_expr;lookup_symbol 300",
+    "main;evaluate;eval_expr 90",
+    "main;evaluate;eval_expr;tokenize 40",
+    "main;write_output 60",
+    "main 10",
+    NULL
+  };
+  g_autoptr (SpProfile) profile = profile_from_text (lines);
+  GtkWidget *window = gtk_window_new ();
+  SpCallersView *view = sp_callers_view_new ();
+  GtkWidget *figures;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1100, 560);
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (view));
+  set_functions (view, profile);
+  choose (view, profile, function_named (profile, "tokenize"));
+  assert_rows (sp_callers_view_get_callers (view), "parse_file 130/550, build_ast 0/80, eval_expr 40/40");
+  assert_rows (sp_callers_view_get_callees (view), "next_char 500/500");
+  gtk_window_present (GTK_WINDOW (window));
+  gui_test_save_png (window, "callers-view.png");
+  figures = find_label (window, "[kernel.kallsyms]   ·   self 12.3%  (170)   ·   total 48.6%  (670)");
+  g_assert_nonnull (figures);
+  g_assert_true (gtk_widget_get_mapped (figures));
+  g_assert_true (gtk_widget_has_css_class (gtk_widget_get_prev_sibling (figures), "title-4"));
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (gtk_widget_get_prev_sibling (figures))), ==, "tokenize");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+int
+main (int argc,
+      char **argv)
+{
+  if (!gui_test_init (&argc, &argv))
+    return 0;
+
+  g_test_add_func ("/ui/callers-view/tables", test_tables);
+  g_test_add_func ("/ui/callers-view/activate", test_activate);
+  g_test_add_func ("/ui/callers-view/screenshot", test_screenshot);
+  return g_test_run ();
+}

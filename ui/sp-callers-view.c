@@ -1,0 +1,511 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sp-callers-view.c: data/'s function list and callers/callees as three
+ * flat tables.
+ *
+ * Each table is GListStore → GtkSortListModel → GtkSingleSelection under
+ * a GtkColumnView whose column sorters order the rows; its items are
+ * SpFunctionItems made from SpFunctionCost arrays. A new list (a live
+ * update, a filter) replaces a table's rows; the user's choice of
+ * function lives here, in `function`, and is selected again in each new
+ * list. */
+#include "sp-callers-view.h"
+
+#include "sp-cells-private.h"
+#include "sp-function-item.h"
+
+#define FUNCTION_LIST_WIDTH 380
+
+typedef enum {
+  COLUMN_FUNCTION,
+  COLUMN_MODULE,
+  COLUMN_SELF,
+  COLUMN_TOTAL,
+} Column;
+
+/* One of the view's tables. */
+typedef struct {
+  GListStore         *store;       /* owned */
+  GtkSingleSelection *selection;   /* owned */
+  GtkColumnView      *column_view; /* a child widget */
+} Table;
+
+struct _SpCallersView
+{
+  GtkWidget parent_instance;
+
+  /* Child widgets */
+  GtkWidget *paned;
+  GtkLabel  *name_label;
+  GtkLabel  *figures_label;
+
+  /* Owned references */
+  Table      functions;
+  Table      callers;
+  Table      callees;
+
+  /* Borrowed references */
+  SpProfile *profile;
+
+  guint32    function;   /* the chosen one, SP_FUNCTION_LIST_ROOT: none */
+  guint64    all;        /* the samples percentages are of */
+  gboolean   updating;   /* selection changes are the view's own */
+};
+
+enum {
+  FUNCTION_ACTIVATED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+G_DEFINE_FINAL_TYPE (SpCallersView, sp_callers_view, GTK_TYPE_WIDGET)
+
+/* ------------------------------------------------------------------ */
+/* Cells */
+
+static void
+cell_setup (GtkSignalListItemFactory *factory,
+            GtkListItem *list_item,
+            gpointer user_data)
+{
+  Column column = GPOINTER_TO_INT (user_data);
+  GtkWidget *label = gtk_label_new (NULL);
+
+  switch (column)
+    {
+    case COLUMN_FUNCTION:
+      gtk_label_set_xalign (GTK_LABEL (label), 0.0);
+      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+      break;
+    case COLUMN_MODULE:
+      gtk_label_set_xalign (GTK_LABEL (label), 0.0);
+      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
+      gtk_widget_add_css_class (label, "dim-label");
+      break;
+    case COLUMN_SELF:
+    case COLUMN_TOTAL:
+    default:
+      gtk_label_set_xalign (GTK_LABEL (label), 1.0);
+      gtk_widget_add_css_class (label, "numeric");
+      break;
+    }
+  gtk_list_item_set_child (list_item, label);
+}
+
+static void
+cell_bind (GtkSignalListItemFactory *factory,
+           GtkListItem *list_item,
+           gpointer user_data)
+{
+  GtkLabel *label = GTK_LABEL (gtk_list_item_get_child (list_item));
+  SpFunctionItem *item = gtk_list_item_get_item (list_item);
+  g_autofree char *text = NULL;
+
+  switch ((Column) GPOINTER_TO_INT (user_data))
+    {
+    case COLUMN_FUNCTION:
+      gtk_label_set_text (label, sp_function_item_get_name (item));
+      text = sp_function_item_get_module (item)[0] != '\0'
+             ? g_strdup_printf ("%s\n%s", sp_function_item_get_name (item), sp_function_item_get_module (item))
+             : g_strdup (sp_function_item_get_name (item));
+      gtk_widget_set_tooltip_text (GTK_WIDGET (label), text);
+      _sp_cells_style_function_label (label, sp_function_item_get_kind (item));
+      return;
+    case COLUMN_MODULE:
+      gtk_label_set_text (label, sp_function_item_get_module (item));
+      return;
+    case COLUMN_SELF:
+      text = _sp_cells_format_share (sp_function_item_get_self_percent (item), sp_function_item_get_self (item));
+      break;
+    case COLUMN_TOTAL:
+      text = _sp_cells_format_share (sp_function_item_get_total_percent (item), sp_function_item_get_total (item));
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+  gtk_label_set_text (label, text);
+}
+
+/* ------------------------------------------------------------------ */
+/* Tables */
+
+static GtkColumnViewColumn *
+add_column (GtkColumnView *column_view,
+            Column kind,
+            const char *title,
+            const char *property,
+            gboolean numeric)
+{
+  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+  GtkExpression *expression = gtk_property_expression_new (SP_TYPE_FUNCTION_ITEM, NULL, property);
+  GtkSorter *sorter = numeric ? GTK_SORTER (gtk_numeric_sorter_new (expression))
+                              : GTK_SORTER (gtk_string_sorter_new (expression));
+  GtkColumnViewColumn *column;
+
+  g_signal_connect (factory, "setup", G_CALLBACK (cell_setup), GINT_TO_POINTER (kind));
+  g_signal_connect (factory, "bind", G_CALLBACK (cell_bind), GINT_TO_POINTER (kind));
+  column = gtk_column_view_column_new (title, factory);
+  gtk_column_view_column_set_sorter (column, sorter);
+  gtk_column_view_column_set_resizable (column, TRUE);
+  if (kind == COLUMN_FUNCTION)
+    gtk_column_view_column_set_expand (column, TRUE);
+  else
+    gtk_column_view_column_set_fixed_width (column, kind == COLUMN_MODULE ? 150 : 120);
+  gtk_column_view_append_column (column_view, column);
+  g_object_unref (sorter);
+  g_object_unref (column);
+  return column;   /* the column view holds it */
+}
+
+/* A table of functions in a scrolled window, sorted by sort_by (self or
+ * total) descending; the module column only where there is room. */
+static GtkWidget *
+table_init (Table *table,
+            gboolean with_module,
+            Column sort_by)
+{
+  GtkWidget *scroller = gtk_scrolled_window_new ();
+  GtkColumnViewColumn *self_column, *total_column;
+  GtkSortListModel *sorted;
+
+  table->store = g_list_store_new (SP_TYPE_FUNCTION_ITEM);
+  table->column_view = GTK_COLUMN_VIEW (gtk_column_view_new (NULL));
+  gtk_column_view_set_show_column_separators (table->column_view, TRUE);
+  add_column (table->column_view, COLUMN_FUNCTION, "Function", "name", FALSE);
+  if (with_module)
+    add_column (table->column_view, COLUMN_MODULE, "Module", "module", FALSE);
+  self_column = add_column (table->column_view, COLUMN_SELF, "Self", "self", TRUE);
+  total_column = add_column (table->column_view, COLUMN_TOTAL, "Total", "total", TRUE);
+
+  sorted = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (table->store)),
+                                    g_object_ref (gtk_column_view_get_sorter (table->column_view)));
+  table->selection = gtk_single_selection_new (G_LIST_MODEL (sorted));
+  gtk_single_selection_set_autoselect (table->selection, FALSE);
+  gtk_single_selection_set_can_unselect (table->selection, TRUE);
+  gtk_column_view_set_model (table->column_view, GTK_SELECTION_MODEL (table->selection));
+  gtk_column_view_sort_by_column (table->column_view, sort_by == COLUMN_SELF ? self_column : total_column,
+                                  GTK_SORT_DESCENDING);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), GTK_WIDGET (table->column_view));
+  gtk_widget_set_vexpand (scroller, TRUE);
+  return scroller;
+}
+
+static void
+table_clear (Table *table)
+{
+  g_clear_object (&table->selection);
+  g_clear_object (&table->store);
+}
+
+/* Replaces the table's rows with costs (NULL: none). */
+static void
+table_set (SpCallersView *self,
+           Table *table,
+           GArray *costs)
+{
+  g_autoptr (GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
+
+  for (guint i = 0; costs != NULL && i < costs->len; i++)
+    g_ptr_array_add (items, sp_function_item_new (self->profile, &g_array_index (costs, SpFunctionCost, i), self->all));
+  g_list_store_splice (table->store, 0, g_list_model_get_n_items (G_LIST_MODEL (table->store)),
+                       items->pdata, items->len);
+}
+
+/* The position of function's row as shown, or G_MAXUINT. */
+static guint
+table_find (Table *table,
+            guint32 function)
+{
+  GListModel *rows = G_LIST_MODEL (table->selection);
+
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr (SpFunctionItem) item = g_list_model_get_item (rows, i);
+
+      if (sp_function_item_get_function (item) == function)
+        return i;
+    }
+  return G_MAXUINT;
+}
+
+/* ------------------------------------------------------------------ */
+/* The chosen function */
+
+static void
+select_in_list (SpCallersView *self,
+                gboolean scroll)
+{
+  guint position = table_find (&self->functions, self->function);
+
+  self->updating = TRUE;
+  gtk_single_selection_set_selected (self->functions.selection, position);
+  self->updating = FALSE;
+  if (scroll && position != G_MAXUINT)
+    _sp_cells_scroll_to (self->functions.column_view, position);
+}
+
+static void
+show_heading (SpCallersView *self,
+              const SpFunctionCost *cost)
+{
+  const SpFunction *function;
+  g_autofree char *self_text = NULL;
+  g_autofree char *total_text = NULL;
+  g_autofree char *figures = NULL;
+  double all = self->all > 0 ? (double) self->all : 1.0;
+
+  if (cost == NULL)
+    {
+      gtk_label_set_text (self->name_label, "No function chosen");
+      gtk_label_set_text (self->figures_label, "Pick one in the list, or select one in the call tree, the "
+                                               "bottom-up tree or the flame graph.");
+      return;
+    }
+  function = sp_profile_get_function (self->profile, cost->function);
+  self_text = _sp_cells_format_share (100.0 * cost->self / all, cost->self);
+  total_text = _sp_cells_format_share (100.0 * cost->total / all, cost->total);
+  figures = g_strdup_printf ("%s%sself %s   ·   total %s", function->module,
+                             function->module[0] != '\0' ? "   ·   " : "", self_text, total_text);
+  gtk_label_set_text (self->name_label, function->name);
+  gtk_label_set_text (self->figures_label, figures);
+}
+
+/* ------------------------------------------------------------------ */
+/* What the user does */
+
+static void
+request_function (SpCallersView *self,
+                  SpFunctionItem *item)
+{
+  guint32 function = item != NULL ? sp_function_item_get_function (item) : SP_FUNCTION_LIST_ROOT;
+
+  if (function != SP_FUNCTION_LIST_ROOT)
+    g_signal_emit (self, signals[FUNCTION_ACTIVATED], 0, function);
+}
+
+/* A click in the list chooses its function. */
+static void
+list_selection_changed (GtkSingleSelection *selection,
+                        GParamSpec *pspec,
+                        SpCallersView *self)
+{
+  if (!self->updating)
+    request_function (self, gtk_single_selection_get_selected_item (selection));
+}
+
+/* A double click (or Enter) on a caller or callee chooses it. */
+static void
+neighbour_activated (GtkColumnView *column_view,
+                     guint position,
+                     SpCallersView *self)
+{
+  g_autoptr (SpFunctionItem) item = g_list_model_get_item (G_LIST_MODEL (gtk_column_view_get_model (column_view)),
+                                                           position);
+
+  request_function (self, item);
+}
+
+/* ------------------------------------------------------------------ */
+
+static GtkWidget *
+heading_new (const char *text,
+             const char *tooltip)
+{
+  GtkWidget *label = gtk_label_new (text);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_widget_set_tooltip_text (label, tooltip);
+  gtk_widget_add_css_class (label, "heading");
+  gtk_widget_set_margin_start (label, 8);
+  gtk_widget_set_margin_top (label, 6);
+  gtk_widget_set_margin_bottom (label, 4);
+  return label;
+}
+
+/* The function between its callers and callees: name, module, figures. */
+static GtkWidget *
+focus_box_new (SpCallersView *self)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+
+  self->name_label = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_xalign (self->name_label, 0);
+  gtk_label_set_ellipsize (self->name_label, PANGO_ELLIPSIZE_END);
+  gtk_label_set_selectable (self->name_label, TRUE);
+  gtk_widget_add_css_class (GTK_WIDGET (self->name_label), "title-4");
+  self->figures_label = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_xalign (self->figures_label, 0);
+  gtk_label_set_wrap (self->figures_label, TRUE);
+  gtk_widget_add_css_class (GTK_WIDGET (self->figures_label), "numeric");
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->name_label));
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->figures_label));
+  gtk_widget_set_margin_start (box, 8);
+  gtk_widget_set_margin_end (box, 8);
+  gtk_widget_set_margin_top (box, 8);
+  gtk_widget_set_margin_bottom (box, 8);
+  return box;
+}
+
+static GtkWidget *
+butterfly_new (SpCallersView *self)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+
+  gtk_box_append (GTK_BOX (box), heading_new ("Callers", "Who calls the function (its outermost call on each "
+                                              "stack). Total: samples through that call; self: those "
+                                              "where the function itself was running."));
+  gtk_box_append (GTK_BOX (box), table_init (&self->callers, TRUE, COLUMN_TOTAL));
+  gtk_box_append (GTK_BOX (box), gtk_separator_new (GTK_ORIENTATION_HORIZONTAL));
+  gtk_box_append (GTK_BOX (box), focus_box_new (self));
+  gtk_box_append (GTK_BOX (box), gtk_separator_new (GTK_ORIENTATION_HORIZONTAL));
+  gtk_box_append (GTK_BOX (box), heading_new ("Callees", "What the function calls. Total: samples in that "
+                                              "call; self: those where the callee itself was running."));
+  gtk_box_append (GTK_BOX (box), table_init (&self->callees, TRUE, COLUMN_TOTAL));
+  g_signal_connect (self->callers.column_view, "activate", G_CALLBACK (neighbour_activated), self);
+  g_signal_connect (self->callees.column_view, "activate", G_CALLBACK (neighbour_activated), self);
+  return box;
+}
+
+static void
+sp_callers_view_dispose (GObject *object)
+{
+  SpCallersView *self = SP_CALLERS_VIEW (object);
+
+  g_clear_pointer (&self->paned, gtk_widget_unparent);
+  table_clear (&self->functions);
+  table_clear (&self->callers);
+  table_clear (&self->callees);
+  self->profile = NULL;
+  G_OBJECT_CLASS (sp_callers_view_parent_class)->dispose (object);
+}
+
+static void
+sp_callers_view_class_init (SpCallersViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = sp_callers_view_dispose;
+
+  /* The user chose a function (in the list, or a caller or callee): its
+   * id. The owner computes its callers and callees and calls
+   * sp_callers_view_set_function. */
+  signals[FUNCTION_ACTIVATED] = g_signal_new ("function-activated",
+                                              G_TYPE_FROM_CLASS (klass),
+                                              G_SIGNAL_RUN_LAST,
+                                              0, NULL, NULL, NULL,
+                                              G_TYPE_NONE, 1, G_TYPE_UINT);
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "sp-callers-view");
+}
+
+static void
+sp_callers_view_init (SpCallersView *self)
+{
+  GtkWidget *list = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+
+  self->function = SP_FUNCTION_LIST_ROOT;
+  gtk_box_append (GTK_BOX (list), heading_new ("Functions", "Every function: self, the samples where it was "
+                                               "running; total, those with it anywhere on the stack."));
+  gtk_box_append (GTK_BOX (list), table_init (&self->functions, FALSE, COLUMN_SELF));
+  g_signal_connect (self->functions.selection, "notify::selected", G_CALLBACK (list_selection_changed), self);
+
+  self->paned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
+  gtk_paned_set_start_child (GTK_PANED (self->paned), list);
+  gtk_paned_set_end_child (GTK_PANED (self->paned), butterfly_new (self));
+  gtk_paned_set_resize_start_child (GTK_PANED (self->paned), FALSE);
+  gtk_paned_set_shrink_start_child (GTK_PANED (self->paned), FALSE);
+  gtk_paned_set_shrink_end_child (GTK_PANED (self->paned), FALSE);
+  gtk_paned_set_position (GTK_PANED (self->paned), FUNCTION_LIST_WIDTH);
+  gtk_widget_set_parent (self->paned, GTK_WIDGET (self));
+  show_heading (self, NULL);
+}
+
+SpCallersView *
+sp_callers_view_new (void)
+{
+  return g_object_new (SP_TYPE_CALLERS_VIEW, NULL);
+}
+
+void
+sp_callers_view_set_functions (SpCallersView *self,
+                               SpProfile *profile,
+                               GArray *functions,
+                               guint64 all)
+{
+  g_autoptr (GArray) owned = functions;
+
+  g_return_if_fail (SP_IS_CALLERS_VIEW (self));
+  g_return_if_fail ((profile == NULL) == (functions == NULL));
+
+  self->updating = TRUE;
+  if (profile == NULL || profile != self->profile)
+    {
+      /* Another profile: nothing of the old one stays. */
+      table_set (self, &self->callers, NULL);
+      table_set (self, &self->callees, NULL);
+      self->function = SP_FUNCTION_LIST_ROOT;
+    }
+  self->profile = profile;
+  self->all = all;
+  table_set (self, &self->functions, functions);
+  self->updating = FALSE;
+  if (profile == NULL || self->function == SP_FUNCTION_LIST_ROOT)
+    show_heading (self, NULL);
+  select_in_list (self, FALSE);
+}
+
+void
+sp_callers_view_set_function (SpCallersView *self,
+                              const SpFunctionCost *cost,
+                              GArray *callers,
+                              GArray *callees)
+{
+  g_autoptr (GArray) owned_callers = callers;
+  g_autoptr (GArray) owned_callees = callees;
+  gboolean changed;
+
+  g_return_if_fail (SP_IS_CALLERS_VIEW (self));
+  g_return_if_fail (self->profile != NULL);
+  g_return_if_fail (cost != NULL && cost->function != SP_FUNCTION_LIST_ROOT);
+
+  changed = cost->function != self->function;
+  self->function = cost->function;
+  table_set (self, &self->callers, callers);
+  table_set (self, &self->callees, callees);
+  show_heading (self, cost);
+  select_in_list (self, changed);
+}
+
+guint32
+sp_callers_view_get_function (SpCallersView *self)
+{
+  g_return_val_if_fail (SP_IS_CALLERS_VIEW (self), SP_FUNCTION_LIST_ROOT);
+
+  return self->function;
+}
+
+GListModel *
+sp_callers_view_get_functions (SpCallersView *self)
+{
+  g_return_val_if_fail (SP_IS_CALLERS_VIEW (self), NULL);
+
+  return G_LIST_MODEL (self->functions.selection);
+}
+
+GListModel *
+sp_callers_view_get_callers (SpCallersView *self)
+{
+  g_return_val_if_fail (SP_IS_CALLERS_VIEW (self), NULL);
+
+  return G_LIST_MODEL (self->callers.selection);
+}
+
+GListModel *
+sp_callers_view_get_callees (SpCallersView *self)
+{
+  g_return_val_if_fail (SP_IS_CALLERS_VIEW (self), NULL);
+
+  return G_LIST_MODEL (self->callees.selection);
+}

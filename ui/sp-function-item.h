@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sp-function-item.h: one function with its samples, as a GObject for
+ * the flat tables of the caller/callee view.
+ *
+ * data/'s function list and callers/callees are plain arrays of
+ * SpFunctionCost; a list view needs items with properties its column
+ * sorters can read. Percentages are of the samples the view shows. */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "sp-function-list.h"
+#include "sp-profile.h"
+
+G_BEGIN_DECLS
+
+#define SP_TYPE_FUNCTION_ITEM (sp_function_item_get_type ())
+
+G_DECLARE_FINAL_TYPE (SpFunctionItem, sp_function_item, SP, FUNCTION_ITEM, GObject)
+
+/* profile is borrowed and must outlive the item; cost->function may be
+ * SP_FUNCTION_LIST_ROOT (stacks that begin with the function: it has no
+ * caller). all: the samples the percentages are of. */
+SpFunctionItem *sp_function_item_new (SpProfile *profile,
+                                      const SpFunctionCost *cost,
+                                      guint64 all);
+
+guint32 sp_function_item_get_function (SpFunctionItem *self);
+/* "[stack root]" for SP_FUNCTION_LIST_ROOT. */
+const char *sp_function_item_get_name (SpFunctionItem *self);
+const char *sp_function_item_get_module (SpFunctionItem *self);
+SpFunctionKind sp_function_item_get_kind (SpFunctionItem *self);
+guint64 sp_function_item_get_self (SpFunctionItem *self);
+guint64 sp_function_item_get_total (SpFunctionItem *self);
+double sp_function_item_get_self_percent (SpFunctionItem *self);
+double sp_function_item_get_total_percent (SpFunctionItem *self);
+
+G_END_DECLS
