@@ -66,6 +66,37 @@ add_symbol_figures (GtkGrid *figures,
   add_figure (figures, (*row)++, "Debug info", debug);
 }
 
+static double
+share (guint64 part,
+       guint64 whole)
+{
+  return whole > 0 ? 100.0 * (double) part / (double) whole : 0.0;
+}
+
+/* How the user stacks were unwound (--call-graph dwarf or auto), and the
+ * modules that stop them, with what helps. */
+static void
+add_unwinding_figures (GtkGrid *figures,
+                       int *row,
+                       const SpUnwindReport *report)
+{
+  g_autoptr (GString) text = g_string_new (NULL);
+  g_autoptr (GPtrArray) advice = NULL;
+  guint64 n = report->samples;
+
+  g_string_append_printf (text, "--call-graph %s, %" G_GUINT64_FORMAT "-byte stack copies: %.1f%% of %"
+                          G_GUINT64_FORMAT " stacks reach their thread's root, %.1f%% are deeper than the copy, "
+                          "%.1f%% stop early",
+                          report->call_graph != NULL ? report->call_graph : "?", report->stack_size,
+                          share (report->complete, n), n, share (report->truncated, n), share (report->stopped, n));
+  if (report->frame_pointer > 0)
+    g_string_append_printf (text, "; %.1f%% went through frame pointers", share (report->frame_pointer, n));
+  advice = sp_unwind_report_advice (report, 1.0);
+  for (guint i = 0; i < advice->len; i++)
+    g_string_append_printf (text, "\n%s", (const char *) g_ptr_array_index (advice, i));
+  add_figure (figures, (*row)++, "Unwinding", text->str);
+}
+
 void
 sp_summary_page_fill (GtkGrid *figures,
                       const char *path,
@@ -99,5 +130,7 @@ sp_summary_page_fill (GtkGrid *figures,
   add_figure (figures, row++, "Truncated stacks", truncated);
   add_figure (figures, row++, "Mapped modules", modules);
   add_figure (figures, row++, "Programs executed", execs);
+  if (s->unwinding != NULL)
+    add_unwinding_figures (figures, &row, s->unwinding);
   add_symbol_figures (figures, &row, s->symbol_problems);
 }

@@ -109,6 +109,7 @@ sp_spool_summary_from_profile (SpProfile *profile,
   if (meta != NULL)
     summary->dropped_samples = g_key_file_get_uint64 (meta, "recording", "dropped_samples", NULL);
   summary->symbol_problems = sp_symbol_problems_copy (sp_profile_get_symbol_problem_details (profile));
+  summary->unwinding = sp_unwind_report_new (meta);
 }
 
 void
@@ -116,4 +117,5 @@ sp_spool_summary_clear (SpSpoolSummary *summary)
 {
   g_clear_pointer (&summary->damage, g_free);
   g_clear_pointer (&summary->symbol_problems, g_array_unref);
+  g_clear_pointer (&summary->unwinding, sp_unwind_report_free);
 }

@@ -11,6 +11,7 @@
 #include <glib.h>
 
 #include "sp-profile.h"
+#include "sp-unwind-report.h"
 #include "sp-symbolizer.h"
 
 G_BEGIN_DECLS
@@ -34,6 +35,7 @@ typedef struct {
   guint64  lost_samples;         /* samples the kernel dropped (ring buffer full) */
   guint64  dropped_samples;      /* samples the recorder could not unwind in time */
   GArray  *symbol_problems;      /* SpSymbolProblem (owned copies), or NULL */
+  SpUnwindReport *unwinding;     /* how user stacks were unwound (dwarf, auto), or NULL */
 } SpSpoolSummary;
 
 /* Reads path and fills summary. Returns FALSE (with error) only when the

@@ -363,6 +363,7 @@ test_record_live (void)
   SpWindow *window = sp_window_new (NULL);
   gint64 started;
   g_autofree char *samples = NULL;
+  g_autofree char *unwinding = NULL;
 
   g_setenv ("STACKPULSE_RECORD", g_getenv ("SP_RECORD"), TRUE);
   options.argv = g_strsplit ("WORKLOAD 8", " ", -1);
@@ -391,6 +392,12 @@ test_record_live (void)
   samples = figure_text (window, "Samples");
   g_assert_nonnull (samples);
   g_assert_cmpint (atoi (samples), >, 100);
+  /* Recorded in the default mode: the summary says how stacks were unwound. */
+  unwinding = figure_text (window, "Unwinding");
+  g_assert_nonnull (unwinding);
+  g_test_message ("Unwinding: %s", unwinding);
+  g_assert_true (g_str_has_prefix (unwinding, "--call-graph auto, 16384-byte stack copies: "));
+  g_assert_nonnull (strstr (unwinding, "% of "));
   g_assert_true (call_tree_has_rows (window));
   gui_test_save_png (GTK_WIDGET (window), "live-finished.png");
   gtk_window_destroy (GTK_WINDOW (window));
