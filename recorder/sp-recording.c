@@ -335,7 +335,8 @@ handle_sample (SpRecording *rec,
 
   if (!sp_perf_sample_parse (&rec->layout, header, &sample))
     return;
-  unwind = rec->unwinder != NULL && sample.regs_abi != PERF_SAMPLE_REGS_ABI_NONE && sample.regs != NULL;
+  /* 64-bit user state only: a 32-bit process's registers are another set. */
+  unwind = rec->unwinder != NULL && sample.regs_abi == PERF_SAMPLE_REGS_ABI_64 && sample.regs != NULL;
   if (unwind && time < rec->drop_before_ns)
     {
       /* Behind by more than the rings can hold: skip the costly part. */
