@@ -325,6 +325,47 @@ test_recursion_deeper_than_the_copy (void)
   sp_test_assert_meta_int (rec, "unwinding", "truncated", (gint64) truncated);
 }
 
+/* Attached to a running program without frame pointers: the mappings come
+ * from /proc/PID/maps, and the stacks still reach their roots. */
+static void
+test_attach_without_frame_pointers (void)
+{
+  g_autofree char *workload = sp_test_workload ("threads_nofp");
+  char *dir = sp_test_make_dir ();
+  g_autofree char *ready_path = g_build_filename (dir, "ready", NULL);
+  g_autofree char *ready = NULL;
+  g_autofree char *pid_text = NULL;
+  g_auto (GStrv) argv = NULL;
+  g_autoptr (SpTestRecording) rec = NULL;
+  g_autoptr (SpElfSymbols) symbols = sp_elf_symbols_load (workload);
+  SpElfSymbols *list[] = { symbols, NULL };
+  SpChildResult *result;
+  SpChild *target;
+  RootCount count;
+  gint32 pid;
+
+  target = sp_child_spawn (dir, "workload", (const char *const[]) { workload, "--ready", ready_path, "30", NULL },
+                           FALSE);
+  ready = sp_test_wait_for_file (target, ready_path);
+  pid = sp_test_ready_id (ready, "main");
+  pid_text = g_strdup_printf ("%d", (int) pid);
+  argv = sp_test_argv (sp_test_recorder (), "-o", "out.spool", "-F", "1000", "--call-graph", "dwarf", "-p",
+                       pid_text, "--duration", SECONDS, NULL);
+  result = sp_test_run (dir, "record", (const char *const *) argv);
+  sp_child_kill (target);
+  rec = sp_test_recording_new (dir, result);
+  g_test_message ("recorder's stderr:\n%s", result->err);
+  g_assert_cmpint (result->exit_code, ==, 0);
+  sp_test_recording_load (rec);
+
+  count = count_rooted (rec, list, pid, threads_stack_rooted);
+  g_printerr ("# attached, no frame pointers, --call-graph dwarf: %.1f%% of %zu samples reach their thread's "
+              "root\n", percent (count.rooted, count.n), count.n);
+  g_assert_cmpuint (count.n, >, 500);
+  g_assert_cmpfloat (percent (count.rooted, count.n), >=, 90.0);
+  assert_statistics_match (rec);
+}
+
 /* A program with frame pointers: auto takes most stacks from them and
  * gives the same stacks dwarf mode gives. */
 static void
@@ -360,5 +401,6 @@ main (int argc,
   g_test_add_func ("/recorder/unwind/debian-python", test_debian_python);
   g_test_add_func ("/recorder/unwind/recursion-deeper-than-the-copy", test_recursion_deeper_than_the_copy);
   g_test_add_func ("/recorder/unwind/auto-uses-frame-pointers", test_auto_uses_frame_pointers);
+  g_test_add_func ("/recorder/unwind/attach-without-frame-pointers", test_attach_without_frame_pointers);
   return g_test_run ();
 }
