@@ -81,9 +81,15 @@ sp_perf_sample_parse (const SpSampleLayout *layout,
           c.p += sample->stack_size;
           if (!take_u64 (&c, &sample->stack_used))
             return false;
-          if (sample->stack_used > sample->stack_size)
-            sample->stack_used = sample->stack_size;
         }
     }
   return true;
+}
+
+size_t
+sp_perf_sample_stack_offset (const SpPerfSample *sample,
+                             const struct perf_event_header *header)
+{
+  /* The size field is the word before the copy. */
+  return (size_t) (sample->stack - (const uint8_t *) header) - 8;
 }

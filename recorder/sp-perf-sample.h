@@ -14,6 +14,7 @@
 typedef struct {
   uint64_t sample_type;
   size_t   n_user_regs;    /* bits set in sample_regs_user */
+  uint64_t stack_size;     /* sample_stack_user: bytes asked for */
 } SpSampleLayout;
 
 typedef struct {
@@ -27,9 +28,31 @@ typedef struct {
   const uint64_t *regs;
   size_t          n_regs;
   const uint8_t  *stack;
-  uint64_t        stack_size;   /* bytes asked for */
+  uint64_t        stack_size;   /* bytes in the record (the recorder may
+                                 * have cut what lies above the thread's
+                                 * stack: sp-recorder.c) */
   uint64_t        stack_used;   /* bytes the kernel copied (dyn_size) */
 } SpPerfSample;
+
+/* The stack bytes a sample holds, and whether the kernel's copy was cut
+ * at the size asked for (then the stack may go on above it). */
+static inline uint64_t
+sp_perf_sample_stack_bytes (const SpPerfSample *sample)
+{
+  return sample->stack_used < sample->stack_size ? sample->stack_used : sample->stack_size;
+}
+
+static inline bool
+sp_perf_sample_stack_cut (const SpSampleLayout *layout,
+                          const SpPerfSample *sample)
+{
+  return sample->stack_used >= layout->stack_size;
+}
+
+/* Where the stack copy's size field is, from the start of the record: a
+ * recorder that cuts the copy rewrites the record from there. */
+size_t sp_perf_sample_stack_offset (const SpPerfSample *sample,
+                                    const struct perf_event_header *header);
 
 /* False when the record is shorter than its fields say. */
 bool sp_perf_sample_parse (const SpSampleLayout *layout,

@@ -46,6 +46,7 @@ typedef struct {
   SpRecording   rec;
   SpUnwinder    unwinder;
   bool          unwinding;
+  uint8_t       cut_record[65536]; /* a sample with its stack copy cut */
   SpSpoolWriter *writer;
   SpSideInfo    side;
   SpLaunch      launch;
@@ -83,13 +84,46 @@ wall_us (void)
   return (uint64_t) tv.tv_sec * 1000000ull + (uint64_t) tv.tv_usec;
 }
 
+/* A sample's stack copy without the bytes above its thread's stack (the
+ * kernel copies --stack-size bytes whatever the thread's depth): what is
+ * queued is often a tenth of what the ring holds. NULL: keep it whole. */
+static const struct perf_event_header *
+cut_stack_copy (Recorder *r,
+                const struct perf_event_header *header)
+{
+  SpPerfSample sample;
+  uint64_t top, sp, keep;
+  size_t at;
+  uint8_t *out;
+
+  if (!r->unwinding || header->type != PERF_RECORD_SAMPLE
+      || !sp_perf_sample_parse (&r->rec.layout, header, &sample) || sample.regs == NULL || sample.stack == NULL)
+    return NULL;
+  top = sp_unwinder_stack_top (&r->unwinder, (int32_t) sample.tid);
+  sp = sp_unwinder_user_sp (sample.regs);
+  if (top <= sp || top - sp >= sp_perf_sample_stack_bytes (&sample))
+    return NULL;
+  keep = (top - sp + 7) & ~(uint64_t) 7;
+  at = sp_perf_sample_stack_offset (&sample, header);
+  out = r->cut_record;
+  /* Everything before the copy, its new size, the kept bytes, and the
+   * kernel's dyn_size (which still says whether the copy was cut). */
+  memcpy (out, header, at);
+  memcpy (out + at, &keep, 8);
+  memcpy (out + at + 8, sample.stack, keep);
+  memcpy (out + at + 8 + keep, &sample.stack_used, 8);
+  ((struct perf_event_header *) (void *) out)->size = (uint16_t) (at + 16 + keep);
+  return (const struct perf_event_header *) (void *) out;
+}
+
 static void
 queue_record (const struct perf_event_header *header,
               void *user_data)
 {
   Recorder *r = user_data;
+  const struct perf_event_header *cut = cut_stack_copy (r, header);
 
-  if (!sp_event_queue_push (&r->queue, header, sp_recording_record_time (header)))
+  if (!sp_event_queue_push (&r->queue, cut != NULL ? cut : header, sp_recording_record_time (header)))
     r->queue_failed = true;
 }
 
@@ -590,7 +624,7 @@ setup_unwinding (Recorder *r,
 {
   char message[256];
   SpSampleLayout layout = { sp_perf_events_sample_type (config),
-                            (size_t) __builtin_popcountll (config->regs_mask) };
+                            (size_t) __builtin_popcountll (config->regs_mask), config->stack_size };
 
   if (config->call_graph == SP_CALL_GRAPH_FP)
     return true;

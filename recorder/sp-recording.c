@@ -303,8 +303,8 @@ add_unwound_frames (SpRecording *rec,
                     size_t n)
 {
   SpUserState state = {
-    sample->regs, sample->n_regs, sample->stack, sample->stack_used,
-    sample->stack_used == sample->stack_size,
+    sample->regs, sample->n_regs, sample->stack, sp_perf_sample_stack_bytes (sample),
+    sp_perf_sample_stack_cut (&rec->layout, sample),
   };
   size_t n_user = 0;
   SpUnwindOutcome outcome;
@@ -505,6 +505,8 @@ handle_exit (SpRecording *rec,
   if (i >= 0)
     rec->threads[i].exit_ns = time;
   /* The leader's exit is the process's: its unwinding state can go. */
+  if (rec->unwinder != NULL)
+    sp_unwinder_forget_thread (rec->unwinder, (int32_t) ids[2]);
   if (rec->unwinder != NULL && ids[0] == ids[2])
     sp_unwinder_exit (rec->unwinder, (int32_t) ids[0]);
 }

@@ -45,6 +45,7 @@ struct SpUnwindProcess {
   uint64_t           resume_sp;
   uint64_t           resume_fp;
   uint64_t           sp;
+  uint64_t           read_end;  /* just above the highest stack word read */
   bool               ran_out;   /* a read beyond a cut copy */
   uint64_t          *frames;
   size_t             max_frames;
@@ -73,6 +74,7 @@ sp_unwinder_init (SpUnwinder *unwinder,
 #else
   unwinder->use_frame_pointers = use_frame_pointers;
   sp_intern_table_init (&unwinder->process_index, 1);
+  sp_intern_table_init (&unwinder->thread_index, 1);
   elf_version (EV_CURRENT);
   /* libdw learns the architecture from an ELF file: ours, which is the
    * targets' (only 64-bit x86 samples are unwound). */
@@ -107,6 +109,8 @@ sp_unwinder_clear (SpUnwinder *unwinder)
     process_free (unwinder->processes[i]);
   free (unwinder->processes);
   sp_intern_table_clear (&unwinder->process_index);
+  free (unwinder->stack_tops);
+  sp_intern_table_clear (&unwinder->thread_index);
   for (size_t i = 0; i < unwinder->n_files; i++)
     sp_unwind_file_free (unwinder->files[i]);
   free (unwinder->files);
@@ -343,6 +347,8 @@ memory_read (Dwfl *dwfl,
       && state->stack_size >= sizeof *result)
     {
       memcpy (result, state->stack + (address - process->sp), sizeof *result);
+      if (address + sizeof *result > process->read_end)
+        process->read_end = address + sizeof *result;
       return true;
     }
   if (state->stack_full && address >= process->sp + state->stack_size)
@@ -508,6 +514,8 @@ unwind_dwarf (SpUnwinder *unwinder,
   process->tid = tid;
   process->state = state;
   process->sp = state->regs[REG_SP];
+  if (n_frames == 0)
+    process->read_end = process->sp;
   process->ran_out = false;
   process->frames = frames;
   process->max_frames = max_frames;
@@ -568,7 +576,8 @@ keeps_frame_at (const SpUnwindProcess *process,
 }
 
 static bool
-read_stack (const SpUserState *state,
+read_stack (SpUnwindProcess *process,
+            const SpUserState *state,
             uint64_t sp,
             uint64_t address,
             uint64_t *value)
@@ -576,6 +585,8 @@ read_stack (const SpUserState *state,
   if (address < sp || state->stack_size < 8 || address - sp > state->stack_size - 8)
     return false;
   memcpy (value, state->stack + (address - sp), 8);
+  if (address + 8 > process->read_end)
+    process->read_end = address + 8;
   return true;
 }
 
@@ -604,6 +615,7 @@ walk_frame_pointers (SpUnwindProcess *process,
   uint64_t fp = state->regs[REG_BP];
   size_t n = 0;
 
+  process->read_end = sp;
   if (max_frames < 2 || !keeps_frame_at (process, state->regs[REG_IP], true))
     return FP_UNUSABLE;
   frames[n++] = state->regs[REG_IP];
@@ -611,7 +623,7 @@ walk_frame_pointers (SpUnwindProcess *process,
     {
       uint64_t next, return_address;
 
-      if (!read_stack (state, sp, fp, &next) || !read_stack (state, sp, fp + 8, &return_address))
+      if (!read_stack (process, state, sp, fp, &next) || !read_stack (process, state, sp, fp + 8, &return_address))
         {
           *n_frames = n;
           return state->stack_full && fp >= sp ? FP_TRUNCATED : FP_UNUSABLE;
@@ -685,6 +697,56 @@ count_sample (SpUnwinder *unwinder,
     }
 }
 
+uint64_t
+sp_unwinder_user_sp (const uint64_t *regs)
+{
+  return regs[REG_SP];
+}
+
+uint64_t
+sp_unwinder_stack_top (const SpUnwinder *unwinder,
+                       int32_t tid)
+{
+  uint64_t key = (uint64_t) (int64_t) tid;
+  int64_t i = sp_intern_table_lookup (&unwinder->thread_index, &key);
+
+  return i >= 0 ? unwinder->stack_tops[i] : 0;
+}
+
+/* A complete unwind read nothing above the thread's outermost frame: the
+ * highest word it read bounds what any later unwind of the thread needs
+ * (with a margin for the words an outermost frame's CFI may look at). */
+static void
+learn_stack_top (SpUnwinder *unwinder,
+                 int32_t tid,
+                 uint64_t read_end)
+{
+  uint64_t key = (uint64_t) (int64_t) tid;
+  uint64_t top = read_end + 256;
+  bool added;
+  int64_t i;
+
+  if (!sp_array_reserve ((void **) &unwinder->stack_tops, &unwinder->stack_tops_capacity,
+                         unwinder->thread_index.count + 1, sizeof (uint64_t)))
+    return;
+  i = sp_intern_table_intern (&unwinder->thread_index, &key, &added);
+  if (i < 0)
+    return;
+  if (added || top > unwinder->stack_tops[i])
+    unwinder->stack_tops[i] = top;
+}
+
+void
+sp_unwinder_forget_thread (SpUnwinder *unwinder,
+                           int32_t tid)
+{
+  uint64_t key = (uint64_t) (int64_t) tid;
+  int64_t i = sp_intern_table_lookup (&unwinder->thread_index, &key);
+
+  if (i >= 0)
+    unwinder->stack_tops[i] = 0;
+}
+
 SpUnwindOutcome
 sp_unwinder_unwind (SpUnwinder *unwinder,
                     int32_t pid,
@@ -711,6 +773,7 @@ sp_unwinder_unwind (SpUnwinder *unwinder,
         {
         case FP_COMPLETE:
           count_sample (unwinder, process, frames, *n_frames, SP_UNWIND_COMPLETE, true);
+          learn_stack_top (unwinder, tid, process->read_end);
           return SP_UNWIND_COMPLETE;
         case FP_TRUNCATED:
           count_sample (unwinder, process, frames, *n_frames, SP_UNWIND_TRUNCATED, true);
@@ -719,6 +782,8 @@ sp_unwinder_unwind (SpUnwinder *unwinder,
           outcome = unwind_dwarf (unwinder, process, tid, state, frames, *n_frames, max_frames);
           *n_frames = process->n_frames;
           count_sample (unwinder, process, frames, *n_frames, outcome, true);
+          if (outcome == SP_UNWIND_COMPLETE)
+            learn_stack_top (unwinder, tid, process->read_end);
           return outcome;
         case FP_UNUSABLE:
           break;
@@ -727,5 +792,7 @@ sp_unwinder_unwind (SpUnwinder *unwinder,
   outcome = unwind_dwarf (unwinder, process, tid, state, frames, 0, max_frames);
   *n_frames = process->n_frames;
   count_sample (unwinder, process, frames, *n_frames, outcome, false);
+  if (outcome == SP_UNWIND_COMPLETE)
+    learn_stack_top (unwinder, tid, process->read_end);
   return outcome;
 }

@@ -48,6 +48,9 @@ typedef struct {
   SpInternTable     process_index;       /* pid -> processes[] */
   SpUnwindProcess **processes;
   size_t            processes_capacity;
+  SpInternTable     thread_index;        /* tid -> stack_tops[] */
+  uint64_t         *stack_tops;          /* per thread: just above its outermost frame */
+  size_t            stack_tops_capacity;
   void             *arch_elf;            /* libdw's architecture reference */
   int               arch_fd;
   uint64_t          stamp;
@@ -83,6 +86,19 @@ void sp_unwinder_exec (SpUnwinder *unwinder,
                        int32_t pid);
 void sp_unwinder_exit (SpUnwinder *unwinder,
                        int32_t pid);
+
+/* The sample's user stack pointer (regs in the mask's order). */
+uint64_t sp_unwinder_user_sp (const uint64_t *regs);
+
+/* Where thread tid's stack ends, learnt from its complete unwinds: bytes
+ * of a stack copy above it are never read, so a sample's copy can be cut
+ * there before it is queued. 0 while unknown. */
+uint64_t sp_unwinder_stack_top (const SpUnwinder *unwinder,
+                                int32_t tid);
+
+/* Thread tid ended: its id may be a new thread's. */
+void sp_unwinder_forget_thread (SpUnwinder *unwinder,
+                                int32_t tid);
 
 /* Unwinds one sample of thread tid into frames (leaf first, at most
  * max_frames); returns how it ended. */
