@@ -171,6 +171,12 @@ write_unwinding (FILE *out,
   put_u64 (out, "complete", unwinder->n_complete);
   put_u64 (out, "truncated", unwinder->n_truncated);
   put_u64 (out, "stopped", unwinder->n_stopped);
+  put_u64 (out, "outer_frames_reused", unwinder->n_tail_reused);
+  if (unwinder->check_auto)
+    {
+      put_u64 (out, "checked", unwinder->n_checked);
+      put_u64 (out, "check_mismatches", unwinder->n_check_mismatches);
+    }
   for (size_t i = 0; i < unwinder->n_files; i++)
     {
       const SpUnwindFile *file = unwinder->files[i];

@@ -2,6 +2,8 @@
 /* sp-unwind-file.c: ELF facts for unwinding, read once per file. */
 #include "sp-unwind-file.h"
 
+#include <dwarf.h>
+#include <elfutils/libdw.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <stdlib.h>
@@ -163,7 +165,7 @@ read_elf (SpUnwindFile *file)
     read_functions (file, elf, symtab, &symtab_header);
   else if (dynsym != NULL)
     read_functions (file, elf, dynsym, &dynsym_header);
-  elf_end (elf);
+  file->elf = elf;  /* kept for the CFI */
 }
 
 /* The vDSO's size is not in auxv: its section headers come last. */
@@ -247,6 +249,12 @@ sp_unwind_file_free (SpUnwindFile *file)
 {
   if (file == NULL)
     return;
+  if (file->cfi != NULL)
+    dwarf_cfi_end (file->cfi);
+  if (file->elf != NULL)
+    elf_end (file->elf);
+  free (file->leaf_keys);
+  free (file->leaf_values);
   if (file->mapping != NULL)
     munmap (file->mapping, file->mapping_size);
   else
@@ -308,4 +316,103 @@ sp_unwind_file_byte_at (const SpUnwindFile *file,
                         uint64_t offset)
 {
   return offset < file->image_size ? file->image[offset] : -1;
+}
+
+/* The rule at vaddr from .eh_frame; SP_LEAF_UNKNOWN when it is not one
+ * of the simple ones every compiler emits. */
+static SpLeafRule
+compute_leaf_rule (SpUnwindFile *file,
+                   uint64_t vaddr)
+{
+  SpLeafRule rule = { 0, 0, SP_LEAF_UNKNOWN };
+  Dwarf_Frame *frame = NULL;
+  Dwarf_Op ops_mem[3];
+  Dwarf_Op *ops;
+  size_t nops;
+  int64_t cfa;
+  unsigned cfa_register;
+
+  if (!file->cfi_tried)
+    {
+      file->cfi_tried = true;
+      if (file->elf != NULL)
+        file->cfi = dwarf_getcfi_elf (file->elf);
+    }
+  if (file->cfi == NULL || dwarf_cfi_addrframe (file->cfi, vaddr, &frame) != 0)
+    return rule;
+  /* CFA = %rsp (DWARF 7) + N or %rbp (DWARF 6) + 16. */
+  if (dwarf_frame_cfa (frame, &ops, &nops) != 0 || nops != 1 || ops[0].atom != DW_OP_bregx)
+    goto out;
+  cfa_register = (unsigned) ops[0].number;
+  cfa = (int64_t) ops[0].number2;
+  if (!((cfa_register == 7 && cfa >= 8 && cfa < (1 << 20)) || (cfa_register == 6 && cfa == 16)))
+    goto out;
+  /* %rbp: unchanged ("same value"), or saved at CFA + M. */
+  if (dwarf_frame_register (frame, 6, ops_mem, &ops, &nops) != 0)
+    goto out;
+  if (nops == 0 && ops == NULL)
+    rule.rbp_offset = 0;
+  else if (nops >= 2 && ops[0].atom == DW_OP_call_frame_cfa && ops[1].atom == DW_OP_consts
+           && (nops == 2 || (nops == 3 && ops[2].atom == DW_OP_plus))
+           && (int64_t) ops[1].number < 0 && (int64_t) ops[1].number > -4096)
+    rule.rbp_offset = (int16_t) (int64_t) ops[1].number;  /* saved at CFA - M */
+  else
+    goto out;
+  rule.cfa_offset = (int32_t) cfa;
+  rule.base = cfa_register == 7 ? SP_LEAF_RSP : SP_LEAF_RBP;
+out:
+  free (frame);
+  return rule;
+}
+
+static bool
+grow_leaf_cache (SpUnwindFile *file)
+{
+  size_t capacity = file->leaf_capacity ? file->leaf_capacity * 2 : 256;
+  uint64_t *keys = calloc (capacity, sizeof (uint64_t));
+  SpLeafRule *values = malloc (capacity * sizeof (SpLeafRule));
+
+  if (keys == NULL || values == NULL)
+    {
+      free (keys);
+      free (values);
+      return false;
+    }
+  for (size_t i = 0; i < file->leaf_capacity; i++)
+    if (file->leaf_keys[i] != 0)
+      {
+        size_t at = (size_t) (file->leaf_keys[i] * UINT64_C (0x9E3779B97F4A7C15) >> 20) & (capacity - 1);
+
+        while (keys[at] != 0)
+          at = (at + 1) & (capacity - 1);
+        keys[at] = file->leaf_keys[i];
+        values[at] = file->leaf_values[i];
+      }
+  free (file->leaf_keys);
+  free (file->leaf_values);
+  file->leaf_keys = keys;
+  file->leaf_values = values;
+  file->leaf_capacity = capacity;
+  return true;
+}
+
+SpLeafRule
+sp_unwind_file_leaf_rule (SpUnwindFile *file,
+                          uint64_t vaddr)
+{
+  uint64_t key = vaddr + 1;
+  size_t at;
+
+  if (file->leaf_count * 2 >= file->leaf_capacity && !grow_leaf_cache (file))
+    return (SpLeafRule) { 0, 0, SP_LEAF_UNKNOWN };
+  at = (size_t) (key * UINT64_C (0x9E3779B97F4A7C15) >> 20) & (file->leaf_capacity - 1);
+  while (file->leaf_keys[at] != 0 && file->leaf_keys[at] != key)
+    at = (at + 1) & (file->leaf_capacity - 1);
+  if (file->leaf_keys[at] == 0)
+    {
+      file->leaf_keys[at] = key;
+      file->leaf_values[at] = compute_leaf_rule (file, vaddr);
+      file->leaf_count++;
+    }
+  return file->leaf_values[at];
 }

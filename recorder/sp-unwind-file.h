@@ -43,6 +43,13 @@ typedef struct {
   void             *mapping;         /* what to munmap, or NULL */
   size_t            mapping_size;
   int               memfd;           /* [vdso]: its image as a file, else -1 */
+  void             *elf;             /* Elf over image, for the CFI */
+  void             *cfi;             /* Dwarf_CFI of .eh_frame, made on first use */
+  bool              cfi_tried;
+  uint64_t         *leaf_keys;       /* leaf rule cache: vaddr + 1 (0: empty) */
+  struct SpLeafRule *leaf_values;
+  size_t            leaf_capacity;   /* a power of two */
+  size_t            leaf_count;
 
   /* Statistics (samples). */
   uint64_t          n_samples;       /* whose user stack passes through it */
@@ -67,6 +74,26 @@ bool sp_unwind_file_vaddr_of_offset (const SpUnwindFile *file,
 /* The function containing vaddr, or NULL. */
 const SpUnwindFunction *sp_unwind_file_find_function (const SpUnwindFile *file,
                                                       uint64_t vaddr);
+
+/* Where a function stopped at vaddr has its frame, from .eh_frame: the
+ * CFA is %rsp + cfa_offset (SP_LEAF_RSP) or %rbp + 16 (SP_LEAF_RBP: the
+ * frame-pointer frame is set up); the caller's %rbp is still in %rbp, or
+ * saved at CFA + rbp_offset. On x86-64 the return address is at CFA - 8.
+ * Looked up once per address, then cached. */
+typedef enum {
+  SP_LEAF_UNKNOWN,
+  SP_LEAF_RSP,
+  SP_LEAF_RBP,
+} SpLeafBase;
+
+typedef struct SpLeafRule {
+  int32_t cfa_offset;
+  int16_t rbp_offset;     /* 0: %rbp is the caller's */
+  uint8_t base;           /* SpLeafBase */
+} SpLeafRule;
+
+SpLeafRule sp_unwind_file_leaf_rule (SpUnwindFile *file,
+                                     uint64_t vaddr);
 
 /* The byte at a file offset, -1 beyond the file. */
 int sp_unwind_file_byte_at (const SpUnwindFile *file,

@@ -28,6 +28,36 @@ typedef struct {
   bool          reported;     /* handed to this process's Dwfl */
 } Mapping;
 
+#define TAIL_MAX_FRAMES 32
+#define TAIL_MAX_READS  64
+
+typedef struct {
+  uint64_t address;
+  uint64_t value;
+} StackRead;
+
+/* The outer frames DWARF found above where a thread's frame-pointer chain
+ * ended (auto), with every stack word libdw read to find them: a later
+ * sample whose chain ends at the same pc, %rsp and %rbp, with the same
+ * words there, has the same outer frames (unwinding is a function of the
+ * registers and the memory it reads), without asking libdw again. */
+typedef struct {
+  bool            valid;
+  uint64_t        pc;
+  uint64_t        sp;
+  uint64_t        fp;
+  uint64_t        read_end;
+  size_t          n_reads;
+  StackRead       reads[TAIL_MAX_READS];
+  size_t          n_frames;
+  uint64_t        frames[TAIL_MAX_FRAMES];
+} TailCache;
+
+struct SpUnwindThread {
+  uint64_t   stack_top;   /* just above its outermost frame; 0: unknown */
+  TailCache *tail;
+};
+
 struct SpUnwindProcess {
   int32_t       pid;
   Mapping      *maps;         /* sorted by start, never overlapping */
@@ -46,6 +76,9 @@ struct SpUnwindProcess {
   uint64_t           resume_fp;
   uint64_t           sp;
   uint64_t           read_end;  /* just above the highest stack word read */
+  StackRead         *log;       /* the words read, while caching a tail */
+  size_t             n_log;
+  bool               log_full;
   bool               ran_out;   /* a read beyond a cut copy */
   uint64_t          *frames;
   size_t             max_frames;
@@ -73,6 +106,8 @@ sp_unwinder_init (SpUnwinder *unwinder,
   return false;
 #else
   unwinder->use_frame_pointers = use_frame_pointers;
+  unwinder->check_auto = use_frame_pointers && getenv ("STACKPULSE_CHECK_AUTO") != NULL
+                         && strcmp (getenv ("STACKPULSE_CHECK_AUTO"), "1") == 0;
   sp_intern_table_init (&unwinder->process_index, 1);
   sp_intern_table_init (&unwinder->thread_index, 1);
   elf_version (EV_CURRENT);
@@ -109,7 +144,10 @@ sp_unwinder_clear (SpUnwinder *unwinder)
     process_free (unwinder->processes[i]);
   free (unwinder->processes);
   sp_intern_table_clear (&unwinder->process_index);
-  free (unwinder->stack_tops);
+  for (size_t i = 0; i < unwinder->thread_index.count; i++)
+    free (unwinder->threads[i].tail);
+  free (unwinder->threads);
+  free (unwinder->check_frames);
   sp_intern_table_clear (&unwinder->thread_index);
   for (size_t i = 0; i < unwinder->n_files; i++)
     sp_unwind_file_free (unwinder->files[i]);
@@ -188,6 +226,35 @@ process_forget (SpUnwinder *unwinder,
       process_free (unwinder->processes[i]);
       unwinder->processes[i] = NULL;
     }
+}
+
+static struct SpUnwindThread *
+thread_lookup (const SpUnwinder *unwinder,
+               int32_t tid)
+{
+  uint64_t key = (uint64_t) (int64_t) tid;
+  int64_t i = sp_intern_table_lookup (&unwinder->thread_index, &key);
+
+  return i >= 0 ? &unwinder->threads[i] : NULL;
+}
+
+static struct SpUnwindThread *
+thread_for (SpUnwinder *unwinder,
+            int32_t tid)
+{
+  uint64_t key = (uint64_t) (int64_t) tid;
+  bool added;
+  int64_t i;
+
+  if (!sp_array_reserve ((void **) &unwinder->threads, &unwinder->threads_capacity,
+                         unwinder->thread_index.count + 1, sizeof (struct SpUnwindThread)))
+    return NULL;
+  i = sp_intern_table_intern (&unwinder->thread_index, &key, &added);
+  if (i < 0)
+    return NULL;
+  if (added)
+    memset (&unwinder->threads[i], 0, sizeof (struct SpUnwindThread));
+  return &unwinder->threads[i];
 }
 
 /* The mapping holding address, or NULL. */
@@ -349,6 +416,13 @@ memory_read (Dwfl *dwfl,
       memcpy (result, state->stack + (address - process->sp), sizeof *result);
       if (address + sizeof *result > process->read_end)
         process->read_end = address + sizeof *result;
+      if (process->log != NULL)
+        {
+          if (process->n_log < TAIL_MAX_READS)
+            process->log[process->n_log++] = (StackRead) { address, *result };
+          else
+            process->log_full = true;
+        }
       return true;
     }
   if (state->stack_full && address >= process->sp + state->stack_size)
@@ -497,6 +571,49 @@ on_frame (Dwfl_Frame *frame,
   return DWARF_CB_OK;
 }
 
+static TailCache *
+tail_of (SpUnwinder *unwinder,
+         int32_t tid)
+{
+  struct SpUnwindThread *thread = thread_for (unwinder, tid);
+
+  if (thread != NULL && thread->tail == NULL)
+    thread->tail = calloc (1, sizeof (TailCache));
+  return thread != NULL ? thread->tail : NULL;
+}
+
+/* The thread's last outer frames, when this sample's chain ends where
+ * that one's did and the stack holds the same words libdw read then. */
+static bool
+reuse_tail (SpUnwinder *unwinder,
+            SpUnwindProcess *process,
+            const SpUserState *state)
+{
+  const struct SpUnwindThread *thread = thread_lookup (unwinder, process->tid);
+  const TailCache *tail = thread != NULL ? thread->tail : NULL;
+
+  if (tail == NULL || !tail->valid || tail->pc != process->resume_pc || tail->sp != process->resume_sp
+      || tail->fp != process->resume_fp || process->n_frames + tail->n_frames > process->max_frames)
+    return false;
+  for (size_t i = 0; i < tail->n_reads; i++)
+    {
+      uint64_t address = tail->reads[i].address;
+      uint64_t value;
+
+      if (address < process->sp || state->stack_size < 8 || address - process->sp > state->stack_size - 8)
+        return false;
+      memcpy (&value, state->stack + (address - process->sp), 8);
+      if (value != tail->reads[i].value)
+        return false;
+    }
+  memcpy (process->frames + process->n_frames, tail->frames, tail->n_frames * sizeof (uint64_t));
+  process->n_frames += tail->n_frames;
+  if (tail->read_end > process->read_end)
+    process->read_end = tail->read_end;
+  unwinder->n_tail_reused++;
+  return true;
+}
+
 /* Unwinds from the sample's registers, or (n_frames > 0) on from the
  * outermost of the frames[] already found through frame pointers, whose
  * %rsp and %rbp process->resume_* hold. */
@@ -509,6 +626,7 @@ unwind_dwarf (SpUnwinder *unwinder,
               size_t n_frames,
               size_t max_frames)
 {
+  TailCache *tail;
   int result;
 
   process->tid = tid;
@@ -525,22 +643,44 @@ unwind_dwarf (SpUnwinder *unwinder,
   if (process->resume)
     process->resume_pc = frames[n_frames - 1];
 
+  if (process->resume && reuse_tail (unwinder, process, state))
+    return SP_UNWIND_COMPLETE;
   if (!ensure_dwfl (unwinder, process))
     {
       if (process->n_frames == 0)
         frames[process->n_frames++] = state->regs[REG_IP];
       return SP_UNWIND_STOPPED;
     }
+  tail = process->resume ? tail_of (unwinder, tid) : NULL;
+  if (tail != NULL)
+    {
+      process->log = tail->reads;
+      process->n_log = 0;
+      process->log_full = false;
+      tail->valid = false;
+    }
   result = dwfl_getthread_frames (process->dwfl, tid, on_frame, process);
+  process->log = NULL;
   if (process->n_frames == 0)
     frames[process->n_frames++] = state->regs[REG_IP];
   /* libdw may take an unreadable return address for the end of the
    * stack: a read beyond a cut copy says otherwise. */
   if (process->ran_out || process->capped)
     return SP_UNWIND_TRUNCATED;
-  if (result == 0)
-    return SP_UNWIND_COMPLETE;
-  return SP_UNWIND_STOPPED;
+  if (result != 0)
+    return SP_UNWIND_STOPPED;
+  if (tail != NULL && !process->log_full && process->n_frames - n_frames <= TAIL_MAX_FRAMES)
+    {
+      tail->valid = true;
+      tail->pc = process->resume_pc;
+      tail->sp = process->resume_sp;
+      tail->fp = process->resume_fp;
+      tail->read_end = process->read_end;
+      tail->n_reads = process->n_log;
+      tail->n_frames = process->n_frames - n_frames;
+      memcpy (tail->frames, frames + n_frames, tail->n_frames * sizeof (uint64_t));
+    }
+  return SP_UNWIND_COMPLETE;
 }
 
 /* ---- Frame pointers (auto) -------------------------------------------- */
@@ -573,6 +713,22 @@ keeps_frame_at (const SpUnwindProcess *process,
     return false;
   byte = sp_unwind_file_byte_at (m->file, offset);
   return byte != 0xc3 && byte != 0xc2;  /* ret */
+}
+
+/* The CFI's rule at the leaf's pc (sp_unwind_file_leaf_rule). */
+static SpLeafBase
+leaf_rule (const SpUnwindProcess *process,
+           uint64_t pc,
+           SpLeafRule *rule)
+{
+  const Mapping *m = mapping_at (process, pc);
+  uint64_t vaddr;
+
+  *rule = (SpLeafRule) { 0, 0, SP_LEAF_UNKNOWN };
+  if (m != NULL && m->file->readable
+      && sp_unwind_file_vaddr_of_offset (m->file, pc - m->start + m->file_offset, &vaddr))
+    *rule = sp_unwind_file_leaf_rule (m->file, vaddr);
+  return (SpLeafBase) rule->base;
 }
 
 static bool
@@ -613,12 +769,51 @@ walk_frame_pointers (SpUnwindProcess *process,
 {
   uint64_t sp = state->regs[REG_SP];
   uint64_t fp = state->regs[REG_BP];
+  SpLeafRule rule;
   size_t n = 0;
 
   process->read_end = sp;
-  if (max_frames < 2 || !keeps_frame_at (process, state->regs[REG_IP], true))
+  if (max_frames < 3)
     return FP_UNUSABLE;
   frames[n++] = state->regs[REG_IP];
+  switch (leaf_rule (process, state->regs[REG_IP], &rule))
+    {
+    case SP_LEAF_RBP:
+      break;  /* the frame is set up: %rbp is its base */
+    case SP_LEAF_RSP:
+      {
+        /* No frame in %rbp here: a leaf without one (GCC omits it in
+         * small leaves even with -fno-omit-frame-pointer), or stopped in
+         * a prologue or after the epilogue's `leave`. The CFI says where
+         * the return address and the caller's %rbp are. */
+        uint64_t cfa = sp + (uint64_t) (int64_t) rule.cfa_offset;
+        uint64_t return_address;
+
+        if (!read_stack (process, state, sp, cfa - 8, &return_address)
+            || (rule.rbp_offset != 0 && !read_stack (process, state, sp, cfa + (uint64_t) (int64_t) rule.rbp_offset, &fp)))
+          {
+            *n_frames = n;
+            return state->stack_full ? FP_TRUNCATED : FP_UNUSABLE;
+          }
+        if (return_address == 0)
+          return FP_UNUSABLE;
+        frames[n++] = return_address;
+        *n_frames = n;
+        if (!keeps_frame_at (process, return_address, false))
+          {
+            process->resume_sp = cfa;
+            process->resume_fp = fp;
+            return FP_RESUME;
+          }
+        break;
+      }
+    case SP_LEAF_UNKNOWN:
+    default:
+      /* No CFI to ask (or an unusual rule): the prologue tells. */
+      if (!keeps_frame_at (process, state->regs[REG_IP], true))
+        return FP_UNUSABLE;
+      break;
+    }
   for (;;)
     {
       uint64_t next, return_address;
@@ -697,20 +892,14 @@ count_sample (SpUnwinder *unwinder,
     }
 }
 
-uint64_t
-sp_unwinder_user_sp (const uint64_t *regs)
-{
-  return regs[REG_SP];
-}
 
 uint64_t
 sp_unwinder_stack_top (const SpUnwinder *unwinder,
                        int32_t tid)
 {
-  uint64_t key = (uint64_t) (int64_t) tid;
-  int64_t i = sp_intern_table_lookup (&unwinder->thread_index, &key);
+  const struct SpUnwindThread *thread = thread_lookup (unwinder, tid);
 
-  return i >= 0 ? unwinder->stack_tops[i] : 0;
+  return thread != NULL ? thread->stack_top : 0;
 }
 
 /* A complete unwind read nothing above the thread's outermost frame: the
@@ -721,40 +910,42 @@ learn_stack_top (SpUnwinder *unwinder,
                  int32_t tid,
                  uint64_t read_end)
 {
-  uint64_t key = (uint64_t) (int64_t) tid;
+  struct SpUnwindThread *thread = thread_for (unwinder, tid);
   uint64_t top = read_end + 256;
-  bool added;
-  int64_t i;
 
-  if (!sp_array_reserve ((void **) &unwinder->stack_tops, &unwinder->stack_tops_capacity,
-                         unwinder->thread_index.count + 1, sizeof (uint64_t)))
-    return;
-  i = sp_intern_table_intern (&unwinder->thread_index, &key, &added);
-  if (i < 0)
-    return;
-  if (added || top > unwinder->stack_tops[i])
-    unwinder->stack_tops[i] = top;
+  if (thread != NULL && top > thread->stack_top)
+    thread->stack_top = top;
 }
 
 void
 sp_unwinder_forget_thread (SpUnwinder *unwinder,
                            int32_t tid)
 {
-  uint64_t key = (uint64_t) (int64_t) tid;
-  int64_t i = sp_intern_table_lookup (&unwinder->thread_index, &key);
+  struct SpUnwindThread *thread = thread_lookup (unwinder, tid);
 
-  if (i >= 0)
-    unwinder->stack_tops[i] = 0;
+  if (thread != NULL)
+    {
+      thread->stack_top = 0;
+      if (thread->tail != NULL)
+        thread->tail->valid = false;
+    }
 }
 
-SpUnwindOutcome
-sp_unwinder_unwind (SpUnwinder *unwinder,
-                    int32_t pid,
-                    int32_t tid,
-                    const SpUserState *state,
-                    uint64_t *frames,
-                    size_t max_frames,
-                    size_t *n_frames)
+uint64_t
+sp_unwinder_user_sp (const uint64_t *regs)
+{
+  return regs[REG_SP];
+}
+
+static SpUnwindOutcome
+unwind_sample (SpUnwinder *unwinder,
+               int32_t pid,
+               int32_t tid,
+               const SpUserState *state,
+               uint64_t *frames,
+               size_t max_frames,
+               size_t *n_frames,
+               bool *by_frame_pointers)
 {
   SpUnwindProcess *process = process_for (unwinder, pid);
   SpUnwindOutcome outcome;
@@ -772,13 +963,16 @@ sp_unwinder_unwind (SpUnwinder *unwinder,
       switch (walk_frame_pointers (process, state, frames, max_frames, n_frames))
         {
         case FP_COMPLETE:
+          *by_frame_pointers = true;
           count_sample (unwinder, process, frames, *n_frames, SP_UNWIND_COMPLETE, true);
           learn_stack_top (unwinder, tid, process->read_end);
           return SP_UNWIND_COMPLETE;
         case FP_TRUNCATED:
+          *by_frame_pointers = true;
           count_sample (unwinder, process, frames, *n_frames, SP_UNWIND_TRUNCATED, true);
           return SP_UNWIND_TRUNCATED;
         case FP_RESUME:
+          *by_frame_pointers = true;
           outcome = unwind_dwarf (unwinder, process, tid, state, frames, *n_frames, max_frames);
           *n_frames = process->n_frames;
           count_sample (unwinder, process, frames, *n_frames, outcome, true);
@@ -794,5 +988,44 @@ sp_unwinder_unwind (SpUnwinder *unwinder,
   count_sample (unwinder, process, frames, *n_frames, outcome, false);
   if (outcome == SP_UNWIND_COMPLETE)
     learn_stack_top (unwinder, tid, process->read_end);
+  return outcome;
+}
+
+SpUnwindOutcome
+sp_unwinder_unwind (SpUnwinder *unwinder,
+                    int32_t pid,
+                    int32_t tid,
+                    const SpUserState *state,
+                    uint64_t *frames,
+                    size_t max_frames,
+                    size_t *n_frames)
+{
+  bool by_frame_pointers = false;
+  SpUnwindOutcome outcome = unwind_sample (unwinder, pid, tid, state, frames, max_frames, n_frames,
+                                           &by_frame_pointers);
+  SpUnwindProcess *process;
+  SpUnwindOutcome reference;
+
+  if (!unwinder->check_auto || !by_frame_pointers || (process = process_lookup (unwinder, pid)) == NULL)
+    return outcome;
+  if (unwinder->check_frames == NULL && (unwinder->check_frames = malloc (max_frames * sizeof (uint64_t))) == NULL)
+    return outcome;
+  reference = unwind_dwarf (unwinder, process, tid, state, unwinder->check_frames, 0, max_frames);
+  unwinder->n_checked++;
+  if (reference != outcome || process->n_frames != *n_frames
+      || memcmp (unwinder->check_frames, frames, *n_frames * sizeof (uint64_t)) != 0)
+    {
+      unwinder->n_check_mismatches++;
+      if (getenv ("STACKPULSE_CHECK_AUTO_DEBUG") != NULL)
+        {
+          fprintf (stderr, "auto (%d):", outcome);
+          for (size_t i = 0; i < *n_frames; i++)
+            fprintf (stderr, " %lx", (unsigned long) frames[i]);
+          fprintf (stderr, "\ndwarf (%d):", reference);
+          for (size_t i = 0; i < process->n_frames; i++)
+            fprintf (stderr, " %lx", (unsigned long) unwinder->check_frames[i]);
+          fprintf (stderr, "\n");
+        }
+    }
   return outcome;
 }

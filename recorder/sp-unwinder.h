@@ -48,9 +48,9 @@ typedef struct {
   SpInternTable     process_index;       /* pid -> processes[] */
   SpUnwindProcess **processes;
   size_t            processes_capacity;
-  SpInternTable     thread_index;        /* tid -> stack_tops[] */
-  uint64_t         *stack_tops;          /* per thread: just above its outermost frame */
-  size_t            stack_tops_capacity;
+  SpInternTable     thread_index;        /* tid -> threads[] */
+  struct SpUnwindThread *threads;        /* stack top, last outer frames */
+  size_t            threads_capacity;
   void             *arch_elf;            /* libdw's architecture reference */
   int               arch_fd;
   uint64_t          stamp;
@@ -61,6 +61,14 @@ typedef struct {
   uint64_t          n_complete;
   uint64_t          n_truncated;
   uint64_t          n_stopped;
+  uint64_t          n_tail_reused;       /* outer frames taken from the thread's last sample */
+
+  /* STACKPULSE_CHECK_AUTO=1 (tests): every stack auto takes through frame
+   * pointers is unwound with DWARF too, and differences are counted. */
+  bool              check_auto;
+  uint64_t          n_checked;
+  uint64_t          n_check_mismatches;
+  uint64_t         *check_frames;
 } SpUnwinder;
 
 /* False (message set) when this machine cannot unwind (not x86-64). */

@@ -325,6 +325,36 @@ test_recursion_deeper_than_the_copy (void)
   sp_test_assert_meta_int (rec, "unwinding", "truncated", (gint64) truncated);
 }
 
+/* What auto takes through its fast paths (frame pointers, the leaf's CFI
+ * rule, the thread's previous outer frames) is exactly what libdw finds:
+ * with STACKPULSE_CHECK_AUTO=1 the recorder unwinds those samples with
+ * DWARF too and counts every difference. */
+static void
+test_auto_agrees_with_dwarf (void)
+{
+  const char *const names[] = { "threads", "threads_nofp" };
+
+  g_setenv ("STACKPULSE_CHECK_AUTO", "1", TRUE);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *workload = sp_test_workload (names[i]);
+      const char *const command[] = { workload, "1", NULL };
+      g_autoptr (SpTestRecording) rec = sp_test_record ((const char *const[]) { "-F", "4000", NULL }, command);
+      gint64 samples, checked, mismatches;
+
+      g_assert_cmpint (rec->result->exit_code, ==, 0);
+      sp_test_recording_load (rec);
+      samples = g_key_file_get_int64 (rec->meta, "unwinding", "samples", NULL);
+      checked = g_key_file_get_int64 (rec->meta, "unwinding", "checked", NULL);
+      mismatches = g_key_file_get_int64 (rec->meta, "unwinding", "check_mismatches", NULL);
+      g_printerr ("# %s, --call-graph auto: %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT " stacks through the fast "
+                  "paths, %" G_GINT64_FORMAT " differ from DWARF's\n", names[i], checked, samples, mismatches);
+      g_assert_cmpint (checked, >, samples / 2);
+      g_assert_cmpint (mismatches, ==, 0);
+    }
+  g_unsetenv ("STACKPULSE_CHECK_AUTO");
+}
+
 /* Attached to a running program without frame pointers: the mappings come
  * from /proc/PID/maps, and the stacks still reach their roots. */
 static void
@@ -387,6 +417,10 @@ test_auto_uses_frame_pointers (void)
   g_assert_cmpfloat (percent (count.rooted, count.n), >=, 90.0);
   /* gamma's samples sit in libc's read() (no frame pointer): DWARF. */
   g_assert_cmpfloat (percent ((gsize) by_frame_pointers, (gsize) unwound), >=, 50.0);
+  /* Above the chains, libc's start_thread and __libc_start_call_main:
+   * the same outer frames sample after sample, unwound once per thread. */
+  g_assert_cmpint (g_key_file_get_int64 (rec->meta, "unwinding", "outer_frames_reused", NULL), >,
+                   by_frame_pointers / 2);
   assert_statistics_match (rec);
 }
 
@@ -402,5 +436,6 @@ main (int argc,
   g_test_add_func ("/recorder/unwind/recursion-deeper-than-the-copy", test_recursion_deeper_than_the_copy);
   g_test_add_func ("/recorder/unwind/auto-uses-frame-pointers", test_auto_uses_frame_pointers);
   g_test_add_func ("/recorder/unwind/attach-without-frame-pointers", test_attach_without_frame_pointers);
+  g_test_add_func ("/recorder/unwind/auto-agrees-with-dwarf", test_auto_agrees_with_dwarf);
   return g_test_run ();
 }
