@@ -505,3 +505,21 @@ sp_test_assert_plausible_samples (const SpThreadReport *report,
   sp_test_assert_samples_fit_cpu (report->name, report->tid, report->cpu_ns, report->cpu_ns,
                                   n_samples, frequency_hz);
 }
+
+gboolean
+sp_test_stack_ends_truncated (const SpSpoolReader *reader,
+                              guint32 stack_id)
+{
+  const SpFrame *frames = sp_spool_reader_get_frames (reader);
+  SpStackIter iter;
+  guint32 frame_id;
+  gboolean truncated = FALSE;
+
+  sp_stack_iter_init (&iter, reader, stack_id);
+  while (sp_stack_iter_next (&iter, &frame_id))
+    {
+      g_assert_false (truncated);
+      truncated = frames[frame_id].mode == SP_FRAME_TRUNCATED;
+    }
+  return truncated;
+}

@@ -53,6 +53,11 @@ char *sp_test_describe_stack (const SpSpoolReader *reader,
                               gint32 pid,
                               guint32 stack_id);
 
+/* Whether stack_id's root-end frame is the truncated marker; fails the
+ * test if the marker shows up anywhere else. */
+gboolean sp_test_stack_ends_truncated (const SpSpoolReader *reader,
+                                       guint32 stack_id);
+
 /* Whether any frame of the spool is a kernel frame. */
 gboolean sp_test_has_kernel_frames (const SpSpoolReader *reader);
 

@@ -356,26 +356,6 @@ test_fork_exec (void)
 
 /* ---- Deep recursion ------------------------------------------------------ */
 
-/* Whether stack_id's root-end frame is the truncated marker; fails if the
- * marker shows up anywhere else. */
-static gboolean
-ends_truncated (const SpSpoolReader *reader,
-                guint32 stack_id)
-{
-  const SpFrame *frames = sp_spool_reader_get_frames (reader);
-  SpStackIter iter;
-  guint32 frame_id;
-  gboolean truncated = FALSE;
-
-  sp_stack_iter_init (&iter, reader, stack_id);
-  while (sp_stack_iter_next (&iter, &frame_id))
-    {
-      g_assert_false (truncated);
-      truncated = frames[frame_id].mode == SP_FRAME_TRUNCATED;
-    }
-  return truncated;
-}
-
 /* 300 levels of recursion: longer than perf_event_max_stack (127), so the
  * samples in deep_leaf end in the truncated marker, one level per frame. */
 static void
@@ -408,7 +388,7 @@ test_deep_recursion (void)
       text = sp_test_describe_stack (rec->reader, symbols, pid, sample.stack);
       leaf = g_str_has_prefix (text, "deep_leaf;deep_work;descend;descend;descend;");
       in_leaf += leaf;
-      if (ends_truncated (rec->reader, sample.stack))
+      if (sp_test_stack_ends_truncated (rec->reader, sample.stack))
         {
           truncated++;
           in_leaf_truncated += leaf;

@@ -44,24 +44,6 @@ typedef struct {
   gsize truncated;
 } RootCount;
 
-static gboolean
-stack_ends_truncated (const SpSpoolReader *reader,
-                      guint32 stack_id)
-{
-  const SpFrame *frames = sp_spool_reader_get_frames (reader);
-  SpStackIter iter;
-  guint32 frame_id;
-  gboolean truncated = FALSE;
-
-  sp_stack_iter_init (&iter, reader, stack_id);
-  while (sp_stack_iter_next (&iter, &frame_id))
-    {
-      g_assert_false (truncated);  /* the marker is always last */
-      truncated = frames[frame_id].mode == SP_FRAME_TRUNCATED;
-    }
-  return truncated;
-}
-
 /* Samples of process pid (any when -1) and how many are rooted. */
 static RootCount
 count_rooted (SpTestRecording *rec,
@@ -86,7 +68,7 @@ count_rooted (SpTestRecording *rec,
       text = sp_test_describe_stack (rec->reader, symbols, sample_pid, sample.stack);
       count.n++;
       count.rooted += rooted (text);
-      count.truncated += stack_ends_truncated (rec->reader, sample.stack);
+      count.truncated += sp_test_stack_ends_truncated (rec->reader, sample.stack);
       g_hash_table_replace (counts, text,
                             GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (counts, text)) + 1));
     }
@@ -313,7 +295,7 @@ test_recursion_deeper_than_the_copy (void)
       pid = sp_spool_reader_get_threads (rec->reader)[sample.thread].pid;
       text = sp_test_describe_stack (rec->reader, list, pid, sample.stack);
       leaf = g_str_has_prefix (text, "deep_leaf;deep_work;descend;descend;descend;");
-      cut = stack_ends_truncated (rec->reader, sample.stack);
+      cut = sp_test_stack_ends_truncated (rec->reader, sample.stack);
       in_leaf += leaf;
       in_leaf_truncated += leaf && cut;
       truncated += cut;
