@@ -318,6 +318,25 @@ sp_unwind_file_byte_at (const SpUnwindFile *file,
   return offset < file->image_size ? file->image[offset] : -1;
 }
 
+/* A register rule "saved at CFA + offset", as libdw spells it
+ * (DW_OP_call_frame_cfa, DW_OP_plus_uconst with the offset as two's
+ * complement); false for any other rule. */
+static bool
+saved_at_cfa (const Dwarf_Op *ops,
+              size_t nops,
+              int64_t *offset)
+{
+  if (nops != 2 || ops[0].atom != DW_OP_call_frame_cfa)
+    return false;
+  if (ops[1].atom == DW_OP_plus_uconst)
+    *offset = (int64_t) ops[1].number;
+  else if (ops[1].atom == DW_OP_consts)
+    *offset = (int64_t) ops[1].number;
+  else
+    return false;
+  return true;
+}
+
 /* The rule at vaddr from .eh_frame; SP_LEAF_UNKNOWN when it is not one
  * of the simple ones every compiler emits. */
 static SpLeafRule
@@ -329,7 +348,7 @@ compute_leaf_rule (SpUnwindFile *file,
   Dwarf_Op ops_mem[3];
   Dwarf_Op *ops;
   size_t nops;
-  int64_t cfa;
+  int64_t cfa, saved;
   unsigned cfa_register;
 
   if (!file->cfi_tried)
@@ -340,6 +359,17 @@ compute_leaf_rule (SpUnwindFile *file,
     }
   if (file->cfi == NULL || dwarf_cfi_addrframe (file->cfi, vaddr, &frame) != 0)
     return rule;
+  /* The return address (DWARF 16): undefined in the outermost frame
+   * (_start, clone3's child), else at CFA - 8. */
+  if (dwarf_frame_register (frame, 16, ops_mem, &ops, &nops) != 0)
+    goto out;
+  if (nops == 0 && ops != NULL)
+    {
+      rule.base = SP_LEAF_OUTERMOST;
+      goto out;
+    }
+  if (!saved_at_cfa (ops, nops, &saved) || saved != -8)
+    goto out;
   /* CFA = %rsp (DWARF 7) + N or %rbp (DWARF 6) + 16. */
   if (dwarf_frame_cfa (frame, &ops, &nops) != 0 || nops != 1 || ops[0].atom != DW_OP_bregx)
     goto out;
@@ -352,10 +382,8 @@ compute_leaf_rule (SpUnwindFile *file,
     goto out;
   if (nops == 0 && ops == NULL)
     rule.rbp_offset = 0;
-  else if (nops >= 2 && ops[0].atom == DW_OP_call_frame_cfa && ops[1].atom == DW_OP_consts
-           && (nops == 2 || (nops == 3 && ops[2].atom == DW_OP_plus))
-           && (int64_t) ops[1].number < 0 && (int64_t) ops[1].number > -4096)
-    rule.rbp_offset = (int16_t) (int64_t) ops[1].number;  /* saved at CFA - M */
+  else if (saved_at_cfa (ops, nops, &saved) && saved < 0 && saved > -4096)
+    rule.rbp_offset = (int16_t) saved;  /* saved at CFA - M */
   else
     goto out;
   rule.cfa_offset = (int32_t) cfa;

@@ -84,6 +84,7 @@ typedef enum {
   SP_LEAF_UNKNOWN,
   SP_LEAF_RSP,
   SP_LEAF_RBP,
+  SP_LEAF_OUTERMOST,      /* the CFI says there is no caller (_start) */
 } SpLeafBase;
 
 typedef struct SpLeafRule {

@@ -450,7 +450,10 @@ set_initial_registers (Dwfl_Thread *thread,
        * are known, the other registers were the inner frames' business. */
       if (!dwfl_thread_state_registers (thread, 6, 2, frame))
         return false;
-      dwfl_thread_state_register_pc (thread, process->resume_pc);
+      /* libdw takes the first frame for an interrupted one and looks up
+       * the CFI at its pc; a return address's rule is the call's, at
+       * pc - 1 (after a call that ends a function, pc is another's). */
+      dwfl_thread_state_register_pc (thread, process->resume_pc - 1);
       return true;
     }
   if (!dwfl_thread_state_registers (thread, 0, DWARF_N_REGS, dwarf))
@@ -559,8 +562,8 @@ on_frame (Dwfl_Frame *frame,
 
   if (!dwfl_frame_pc (frame, &pc, NULL))
     return DWARF_CB_ABORT;
-  if (process->resume && pc == process->resume_pc && process->n_frames > 0
-      && process->frames[process->n_frames - 1] == pc)
+  if (process->resume && pc == process->resume_pc - 1 && process->n_frames > 0
+      && process->frames[process->n_frames - 1] == process->resume_pc)
     return DWARF_CB_OK;  /* the frame we resumed from is listed already */
   if (process->n_frames == process->max_frames)
     {
@@ -669,7 +672,8 @@ unwind_dwarf (SpUnwinder *unwinder,
     return SP_UNWIND_TRUNCATED;
   if (result != 0)
     return SP_UNWIND_STOPPED;
-  if (tail != NULL && !process->log_full && process->n_frames - n_frames <= TAIL_MAX_FRAMES)
+  if (tail != NULL && !process->log_full && process->n_frames > n_frames
+      && process->n_frames - n_frames <= TAIL_MAX_FRAMES)
     {
       tail->valid = true;
       tail->pc = process->resume_pc;
@@ -778,6 +782,9 @@ walk_frame_pointers (SpUnwindProcess *process,
   frames[n++] = state->regs[REG_IP];
   switch (leaf_rule (process, state->regs[REG_IP], &rule))
     {
+    case SP_LEAF_OUTERMOST:
+      *n_frames = n;  /* stopped in _start itself: that is the whole stack */
+      return FP_COMPLETE;
     case SP_LEAF_RBP:
       break;  /* the frame is set up: %rbp is its base */
     case SP_LEAF_RSP:
@@ -972,13 +979,24 @@ unwind_sample (SpUnwinder *unwinder,
           count_sample (unwinder, process, frames, *n_frames, SP_UNWIND_TRUNCATED, true);
           return SP_UNWIND_TRUNCATED;
         case FP_RESUME:
-          *by_frame_pointers = true;
-          outcome = unwind_dwarf (unwinder, process, tid, state, frames, *n_frames, max_frames);
-          *n_frames = process->n_frames;
-          count_sample (unwinder, process, frames, *n_frames, outcome, true);
-          if (outcome == SP_UNWIND_COMPLETE)
-            learn_stack_top (unwinder, tid, process->read_end);
-          return outcome;
+          {
+            size_t walked = *n_frames;
+
+            outcome = unwind_dwarf (unwinder, process, tid, state, frames, walked, max_frames);
+            /* From the resumed frame libdw knows %rsp and %rbp only: code
+             * whose CFA lives in another register (ld.so's lazy-binding
+             * trampoline realigns the stack and keeps it in %rbx) stops
+             * it there. Nothing found, or a stop: ask it from the
+             * sample's full registers instead. */
+            if (outcome == SP_UNWIND_STOPPED || (outcome == SP_UNWIND_COMPLETE && process->n_frames == walked))
+              break;
+            *by_frame_pointers = true;
+            *n_frames = process->n_frames;
+            count_sample (unwinder, process, frames, *n_frames, outcome, true);
+            if (outcome == SP_UNWIND_COMPLETE)
+              learn_stack_top (unwinder, tid, process->read_end);
+            return outcome;
+          }
         case FP_UNUSABLE:
           break;
         }
