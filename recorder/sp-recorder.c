@@ -36,8 +36,11 @@
 /* Unwinding gets this long per round before the rings are drained again. */
 #define UNWIND_BUDGET_NS      (20 * 1000000ull)
 /* Stack samples this far behind are dropped rather than unwound: the
- * recorder has fallen behind and must catch up (they are counted). */
-#define UNWIND_MAX_LAG_NS     (300 * 1000000ull)
+ * recorder has fallen behind and must catch up (they are counted). A
+ * second: a busy machine may keep the recorder off the CPU for a few
+ * hundred ms, which its queue absorbs (with copies cut to the threads'
+ * stacks, a second at 4 kHz is a few MB). */
+#define UNWIND_MAX_LAG_NS     (1000 * 1000000ull)
 
 typedef struct {
   const SpRecorderOptions *options;
