@@ -87,8 +87,14 @@ subtree_rows (const SpCallTree *tree,
 {
   guint rows = 0;
 
+  /* Not MAX (rows, subtree_rows (…)): the macro would call it twice, and
+   * the time would double with every level of the tree. */
   for (guint32 c = tree->nodes[node].first_child; c != SP_CALL_TREE_NONE; c = tree->nodes[c].next_sibling)
-    rows = MAX (rows, subtree_rows (tree, c));
+    {
+      guint child_rows = subtree_rows (tree, c);
+
+      rows = MAX (rows, child_rows);
+    }
   return rows + 1;
 }
 
