@@ -72,6 +72,26 @@ list_item_get_tree_item (GtkListItem *list_item)
   return row != NULL ? gtk_tree_list_row_get_item (row) : NULL;
 }
 
+/* The tooltip is the label's own text, in full (the label may ellipsize
+ * it). Asked for only when shown: gtk_widget_set_tooltip_text in bind
+ * costs an X round trip per row under GTK 4.8 (it re-queries the pointer),
+ * and expanding the hottest path rebinds the visible rows once per level. */
+static gboolean
+function_query_tooltip (GtkWidget *label,
+                        int x,
+                        int y,
+                        gboolean keyboard_mode,
+                        GtkTooltip *tooltip,
+                        gpointer user_data)
+{
+  const char *text = gtk_label_get_text (GTK_LABEL (label));
+
+  if (text[0] == '\0')
+    return FALSE;
+  gtk_tooltip_set_text (tooltip, text);
+  return TRUE;
+}
+
 static void
 function_setup (GtkSignalListItemFactory *factory,
                 GtkListItem *list_item,
@@ -82,6 +102,8 @@ function_setup (GtkSignalListItemFactory *factory,
 
   gtk_label_set_xalign (GTK_LABEL (label), 0.0);
   gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  gtk_widget_set_has_tooltip (label, TRUE);
+  g_signal_connect (label, "query-tooltip", G_CALLBACK (function_query_tooltip), NULL);
   gtk_tree_expander_set_child (GTK_TREE_EXPANDER (expander), label);
   gtk_list_item_set_child (list_item, expander);
 }
@@ -119,7 +141,6 @@ function_bind (GtkSignalListItemFactory *factory,
   if (item == NULL)
     return;
   gtk_label_set_text (label, sp_tree_item_get_name (item));
-  gtk_widget_set_tooltip_text (GTK_WIDGET (label), sp_tree_item_get_name (item));
   style_function_label (label, sp_tree_item_get_kind (item));
 }
 
@@ -297,12 +318,12 @@ find_child_row (GtkTreeListModel *model,
   return NULL;
 }
 
-/* Expands node's ancestors; returns node's row. */
+/* Expands node's ancestors in model (tree's); returns node's row. */
 static GtkTreeListRow *
-reveal_node (SpCallTreeView *self,
+reveal_node (GtkTreeListModel *model,
+             const SpCallTree *tree,
              guint32 node)
 {
-  const SpCallTree *tree = sp_tree_source_get_tree (self->source);
   g_autoptr (GArray) path = g_array_new (FALSE, FALSE, sizeof (guint32));
   GtkTreeListRow *row = NULL;
 
@@ -310,8 +331,7 @@ reveal_node (SpCallTreeView *self,
     g_array_prepend_val (path, n);
   for (guint i = 0; i < path->len; i++)
     {
-      GtkTreeListRow *child = find_child_row (get_tree_model (self), row,
-                                              g_array_index (path, guint32, i));
+      GtkTreeListRow *child = find_child_row (model, row, g_array_index (path, guint32, i));
 
       g_clear_object (&row);
       if (child == NULL)
@@ -360,7 +380,7 @@ static void
 select_node (SpCallTreeView *self,
              guint32 node)
 {
-  g_autoptr (GtkTreeListRow) row = reveal_node (self, node);
+  g_autoptr (GtkTreeListRow) row = reveal_node (get_tree_model (self), sp_tree_source_get_tree (self->source), node);
 
   if (row != NULL)
     select_row (self, row);
@@ -619,6 +639,7 @@ sp_call_tree_view_set_tree (SpCallTreeView *self,
                             SpCallTree *tree)
 {
   g_autoptr (SpTreeItem) root = NULL;
+  g_autoptr (GtkTreeListRow) hot_row = NULL;
   GListModel *top_level;
   GtkTreeListModel *tree_model;
   guint32 hot;
@@ -638,12 +659,14 @@ sp_call_tree_view_set_tree (SpCallTreeView *self,
   if (top_level == NULL)
     top_level = G_LIST_MODEL (g_list_store_new (SP_TYPE_TREE_ITEM));
   tree_model = gtk_tree_list_model_new (top_level, FALSE, FALSE, create_children_model, NULL, NULL);
+  /* The hottest path is expanded before the view sees the model: each
+   * expansion under the view would rebind its visible rows. */
+  hot = find_hot_path_end (tree);
+  hot_row = hot != 0 ? reveal_node (tree_model, tree, hot) : NULL;
   gtk_sort_list_model_set_model (self->sorted, G_LIST_MODEL (tree_model));
   g_object_unref (tree_model);
-
-  hot = find_hot_path_end (tree);
-  if (hot != 0)
-    select_node (self, hot);
+  if (hot_row != NULL)
+    select_row (self, hot_row);
 }
 
 gboolean
