@@ -1082,6 +1082,9 @@ sp_window_init (SpWindow *self)
   add_context_menu (self, GTK_WIDGET (self->bottom_up_scroller));
   self->flame_graph = sp_flame_graph_new ();
   gtk_scrolled_window_set_child (self->flame_graph_scroller, GTK_WIDGET (self->flame_graph));
+  /* A click focuses the graph: the viewport would then scroll to its top,
+   * away from the roots and the frame just clicked. */
+  gtk_viewport_set_scroll_to_focus (GTK_VIEWPORT (gtk_scrolled_window_get_child (self->flame_graph_scroller)), FALSE);
   g_signal_connect (self->search_entry, "search-changed", G_CALLBACK (search_changed), self);
   g_signal_connect (self->search_entry, "activate", G_CALLBACK (search_activated), self);
   g_signal_connect (self->icicle_button, "toggled", G_CALLBACK (icicle_toggled), self);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "gui-test.h"
+#include "sp-flame-graph.h"
 #include "sp-tree-item.h"
 #include "sp-window.h"
 
@@ -325,6 +326,77 @@ not_recording (SpWindow *window)
   return !sp_window_is_recording (window);
 }
 
+/* The first widget of type under widget, depth first. */
+static GtkWidget *
+find_widget (GtkWidget *widget,
+             GType type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_widget (child, type);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* A flame graph taller than its view shows its roots, and a click (which
+ * focuses the graph) leaves the view where it is: it once jumped to the
+ * top, away from the frame clicked. A real recording of a deep recursion. */
+static void
+test_flame_graph_focus (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("stackpulse-window-XXXXXX", &error);
+  g_autofree char *spool = g_build_filename (dir, "deep.spool", NULL);
+  g_autofree char *meta = g_strconcat (spool, ".meta", NULL);
+  const char *argv[] = { g_getenv ("SP_RECORD"), "-F", "1000", "-o", spool, "--",
+                         g_getenv ("SP_WORK_DEEP"), "0.3", "80", NULL };
+  int status = 0;
+  SpWindow *window;
+  GtkWidget *graph;
+  GtkAdjustment *adjustment;
+  double roots;
+
+  g_assert_nonnull (argv[0]);
+  g_assert_nonnull (argv[6]);
+  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                NULL, NULL, NULL, NULL, &status, &error);
+  g_assert_no_error (error);
+  if (!g_spawn_check_wait_status (status, NULL))
+    {
+      if (g_getenv ("CI") != NULL)
+        g_error ("stackpulse-record failed here (status %d): CI must be able to record", status);
+      g_test_skip ("stackpulse-record cannot record here (perf_event refused?)");
+      return;
+    }
+  window = open_window (spool);
+  g_assert_true (wait_for_page (window, "profile"));
+  sp_window_show_view (window, "flame-graph");
+  graph = find_widget (GTK_WIDGET (window), SP_TYPE_FLAME_GRAPH);
+  g_assert_nonnull (graph);
+  adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (gtk_widget_get_ancestor (graph,
+                                                                          GTK_TYPE_SCROLLED_WINDOW)));
+  gui_test_save_png (GTK_WIDGET (window), "window-flame-graph-deep.png");
+  roots = gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_page_size (adjustment);
+  g_assert_cmpfloat (roots, >, 0);
+  g_assert_cmpfloat (gtk_adjustment_get_value (adjustment), ==, roots);
+
+  gtk_widget_grab_focus (graph);
+  for (gint64 until = g_get_monotonic_time () + G_USEC_PER_SEC / 3; g_get_monotonic_time () < until;)
+    g_main_context_iteration (NULL, FALSE);
+  g_assert_true (gtk_widget_has_focus (graph));
+  g_assert_cmpfloat (gtk_adjustment_get_value (adjustment), ==, roots);
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_unlink (spool);
+  g_unlink (meta);
+  g_rmdir (dir);
+}
+
 /* Record from the window: the views fill in while the workload still runs,
  * Stop ends it early, and the finished recording keeps its views. */
 static void
@@ -429,6 +501,7 @@ main (int argc,
   g_test_add_func ("/app/window/open-damaged", test_open_damaged);
   g_test_add_func ("/app/window/open-missing", test_open_missing);
   g_test_add_func ("/app/window/open-recording", test_open_recording);
+  g_test_add_func ("/app/window/flame-graph-focus", test_flame_graph_focus);
   g_test_add_func ("/app/window/record-live", test_record_live);
   g_test_add_func ("/app/window/record-missing-command", test_record_missing_command);
   g_test_add_func ("/app/window/profile-demo", test_profile_demo);
