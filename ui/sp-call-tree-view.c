@@ -36,9 +36,11 @@ struct _SpCallTreeView
   SpTreeSource        *source;
   GtkSortListModel    *sorted;
   GtkSingleSelection  *selection;
+  SpCallTree          *pending_tree;     /* given while hidden: shown when mapped or asked about */
 
   /* Borrowed references */
   SpProfile           *profile;
+  SpProfile           *pending_profile;
 };
 
 enum {
@@ -510,6 +512,55 @@ match_functions (SpProfile *profile,
 }
 
 /* ------------------------------------------------------------------ */
+/* Showing a tree */
+
+/* Builds the model for a tree and swaps it in: the hottest path is
+ * expanded before the view sees the model (each expansion under the view
+ * would rebind its visible rows), and the old model goes in the same
+ * swap, so the rows are bound once. */
+static void
+show_tree (SpCallTreeView *self,
+           SpProfile *profile,
+           SpCallTree *tree)
+{
+  g_autoptr (SpTreeItem) root = NULL;
+  g_autoptr (GtkTreeListRow) hot_row = NULL;
+  g_autoptr (GtkTreeListModel) tree_model = NULL;
+  SpTreeSource *old_source = g_steal_pointer (&self->source);
+  GListModel *top_level;
+  guint32 hot;
+
+  self->profile = profile;
+  self->source = sp_tree_source_new (profile, tree);
+  root = sp_tree_item_new (self->source, 0);
+  top_level = sp_tree_item_create_children (root);
+  if (top_level == NULL)
+    top_level = G_LIST_MODEL (g_list_store_new (SP_TYPE_TREE_ITEM));
+  tree_model = gtk_tree_list_model_new (top_level, FALSE, FALSE, create_children_model, NULL, NULL);
+  hot = find_hot_path_end (tree);
+  hot_row = hot != 0 ? reveal_node (tree_model, tree, hot) : NULL;
+  gtk_sort_list_model_set_model (self->sorted, G_LIST_MODEL (tree_model));
+  g_clear_pointer (&old_source, sp_tree_source_unref);
+  if (hot_row != NULL)
+    select_row (self, hot_row);
+}
+
+/* A tree given while the view was hidden, now needed. */
+static void
+ensure_shown (SpCallTreeView *self)
+{
+  if (self->pending_tree != NULL)
+    show_tree (self, g_steal_pointer (&self->pending_profile), g_steal_pointer (&self->pending_tree));
+}
+
+static void
+sp_call_tree_view_map (GtkWidget *widget)
+{
+  ensure_shown (SP_CALL_TREE_VIEW (widget));
+  GTK_WIDGET_CLASS (sp_call_tree_view_parent_class)->map (widget);
+}
+
+/* ------------------------------------------------------------------ */
 
 static void
 on_activate (GtkColumnView *column_view,
@@ -517,8 +568,12 @@ on_activate (GtkColumnView *column_view,
              gpointer user_data)
 {
   SpCallTreeView *self = user_data;
-  g_autoptr (GtkTreeListRow) row = g_list_model_get_item (G_LIST_MODEL (self->sorted), position);
-  g_autoptr (SpTreeItem) item = row != NULL ? gtk_tree_list_row_get_item (row) : NULL;
+  g_autoptr (GtkTreeListRow) row = NULL;
+  g_autoptr (SpTreeItem) item = NULL;
+
+  ensure_shown (self);
+  row = g_list_model_get_item (G_LIST_MODEL (self->sorted), position);
+  item = row != NULL ? gtk_tree_list_row_get_item (row) : NULL;
 
   if (item != NULL)
     g_signal_emit (self, signals[NODE_ACTIVATED], 0, sp_tree_item_get_node (item));
@@ -533,7 +588,9 @@ sp_call_tree_view_dispose (GObject *object)
   g_clear_object (&self->selection);
   g_clear_object (&self->sorted);
   g_clear_pointer (&self->source, sp_tree_source_unref);
+  g_clear_pointer (&self->pending_tree, sp_call_tree_free);
   self->profile = NULL;
+  self->pending_profile = NULL;
   G_OBJECT_CLASS (sp_call_tree_view_parent_class)->dispose (object);
 }
 
@@ -602,6 +659,7 @@ sp_call_tree_view_class_init (SpCallTreeViewClass *klass)
                                           0, NULL, NULL, NULL,
                                           G_TYPE_NONE, 1, G_TYPE_UINT);
 
+  widget_class->map = sp_call_tree_view_map;
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "sp-call-tree-view");
 }
@@ -633,40 +691,33 @@ sp_call_tree_view_new (void)
   return g_object_new (SP_TYPE_CALL_TREE_VIEW, NULL);
 }
 
+/* While the view is hidden (another page), the tree waits: a live
+ * recording or a new time range replaces the trees of every view, and
+ * building rows nobody sees held the main thread. */
 void
 sp_call_tree_view_set_tree (SpCallTreeView *self,
                             SpProfile *profile,
                             SpCallTree *tree)
 {
-  g_autoptr (SpTreeItem) root = NULL;
-  g_autoptr (GtkTreeListRow) hot_row = NULL;
-  GListModel *top_level;
-  GtkTreeListModel *tree_model;
-  guint32 hot;
-
   g_return_if_fail (SP_IS_CALL_TREE_VIEW (self));
   g_return_if_fail ((profile == NULL) == (tree == NULL));
 
-  gtk_sort_list_model_set_model (self->sorted, NULL);
-  g_clear_pointer (&self->source, sp_tree_source_unref);
-  self->profile = profile;
+  g_clear_pointer (&self->pending_tree, sp_call_tree_free);
+  self->pending_profile = NULL;
   if (tree == NULL)
-    return;
-
-  self->source = sp_tree_source_new (profile, tree);
-  root = sp_tree_item_new (self->source, 0);
-  top_level = sp_tree_item_create_children (root);
-  if (top_level == NULL)
-    top_level = G_LIST_MODEL (g_list_store_new (SP_TYPE_TREE_ITEM));
-  tree_model = gtk_tree_list_model_new (top_level, FALSE, FALSE, create_children_model, NULL, NULL);
-  /* The hottest path is expanded before the view sees the model: each
-   * expansion under the view would rebind its visible rows. */
-  hot = find_hot_path_end (tree);
-  hot_row = hot != 0 ? reveal_node (tree_model, tree, hot) : NULL;
-  gtk_sort_list_model_set_model (self->sorted, G_LIST_MODEL (tree_model));
-  g_object_unref (tree_model);
-  if (hot_row != NULL)
-    select_row (self, hot_row);
+    {
+      gtk_sort_list_model_set_model (self->sorted, NULL);
+      g_clear_pointer (&self->source, sp_tree_source_unref);
+      self->profile = NULL;
+      return;
+    }
+  if (!gtk_widget_get_mapped (GTK_WIDGET (self)))
+    {
+      self->pending_tree = tree;
+      self->pending_profile = profile;
+      return;
+    }
+  show_tree (self, profile, tree);
 }
 
 gboolean
@@ -681,6 +732,7 @@ sp_call_tree_view_search_next (SpCallTreeView *self,
   g_return_val_if_fail (SP_IS_CALL_TREE_VIEW (self), FALSE);
   g_return_val_if_fail (text != NULL, FALSE);
 
+  ensure_shown (self);
   if (self->source == NULL || text[0] == '\0')
     return FALSE;
   tree = sp_tree_source_get_tree (self->source);
@@ -716,6 +768,7 @@ sp_call_tree_view_get_selected_node (SpCallTreeView *self)
 
   g_return_val_if_fail (SP_IS_CALL_TREE_VIEW (self), SP_CALL_TREE_NONE);
 
+  ensure_shown (self);
   row = gtk_single_selection_get_selected_item (self->selection);
   if (row == NULL)
     return SP_CALL_TREE_NONE;
@@ -728,6 +781,7 @@ sp_call_tree_view_get_model (SpCallTreeView *self)
 {
   g_return_val_if_fail (SP_IS_CALL_TREE_VIEW (self), NULL);
 
+  ensure_shown (self);
   return G_LIST_MODEL (self->sorted);
 }
 

@@ -232,6 +232,71 @@ test_activate (void)
 
 
 static void
+count_changes (GListModel *model,
+               guint position,
+               guint removed,
+               guint added,
+               guint *changes)
+{
+  (*changes)++;
+}
+
+static void
+wait_a_little (void)
+{
+  for (gint64 until = g_get_monotonic_time () + G_USEC_PER_SEC / 5; g_get_monotonic_time () < until;)
+    g_main_context_iteration (NULL, FALSE);
+}
+
+/* On a page not shown, the view keeps the last tree it was given and
+ * builds its rows when the page is shown (or its rows are asked for):
+ * replacing the trees of every view on each new time range held the main
+ * thread for hidden views too. */
+static void
+test_hidden (void)
+{
+  static const char *const other[] = { "start;work 7", NULL };
+  g_autoptr (SpProfile) profile = profile_from_text (three_calls);
+  g_autoptr (SpProfile) second = profile_from_text (other);
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *stack = gtk_stack_new ();
+  SpCallTreeView *view = sp_call_tree_view_new ();
+  GListModel *rows = sp_call_tree_view_get_model (view);
+  guint changes = 0;
+
+  gtk_stack_add_named (GTK_STACK (stack), gtk_label_new ("another page"), "other");
+  gtk_stack_add_named (GTK_STACK (stack), GTK_WIDGET (view), "tree");
+  gtk_stack_set_visible_child_name (GTK_STACK (stack), "other");
+  gtk_window_set_child (GTK_WINDOW (window), stack);
+  gtk_window_present (GTK_WINDOW (window));
+  wait_a_little ();
+  g_signal_connect (rows, "items-changed", G_CALLBACK (count_changes), &changes);
+
+  sp_call_tree_view_set_tree (view, profile, sp_call_tree_new (profile, NULL, NULL, FALSE));
+  sp_call_tree_view_set_tree (view, second, sp_call_tree_new (second, NULL, NULL, FALSE));
+  wait_a_little ();
+  g_assert_cmpuint (changes, ==, 0);
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, 0);
+
+  /* Shown: the last tree, with its hottest path open. */
+  gtk_stack_set_visible_child_name (GTK_STACK (stack), "tree");
+  g_assert_cmpuint (changes, >, 0);
+  assert_rows (view, "start 7", "  work 7");
+
+  /* Hidden again, asked for its rows: they are built then. */
+  gtk_stack_set_visible_child_name (GTK_STACK (stack), "other");
+  sp_call_tree_view_set_tree (view, profile, sp_call_tree_new (profile, NULL, NULL, FALSE));
+  assert_rows (view, "main 20", "  parse 15", "    lex 10", "  eval 5");
+
+  /* Visible: at once. */
+  gtk_stack_set_visible_child_name (GTK_STACK (stack), "tree");
+  changes = 0;
+  sp_call_tree_view_set_tree (view, second, sp_call_tree_new (second, NULL, NULL, FALSE));
+  g_assert_cmpuint (changes, >, 0);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
 test_screenshot (void)
 {
   static const char *const lines[] = {
@@ -270,6 +335,7 @@ main (int argc,
   g_test_add_func ("/ui/call-tree-view/search", test_search);
   g_test_add_func ("/ui/call-tree-view/bottom-up", test_bottom_up);
   g_test_add_func ("/ui/call-tree-view/activate", test_activate);
+  g_test_add_func ("/ui/call-tree-view/hidden", test_hidden);
   g_test_add_func ("/ui/call-tree-view/screenshot", test_screenshot);
   return g_test_run ();
 }
