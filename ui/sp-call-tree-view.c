@@ -37,6 +37,7 @@ struct _SpCallTreeView
   GtkSortListModel    *sorted;
   GtkSingleSelection  *selection;
   SpCallTree          *pending_tree;     /* given while hidden: shown when mapped or asked about */
+  guint                scroll_tick;      /* a scroll waiting for the list view's size */
 
   /* Borrowed references */
   SpProfile           *profile;
@@ -345,17 +346,49 @@ reveal_node (GtkTreeListModel *model,
   return row;
 }
 
-/* GTK 4.8 has no gtk_column_view_scroll_to (4.12); the list view inside
- * the column view has had the "list.scroll-to-item" action since 4.0. */
-static void
-scroll_to_position (SpCallTreeView *self,
-                    guint position)
+static GtkWidget *
+list_view_of (SpCallTreeView *self)
 {
   for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->column_view));
        child != NULL;
        child = gtk_widget_get_next_sibling (child))
     if (GTK_IS_LIST_VIEW (child))
-      gtk_widget_activate_action (child, "list.scroll-to-item", "u", position);
+      return child;
+  return NULL;
+}
+
+/* GTK 4.8 has no gtk_column_view_scroll_to (4.12); the list view inside
+ * the column view has had the "list.scroll-to-item" action since 4.0. */
+static gboolean
+scroll_when_sized (GtkWidget *widget,
+                   GdkFrameClock *clock,
+                   gpointer user_data)
+{
+  SpCallTreeView *self = SP_CALL_TREE_VIEW (widget);
+  GtkWidget *list = list_view_of (self);
+  guint selected = gtk_single_selection_get_selected (self->selection);
+
+  if (!gtk_widget_get_mapped (list) || gtk_widget_get_height (list) == 0)
+    return G_SOURCE_CONTINUE;
+  self->scroll_tick = 0;
+  if (selected != GTK_INVALID_LIST_POSITION)
+    gtk_widget_activate_action (list, "list.scroll-to-item", "u", selected);
+  return G_SOURCE_REMOVE;
+}
+
+/* Asked before the list view has a size (a tree shown as its page
+ * appears), the 4.8 list view scrolls its rows out of view and leaves one:
+ * the scroll waits for a frame where it has one. */
+static void
+scroll_to_position (SpCallTreeView *self,
+                    guint position)
+{
+  GtkWidget *list = list_view_of (self);
+
+  if (gtk_widget_get_mapped (list) && gtk_widget_get_height (list) > 0)
+    gtk_widget_activate_action (list, "list.scroll-to-item", "u", position);
+  else if (self->scroll_tick == 0)
+    self->scroll_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), scroll_when_sized, NULL, NULL);
 }
 
 static void
@@ -556,8 +589,8 @@ ensure_shown (SpCallTreeView *self)
 static void
 sp_call_tree_view_map (GtkWidget *widget)
 {
-  ensure_shown (SP_CALL_TREE_VIEW (widget));
   GTK_WIDGET_CLASS (sp_call_tree_view_parent_class)->map (widget);
+  ensure_shown (SP_CALL_TREE_VIEW (widget));
 }
 
 /* ------------------------------------------------------------------ */

@@ -296,6 +296,78 @@ test_hidden (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Rows of the column view's list drawn inside it; *selected_in_view
+ * says whether the selected row is one of them. */
+static guint
+rows_in_view (SpCallTreeView *view,
+              gboolean *selected_in_view)
+{
+  GtkWidget *list = NULL;
+  guint n = 0;
+
+  for (GtkWidget *c = gtk_widget_get_first_child (gtk_widget_get_first_child (GTK_WIDGET (view)));
+       c != NULL; c = gtk_widget_get_next_sibling (c))
+    if (GTK_IS_LIST_VIEW (c))
+      list = c;
+  g_assert_nonnull (list);
+  *selected_in_view = FALSE;
+  for (GtkWidget *row = gtk_widget_get_first_child (list); row != NULL; row = gtk_widget_get_next_sibling (row))
+    {
+      graphene_rect_t b;
+
+      if (!gtk_widget_get_child_visible (row) || !gtk_widget_compute_bounds (row, list, &b)
+          || b.origin.y < 0 || b.origin.y + b.size.height > gtk_widget_get_height (list))
+        continue;
+      n++;
+      *selected_in_view |= (gtk_widget_get_state_flags (row) & GTK_STATE_FLAG_SELECTED) != 0;
+    }
+  return n;
+}
+
+/* A hottest path deeper than the view, given while the page is hidden:
+ * once shown, the view is full of rows and the path's end in sight (GTK
+ * 4.8's list, scrolled before it had a size, left a single row). */
+static void
+test_deep_path (void)
+{
+  g_autoptr (GString) stack = g_string_new (NULL);
+  const char *lines[] = { NULL, "other 1", NULL };
+  g_autoptr (SpProfile) profile = NULL;
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *stack_widget = gtk_stack_new ();
+  GtkWidget *scroller = gtk_scrolled_window_new ();
+  SpCallTreeView *view = sp_call_tree_view_new ();
+  gboolean selected_in_view = FALSE;
+  guint n = 0;
+
+  for (guint i = 0; i < 40; i++)
+    g_string_append_printf (stack, "%sframe_%u", i > 0 ? ";" : "", i);
+  g_string_append (stack, " 10");
+  lines[0] = stack->str;
+  profile = profile_from_text (lines);
+  gtk_window_set_default_size (GTK_WINDOW (window), 600, 300);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), GTK_WIDGET (view));
+  gtk_stack_add_named (GTK_STACK (stack_widget), gtk_label_new ("loading"), "other");
+  gtk_stack_add_named (GTK_STACK (stack_widget), scroller, "tree");
+  gtk_window_set_child (GTK_WINDOW (window), stack_widget);
+  gtk_window_present (GTK_WINDOW (window));
+  wait_a_little ();
+
+  sp_call_tree_view_set_tree (view, profile, sp_call_tree_new (profile, NULL, NULL, FALSE));
+  gtk_stack_set_visible_child_name (GTK_STACK (stack_widget), "tree");
+  for (gint64 deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+       g_get_monotonic_time () < deadline && !selected_in_view;)
+    {
+      wait_a_little ();
+      n = rows_in_view (view, &selected_in_view);
+    }
+  g_test_message ("%u rows in view", n);
+  gui_test_save_png (window, "call-tree-deep-path.png");
+  g_assert_true (selected_in_view);
+  g_assert_cmpuint (n, >, 4);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static void
 test_screenshot (void)
 {
@@ -336,6 +408,7 @@ main (int argc,
   g_test_add_func ("/ui/call-tree-view/bottom-up", test_bottom_up);
   g_test_add_func ("/ui/call-tree-view/activate", test_activate);
   g_test_add_func ("/ui/call-tree-view/hidden", test_hidden);
+  g_test_add_func ("/ui/call-tree-view/deep-path", test_deep_path);
   g_test_add_func ("/ui/call-tree-view/screenshot", test_screenshot);
   return g_test_run ();
 }
