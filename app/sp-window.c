@@ -67,6 +67,7 @@ struct _SpWindow
   guint                live_source;
   gboolean             live_busy;
   gboolean             live_final;    /* the recorder ended: finish after this update */
+  gpointer             waiting;       /* Loaded: a file to show once the worker is done */
 
   /* Borrowed references */
   SpCallTreeView      *call_tree_view;
@@ -80,12 +81,15 @@ typedef struct {
   SpProfile      *profile;
   SpCallTree     *call_tree;     /* for the call tree view */
   SpCallTree     *flame_tree;    /* for the flame graph (each view owns its tree) */
-  SpCallTree     *bottom_up;     /* for the bottom-up view */
   SpSampleIndex  *index;         /* for the timeline */
   SpSpoolSummary  summary;
 } Loaded;
 
 static void update_thread_list (SpWindow *self);
+static void run_worker (SpWindow *self,
+                        SpStackCounts *counts,
+                        gboolean finish,
+                        gboolean only_bottom_up);
 
 G_DEFINE_FINAL_TYPE (SpWindow, sp_window, GTK_TYPE_APPLICATION_WINDOW)
 
@@ -96,7 +100,6 @@ loaded_free (gpointer data)
 
   sp_call_tree_free (loaded->call_tree);
   sp_call_tree_free (loaded->flame_tree);
-  sp_call_tree_free (loaded->bottom_up);
   g_clear_pointer (&loaded->index, sp_sample_index_free);
   sp_profile_free (loaded->profile);
   sp_spool_summary_clear (&loaded->summary);
@@ -130,7 +133,7 @@ load_in_thread (GTask *task,
   /* Symbols are resolved here, off the main thread, as the trees need them. */
   loaded->call_tree = sp_call_tree_new (loaded->profile, NULL, NULL, FALSE);
   loaded->flame_tree = sp_call_tree_copy (loaded->call_tree);
-  loaded->bottom_up = sp_call_tree_new (loaded->profile, NULL, NULL, TRUE);
+  /* The bottom-up tree comes after the first frame (show_profile). */
   loaded->index = sp_sample_index_new ();
   sp_sample_index_update (loaded->index, sp_profile_get_reader (loaded->profile));
   g_task_return_pointer (task, loaded, loaded_free);
@@ -210,8 +213,6 @@ show_profile (SpWindow *self,
   sp_timeline_view_set_profile (self->timeline_view, self->profile, self->index);
   self->n_listed_threads = G_MAXSIZE;
   update_thread_list (self);
-  sp_call_tree_view_set_tree (self->bottom_up_view, self->profile, g_steal_pointer (&loaded->bottom_up));
-
   sp_call_tree_view_set_tree (self->call_tree_view, self->profile, g_steal_pointer (&loaded->call_tree));
   sp_flame_graph_set_tree (self->flame_graph, self->profile, g_steal_pointer (&loaded->flame_tree));
   show_summary (self, &loaded->summary);
@@ -220,6 +221,12 @@ show_profile (SpWindow *self,
   gtk_widget_set_visible (GTK_WIDGET (self->icicle_button), TRUE);
   gtk_widget_set_visible (GTK_WIDGET (self->transform_button), TRUE);
   gtk_stack_set_visible_child_name (self->pages, "profile");
+  /* Not needed for the first frame (it took a third of the time to it);
+   * a worker already running rebuilds every tree after it. */
+  if (self->live_busy)
+    self->rebuild_pending = TRUE;
+  else
+    run_worker (self, NULL, FALSE, TRUE);
 }
 
 static void
@@ -243,6 +250,13 @@ load_done (GObject *source,
 
       gtk_label_set_text (self->error_label, text);
       gtk_stack_set_visible_child_name (self->pages, "error");
+      return;
+    }
+  /* A worker still uses the profile shown now: the new one waits for it. */
+  if (self->live_busy)
+    {
+      g_clear_pointer (&self->waiting, loaded_free);
+      self->waiting = loaded;
       return;
     }
   show_profile (self, loaded);
@@ -407,6 +421,7 @@ typedef struct {
   SpStackCounts *counts;      /* likewise; NULL: no parsing, only a new filter */
   SpFilter      *filter;      /* a copy of the timeline's selection */
   gboolean       finish;
+  gboolean       only_bottom_up;  /* a file just shown: its bottom-up tree */
 } LiveUpdate;
 
 typedef struct {
@@ -443,6 +458,12 @@ live_update_in_thread (GTask *task,
   SpStackCounts *counts = NULL;
   g_autoptr (SpStackCounts) selected = NULL;
 
+  if (update->only_bottom_up)
+    {
+      trees->bottom_up = sp_call_tree_new (update->profile, update->filter, NULL, TRUE);
+      g_task_return_pointer (task, trees, live_trees_free);
+      return;
+    }
   if (update->counts != NULL)
     {
       sp_profile_update (update->profile);
@@ -478,9 +499,16 @@ live_update_done (GObject *source,
   LiveTrees *trees = g_task_propagate_pointer (G_TASK (result), NULL);
 
   self->live_busy = FALSE;
-  if (trees == NULL || self->disposed)
+  if (trees == NULL || self->disposed || self->waiting != NULL)
     {
       g_clear_pointer (&trees, live_trees_free);
+      if (self->waiting != NULL && !self->disposed)
+        {
+          Loaded *loaded = g_steal_pointer (&self->waiting);
+
+          show_profile (self, loaded);
+          loaded_free (loaded);
+        }
       return;
     }
   /* The worker is idle now: the index can take in the new samples. */
@@ -492,8 +520,11 @@ live_update_done (GObject *source,
       sp_timeline_view_set_profile (self->timeline_view, self->profile, self->index);
       update_thread_list (self);
     }
-  sp_call_tree_view_set_tree (self->call_tree_view, self->profile, g_steal_pointer (&trees->call_tree));
-  sp_flame_graph_set_tree (self->flame_graph, self->profile, g_steal_pointer (&trees->flame_tree));
+  if (trees->call_tree != NULL)
+    {
+      sp_call_tree_view_set_tree (self->call_tree_view, self->profile, g_steal_pointer (&trees->call_tree));
+      sp_flame_graph_set_tree (self->flame_graph, self->profile, g_steal_pointer (&trees->flame_tree));
+    }
   sp_call_tree_view_set_tree (self->bottom_up_view, self->profile, g_steal_pointer (&trees->bottom_up));
   if (trees->have_summary)
     show_summary (self, &trees->summary);
@@ -521,7 +552,8 @@ live_update_free (gpointer data)
 static void
 run_worker (SpWindow *self,
             SpStackCounts *counts,
-            gboolean finish)
+            gboolean finish,
+            gboolean only_bottom_up)
 {
   g_autoptr (GTask) task = NULL;
   LiveUpdate *update = g_new0 (LiveUpdate, 1);
@@ -530,6 +562,7 @@ run_worker (SpWindow *self,
   update->counts = counts;
   update->filter = sp_filter_copy (self->filter);
   update->finish = finish;
+  update->only_bottom_up = only_bottom_up;
   self->live_busy = TRUE;
   self->rebuild_pending = FALSE;
   task = g_task_new (NULL, NULL, live_update_done, g_object_ref (self));
@@ -549,7 +582,7 @@ start_rebuild (SpWindow *self)
       self->rebuild_pending = TRUE;
       return;
     }
-  run_worker (self, NULL, FALSE);
+  run_worker (self, NULL, FALSE, FALSE);
 }
 
 static void
@@ -587,7 +620,7 @@ live_tick (gpointer data)
       self->live_counts = sp_stack_counts_new (self->profile, NULL);
       self->index = sp_sample_index_new ();
     }
-  run_worker (self, self->live_counts, finish);
+  run_worker (self, self->live_counts, finish, FALSE);
   if (finish)
     {
       self->live_source = 0;
@@ -1008,6 +1041,7 @@ sp_window_finalize (GObject *object)
 {
   SpWindow *self = SP_WINDOW (object);
 
+  g_clear_pointer (&self->waiting, loaded_free);
   g_clear_pointer (&self->live_counts, sp_stack_counts_free);
   g_clear_pointer (&self->index, sp_sample_index_free);
   g_clear_pointer (&self->filter, sp_filter_free);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "gui-test.h"
+#include "sp-call-tree-view.h"
 #include "sp-flame-graph.h"
 #include "sp-tree-item.h"
 #include "sp-window.h"
@@ -397,6 +398,62 @@ test_flame_graph_focus (void)
   g_rmdir (dir);
 }
 
+/* The model of the call tree view on the views' page named page. */
+static GListModel *
+view_model (SpWindow *window,
+            const char *page)
+{
+  GtkWidget *stack = find_widget (GTK_WIDGET (window), GTK_TYPE_STACK);
+
+  /* The pages' stack holds the views' stack. */
+  while (stack != NULL && gtk_stack_get_child_by_name (GTK_STACK (stack), page) == NULL)
+    stack = find_widget (gtk_stack_get_visible_child (GTK_STACK (stack)), GTK_TYPE_STACK);
+  g_assert_nonnull (stack);
+  return sp_call_tree_view_get_model (SP_CALL_TREE_VIEW (find_widget (gtk_stack_get_child_by_name (GTK_STACK (stack),
+                                                                                                    page),
+                                                                      SP_TYPE_CALL_TREE_VIEW)));
+}
+
+static guint64
+top_level_total (GListModel *rows)
+{
+  guint64 total = 0;
+
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr (GtkTreeListRow) row = g_list_model_get_item (rows, i);
+      g_autoptr (SpTreeItem) item = gtk_tree_list_row_get_item (row);
+
+      if (gtk_tree_list_row_get_depth (row) == 0)
+        total += sp_tree_item_get_total (item);
+    }
+  return total;
+}
+
+/* The bottom-up tree is built after the first frame: it fills in shortly
+ * after the call tree, with every sample. */
+static void
+test_open_bottom_up (void)
+{
+  g_autofree char *path = vector_path ("valid-03.spool");
+  SpWindow *window = open_window (path);
+  guint64 all, bottom_up = 0;
+
+  g_assert_true (wait_for_page (window, "profile"));
+  all = top_level_total (view_model (window, "call-tree"));
+  g_assert_cmpuint (all, >, 0);
+  sp_window_show_view (window, "bottom-up");
+  for (gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+       bottom_up == 0 && g_get_monotonic_time () < deadline;)
+    {
+      g_main_context_iteration (NULL, FALSE);
+      bottom_up = top_level_total (view_model (window, "bottom-up"));
+    }
+  g_assert_cmpuint (bottom_up, ==, all);
+  gui_test_save_png (GTK_WIDGET (window), "window-bottom-up.png");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* Record from the window: the views fill in while the workload still runs,
  * Stop ends it early, and the finished recording keeps its views. */
 static void
@@ -502,6 +559,7 @@ main (int argc,
   g_test_add_func ("/app/window/open-missing", test_open_missing);
   g_test_add_func ("/app/window/open-recording", test_open_recording);
   g_test_add_func ("/app/window/flame-graph-focus", test_flame_graph_focus);
+  g_test_add_func ("/app/window/open-bottom-up", test_open_bottom_up);
   g_test_add_func ("/app/window/record-live", test_record_live);
   g_test_add_func ("/app/window/record-missing-command", test_record_missing_command);
   g_test_add_func ("/app/window/profile-demo", test_profile_demo);
