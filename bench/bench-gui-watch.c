@@ -172,6 +172,16 @@ end_program (pid_t pid)
     ;
 }
 
+static void
+forget_log (int fd,
+            const char *path)
+{
+  if (fd < 0)
+    return;
+  close (fd);
+  unlink (path);
+}
+
 int
 bench_gui_child_watch (char **argv,
                        double settle,
@@ -186,6 +196,8 @@ bench_gui_child_watch (char **argv,
   pid_t pid;
   int status = 0;
   gboolean settled;
+  g_autofree char *log_path = NULL;
+  int log_fd;
 
   if (w.display == NULL)
     {
@@ -201,11 +213,13 @@ bench_gui_child_watch (char **argv,
   posix_spawnattr_init (&attr);
   posix_spawnattr_setflags (&attr, POSIX_SPAWN_SETPGROUP);
   posix_spawnattr_setpgroup (&attr, 0);
-  /* Our standard output is for the figures; its chatter goes nowhere (it
-   * exiting early is reported). */
+  /* Our standard output is for the figures; its chatter goes to a file,
+   * shown if it exits while watched. */
+  log_fd = g_file_open_tmp ("bench-gui-watch-XXXXXX.log", &log_path, NULL);
   posix_spawn_file_actions_init (&actions);
   posix_spawn_file_actions_addopen (&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_addopen (&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+  if (log_fd >= 0)
+    posix_spawn_file_actions_adddup2 (&actions, log_fd, STDERR_FILENO);
   t0 = bench_wall_now ();
   if (posix_spawnp (&pid, argv[0], &actions, &attr, argv, environ) != 0)
     {
@@ -218,7 +232,12 @@ bench_gui_child_watch (char **argv,
     {
       if (waitpid (pid, &status, WNOHANG) == pid)
         {
-          fprintf (stderr, "bench-gui: %s exited (status %d) while watched\n", argv[0], status);
+          g_autofree char *said = NULL;
+
+          g_file_get_contents (log_path, &said, NULL, NULL);
+          fprintf (stderr, "bench-gui: %s exited (status %d) while watched; it said:\n%s\n", argv[0], status,
+                   said != NULL ? said : "");
+          forget_log (log_fd, log_path);
           return 1;
         }
       poll_window (&w, now);
@@ -227,6 +246,7 @@ bench_gui_child_watch (char **argv,
       g_usleep ((gulong) (POLL_S * 1e6));
     }
   end_program (pid);
+  forget_log (log_fd, log_path);
   if (w.last == NULL)
     {
       fprintf (stderr, "bench-gui: %s showed no window in %.0f s\n", argv[0], timeout);
