@@ -201,13 +201,19 @@ static void
 show_profile (SpWindow *self,
               Loaded *loaded)
 {
-  /* The views borrow the profile: clear them before it goes. */
+  SpProfile *old = g_steal_pointer (&self->profile);
+
+  /* The views borrow the profile: clear them before it goes. With no
+   * profile in the window, the timeline dropping its selection starts no
+   * rebuild (one would run on the profile freed here); the range goes
+   * with it. */
   sp_call_tree_view_set_tree (self->call_tree_view, NULL, NULL);
   sp_call_tree_view_set_tree (self->bottom_up_view, NULL, NULL);
   sp_flame_graph_set_tree (self->flame_graph, NULL, NULL);
   sp_timeline_view_set_profile (self->timeline_view, NULL, NULL);
+  sp_filter_set_time_range (self->filter, 0, G_MAXUINT64);
   g_clear_pointer (&self->index, sp_sample_index_free);
-  g_clear_pointer (&self->profile, sp_profile_free);
+  g_clear_pointer (&old, sp_profile_free);
   self->profile = g_steal_pointer (&loaded->profile);
   self->index = g_steal_pointer (&loaded->index);
   sp_timeline_view_set_profile (self->timeline_view, self->profile, self->index);

@@ -454,6 +454,45 @@ test_open_bottom_up (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* A second file opened in a window with a time range selected: it shows
+ * every sample of the new file, in the call tree and bottom-up (the range
+ * went with the old file, and no rebuild ran on the old profile as it was
+ * freed). */
+static void
+test_open_again (void)
+{
+  g_autofree char *path = vector_path ("valid-03.spool");
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  SpWindow *window = open_window (path);
+  guint64 all, part, bottom_up = 0;
+
+  g_assert_true (wait_for_page (window, "profile"));
+  all = top_level_total (view_model (window, "call-tree"));
+  sp_window_select_time (window, 0.01, 0.03);
+  part = all;
+  for (gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+       part == all && g_get_monotonic_time () < deadline;)
+    {
+      g_main_context_iteration (NULL, FALSE);
+      part = top_level_total (view_model (window, "call-tree"));
+    }
+  g_assert_cmpuint (part, <, all);
+
+  sp_window_open_file (window, file);
+  g_assert_cmpstr (sp_window_get_page (window), ==, "loading");
+  g_assert_true (wait_for_page (window, "profile"));
+  g_assert_cmpuint (top_level_total (view_model (window, "call-tree")), ==, all);
+  sp_window_show_view (window, "bottom-up");
+  for (gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+       bottom_up == 0 && g_get_monotonic_time () < deadline;)
+    {
+      g_main_context_iteration (NULL, FALSE);
+      bottom_up = top_level_total (view_model (window, "bottom-up"));
+    }
+  g_assert_cmpuint (bottom_up, ==, all);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* Record from the window: the views fill in while the workload still runs,
  * Stop ends it early, and the finished recording keeps its views. */
 static void
@@ -560,6 +599,7 @@ main (int argc,
   g_test_add_func ("/app/window/open-recording", test_open_recording);
   g_test_add_func ("/app/window/flame-graph-focus", test_flame_graph_focus);
   g_test_add_func ("/app/window/open-bottom-up", test_open_bottom_up);
+  g_test_add_func ("/app/window/open-again", test_open_again);
   g_test_add_func ("/app/window/record-live", test_record_live);
   g_test_add_func ("/app/window/record-missing-command", test_record_missing_command);
   g_test_add_func ("/app/window/profile-demo", test_profile_demo);
