@@ -239,6 +239,24 @@ on_window_added (GtkApplication *app,
   g_timeout_add (500, start_recording, run);
 }
 
+static void
+remove_tree (const char *path)
+{
+  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+        remove_tree (child);
+      else
+        unlink (child);
+    }
+  rmdir (path);
+}
+
 static gboolean
 give_up (gpointer data)
 {
@@ -290,21 +308,8 @@ bench_gui_child_live (const char *burn,
   sp_record_options_clear (&run.options);
   g_array_unref (run.seen);
   g_array_unref (run.shown);
-  {
-    /* The recording, its side file and the folders we made. */
-    g_autofree char *spool = find_spool (run.dir);
-    g_autofree char *meta = spool != NULL ? g_strconcat (spool, ".meta", NULL) : NULL;
-    g_autofree char *parent = g_path_get_dirname (run.dir);
-
-    if (spool != NULL)
-      {
-        unlink (spool);
-        unlink (meta);
-      }
-    rmdir (run.dir);
-    rmdir (parent);
-    rmdir (cache);
-  }
+  /* The recording and whatever else went into the cache (Mesa's shaders). */
+  remove_tree (cache);
   g_free (run.dir);
   return run.status;
 }
