@@ -88,6 +88,7 @@ struct _SpWindow
   const char          *shown_view;      /* the page shown (interned), to know where the user came from */
   gboolean             callers_stale;   /* the trees changed while the view was hidden */
   gboolean             callers_pending; /* another function waits for the worker */
+  gpointer             waiting;       /* Loaded: a file to show once the worker is done */
 
   /* Borrowed references */
   SpCallTreeView      *call_tree_view;
@@ -101,12 +102,23 @@ typedef struct {
   SpProfile      *profile;
   SpCallTree     *call_tree;     /* for the call tree view */
   SpCallTree     *flame_tree;    /* for the flame graph (each view owns its tree) */
-  SpCallTree     *bottom_up;     /* for the bottom-up view */
   SpSampleIndex  *index;         /* for the timeline */
   SpSpoolSummary  summary;
 } Loaded;
 
+/* What one worker run does; a run may do several. */
+typedef enum {
+  WORK_PARSE     = 1 << 0,   /* take in what the recorder appended */
+  WORK_FINISH    = 1 << 1,   /* the recorder is done: read the tail, summarize */
+  WORK_TREES     = 1 << 2,   /* the three trees for the filter */
+  WORK_FUNCTIONS = 1 << 3,   /* the function list, for the caller/callee view */
+  WORK_CALLERS   = 1 << 4,   /* the chosen function's callers and callees */
+  WORK_BOTTOM_UP = 1 << 5,   /* only the bottom-up tree: a file just shown has the others */
+} Work;
+
 static void update_thread_list (SpWindow *self);
+static void run_worker (SpWindow *self,
+                        Work work);
 
 G_DEFINE_FINAL_TYPE (SpWindow, sp_window, GTK_TYPE_APPLICATION_WINDOW)
 
@@ -117,7 +129,6 @@ loaded_free (gpointer data)
 
   sp_call_tree_free (loaded->call_tree);
   sp_call_tree_free (loaded->flame_tree);
-  sp_call_tree_free (loaded->bottom_up);
   g_clear_pointer (&loaded->index, sp_sample_index_free);
   sp_profile_free (loaded->profile);
   sp_spool_summary_clear (&loaded->summary);
@@ -150,8 +161,8 @@ load_in_thread (GTask *task,
   /* Symbols are resolved here, off the main thread, as the trees need them. */
   loaded->call_tree = sp_call_tree_new (loaded->profile, NULL, NULL, FALSE);
   loaded->flame_tree = sp_call_tree_copy (loaded->call_tree);
-  loaded->bottom_up = sp_call_tree_new (loaded->profile, NULL, NULL, TRUE);
-  /* After the trees: the symbol problems are known then. */
+  /* The bottom-up tree comes after the first frame (show_profile). The
+   * symbol problems are known now: the bottom-up tree has the same frames. */
   sp_spool_summary_from_profile (loaded->profile, &loaded->summary);
   loaded->index = sp_sample_index_new ();
   sp_sample_index_update (loaded->index, sp_profile_get_reader (loaded->profile));
@@ -215,23 +226,33 @@ static void
 show_profile (SpWindow *self,
               Loaded *loaded)
 {
-  /* The views borrow the profile: clear them before it goes. */
+  SpProfile *old = g_steal_pointer (&self->profile);
+
+  /* The views borrow the profile: clear them before it goes. With no
+   * profile in the window, the timeline dropping its selection starts no
+   * rebuild (one would run on the profile freed here); the range goes
+   * with it. */
   sp_call_tree_view_set_tree (self->call_tree_view, NULL, NULL);
   sp_call_tree_view_set_tree (self->bottom_up_view, NULL, NULL);
   sp_callers_view_set_functions (self->callers_view, NULL, NULL, 0);
   self->focus_function = SP_FUNCTION_LIST_ROOT;
   self->callers_stale = TRUE;
+  /* What the old profile waited for goes with it, and so do a followed
+   * spool's running counts (the worker would take them for the new
+   * profile's: no worker runs here, see load_done). */
+  self->rebuild_pending = FALSE;
+  self->callers_pending = FALSE;
+  g_clear_pointer (&self->live_counts, sp_stack_counts_free);
   sp_flame_graph_set_tree (self->flame_graph, NULL, NULL);
   sp_timeline_view_set_profile (self->timeline_view, NULL, NULL);
+  sp_filter_set_time_range (self->filter, 0, G_MAXUINT64);
   g_clear_pointer (&self->index, sp_sample_index_free);
-  g_clear_pointer (&self->profile, sp_profile_free);
+  g_clear_pointer (&old, sp_profile_free);
   self->profile = g_steal_pointer (&loaded->profile);
   self->index = g_steal_pointer (&loaded->index);
   sp_timeline_view_set_profile (self->timeline_view, self->profile, self->index);
   self->n_listed_threads = G_MAXSIZE;
   update_thread_list (self);
-  sp_call_tree_view_set_tree (self->bottom_up_view, self->profile, g_steal_pointer (&loaded->bottom_up));
-
   sp_call_tree_view_set_tree (self->call_tree_view, self->profile, g_steal_pointer (&loaded->call_tree));
   sp_flame_graph_set_tree (self->flame_graph, self->profile, g_steal_pointer (&loaded->flame_tree));
   show_summary (self, &loaded->summary);
@@ -240,6 +261,12 @@ show_profile (SpWindow *self,
   gtk_widget_set_visible (GTK_WIDGET (self->icicle_button), TRUE);
   gtk_widget_set_visible (GTK_WIDGET (self->transform_button), TRUE);
   gtk_stack_set_visible_child_name (self->pages, "profile");
+  /* Not needed for the first frame (it took a third of the time to it);
+   * a worker already running rebuilds every tree after it. */
+  if (self->live_busy)
+    self->rebuild_pending = TRUE;
+  else
+    run_worker (self, WORK_BOTTOM_UP);
 }
 
 static void
@@ -265,9 +292,16 @@ load_done (GObject *source,
       gtk_stack_set_visible_child_name (self->pages, "error");
       return;
     }
+  sp_recent_list_add_file (self->file);
+  /* A worker still uses the profile shown now: the new one waits for it. */
+  if (self->live_busy)
+    {
+      g_clear_pointer (&self->waiting, loaded_free);
+      self->waiting = loaded;
+      return;
+    }
   show_profile (self, loaded);
   loaded_free (loaded);
-  sp_recent_list_add_file (self->file);
 }
 
 /* A flame graph grows upwards from its roots: keep them in view when its
@@ -423,15 +457,6 @@ drop_file (GtkDropTarget *target,
 
 /* ---- Recording and the live view -------------------------------------- */
 
-/* What one worker run does; a run may do several. */
-typedef enum {
-  WORK_PARSE     = 1 << 0,   /* take in what the recorder appended */
-  WORK_FINISH    = 1 << 1,   /* the recorder is done: read the tail, summarize */
-  WORK_TREES     = 1 << 2,   /* the three trees for the filter */
-  WORK_FUNCTIONS = 1 << 3,   /* the function list, for the caller/callee view */
-  WORK_CALLERS   = 1 << 4,   /* the chosen function's callers and callees */
-} Work;
-
 typedef struct {
   SpProfile     *profile;     /* borrowed from the window for the update */
   SpStackCounts *counts;      /* likewise: a followed spool's running counts, or NULL */
@@ -530,6 +555,8 @@ live_update_in_thread (GTask *task,
       trees->flame_tree = sp_call_tree_copy (trees->call_tree);
       trees->bottom_up = sp_call_tree_new (update->profile, update->filter, counts, TRUE);
     }
+  else if (update->work & WORK_BOTTOM_UP)
+    trees->bottom_up = sp_call_tree_new (update->profile, update->filter, counts, TRUE);
   find_callers (update, counts, trees);
   trees->problems = sp_symbol_problems_copy (sp_profile_get_symbol_problem_details (update->profile));
   if (update->work & WORK_FINISH)
@@ -589,9 +616,16 @@ live_update_done (GObject *source,
   LiveTrees *trees = g_task_propagate_pointer (G_TASK (result), NULL);
 
   self->live_busy = FALSE;
-  if (trees == NULL || self->disposed)
+  if (trees == NULL || self->disposed || self->waiting != NULL)
     {
       g_clear_pointer (&trees, live_trees_free);
+      if (self->waiting != NULL && !self->disposed)
+        {
+          Loaded *loaded = g_steal_pointer (&self->waiting);
+
+          show_profile (self, loaded);
+          loaded_free (loaded);
+        }
       return;
     }
   /* The worker is idle now: the index can take in the new samples. */
@@ -609,8 +643,9 @@ live_update_done (GObject *source,
     {
       sp_call_tree_view_set_tree (self->call_tree_view, self->profile, g_steal_pointer (&trees->call_tree));
       sp_flame_graph_set_tree (self->flame_graph, self->profile, g_steal_pointer (&trees->flame_tree));
-      sp_call_tree_view_set_tree (self->bottom_up_view, self->profile, g_steal_pointer (&trees->bottom_up));
     }
+  if (update->work & (WORK_TREES | WORK_BOTTOM_UP))
+    sp_call_tree_view_set_tree (self->bottom_up_view, self->profile, g_steal_pointer (&trees->bottom_up));
   show_callers (self, trees);
   show_problems (self, trees->problems);
   if (trees->have_summary)
@@ -1335,6 +1370,7 @@ sp_window_finalize (GObject *object)
 {
   SpWindow *self = SP_WINDOW (object);
 
+  g_clear_pointer (&self->waiting, loaded_free);
   g_clear_pointer (&self->live_counts, sp_stack_counts_free);
   g_clear_pointer (&self->index, sp_sample_index_free);
   g_clear_pointer (&self->filter, sp_filter_free);
@@ -1425,6 +1461,9 @@ sp_window_init (SpWindow *self)
   add_context_menu (self, GTK_WIDGET (self->bottom_up_scroller));
   self->flame_graph = sp_flame_graph_new ();
   gtk_scrolled_window_set_child (self->flame_graph_scroller, GTK_WIDGET (self->flame_graph));
+  /* A click focuses the graph: the viewport would then scroll to its top,
+   * away from the roots and the frame just clicked. */
+  gtk_viewport_set_scroll_to_focus (GTK_VIEWPORT (gtk_scrolled_window_get_child (self->flame_graph_scroller)), FALSE);
   g_signal_connect (self->search_entry, "search-changed", G_CALLBACK (search_changed), self);
   g_signal_connect (self->search_entry, "activate", G_CALLBACK (search_activated), self);
   g_signal_connect (self->icicle_button, "toggled", G_CALLBACK (icicle_toggled), self);

@@ -181,7 +181,7 @@ bench_run_child (const char *self,
                  BenchKv *kv)
 {
   extern char **environ;
-  char *argv[8];
+  char *argv[16];
   size_t n = 0;
   posix_spawn_file_actions_t actions;
   int fds[2];
@@ -190,7 +190,7 @@ bench_run_child (const char *self,
   char *text;
 
   argv[n++] = (char *) self;
-  for (size_t i = 0; args[i] != NULL && n < 7; i++)
+  for (size_t i = 0; args[i] != NULL && n < 15; i++)
     argv[n++] = (char *) args[i];
   argv[n] = NULL;
 

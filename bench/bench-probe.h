@@ -52,8 +52,8 @@ typedef struct {
   char   values[BENCH_KV_MAX][32];
 } BenchKv;
 
-/* Runs self with args (args[0] is the first argument, NULL-terminated)
- * and collects the "key value" lines it prints. */
+/* Runs self with args (args[0] is the first argument, NULL-terminated; at
+ * most 14 are passed) and collects the "key value" lines it prints. */
 bool bench_run_child (const char *self,
                       const char *const *args,
                       BenchKv *kv);

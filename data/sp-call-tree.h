@@ -5,7 +5,8 @@
  * path; self counts the samples whose path ends there, total the samples
  * through it. Built from per-stack counts, so the cost follows the number
  * of distinct stacks, not of samples. Children are linked in the order
- * they were first met; views sort as they like. */
+ * they were first met; views sort as they like. A node comes after its
+ * parent in nodes[] (one backward pass sees children before parents). */
 #pragma once
 
 #include <glib.h>

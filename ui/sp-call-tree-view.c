@@ -11,7 +11,9 @@
  * A live recording or a new filter hands the view a new tree a few times a
  * second: what the user opened, selected and scrolled to is carried over
  * by function path (node numbers change from tree to tree). Until the user
- * touches the tree, each new tree opens its own hot path instead. */
+ * touches the tree, each new tree opens its own hot path instead. A view
+ * that is not shown only keeps the last tree it was given, and builds its
+ * rows when shown. */
 #include "sp-call-tree-view.h"
 
 #include <string.h>
@@ -42,9 +44,12 @@ struct _SpCallTreeView
   SpTreeSource        *source;
   GtkSortListModel    *sorted;
   GtkSingleSelection  *selection;
+  SpCallTree          *pending_tree;     /* given while hidden: shown when mapped or asked about */
+  guint                scroll_tick;      /* a scroll waiting for the list view's size */
 
   /* Borrowed references */
   SpProfile           *profile;
+  SpProfile           *pending_profile;
 
   gboolean             touched;     /* the user expanded, collapsed or selected rows */
   gboolean             restoring;   /* the changes under way are the view's own */
@@ -87,6 +92,26 @@ list_item_get_tree_item (GtkListItem *list_item)
   return row != NULL ? gtk_tree_list_row_get_item (row) : NULL;
 }
 
+/* The tooltip is the label's own text, in full (the label may ellipsize
+ * it). Asked for only when shown: gtk_widget_set_tooltip_text in bind
+ * costs an X round trip per row under GTK 4.8 (it re-queries the pointer),
+ * and expanding the hottest path rebinds the visible rows once per level. */
+static gboolean
+function_query_tooltip (GtkWidget *label,
+                        int x,
+                        int y,
+                        gboolean keyboard_mode,
+                        GtkTooltip *tooltip,
+                        gpointer user_data)
+{
+  const char *text = gtk_label_get_text (GTK_LABEL (label));
+
+  if (text[0] == '\0')
+    return FALSE;
+  gtk_tooltip_set_text (tooltip, text);
+  return TRUE;
+}
+
 static void
 function_setup (GtkSignalListItemFactory *factory,
                 GtkListItem *list_item,
@@ -97,6 +122,8 @@ function_setup (GtkSignalListItemFactory *factory,
 
   gtk_label_set_xalign (GTK_LABEL (label), 0.0);
   gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  gtk_widget_set_has_tooltip (label, TRUE);
+  g_signal_connect (label, "query-tooltip", G_CALLBACK (function_query_tooltip), NULL);
   gtk_tree_expander_set_child (GTK_TREE_EXPANDER (expander), label);
   gtk_list_item_set_child (list_item, expander);
 }
@@ -114,7 +141,6 @@ function_bind (GtkSignalListItemFactory *factory,
   if (item == NULL)
     return;
   gtk_label_set_text (label, sp_tree_item_get_name (item));
-  gtk_widget_set_tooltip_text (GTK_WIDGET (label), sp_tree_item_get_name (item));
   _sp_cells_style_function_label (label, sp_tree_item_get_kind (item));
 }
 
@@ -284,12 +310,12 @@ find_child_row (GtkTreeListModel *model,
   return NULL;
 }
 
-/* Expands node's ancestors; returns node's row. */
+/* Expands node's ancestors in model (tree's); returns node's row. */
 static GtkTreeListRow *
-reveal_node (SpCallTreeView *self,
+reveal_node (GtkTreeListModel *model,
+             const SpCallTree *tree,
              guint32 node)
 {
-  const SpCallTree *tree = sp_tree_source_get_tree (self->source);
   g_autoptr (GArray) path = g_array_new (FALSE, FALSE, sizeof (guint32));
   GtkTreeListRow *row = NULL;
 
@@ -297,8 +323,7 @@ reveal_node (SpCallTreeView *self,
     g_array_prepend_val (path, n);
   for (guint i = 0; i < path->len; i++)
     {
-      GtkTreeListRow *child = find_child_row (get_tree_model (self), row,
-                                              g_array_index (path, guint32, i));
+      GtkTreeListRow *child = find_child_row (model, row, g_array_index (path, guint32, i));
 
       g_clear_object (&row);
       if (child == NULL)
@@ -308,6 +333,51 @@ reveal_node (SpCallTreeView *self,
         gtk_tree_list_row_set_expanded (row, TRUE);
     }
   return row;
+}
+
+static GtkWidget *
+list_view_of (SpCallTreeView *self)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->column_view));
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_LIST_VIEW (child))
+      return child;
+  return NULL;
+}
+
+/* GTK 4.8 has no gtk_column_view_scroll_to (4.12); the list view inside
+ * the column view has had the "list.scroll-to-item" action since 4.0. */
+static gboolean
+scroll_when_sized (GtkWidget *widget,
+                   GdkFrameClock *clock,
+                   gpointer user_data)
+{
+  SpCallTreeView *self = SP_CALL_TREE_VIEW (widget);
+  GtkWidget *list = list_view_of (self);
+  guint selected = gtk_single_selection_get_selected (self->selection);
+
+  if (!gtk_widget_get_mapped (list) || gtk_widget_get_height (list) == 0)
+    return G_SOURCE_CONTINUE;
+  self->scroll_tick = 0;
+  if (selected != GTK_INVALID_LIST_POSITION)
+    gtk_widget_activate_action (list, "list.scroll-to-item", "u", selected);
+  return G_SOURCE_REMOVE;
+}
+
+/* Asked before the list view has a size (a tree shown as its page
+ * appears), the 4.8 list view scrolls its rows out of view and leaves one:
+ * the scroll waits for a frame where it has one. */
+static void
+scroll_to_position (SpCallTreeView *self,
+                    guint position)
+{
+  GtkWidget *list = list_view_of (self);
+
+  if (gtk_widget_get_mapped (list) && gtk_widget_get_height (list) > 0)
+    gtk_widget_activate_action (list, "list.scroll-to-item", "u", position);
+  else if (self->scroll_tick == 0)
+    self->scroll_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), scroll_when_sized, NULL, NULL);
 }
 
 static void
@@ -326,7 +396,7 @@ select_row (SpCallTreeView *self,
         {
           gtk_single_selection_set_selected (self->selection, i);
           if (scroll)
-            _sp_cells_scroll_to (self->column_view, i);
+            scroll_to_position (self, i);
           return;
         }
     }
@@ -337,7 +407,7 @@ select_node (SpCallTreeView *self,
              guint32 node,
              gboolean scroll)
 {
-  g_autoptr (GtkTreeListRow) row = reveal_node (self, node);
+  g_autoptr (GtkTreeListRow) row = reveal_node (get_tree_model (self), sp_tree_source_get_tree (self->source), node);
 
   if (row != NULL)
     select_row (self, row, scroll);
@@ -384,6 +454,20 @@ tree_state_clear (TreeState *state)
   g_clear_pointer (&state->selected, g_array_unref);
 }
 
+/* The selected row's node in the model the view has (not a pending
+ * tree's), or SP_CALL_TREE_NONE. */
+static guint32
+shown_selected_node (SpCallTreeView *self)
+{
+  GtkTreeListRow *row = gtk_single_selection_get_selected_item (self->selection);
+  g_autoptr (SpTreeItem) item = NULL;
+
+  if (row == NULL)
+    return SP_CALL_TREE_NONE;
+  item = gtk_tree_list_row_get_item (row);
+  return sp_tree_item_get_node (item);
+}
+
 /* The expanded rows are among those shown: a collapsed row's children
  * are not rows of the model. */
 static void
@@ -392,6 +476,7 @@ save_state (SpCallTreeView *self,
 {
   const SpCallTree *tree = sp_tree_source_get_tree (self->source);
   GListModel *rows = G_LIST_MODEL (get_tree_model (self));
+  guint32 selected = shown_selected_node (self);
 
   state->expanded = g_hash_table_new_full (g_bytes_hash, g_bytes_equal, (GDestroyNotify) g_bytes_unref, NULL);
   for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
@@ -402,17 +487,17 @@ save_state (SpCallTreeView *self,
       if (gtk_tree_list_row_get_expanded (row))
         g_hash_table_add (state->expanded, path_key (tree, sp_tree_item_get_node (item)));
     }
-  state->selected = sp_call_tree_view_get_selected_path (self);
+  if (selected != SP_CALL_TREE_NONE)
+    state->selected = sp_call_tree_get_path (tree, selected);
 }
 
-/* Opens the rows that were open, top-down: a row opened adds its children
- * after it, and the loop goes on over them. */
+/* Opens the rows of model (tree's) that were open, top-down: a row opened
+ * adds its children after it, and the loop goes on over them. */
 static void
-restore_expanded (SpCallTreeView *self,
+restore_expanded (GtkTreeListModel *model,
+                  const SpCallTree *tree,
                   GHashTable *expanded)
 {
-  const SpCallTree *tree = sp_tree_source_get_tree (self->source);
-  GtkTreeListModel *model = get_tree_model (self);
   guint opened = 0;
 
   for (guint i = 0; opened < g_hash_table_size (expanded)
@@ -433,25 +518,24 @@ restore_expanded (SpCallTreeView *self,
     }
 }
 
-/* The open rows, and the selected function path (or as much of it as the
- * new tree has). The scroll position needs nothing: the list view keeps
- * its offset when its model changes, as long as nothing scrolls to a
- * row. */
-static void
-restore_state (SpCallTreeView *self,
+/* Opens the rows of model (tree's) that were open; returns the row of the
+ * selected function path (or of as much of it as the new tree has), its
+ * ancestors open, to select once the view has the model. The scroll
+ * position needs nothing: the list view keeps its offset when its model
+ * changes, as long as nothing scrolls to a row. */
+static GtkTreeListRow *
+restore_state (GtkTreeListModel *model,
+               const SpCallTree *tree,
                const TreeState *state)
 {
-  const SpCallTree *tree = sp_tree_source_get_tree (self->source);
+  guint32 node;
 
-  restore_expanded (self, state->expanded);
-  if (state->selected != NULL)
-    {
-      guint32 node = sp_call_tree_find_path (tree, (const guint32 *) state->selected->data,
-                                             state->selected->len, NULL);
-
-      if (node != 0)
-        select_node (self, node, FALSE);
-    }
+  restore_expanded (model, tree, state->expanded);
+  if (state->selected == NULL)
+    return NULL;
+  node = sp_call_tree_find_path (tree, (const guint32 *) state->selected->data,
+                                 state->selected->len, NULL);
+  return node != 0 ? reveal_node (model, tree, node) : NULL;
 }
 
 static void
@@ -576,6 +660,85 @@ match_functions (SpProfile *profile,
 }
 
 /* ------------------------------------------------------------------ */
+/* Showing a tree */
+
+/* The top level of the source's tree, as a tree list model whose rows open
+ * on demand. */
+static GtkTreeListModel *
+tree_model_new (SpCallTreeView *self)
+{
+  g_autoptr (SpTreeItem) root = sp_tree_item_new (self->source, 0);
+  GListModel *top_level = sp_tree_item_create_children (root);
+
+  if (top_level == NULL)
+    top_level = G_LIST_MODEL (g_list_store_new (SP_TYPE_TREE_ITEM));
+  return gtk_tree_list_model_new (top_level, FALSE, FALSE, create_children_model, NULL, NULL);
+}
+
+/* Builds the model for a tree and swaps it in. The rows to open are
+ * opened before the view sees the model (each expansion under the view
+ * would rebind its visible rows), and the old model goes in the same swap,
+ * so the rows are bound once. Which rows: for a new tree of the profile
+ * shown, once the user has touched the rows, those that were open and the
+ * selected function path (saved from the old model here, so a tree that
+ * waited while the view was hidden gets them too); else the hottest path,
+ * scrolled to only for a first tree (a live update keeps the offset). */
+static void
+show_tree (SpCallTreeView *self,
+           SpProfile *profile,
+           SpCallTree *tree)
+{
+  g_autoptr (GtkTreeListModel) tree_model = NULL;
+  g_autoptr (GtkTreeListRow) selected_row = NULL;
+  TreeState state = { 0 };
+  SpTreeSource *old_source;
+  gboolean had_tree = self->source != NULL && self->profile == profile;
+  gboolean keep = had_tree && self->touched;
+  guint32 hot;
+
+  if (keep)
+    save_state (self, &state);
+  else if (!had_tree)
+    self->touched = FALSE;
+  self->restoring = TRUE;
+  if (self->source != NULL)
+    g_signal_handlers_disconnect_by_func (get_tree_model (self), rows_changed, self);
+  old_source = g_steal_pointer (&self->source);
+  self->profile = profile;
+  self->source = sp_tree_source_new (profile, tree);
+  tree_model = tree_model_new (self);
+  if (keep)
+    selected_row = restore_state (tree_model, tree, &state);
+  else
+    {
+      hot = find_hot_path_end (tree);
+      selected_row = hot != 0 ? reveal_node (tree_model, tree, hot) : NULL;
+    }
+  gtk_sort_list_model_set_model (self->sorted, G_LIST_MODEL (tree_model));
+  g_signal_connect (tree_model, "items-changed", G_CALLBACK (rows_changed), self);
+  g_clear_pointer (&old_source, sp_tree_source_unref);
+  if (selected_row != NULL)
+    select_row (self, selected_row, !had_tree);
+  tree_state_clear (&state);
+  self->restoring = FALSE;
+}
+
+/* A tree given while the view was hidden, now needed. */
+static void
+ensure_shown (SpCallTreeView *self)
+{
+  if (self->pending_tree != NULL)
+    show_tree (self, g_steal_pointer (&self->pending_profile), g_steal_pointer (&self->pending_tree));
+}
+
+static void
+sp_call_tree_view_map (GtkWidget *widget)
+{
+  GTK_WIDGET_CLASS (sp_call_tree_view_parent_class)->map (widget);
+  ensure_shown (SP_CALL_TREE_VIEW (widget));
+}
+
+/* ------------------------------------------------------------------ */
 
 static void
 on_activate (GtkColumnView *column_view,
@@ -583,8 +746,12 @@ on_activate (GtkColumnView *column_view,
              gpointer user_data)
 {
   SpCallTreeView *self = user_data;
-  g_autoptr (GtkTreeListRow) row = g_list_model_get_item (G_LIST_MODEL (self->sorted), position);
-  g_autoptr (SpTreeItem) item = row != NULL ? gtk_tree_list_row_get_item (row) : NULL;
+  g_autoptr (GtkTreeListRow) row = NULL;
+  g_autoptr (SpTreeItem) item = NULL;
+
+  ensure_shown (self);
+  row = g_list_model_get_item (G_LIST_MODEL (self->sorted), position);
+  item = row != NULL ? gtk_tree_list_row_get_item (row) : NULL;
 
   if (item != NULL)
     g_signal_emit (self, signals[NODE_ACTIVATED], 0, sp_tree_item_get_node (item));
@@ -601,7 +768,9 @@ sp_call_tree_view_dispose (GObject *object)
   g_clear_object (&self->selection);
   g_clear_object (&self->sorted);
   g_clear_pointer (&self->source, sp_tree_source_unref);
+  g_clear_pointer (&self->pending_tree, sp_call_tree_free);
   self->profile = NULL;
+  self->pending_profile = NULL;
   G_OBJECT_CLASS (sp_call_tree_view_parent_class)->dispose (object);
 }
 
@@ -670,6 +839,7 @@ sp_call_tree_view_class_init (SpCallTreeViewClass *klass)
                                           0, NULL, NULL, NULL,
                                           G_TYPE_NONE, 1, G_TYPE_UINT);
 
+  widget_class->map = sp_call_tree_view_map;
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "sp-call-tree-view");
 }
@@ -702,63 +872,40 @@ sp_call_tree_view_new (void)
   return g_object_new (SP_TYPE_CALL_TREE_VIEW, NULL);
 }
 
-/* The top level of tree, as a tree list model whose rows open on demand. */
-static GtkTreeListModel *
-tree_model_new (SpCallTreeView *self)
-{
-  g_autoptr (SpTreeItem) root = sp_tree_item_new (self->source, 0);
-  GListModel *top_level = sp_tree_item_create_children (root);
-
-  if (top_level == NULL)
-    top_level = G_LIST_MODEL (g_list_store_new (SP_TYPE_TREE_ITEM));
-  return gtk_tree_list_model_new (top_level, FALSE, FALSE, create_children_model, NULL, NULL);
-}
-
+/* While the view is hidden (another page), the tree waits: a live
+ * recording or a new time range replaces the trees of every view, and
+ * building rows nobody sees held the main thread. Only the last tree given
+ * is built, when the view is shown or asked about (show_tree). */
 void
 sp_call_tree_view_set_tree (SpCallTreeView *self,
                             SpProfile *profile,
                             SpCallTree *tree)
 {
-  g_autoptr (GtkTreeListModel) tree_model = NULL;
-  TreeState state = { 0 };
-  gboolean had_tree;
-  guint32 hot;
-
   g_return_if_fail (SP_IS_CALL_TREE_VIEW (self));
   g_return_if_fail ((profile == NULL) == (tree == NULL));
 
-  had_tree = self->source != NULL && tree != NULL;
-  if (had_tree)
-    save_state (self, &state);
-  self->restoring = TRUE;
-  if (self->source != NULL)
-    g_signal_handlers_disconnect_by_func (get_tree_model (self), rows_changed, self);
-  gtk_sort_list_model_set_model (self->sorted, NULL);
-  g_clear_pointer (&self->source, sp_tree_source_unref);
-  self->profile = profile;
+  g_clear_pointer (&self->pending_tree, sp_call_tree_free);
+  self->pending_profile = NULL;
   if (tree == NULL)
     {
+      self->restoring = TRUE;
+      if (self->source != NULL)
+        g_signal_handlers_disconnect_by_func (get_tree_model (self), rows_changed, self);
+      gtk_sort_list_model_set_model (self->sorted, NULL);
+      g_clear_pointer (&self->source, sp_tree_source_unref);
+      self->profile = NULL;
       /* Another profile may come next: its tree starts afresh. */
       self->touched = FALSE;
       self->restoring = FALSE;
       return;
     }
-
-  self->source = sp_tree_source_new (profile, tree);
-  tree_model = tree_model_new (self);
-  gtk_sort_list_model_set_model (self->sorted, G_LIST_MODEL (tree_model));
-  g_signal_connect (tree_model, "items-changed", G_CALLBACK (rows_changed), self);
-
-  if (had_tree && self->touched)
-    restore_state (self, &state);
-  else
+  if (!gtk_widget_get_mapped (GTK_WIDGET (self)))
     {
-      hot = find_hot_path_end (tree);
-      if (hot != 0)
-        select_node (self, hot, !had_tree);
+      self->pending_tree = tree;
+      self->pending_profile = profile;
+      return;
     }
-  tree_state_clear (&state);
-  self->restoring = FALSE;
+  show_tree (self, profile, tree);
 }
 
 gboolean
@@ -773,6 +920,7 @@ sp_call_tree_view_search_next (SpCallTreeView *self,
   g_return_val_if_fail (SP_IS_CALL_TREE_VIEW (self), FALSE);
   g_return_val_if_fail (text != NULL, FALSE);
 
+  ensure_shown (self);
   if (self->source == NULL || text[0] == '\0')
     return FALSE;
   tree = sp_tree_source_get_tree (self->source);
@@ -803,16 +951,10 @@ sp_call_tree_view_search_next (SpCallTreeView *self,
 guint32
 sp_call_tree_view_get_selected_node (SpCallTreeView *self)
 {
-  GtkTreeListRow *row;
-  g_autoptr (SpTreeItem) item = NULL;
-
   g_return_val_if_fail (SP_IS_CALL_TREE_VIEW (self), SP_CALL_TREE_NONE);
 
-  row = gtk_single_selection_get_selected_item (self->selection);
-  if (row == NULL)
-    return SP_CALL_TREE_NONE;
-  item = gtk_tree_list_row_get_item (row);
-  return sp_tree_item_get_node (item);
+  ensure_shown (self);
+  return shown_selected_node (self);
 }
 
 GListModel *
@@ -820,6 +962,7 @@ sp_call_tree_view_get_model (SpCallTreeView *self)
 {
   g_return_val_if_fail (SP_IS_CALL_TREE_VIEW (self), NULL);
 
+  ensure_shown (self);
   return G_LIST_MODEL (self->sorted);
 }
 

@@ -35,6 +35,7 @@ struct _SpFlameGraph
 
   /* Owned references */
   SpCallTree    *tree;
+  guint         *heights;         /* rows of each node's subtree, itself included */
   char          *search;
   GArray        *frames;          /* Frame, laid out for layout_width */
   GskRenderNode *render_node;     /* for render_width x render_height */
@@ -81,20 +82,22 @@ invalidate_layout (SpFlameGraph *self)
   invalidate_render (self);
 }
 
-static guint
-subtree_rows (const SpCallTree *tree,
-              guint32 node)
+/* One backward pass: children come after their parent (sp-call-tree.h),
+ * so each node's height is known when its parent's is updated. Once per
+ * tree: a zoom then costs nothing (a walk of the whole tree took 12 ms on
+ * a 286,000-node tree, in the click). */
+static guint *
+subtree_heights (const SpCallTree *tree)
 {
-  guint rows = 0;
+  guint *heights = g_new0 (guint, MAX (tree->n_nodes, 1));
 
-  for (guint32 c = tree->nodes[node].first_child; c != SP_CALL_TREE_NONE; c = tree->nodes[c].next_sibling)
+  for (guint32 n = tree->n_nodes; n-- > 0;)
     {
-      /* Not inside MAX (), which would evaluate it twice: 2^depth calls. */
-      guint child_rows = subtree_rows (tree, c);
-
-      rows = MAX (rows, child_rows);
+      heights[n]++;
+      if (n > 0)
+        heights[tree->nodes[n].parent] = MAX (heights[tree->nodes[n].parent], heights[n]);
     }
-  return rows + 1;
+  return heights;
 }
 
 static guint
@@ -115,7 +118,7 @@ update_rows (SpFlameGraph *self)
   guint n_rows = 0;
 
   if (self->tree != NULL)
-    n_rows = node_depth (self->tree, self->zoom) + subtree_rows (self->tree, self->zoom);
+    n_rows = node_depth (self->tree, self->zoom) + self->heights[self->zoom];
   if (n_rows != self->n_rows)
     {
       self->n_rows = n_rows;
@@ -511,6 +514,7 @@ sp_flame_graph_finalize (GObject *object)
   SpFlameGraph *self = SP_FLAME_GRAPH (object);
 
   g_clear_pointer (&self->tree, sp_call_tree_free);
+  g_clear_pointer (&self->heights, g_free);
   g_clear_pointer (&self->search, g_free);
   g_clear_pointer (&self->frames, g_array_unref);
   g_clear_pointer (&self->render_node, gsk_render_node_unref);
@@ -642,7 +646,10 @@ sp_flame_graph_set_tree (SpFlameGraph *self,
 
   zoom = find_zoom (self, tree, &same);
   g_clear_pointer (&self->tree, sp_call_tree_free);
+  g_clear_pointer (&self->heights, g_free);
   self->tree = tree;
+  if (tree != NULL)
+    self->heights = subtree_heights (tree);
   self->profile = tree != NULL ? profile : NULL;
   self->zoom = zoom;
   update_rows (self);

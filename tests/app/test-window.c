@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "gui-test.h"
+#include "sp-call-tree-view.h"
+#include "sp-flame-graph.h"
 #include "sp-function-item.h"
 #include "sp-tree-item.h"
 #include "sp-window.h"
@@ -353,6 +355,175 @@ not_recording (SpWindow *window)
   return !sp_window_is_recording (window);
 }
 
+/* The first widget of type under widget, depth first. */
+static GtkWidget *
+find_widget (GtkWidget *widget,
+             GType type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_widget (child, type);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* A flame graph taller than its view shows its roots, and a click (which
+ * focuses the graph) leaves the view where it is: it once jumped to the
+ * top, away from the frame clicked. A real recording of a deep recursion. */
+static void
+test_flame_graph_focus (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("stackpulse-window-XXXXXX", &error);
+  g_autofree char *spool = g_build_filename (dir, "deep.spool", NULL);
+  g_autofree char *meta = g_strconcat (spool, ".meta", NULL);
+  const char *argv[] = { g_getenv ("SP_RECORD"), "-F", "1000", "-o", spool, "--",
+                         g_getenv ("SP_WORK_DEEP"), "0.3", "80", NULL };
+  int status = 0;
+  SpWindow *window;
+  GtkWidget *graph;
+  GtkAdjustment *adjustment;
+  double roots;
+
+  g_assert_nonnull (argv[0]);
+  g_assert_nonnull (argv[6]);
+  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                NULL, NULL, NULL, NULL, &status, &error);
+  g_assert_no_error (error);
+  if (!g_spawn_check_wait_status (status, NULL))
+    {
+      if (g_getenv ("CI") != NULL)
+        g_error ("stackpulse-record failed here (status %d): CI must be able to record", status);
+      g_test_skip ("stackpulse-record cannot record here (perf_event refused?)");
+      return;
+    }
+  window = open_window (spool);
+  g_assert_true (wait_for_page (window, "profile"));
+  sp_window_show_view (window, "flame-graph");
+  graph = find_widget (GTK_WIDGET (window), SP_TYPE_FLAME_GRAPH);
+  g_assert_nonnull (graph);
+  adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (gtk_widget_get_ancestor (graph,
+                                                                          GTK_TYPE_SCROLLED_WINDOW)));
+  gui_test_save_png (GTK_WIDGET (window), "window-flame-graph-deep.png");
+  roots = gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_page_size (adjustment);
+  g_assert_cmpfloat (roots, >, 0);
+  g_assert_cmpfloat (gtk_adjustment_get_value (adjustment), ==, roots);
+
+  gtk_widget_grab_focus (graph);
+  for (gint64 until = g_get_monotonic_time () + G_USEC_PER_SEC / 3; g_get_monotonic_time () < until;)
+    g_main_context_iteration (NULL, FALSE);
+  /* The window's focus widget (what moves the viewport); has_focus would
+   * also need X's input focus, which other test programs' windows on the
+   * same Xvfb can take. */
+  g_assert_true (gtk_widget_is_focus (graph));
+  g_assert_cmpfloat (gtk_adjustment_get_value (adjustment), ==, roots);
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_unlink (spool);
+  g_unlink (meta);
+  g_rmdir (dir);
+}
+
+/* The model of the call tree view on the views' page named page. */
+static GListModel *
+view_model (SpWindow *window,
+            const char *page)
+{
+  GtkWidget *stack = find_widget (GTK_WIDGET (window), GTK_TYPE_STACK);
+
+  /* The pages' stack holds the views' stack. */
+  while (stack != NULL && gtk_stack_get_child_by_name (GTK_STACK (stack), page) == NULL)
+    stack = find_widget (gtk_stack_get_visible_child (GTK_STACK (stack)), GTK_TYPE_STACK);
+  g_assert_nonnull (stack);
+  return sp_call_tree_view_get_model (SP_CALL_TREE_VIEW (find_widget (gtk_stack_get_child_by_name (GTK_STACK (stack),
+                                                                                                    page),
+                                                                      SP_TYPE_CALL_TREE_VIEW)));
+}
+
+static guint64
+top_level_total (GListModel *rows)
+{
+  guint64 total = 0;
+
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr (GtkTreeListRow) row = g_list_model_get_item (rows, i);
+      g_autoptr (SpTreeItem) item = gtk_tree_list_row_get_item (row);
+
+      if (gtk_tree_list_row_get_depth (row) == 0)
+        total += sp_tree_item_get_total (item);
+    }
+  return total;
+}
+
+/* The bottom-up tree is built after the first frame: it fills in shortly
+ * after the call tree, with every sample. */
+static void
+test_open_bottom_up (void)
+{
+  g_autofree char *path = vector_path ("valid-03.spool");
+  SpWindow *window = open_window (path);
+  guint64 all, bottom_up = 0;
+
+  g_assert_true (wait_for_page (window, "profile"));
+  all = top_level_total (view_model (window, "call-tree"));
+  g_assert_cmpuint (all, >, 0);
+  sp_window_show_view (window, "bottom-up");
+  for (gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+       bottom_up == 0 && g_get_monotonic_time () < deadline;)
+    {
+      g_main_context_iteration (NULL, FALSE);
+      bottom_up = top_level_total (view_model (window, "bottom-up"));
+    }
+  g_assert_cmpuint (bottom_up, ==, all);
+  gui_test_save_png (GTK_WIDGET (window), "window-bottom-up.png");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* A second file opened in a window with a time range selected: it shows
+ * every sample of the new file, in the call tree and bottom-up (the range
+ * went with the old file, and no rebuild ran on the old profile as it was
+ * freed). */
+static void
+test_open_again (void)
+{
+  g_autofree char *path = vector_path ("valid-03.spool");
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  SpWindow *window = open_window (path);
+  guint64 all, part, bottom_up = 0;
+
+  g_assert_true (wait_for_page (window, "profile"));
+  all = top_level_total (view_model (window, "call-tree"));
+  sp_window_select_time (window, 0.01, 0.03);
+  part = all;
+  for (gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+       part == all && g_get_monotonic_time () < deadline;)
+    {
+      g_main_context_iteration (NULL, FALSE);
+      part = top_level_total (view_model (window, "call-tree"));
+    }
+  g_assert_cmpuint (part, <, all);
+
+  sp_window_open_file (window, file);
+  g_assert_cmpstr (sp_window_get_page (window), ==, "loading");
+  g_assert_true (wait_for_page (window, "profile"));
+  g_assert_cmpuint (top_level_total (view_model (window, "call-tree")), ==, all);
+  sp_window_show_view (window, "bottom-up");
+  for (gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+       bottom_up == 0 && g_get_monotonic_time () < deadline;)
+    {
+      g_main_context_iteration (NULL, FALSE);
+      bottom_up = top_level_total (view_model (window, "bottom-up"));
+    }
+  g_assert_cmpuint (bottom_up, ==, all);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* Record from the window: the views fill in while the workload still runs,
  * Stop ends it early, and the finished recording keeps its views. */
 static void
@@ -400,6 +571,50 @@ test_record_live (void)
   g_assert_nonnull (strstr (unwinding, "% of "));
   g_assert_true (call_tree_has_rows (window));
   gui_test_save_png (GTK_WIDGET (window), "live-finished.png");
+  gtk_window_destroy (GTK_WINDOW (window));
+  sp_record_options_clear (&options);
+}
+
+/* A file opened in the window that recorded: its bottom-up tree, built by
+ * the window's worker once the file shows, counts the file's samples, not
+ * the finished recording's running counts. */
+static void
+test_open_after_recording (void)
+{
+  SpRecordOptions options = { 0 };
+  g_autoptr (GError) error = NULL;
+  g_autofree char *path = vector_path ("valid-03.spool");
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  SpWindow *window = sp_window_new (NULL);
+  guint64 all, bottom_up = 0;
+
+  g_setenv ("STACKPULSE_RECORD", g_getenv ("SP_RECORD"), TRUE);
+  options.argv = g_strsplit ("WORKLOAD 1", " ", -1);
+  g_free (options.argv[0]);
+  options.argv[0] = g_strdup (g_getenv ("SP_WORK_THREADS"));
+  options.frequency_hz = 1000;
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (sp_window_record (window, &options, &error));
+  g_assert_no_error (error);
+  g_assert_true (wait_until (not_recording, window));
+  /* The last update reads the finished file. */
+  for (gint64 until = g_get_monotonic_time () + G_USEC_PER_SEC; g_get_monotonic_time () < until;)
+    g_main_context_iteration (NULL, FALSE);
+  g_assert_true (call_tree_has_rows (window));
+
+  sp_window_open_file (window, file);
+  g_assert_true (wait_for_page (window, "profile"));
+  all = top_level_total (view_model (window, "call-tree"));
+  g_assert_cmpuint (all, >, 0);
+  sp_window_show_view (window, "bottom-up");
+  for (gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+       bottom_up == 0 && g_get_monotonic_time () < deadline;)
+    {
+      g_main_context_iteration (NULL, FALSE);
+      bottom_up = top_level_total (view_model (window, "bottom-up"));
+    }
+  g_test_message ("%" G_GUINT64_FORMAT " samples in the file, %" G_GUINT64_FORMAT " bottom-up", all, bottom_up);
+  g_assert_cmpuint (bottom_up, ==, all);
   gtk_window_destroy (GTK_WINDOW (window));
   sp_record_options_clear (&options);
 }
@@ -887,7 +1102,11 @@ main (int argc,
   g_test_add_func ("/app/window/callers", test_callers);
   g_test_add_func ("/app/window/symbol-problems", test_symbol_problems);
   g_test_add_func ("/app/window/live-keeps-state", test_live_keeps_state);
+  g_test_add_func ("/app/window/flame-graph-focus", test_flame_graph_focus);
+  g_test_add_func ("/app/window/open-bottom-up", test_open_bottom_up);
+  g_test_add_func ("/app/window/open-again", test_open_again);
   g_test_add_func ("/app/window/record-live", test_record_live);
+  g_test_add_func ("/app/window/open-after-recording", test_open_after_recording);
   g_test_add_func ("/app/window/record-missing-command", test_record_missing_command);
   g_test_add_func ("/app/window/profile-demo", test_profile_demo);
   return g_test_run ();

@@ -441,6 +441,191 @@ test_keep_scroll (void)
 }
 
 static void
+count_changes (GListModel *model,
+               guint position,
+               guint removed,
+               guint added,
+               guint *changes)
+{
+  (*changes)++;
+}
+
+static void
+wait_a_little (void)
+{
+  for (gint64 until = g_get_monotonic_time () + G_USEC_PER_SEC / 5; g_get_monotonic_time () < until;)
+    g_main_context_iteration (NULL, FALSE);
+}
+
+/* On a page not shown, the view keeps the last tree it was given and
+ * builds its rows when the page is shown (or its rows are asked for):
+ * replacing the trees of every view on each new time range held the main
+ * thread for hidden views too. */
+static void
+test_hidden (void)
+{
+  static const char *const other[] = { "start;work 7", NULL };
+  g_autoptr (SpProfile) profile = profile_from_text (three_calls);
+  g_autoptr (SpProfile) second = profile_from_text (other);
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *stack = gtk_stack_new ();
+  SpCallTreeView *view = sp_call_tree_view_new ();
+  GListModel *rows = sp_call_tree_view_get_model (view);
+  guint changes = 0;
+
+  gtk_stack_add_named (GTK_STACK (stack), gtk_label_new ("another page"), "other");
+  gtk_stack_add_named (GTK_STACK (stack), GTK_WIDGET (view), "tree");
+  gtk_stack_set_visible_child_name (GTK_STACK (stack), "other");
+  gtk_window_set_child (GTK_WINDOW (window), stack);
+  gtk_window_present (GTK_WINDOW (window));
+  wait_a_little ();
+  g_signal_connect (rows, "items-changed", G_CALLBACK (count_changes), &changes);
+
+  sp_call_tree_view_set_tree (view, profile, sp_call_tree_new (profile, NULL, NULL, FALSE));
+  sp_call_tree_view_set_tree (view, second, sp_call_tree_new (second, NULL, NULL, FALSE));
+  wait_a_little ();
+  g_assert_cmpuint (changes, ==, 0);
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, 0);
+
+  /* Shown: the last tree, with its hottest path open. */
+  gtk_stack_set_visible_child_name (GTK_STACK (stack), "tree");
+  g_assert_cmpuint (changes, >, 0);
+  assert_rows (view, "start 7", "  work 7");
+
+  /* Hidden again, asked for its rows: they are built then. */
+  gtk_stack_set_visible_child_name (GTK_STACK (stack), "other");
+  sp_call_tree_view_set_tree (view, profile, sp_call_tree_new (profile, NULL, NULL, FALSE));
+  assert_rows (view, "main 20", "  parse 15", "    lex 10", "  eval 5");
+
+  /* Visible: at once. */
+  gtk_stack_set_visible_child_name (GTK_STACK (stack), "tree");
+  changes = 0;
+  sp_call_tree_view_set_tree (view, second, sp_call_tree_new (second, NULL, NULL, FALSE));
+  g_assert_cmpuint (changes, >, 0);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* What the user opened and selected survives trees that arrive while the
+ * page is hidden: they wait (no rows built), and the last one, built as
+ * the page shows, gets the state of the rows shown before. A tree of
+ * another profile starts afresh from its hot path. */
+static void
+test_keep_state_hidden (void)
+{
+  static const char *const other[] = { "start;work 7", NULL };
+  g_autoptr (SpProfile) profile = profile_from_text (growing);
+  g_autoptr (SpProfile) second = profile_from_text (other);
+  SpCallTree *grown = growing_tree (profile, TRUE);
+  SpCallTree *second_tree = sp_call_tree_new (second, NULL, NULL, FALSE);
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *stack = gtk_stack_new ();
+  SpCallTreeView *view = sp_call_tree_view_new ();
+  GListModel *rows = sp_call_tree_view_get_model (view);
+  guint changes = 0;
+
+  gtk_stack_add_named (GTK_STACK (stack), gtk_label_new ("another page"), "other");
+  gtk_stack_add_named (GTK_STACK (stack), GTK_WIDGET (view), "tree");
+  gtk_stack_set_visible_child_name (GTK_STACK (stack), "tree");
+  gtk_window_set_child (GTK_WINDOW (window), stack);
+  gtk_window_present (GTK_WINDOW (window));
+  wait_a_little ();
+  sp_call_tree_view_set_tree (view, profile, growing_tree (profile, FALSE));
+  set_expanded (view, "  eval 5", TRUE);
+  set_expanded (view, "  parse 15", FALSE);
+  select_row_text (view, "    lookup 4");
+
+  gtk_stack_set_visible_child_name (GTK_STACK (stack), "other");
+  g_signal_connect (rows, "items-changed", G_CALLBACK (count_changes), &changes);
+  sp_call_tree_view_set_tree (view, profile, growing_tree (profile, FALSE));
+  sp_call_tree_view_set_tree (view, profile, grown);
+  wait_a_little ();
+  g_assert_cmpuint (changes, ==, 0);
+
+  gtk_stack_set_visible_child_name (GTK_STACK (stack), "tree");
+  g_assert_cmpuint (changes, >, 0);
+  assert_rows (view, "main 50", "  parse 35", "  eval 12", "    lookup 10", "  write 3");
+  g_assert_cmpstr (selected_name (view, profile, grown), ==, "lookup");
+
+  sp_call_tree_view_set_tree (view, second, second_tree);
+  assert_rows (view, "start 7", "  work 7");
+  g_assert_cmpstr (selected_name (view, second, second_tree), ==, "work");
+  g_signal_handlers_disconnect_by_func (rows, count_changes, &changes);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* Rows of the column view's list drawn inside it; *selected_in_view
+ * says whether the selected row is one of them. */
+static guint
+rows_in_view (SpCallTreeView *view,
+              gboolean *selected_in_view)
+{
+  GtkWidget *list = NULL;
+  guint n = 0;
+
+  for (GtkWidget *c = gtk_widget_get_first_child (gtk_widget_get_first_child (GTK_WIDGET (view)));
+       c != NULL; c = gtk_widget_get_next_sibling (c))
+    if (GTK_IS_LIST_VIEW (c))
+      list = c;
+  g_assert_nonnull (list);
+  *selected_in_view = FALSE;
+  for (GtkWidget *row = gtk_widget_get_first_child (list); row != NULL; row = gtk_widget_get_next_sibling (row))
+    {
+      graphene_rect_t b;
+
+      if (!gtk_widget_get_child_visible (row) || !gtk_widget_compute_bounds (row, list, &b)
+          || b.origin.y < 0 || b.origin.y + b.size.height > gtk_widget_get_height (list))
+        continue;
+      n++;
+      *selected_in_view |= (gtk_widget_get_state_flags (row) & GTK_STATE_FLAG_SELECTED) != 0;
+    }
+  return n;
+}
+
+/* A hottest path deeper than the view, given while the page is hidden:
+ * once shown, the view is full of rows and the path's end in sight (GTK
+ * 4.8's list, scrolled before it had a size, left a single row). */
+static void
+test_deep_path (void)
+{
+  g_autoptr (GString) stack = g_string_new (NULL);
+  const char *lines[] = { NULL, "other 1", NULL };
+  g_autoptr (SpProfile) profile = NULL;
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *stack_widget = gtk_stack_new ();
+  GtkWidget *scroller = gtk_scrolled_window_new ();
+  SpCallTreeView *view = sp_call_tree_view_new ();
+  gboolean selected_in_view = FALSE;
+  guint n = 0;
+
+  for (guint i = 0; i < 40; i++)
+    g_string_append_printf (stack, "%sframe_%u", i > 0 ? ";" : "", i);
+  g_string_append (stack, " 10");
+  lines[0] = stack->str;
+  profile = profile_from_text (lines);
+  gtk_window_set_default_size (GTK_WINDOW (window), 600, 300);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), GTK_WIDGET (view));
+  gtk_stack_add_named (GTK_STACK (stack_widget), gtk_label_new ("loading"), "other");
+  gtk_stack_add_named (GTK_STACK (stack_widget), scroller, "tree");
+  gtk_window_set_child (GTK_WINDOW (window), stack_widget);
+  gtk_window_present (GTK_WINDOW (window));
+  wait_a_little ();
+
+  sp_call_tree_view_set_tree (view, profile, sp_call_tree_new (profile, NULL, NULL, FALSE));
+  gtk_stack_set_visible_child_name (GTK_STACK (stack_widget), "tree");
+  for (gint64 deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+       g_get_monotonic_time () < deadline && !selected_in_view;)
+    {
+      wait_a_little ();
+      n = rows_in_view (view, &selected_in_view);
+    }
+  g_test_message ("%u rows in view", n);
+  gui_test_save_png (window, "call-tree-deep-path.png");
+  g_assert_true (selected_in_view);
+  g_assert_cmpuint (n, >, 4);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
 test_screenshot (void)
 {
   static const char *const lines[] = {
@@ -482,6 +667,9 @@ main (int argc,
   g_test_add_func ("/ui/call-tree-view/keep-state", test_keep_state);
   g_test_add_func ("/ui/call-tree-view/follow-hot-path", test_follow_hot_path);
   g_test_add_func ("/ui/call-tree-view/keep-scroll", test_keep_scroll);
+  g_test_add_func ("/ui/call-tree-view/hidden", test_hidden);
+  g_test_add_func ("/ui/call-tree-view/deep-path", test_deep_path);
+  g_test_add_func ("/ui/call-tree-view/keep-state-hidden", test_keep_state_hidden);
   g_test_add_func ("/ui/call-tree-view/screenshot", test_screenshot);
   return g_test_run ();
 }

@@ -509,6 +509,51 @@ test_colours (void)
   fixture_teardown (&f);
 }
 
+/* A stack as deep as perf records (127 frames): one row per frame, in a
+ * scrolled window as the app has it, and the tree is set at once (counting
+ * rows once took time doubling with each level: deep recordings froze the
+ * window). */
+static void
+test_deep_zoomed (void)
+{
+  g_autoptr (GString) stack = g_string_new (NULL);
+  const char *deep[] = { NULL, NULL };
+  SpProfile *profile;
+  SpCallTree *tree;
+  GtkWindow *window = GTK_WINDOW (gtk_window_new ());
+  GtkWidget *scroller = gtk_scrolled_window_new ();
+  SpFlameGraph *graph = sp_flame_graph_new ();
+  guint32 n_nodes;
+  gint64 start;
+  int min, nat;
+
+  for (guint i = 0; i < 127; i++)
+    g_string_append_printf (stack, "%sframe_%u", i > 0 ? ";" : "", i);
+  g_string_append (stack, " 3");
+  deep[0] = stack->str;
+  profile = profile_from_text (deep);
+  tree = sp_call_tree_new (profile, NULL, NULL, FALSE);
+  n_nodes = tree->n_nodes;
+  g_assert_cmpuint (n_nodes, ==, 128);
+  gtk_window_set_default_size (window, WIDTH, HEIGHT);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), GTK_WIDGET (graph));
+  gtk_window_set_child (window, scroller);
+  gtk_window_present (window);
+
+  start = g_get_monotonic_time ();
+  sp_flame_graph_set_tree (graph, profile, tree);
+  gtk_widget_measure (GTK_WIDGET (graph), GTK_ORIENTATION_VERTICAL, WIDTH, &min, &nat, NULL, NULL);
+  g_test_message ("set and measured in %.3f s", (g_get_monotonic_time () - start) / 1e6);
+  g_assert_cmpint (min, ==, 128 * ROW_HEIGHT);
+  sp_flame_graph_zoom_to (graph, n_nodes / 2);
+  gtk_widget_measure (GTK_WIDGET (graph), GTK_ORIENTATION_VERTICAL, WIDTH, &min, &nat, NULL, NULL);
+  g_assert_cmpint (min, ==, 128 * ROW_HEIGHT);
+  gui_test_save_png (GTK_WIDGET (window), "flame-graph-deep.png");
+
+  gtk_window_destroy (window);
+  sp_profile_free (profile);
+}
+
 int
 main (int argc,
       char **argv)
@@ -522,5 +567,6 @@ main (int argc,
   g_test_add_func ("/ui/flame-graph/icicle", test_icicle);
   g_test_add_func ("/ui/flame-graph/search", test_search);
   g_test_add_func ("/ui/flame-graph/colours", test_colours);
+  g_test_add_func ("/ui/flame-graph/deep-zoomed", test_deep_zoomed);
   return g_test_run ();
 }
