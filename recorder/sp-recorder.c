@@ -49,7 +49,7 @@ typedef struct {
   SpRecording   rec;
   SpUnwinder    unwinder;
   bool          unwinding;
-  uint8_t       cut_record[65536]; /* a sample with its stack copy cut */
+  uint64_t      cut_record[65536 / 8]; /* a sample with its stack copy cut (8-aligned, as in the ring) */
   SpSpoolWriter *writer;
   SpSideInfo    side;
   SpLaunch      launch;
@@ -108,7 +108,7 @@ cut_stack_copy (Recorder *r,
     return NULL;
   keep = (top - sp + 7) & ~(uint64_t) 7;
   at = sp_perf_sample_stack_offset (&sample, header);
-  out = r->cut_record;
+  out = (uint8_t *) r->cut_record;
   /* Everything before the copy, its new size, the kept bytes, and the
    * kernel's dyn_size (which still says whether the copy was cut). */
   memcpy (out, header, at);
