@@ -72,7 +72,8 @@ sp_event_queue_flush (SpEventQueue *queue,
   size_t kept_bytes = 0;
   bool finished = true;
 
-  qsort (queue->events, queue->n_events, sizeof (SpQueuedEvent), compare_events);
+  if (queue->n_events > 1)
+    qsort (queue->events, queue->n_events, sizeof (SpQueuedEvent), compare_events);
   while (done < queue->n_events && queue->events[done].time < watermark)
     {
       const SpQueuedEvent *event = &queue->events[done++];

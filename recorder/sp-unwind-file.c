@@ -83,6 +83,8 @@ read_functions (SpUnwindFile *file,
         offset < file->image_size ? frame_setup_length (file->image + offset, file->image_size - offset) : 0,
       };
     }
+  if (file->n_functions == 0)
+    return;  /* qsort (NULL, 0, ...) is undefined */
   qsort (file->functions, file->n_functions, sizeof (SpUnwindFunction), compare_functions);
 
   /* Aliases share a start: keep one of each. */
