@@ -65,13 +65,6 @@ print_function_row (SpProfile *profile,
            f->name, module_label (f, label, sizeof label));
 }
 
-static double
-share (guint64 part,
-       guint64 whole)
-{
-  return whole > 0 ? 100.0 * (double) part / (double) whole : 0.0;
-}
-
 /* The unwinding report of a dwarf/auto recording: how stacks ended, and
  * the modules where they stop, with why and what helps. */
 static void
@@ -89,15 +82,15 @@ print_unwinding (SpProfile *profile,
            report->call_graph != NULL ? report->call_graph : "?", report->stack_size);
   fprintf (out, "  %" G_GUINT64_FORMAT " stacks: %.1f%% reach the thread's root, %.1f%% truncated (copy too small), "
            "%.1f%% stop early; %.1f%% through frame pointers; %" G_GUINT64_FORMAT " dropped\n",
-           n, share (report->complete, n), share (report->truncated, n), share (report->stopped, n),
-           share (report->frame_pointer, n), report->dropped);
+           n, percent (report->complete, n), percent (report->truncated, n), percent (report->stopped, n),
+           percent (report->frame_pointer, n), report->dropped);
   fprintf (out, "  %-28s %9s %9s %9s  %s\n", "module", "samples", "stop here", "cut here", "unwind tables");
   for (guint i = 0; i < report->modules->len; i++)
     {
       const SpUnwindModuleStats *m = g_ptr_array_index (report->modules, i);
 
       fprintf (out, "  %-28s %9" G_GUINT64_FORMAT " %8.1f%% %8.1f%%  %s%s%s\n", sp_unwind_module_name (m), m->samples,
-               share (m->stopped, n), share (m->truncated, n),
+               percent (m->stopped, n), percent (m->truncated, n),
                m->eh_frame ? ".eh_frame " : "", m->debug_frame ? ".debug_frame " : "",
                !m->readable ? "(unreadable)" : !m->eh_frame && !m->debug_frame ? "none" : "");
     }

@@ -66,13 +66,6 @@ add_symbol_figures (GtkGrid *figures,
   add_figure (figures, (*row)++, "Debug info", debug);
 }
 
-static double
-share (guint64 part,
-       guint64 whole)
-{
-  return whole > 0 ? 100.0 * (double) part / (double) whole : 0.0;
-}
-
 /* How the user stacks were unwound (--call-graph dwarf or auto), and the
  * modules that stop them, with what helps. */
 static void
@@ -88,9 +81,12 @@ add_unwinding_figures (GtkGrid *figures,
                           G_GUINT64_FORMAT " stacks reach their thread's root, %.1f%% are deeper than the copy, "
                           "%.1f%% stop early",
                           report->call_graph != NULL ? report->call_graph : "?", report->stack_size,
-                          share (report->complete, n), n, share (report->truncated, n), share (report->stopped, n));
+                          sp_unwind_report_percent (report, report->complete), n,
+                          sp_unwind_report_percent (report, report->truncated),
+                          sp_unwind_report_percent (report, report->stopped));
   if (report->frame_pointer > 0)
-    g_string_append_printf (text, "; %.1f%% went through frame pointers", share (report->frame_pointer, n));
+    g_string_append_printf (text, "; %.1f%% went through frame pointers",
+                            sp_unwind_report_percent (report, report->frame_pointer));
   advice = sp_unwind_report_advice (report, 1.0);
   for (guint i = 0; i < advice->len; i++)
     g_string_append_printf (text, "\n%s", (const char *) g_ptr_array_index (advice, i));

@@ -96,6 +96,13 @@ sp_unwind_report_free (SpUnwindReport *report)
   g_free (report);
 }
 
+double
+sp_unwind_report_percent (const SpUnwindReport *report,
+                          guint64 part)
+{
+  return report->samples > 0 ? 100.0 * (double) part / (double) report->samples : 0.0;
+}
+
 const char *
 sp_unwind_module_name (const SpUnwindModuleStats *module)
 {
@@ -141,13 +148,12 @@ sp_unwind_report_advice (const SpUnwindReport *report,
                          double min_percent)
 {
   GPtrArray *lines = g_ptr_array_new_with_free_func (g_free);
-  double all = (double) MAX (report->samples, 1);
 
   for (guint i = 0; i < report->modules->len; i++)
     {
       const SpUnwindModuleStats *module = g_ptr_array_index (report->modules, i);
-      double stopped = 100.0 * (double) module->stopped / all;
-      double truncated = 100.0 * (double) module->truncated / all;
+      double stopped = sp_unwind_report_percent (report, module->stopped);
+      double truncated = sp_unwind_report_percent (report, module->truncated);
 
       if (module->stopped > 0 && stopped >= min_percent)
         {

@@ -47,6 +47,10 @@ SpUnwindReport *sp_unwind_report_new (GKeyFile *meta);
 void sp_unwind_report_free (SpUnwindReport *report);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpUnwindReport, sp_unwind_report_free)
 
+/* part as a percentage of the unwound stacks. */
+double sp_unwind_report_percent (const SpUnwindReport *report,
+                                 guint64 part);
+
 /* One line per module where at least min_percent of the stacks stop or
  * are truncated, saying why and what helps; strings owned by the array. */
 GPtrArray *sp_unwind_report_advice (const SpUnwindReport *report,

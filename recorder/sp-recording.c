@@ -438,7 +438,7 @@ handle_comm (SpRecording *rec,
         return;
       write_pending_exec (rec, process);
       if (rec->unwinder != NULL)
-        sp_unwinder_exec (rec->unwinder, process->pid);
+        sp_unwinder_forget_process (rec->unwinder, process->pid);
       if (!sp_module_table_deactivate_process (rec->modules, rec->writer, process->pid, &err))
         remember_failure (rec, &err);
       free (process->executable);
@@ -508,7 +508,7 @@ handle_exit (SpRecording *rec,
   if (rec->unwinder != NULL)
     sp_unwinder_forget_thread (rec->unwinder, (int32_t) ids[2]);
   if (rec->unwinder != NULL && ids[0] == ids[2])
-    sp_unwinder_exit (rec->unwinder, (int32_t) ids[0]);
+    sp_unwinder_forget_process (rec->unwinder, (int32_t) ids[0]);
 }
 
 static void

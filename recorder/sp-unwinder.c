@@ -349,15 +349,8 @@ sp_unwinder_fork (SpUnwinder *unwinder,
 }
 
 void
-sp_unwinder_exec (SpUnwinder *unwinder,
-                  int32_t pid)
-{
-  process_forget (unwinder, pid);
-}
-
-void
-sp_unwinder_exit (SpUnwinder *unwinder,
-                  int32_t pid)
+sp_unwinder_forget_process (SpUnwinder *unwinder,
+                            int32_t pid)
 {
   process_forget (unwinder, pid);
 }
@@ -851,7 +844,9 @@ walk_frame_pointers (SpUnwindProcess *process,
 static SpUnwindFile *
 unknown_file (SpUnwinder *unwinder)
 {
-  return file_for (unwinder, "[unknown]");
+  if (unwinder->unknown == NULL)
+    unwinder->unknown = file_for (unwinder, "[unknown]");
+  return unwinder->unknown;
 }
 
 static void

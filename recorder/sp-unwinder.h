@@ -43,6 +43,7 @@ typedef struct SpUnwindProcess SpUnwindProcess;
 typedef struct {
   bool              use_frame_pointers;  /* auto mode */
   SpUnwindFile    **files;               /* every file seen, by path */
+  SpUnwindFile     *unknown;             /* "[unknown]": addresses outside any file */
   size_t            n_files;
   size_t            files_capacity;
   SpInternTable     process_index;       /* pid -> processes[] */
@@ -90,10 +91,9 @@ void sp_unwinder_add_mapping (SpUnwinder *unwinder,
 void sp_unwinder_fork (SpUnwinder *unwinder,
                        int32_t parent_pid,
                        int32_t pid);
-void sp_unwinder_exec (SpUnwinder *unwinder,
-                       int32_t pid);
-void sp_unwinder_exit (SpUnwinder *unwinder,
-                       int32_t pid);
+/* The process exec'd or exited: its mappings and Dwfl go. */
+void sp_unwinder_forget_process (SpUnwinder *unwinder,
+                                 int32_t pid);
 
 /* The sample's user stack pointer (regs in the mask's order). */
 uint64_t sp_unwinder_user_sp (const uint64_t *regs);
