@@ -525,7 +525,6 @@ main (int argc,
   char self[PATH_MAX];
   char *temp = NULL;
   char *follow_copy = NULL;
-  ssize_t len;
   int status = run_children_mode (argc, argv);
   int cpu;
   bool ok;
@@ -537,13 +536,8 @@ main (int argc,
       usage (stderr);
       return 2;
     }
-  len = readlink ("/proc/self/exe", self, sizeof self - 1);
-  if (len <= 0)
-    {
-      perror ("bench-codec: /proc/self/exe");
-      return 1;
-    }
-  self[len] = '\0';
+  if (!bench_self_path ("bench-codec", self, sizeof self))
+    return 1;
   if (opts.out == NULL && (temp = bench_temp_spool_path ()) == NULL)
     {
       perror ("bench-codec: temporary file");

@@ -404,7 +404,6 @@ main (int argc,
 {
   Options opts;
   char self[PATH_MAX];
-  ssize_t len;
   int status;
 
   if (argc == 6 && strcmp (argv[1], "--child") == 0)
@@ -415,13 +414,8 @@ main (int argc,
       usage (stderr);
       return 2;
     }
-  len = readlink ("/proc/self/exe", self, sizeof self - 1);
-  if (len <= 0)
-    {
-      perror ("bench-data: /proc/self/exe");
-      return 1;
-    }
-  self[len] = '\0';
+  if (!bench_self_path ("bench-data", self, sizeof self))
+    return 1;
   if (opts.rows != NULL && (rows_file = fopen (opts.rows, "w")) == NULL)
     {
       perror (opts.rows);

@@ -419,7 +419,6 @@ main (int argc,
 {
   Options opts;
   char self[PATH_MAX];
-  ssize_t len;
   int status;
 
   if (argc >= 3 && g_str_equal (argv[1], "--child"))
@@ -429,13 +428,8 @@ main (int argc,
       usage (stderr);
       return 2;
     }
-  len = readlink ("/proc/self/exe", self, sizeof self - 1);
-  if (len <= 0)
-    {
-      perror ("bench-gui: /proc/self/exe");
-      return 1;
-    }
-  self[len] = '\0';
+  if (!bench_self_path ("bench-gui", self, sizeof self))
+    return 1;
   if (opts.label != NULL)
     label = opts.label;
   if (opts.rows != NULL && (rows_file = fopen (opts.rows, "a")) == NULL)

@@ -539,3 +539,19 @@ bench_remove_on_signal (char *path,
   signal (SIGTERM, cleanup_on_signal);
   signal (SIGPIPE, cleanup_on_signal);
 }
+
+bool
+bench_self_path (const char *program,
+                 char *self,
+                 size_t size)
+{
+  ssize_t len = readlink ("/proc/self/exe", self, size - 1);
+
+  if (len <= 0)
+    {
+      fprintf (stderr, "%s: /proc/self/exe: %s\n", program, strerror (errno));
+      return false;
+    }
+  self[len] = '\0';
+  return true;
+}

@@ -54,6 +54,12 @@ typedef struct {
 
 /* Runs self with args (args[0] is the first argument, NULL-terminated; at
  * most 14 are passed) and collects the "key value" lines it prints. */
+/* This program's own path (for running itself as a child), into self of
+ * size bytes; false (with a message naming program) when /proc fails. */
+bool bench_self_path (const char *program,
+                      char *self,
+                      size_t size);
+
 bool bench_run_child (const char *self,
                       const char *const *args,
                       BenchKv *kv);
