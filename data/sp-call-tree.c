@@ -310,6 +310,7 @@ weigh_skeleton (SpProfile *profile,
     }
   tree->n_nodes = n;
   tree->nodes = g_renew (SpCallTreeNode, tree->nodes, MAX (n, 1));
+  sp_call_tree_sort_children (tree);
   return tree;
 }
 
@@ -357,6 +358,7 @@ sp_call_tree_new (SpProfile *profile,
   else
     for (guint32 c = tree->nodes[0].first_child; c != SP_CALL_TREE_NONE; c = tree->nodes[c].next_sibling)
       tree->nodes[0].total += tree->nodes[c].self;
+  sp_call_tree_sort_children (tree);
   return tree;
 }
 
@@ -383,24 +385,52 @@ compare_total_desc (gconstpointer a,
                     gconstpointer b,
                     gpointer user_data)
 {
-  const SpCallTree *tree = user_data;
-  const SpCallTreeNode *x = &tree->nodes[*(const guint32 *) a];
-  const SpCallTreeNode *y = &tree->nodes[*(const guint32 *) b];
+  const SpCallTreeNode *nodes = user_data;
+  const SpCallTreeNode *x = &nodes[*(const guint32 *) a];
+  const SpCallTreeNode *y = &nodes[*(const guint32 *) b];
 
   if (x->total != y->total)
     return x->total > y->total ? -1 : 1;
   return x->function < y->function ? -1 : x->function > y->function;
 }
 
+/* Per parent rather than one sort of every node: most nodes have one or
+ * two children, so this is close to a single pass. */
+void
+sp_call_tree_sort_children (SpCallTree *tree)
+{
+  g_autoptr (GArray) children = g_array_new (FALSE, FALSE, sizeof (guint32));
+
+  for (guint32 node = 0; node < tree->n_nodes; node++)
+    {
+      SpCallTreeNode *parent = &tree->nodes[node];
+      guint32 next = SP_CALL_TREE_NONE;
+
+      if (parent->n_children < 2)
+        continue;
+      g_array_set_size (children, 0);
+      for (guint32 c = parent->first_child; c != SP_CALL_TREE_NONE; c = tree->nodes[c].next_sibling)
+        g_array_append_val (children, c);
+      g_array_sort_with_data (children, compare_total_desc, tree->nodes);
+      for (guint i = children->len; i-- > 0;)
+        {
+          guint32 c = g_array_index (children, guint32, i);
+
+          tree->nodes[c].next_sibling = next;
+          next = c;
+        }
+      parent->first_child = next;
+    }
+}
+
 GArray *
 sp_call_tree_get_sorted_children (const SpCallTree *tree,
                                   guint32 node)
 {
-  GArray *children = g_array_new (FALSE, FALSE, sizeof (guint32));
+  GArray *children = g_array_sized_new (FALSE, FALSE, sizeof (guint32), tree->nodes[node].n_children);
 
   for (guint32 c = tree->nodes[node].first_child; c != SP_CALL_TREE_NONE; c = tree->nodes[c].next_sibling)
     g_array_append_val (children, c);
-  g_array_sort_with_data (children, compare_total_desc, (gpointer) tree);
   return children;
 }
 

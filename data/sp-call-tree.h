@@ -4,9 +4,11 @@
  * Node 0 is the root ("all samples"). A node is a function called along a
  * path; self counts the samples whose path ends there, total the samples
  * through it. Built from per-stack counts, so the cost follows the number
- * of distinct stacks, not of samples. Children are linked in the order
- * they were first met; views sort as they like. A node comes after its
- * parent in nodes[] (one backward pass sees children before parents). */
+ * of distinct stacks, not of samples. Children are linked by total,
+ * largest first (equal totals by function id), so views walk them in the
+ * order they draw them without sorting on the main thread. A node comes
+ * after its parent in nodes[] (one backward pass sees children before
+ * parents). */
 #pragma once
 
 #include <glib.h>
@@ -46,7 +48,11 @@ SpCallTree *sp_call_tree_copy (const SpCallTree *tree);
 
 void sp_call_tree_free (SpCallTree *tree);
 
-/* The children of node, sorted by total (descending); newly allocated. */
+/* Re-links every node's children by total, largest first; for trees made
+ * by hand (sp_call_tree_new's are already in that order). */
+void sp_call_tree_sort_children (SpCallTree *tree);
+
+/* The children of node, by total (descending); newly allocated. */
 GArray *sp_call_tree_get_sorted_children (const SpCallTree *tree,
                                           guint32 node);
 

@@ -458,6 +458,7 @@ tree_of_kinds (SpProfile *profile,
     }
   tree->n_nodes = nodes->len;
   tree->nodes = (SpCallTreeNode *) g_array_free (g_steal_pointer (&nodes), FALSE);
+  sp_call_tree_sort_children (tree);
   return tree;
 }
 
