@@ -14,6 +14,8 @@
  * tooltips, sp_flame_graph_node_at) uses the same layout as the drawing. */
 #include "sp-flame-graph.h"
 
+#include "sp-flame-labels.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -39,6 +41,7 @@ struct _SpFlameGraph
   char          *search;
   GArray        *frames;          /* Frame, laid out for layout_width */
   GskRenderNode *render_node;     /* for render_width x render_height */
+  SpFlameLabels *labels;          /* names shaped in the widget's font; NULL until drawn */
 
   /* Borrowed references */
   SpProfile     *profile;
@@ -138,6 +141,7 @@ add_frame (SpFlameGraph *self,
   g_array_append_val (self->frames, frame);
 }
 
+/* Children are linked by total, largest first (sp-call-tree.h). */
 static void
 layout_children (SpFlameGraph *self,
                  guint32 node,
@@ -145,14 +149,13 @@ layout_children (SpFlameGraph *self,
                  double x,
                  double scale)
 {
-  g_autoptr (GArray) children = sp_call_tree_get_sorted_children (self->tree, node);
+  const SpCallTreeNode *nodes = self->tree->nodes;
 
-  for (guint i = 0; i < children->len; i++)
+  for (guint32 child = nodes[node].first_child; child != SP_CALL_TREE_NONE; child = nodes[child].next_sibling)
     {
-      guint32 child = g_array_index (children, guint32, i);
-      double width = self->tree->nodes[child].total * scale;
+      double width = nodes[child].total * scale;
 
-      /* Sorted by total: every later sibling is narrower still. */
+      /* Every later sibling is narrower still. */
       if (width < MIN_FRAME_WIDTH)
         break;
       add_frame (self, child, row, x, width);
@@ -313,38 +316,17 @@ frame_colours (SpFlameGraph *self,
     }
 }
 
-static void
-render_label (SpFlameGraph *self,
-              GtkSnapshot *snapshot,
-              PangoLayout *layout,
-              const graphene_rect_t *rect,
-              guint32 node,
-              const GdkRGBA *colour)
-{
-  int text_height;
-
-  pango_layout_set_text (layout, node_name (self, node), -1);
-  pango_layout_set_width (layout, (int) ((rect->size.width - 2 * LABEL_PADDING) * PANGO_SCALE));
-  pango_layout_get_pixel_size (layout, NULL, &text_height);
-  gtk_snapshot_push_clip (snapshot, rect);
-  gtk_snapshot_save (snapshot);
-  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (rect->origin.x + LABEL_PADDING,
-                                                          rect->origin.y + floor ((rect->size.height - text_height) / 2)));
-  gtk_snapshot_append_layout (snapshot, layout, colour);
-  gtk_snapshot_restore (snapshot);
-  gtk_snapshot_pop (snapshot);
-}
-
 static GskRenderNode *
 render (SpFlameGraph *self,
         int width,
         int height)
 {
   g_autoptr (GtkSnapshot) snapshot = gtk_snapshot_new ();
-  g_autoptr (PangoLayout) layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), NULL);
 
-  pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
-  pango_layout_set_single_paragraph_mode (layout, TRUE);
+  if (self->labels != NULL && !sp_flame_labels_is_current (self->labels, GTK_WIDGET (self)))
+    g_clear_pointer (&self->labels, sp_flame_labels_free);
+  if (self->labels == NULL)
+    self->labels = sp_flame_labels_new (GTK_WIDGET (self));
   ensure_layout (self, width);
   for (guint i = 0; i < self->frames->len; i++)
     {
@@ -360,7 +342,8 @@ render (SpFlameGraph *self,
       frame_colours (self, frame->node, &fill, &text);
       gtk_snapshot_append_color (snapshot, &fill, &rect);
       if (rect.size.width >= MIN_LABEL_WIDTH)
-        render_label (self, snapshot, layout, &rect, frame->node, &text);
+        sp_flame_labels_append (self->labels, snapshot, self->tree->nodes[frame->node].function,
+                                node_name (self, frame->node), &rect, LABEL_PADDING, &text);
     }
   return gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
 }
@@ -499,7 +482,7 @@ sp_flame_graph_size_allocate (GtkWidget *widget,
     invalidate_layout (self);
 }
 
-/* Fonts may have changed. */
+/* Fonts may have changed (the labels find out when drawn). */
 static void
 sp_flame_graph_css_changed (GtkWidget *widget,
                             GtkCssStyleChange *change)
@@ -518,6 +501,7 @@ sp_flame_graph_finalize (GObject *object)
   g_clear_pointer (&self->search, g_free);
   g_clear_pointer (&self->frames, g_array_unref);
   g_clear_pointer (&self->render_node, gsk_render_node_unref);
+  g_clear_pointer (&self->labels, sp_flame_labels_free);
 
   G_OBJECT_CLASS (sp_flame_graph_parent_class)->finalize (object);
 }
