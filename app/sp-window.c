@@ -71,7 +71,6 @@ struct _SpWindow
   gboolean             disposed;      /* workers may finish after the window closed */
   gsize                n_listed_threads;
   gsize                n_listed_names;  /* of those, how many had a name */
-  guint                scroll_source;
 
   /* Live recording: the session, the followed profile's counts (used by
    * the update worker only), and whether an update is under way. */
@@ -304,40 +303,12 @@ load_done (GObject *source,
   loaded_free (loaded);
 }
 
-/* A flame graph grows upwards from its roots: keep them in view when its
- * height changes (a new tree, a zoom, a resize), unless it is an icicle.
- * The scroll waits for an idle moment: during the allocation that changed
- * the height, the viewport would not follow. */
-static gboolean
-scroll_flame_graph_to_roots (gpointer data)
-{
-  SpWindow *self = data;
-  GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (self->flame_graph_scroller);
-
-  self->scroll_source = 0;
-  if (!gtk_toggle_button_get_active (self->icicle_button))
-    gtk_adjustment_set_value (adjustment, gtk_adjustment_get_upper (adjustment)
-                                          - gtk_adjustment_get_page_size (adjustment));
-  return G_SOURCE_REMOVE;
-}
-
-static void
-flame_graph_height_changed (GtkAdjustment *adjustment,
-                            SpWindow *self)
-{
-  if (self->scroll_source == 0)
-    self->scroll_source = g_idle_add (scroll_flame_graph_to_roots, self);
-}
-
+/* The flame graph keeps its roots in view itself (it is scrollable). */
 static void
 icicle_toggled (GtkToggleButton *button,
                 SpWindow *self)
 {
-  GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (self->flame_graph_scroller);
-
   sp_flame_graph_set_icicle (self->flame_graph, gtk_toggle_button_get_active (button));
-  gtk_adjustment_set_value (adjustment, gtk_toggle_button_get_active (button)
-                                        ? 0 : gtk_adjustment_get_upper (adjustment));
 }
 
 /* Enter finds the next match in the call tree; the flame graph highlights
@@ -1355,7 +1326,6 @@ sp_window_dispose (GObject *object)
     sp_timeline_view_set_profile (self->timeline_view, NULL, NULL);
   if (self->flame_graph != NULL)
     sp_flame_graph_set_tree (self->flame_graph, NULL, NULL);
-  g_clear_handle_id (&self->scroll_source, g_source_remove);
   g_clear_handle_id (&self->live_source, g_source_remove);
   if (self->session != NULL)
     g_signal_handlers_disconnect_by_data (self->session, self);
@@ -1461,14 +1431,9 @@ sp_window_init (SpWindow *self)
   add_context_menu (self, GTK_WIDGET (self->bottom_up_scroller));
   self->flame_graph = sp_flame_graph_new ();
   gtk_scrolled_window_set_child (self->flame_graph_scroller, GTK_WIDGET (self->flame_graph));
-  /* A click focuses the graph: the viewport would then scroll to its top,
-   * away from the roots and the frame just clicked. */
-  gtk_viewport_set_scroll_to_focus (GTK_VIEWPORT (gtk_scrolled_window_get_child (self->flame_graph_scroller)), FALSE);
   g_signal_connect (self->search_entry, "search-changed", G_CALLBACK (search_changed), self);
   g_signal_connect (self->search_entry, "activate", G_CALLBACK (search_activated), self);
   g_signal_connect (self->icicle_button, "toggled", G_CALLBACK (icicle_toggled), self);
-  g_signal_connect (gtk_scrolled_window_get_vadjustment (self->flame_graph_scroller), "changed",
-                    G_CALLBACK (flame_graph_height_changed), self);
   g_signal_connect (self->recent_list, "open", G_CALLBACK (recent_open), self);
   g_signal_connect (target, "drop", G_CALLBACK (drop_file), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (target));

@@ -11,7 +11,14 @@
  * the tree, the zoom and the width; the render node also on the height, the
  * search and the orientation. Both are cached and rebuilt only when one of
  * those changes; snapshot() replays the cached node. Hit-testing (clicks,
- * tooltips, sp_flame_graph_node_at) uses the same layout as the drawing. */
+ * tooltips, sp_flame_graph_node_at) uses the same layout as the drawing.
+ *
+ * The graph scrolls itself (GtkScrollable): a deep tree is many times
+ * taller than its view, and drawing only the rows in view (with a margin,
+ * so a small scroll replays the cached node) keeps a zoom's frame short.
+ * It also keeps the roots in view as its height changes (a zoom, a new
+ * tree, a resize) in the same frame, by keeping the distance between the
+ * roots' end of the content and the view. */
 #include "sp-flame-graph.h"
 
 #include "sp-flame-labels.h"
@@ -23,6 +30,11 @@
 #define MIN_FRAME_WIDTH   1.0   /* narrower frames (and their children) are not drawn */
 #define MIN_LABEL_WIDTH   28.0  /* narrower frames get no label */
 #define LABEL_PADDING     3.0
+
+typedef struct {
+  double top;
+  double bottom;
+} Band;
 
 typedef struct {
   guint32 node;
@@ -40,8 +52,10 @@ struct _SpFlameGraph
   guint         *heights;         /* rows of each node's subtree, itself included */
   char          *search;
   GArray        *frames;          /* Frame, laid out for layout_width */
-  GskRenderNode *render_node;     /* for render_width x render_height */
+  GskRenderNode *render_node;     /* for render_width x render_height, rows in render_band */
   SpFlameLabels *labels;          /* names shaped in the widget's font; NULL until drawn */
+  GtkAdjustment *hadjustment;
+  GtkAdjustment *vadjustment;
 
   /* Borrowed references */
   SpProfile     *profile;
@@ -50,14 +64,24 @@ struct _SpFlameGraph
   guint          n_rows;
   int            layout_width;    /* -1: frames must be laid out again */
   int            render_width;
-  int            render_height;
+  int            render_height;   /* of the content, which may be taller than the widget */
+  Band           render_band;     /* content y range the render node covers */
+  double         from_roots;      /* between the roots' end of the content and the view */
   guint          icicle : 1;
+  guint          hscroll_policy : 1;
+  guint          vscroll_policy : 1;
 };
 
 enum {
   PROP_0,
   PROP_ICICLE,
-  N_PROPS
+  N_PROPS,
+
+  /* GtkScrollable's */
+  PROP_HADJUSTMENT = N_PROPS,
+  PROP_VADJUSTMENT,
+  PROP_HSCROLL_POLICY,
+  PROP_VSCROLL_POLICY,
 };
 
 enum {
@@ -68,7 +92,8 @@ enum {
 static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
-G_DEFINE_FINAL_TYPE (SpFlameGraph, sp_flame_graph, GTK_TYPE_WIDGET)
+G_DEFINE_FINAL_TYPE_WITH_CODE (SpFlameGraph, sp_flame_graph, GTK_TYPE_WIDGET,
+                               G_IMPLEMENT_INTERFACE (GTK_TYPE_SCROLLABLE, NULL))
 
 static void
 invalidate_render (SpFlameGraph *self)
@@ -114,6 +139,74 @@ node_depth (const SpCallTree *tree,
   return depth;
 }
 
+/* The content: every row, and at least the widget's height (the roots
+ * sit at its bottom unless icicle). */
+static int
+content_height (SpFlameGraph *self)
+{
+  return MAX ((int) self->n_rows * ROW_HEIGHT, gtk_widget_get_height (GTK_WIDGET (self)));
+}
+
+static double
+scroll_offset (SpFlameGraph *self)
+{
+  return self->vadjustment != NULL ? gtk_adjustment_get_value (self->vadjustment) : 0;
+}
+
+/* The adjustments after a change of size, rows or orientation: the view
+ * keeps its distance from the roots' end. */
+static void
+configure_adjustments (SpFlameGraph *self)
+{
+  int width = gtk_widget_get_width (GTK_WIDGET (self));
+  int height = gtk_widget_get_height (GTK_WIDGET (self));
+  double upper = content_height (self);
+  double last = MAX (upper - height, 0);
+  double value = self->icicle ? self->from_roots : last - self->from_roots;
+  double from_roots = self->from_roots;
+
+  if (self->hadjustment != NULL)
+    gtk_adjustment_configure (self->hadjustment, 0, 0, width, width * 0.1, width * 0.9, width);
+  if (self->vadjustment != NULL)
+    gtk_adjustment_configure (self->vadjustment, CLAMP (value, 0, last), 0, upper,
+                              3 * ROW_HEIGHT, height * 0.9, height);
+  /* A view clamped at the far end keeps its wish for a taller graph. */
+  self->from_roots = from_roots;
+}
+
+static void
+vadjustment_value_changed (GtkAdjustment *adjustment,
+                           SpFlameGraph *self)
+{
+  double last = MAX (gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_page_size (adjustment), 0);
+  double value = gtk_adjustment_get_value (adjustment);
+
+  self->from_roots = self->icicle ? value : last - value;
+  /* snapshot() replays the cached node while it covers the view. */
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+set_adjustment (SpFlameGraph *self,
+                GtkAdjustment **slot,
+                GtkAdjustment *adjustment,
+                gboolean vertical)
+{
+  if (adjustment != NULL && adjustment == *slot)
+    return;
+  if (*slot != NULL)
+    g_signal_handlers_disconnect_by_func (*slot, vadjustment_value_changed, self);
+  if (adjustment == NULL)
+    adjustment = gtk_adjustment_new (0, 0, 0, 0, 0, 0);
+  g_object_ref_sink (adjustment);
+  g_clear_object (slot);
+  *slot = adjustment;
+  if (vertical)
+    g_signal_connect (adjustment, "value-changed", G_CALLBACK (vadjustment_value_changed), self);
+  configure_adjustments (self);
+  g_object_notify (G_OBJECT (self), vertical ? "vadjustment" : "hadjustment");
+}
+
 /* The rows shown: the zoomed node's ancestors, itself and its subtree. */
 static void
 update_rows (SpFlameGraph *self)
@@ -125,6 +218,7 @@ update_rows (SpFlameGraph *self)
   if (n_rows != self->n_rows)
     {
       self->n_rows = n_rows;
+      configure_adjustments (self);
       gtk_widget_queue_resize (GTK_WIDGET (self));
     }
 }
@@ -197,17 +291,19 @@ row_y (SpFlameGraph *self,
   return height - (double) (row + 1) * ROW_HEIGHT;
 }
 
+/* (x, y) in the widget's coordinates. */
 static const Frame *
 frame_at (SpFlameGraph *self,
           double x,
           double y)
 {
   int width = gtk_widget_get_width (GTK_WIDGET (self));
-  int height = gtk_widget_get_height (GTK_WIDGET (self));
-  double from_root = self->icicle ? y : height - y;
+  double content_y = y + scroll_offset (self);
+  double from_root = self->icicle ? content_y : content_height (self) - content_y;
   guint row;
 
-  if (self->tree == NULL || x < 0 || x >= width || y < 0 || from_root < 0)
+  if (self->tree == NULL || x < 0 || x >= width || y < 0 || y >= gtk_widget_get_height (GTK_WIDGET (self))
+      || from_root < 0)
     return NULL;
   row = (guint) (from_root / ROW_HEIGHT);
   ensure_layout (self, width);
@@ -316,10 +412,13 @@ frame_colours (SpFlameGraph *self,
     }
 }
 
+/* The frames whose rows meet band, in content coordinates (height is the
+ * content's). */
 static GskRenderNode *
 render (SpFlameGraph *self,
         int width,
-        int height)
+        int height,
+        const Band *band)
 {
   g_autoptr (GtkSnapshot) snapshot = gtk_snapshot_new ();
 
@@ -331,14 +430,16 @@ render (SpFlameGraph *self,
   for (guint i = 0; i < self->frames->len; i++)
     {
       const Frame *frame = &g_array_index (self->frames, Frame, i);
+      double y = row_y (self, frame->row, height);
       double x0 = round (frame->x);
       double x1 = round (frame->x + frame->width);
       /* A one-pixel gap between neighbours and rows, when there is room. */
       double gap = x1 - x0 >= 3 ? 1 : 0;
-      graphene_rect_t rect = GRAPHENE_RECT_INIT (x0, row_y (self, frame->row, height),
-                                                 MAX (x1 - x0 - gap, 1), ROW_HEIGHT - 1);
+      graphene_rect_t rect = GRAPHENE_RECT_INIT (x0, y, MAX (x1 - x0 - gap, 1), ROW_HEIGHT - 1);
       GdkRGBA fill, text;
 
+      if (y + ROW_HEIGHT <= band->top || y >= band->bottom)
+        continue;
       frame_colours (self, frame->node, &fill, &text);
       gtk_snapshot_append_color (snapshot, &fill, &rect);
       if (rect.size.width >= MIN_LABEL_WIDTH)
@@ -390,7 +491,7 @@ sp_flame_graph_query_tooltip (GtkWidget *widget,
   gtk_tooltip_set_markup (tooltip, markup);
   /* The tooltip follows the pointer from frame to frame. */
   area.x = (int) floor (frame->x);
-  area.y = (int) row_y (self, frame->row, gtk_widget_get_height (widget));
+  area.y = (int) (row_y (self, frame->row, content_height (self)) - scroll_offset (self));
   area.width = MAX ((int) ceil (frame->width), 1);
   area.height = ROW_HEIGHT;
   gtk_tooltip_set_tip_area (tooltip, &area);
@@ -430,24 +531,52 @@ zoom_out (GtkWidget *widget,
   return TRUE;
 }
 
+/* The part of the content in view, and around it the part to draw: a
+ * quarter of a view (at least a few rows) each side, so a small scroll
+ * replays the cached node. */
+static void
+view_band (SpFlameGraph *self,
+           int content,
+           Band *view,
+           Band *draw)
+{
+  double offset = scroll_offset (self);
+  int height = gtk_widget_get_height (GTK_WIDGET (self));
+  double margin = MAX (height / 4.0, 4.0 * ROW_HEIGHT);
+
+  view->top = offset;
+  view->bottom = offset + height;
+  draw->top = MAX (view->top - margin, 0);
+  draw->bottom = MIN (view->bottom + margin, content);
+}
+
 static void
 sp_flame_graph_snapshot (GtkWidget *widget,
                          GtkSnapshot *snapshot)
 {
   SpFlameGraph *self = SP_FLAME_GRAPH (widget);
   int width = gtk_widget_get_width (widget);
-  int height = gtk_widget_get_height (widget);
+  int content = content_height (self);
+  Band view, draw;
 
-  if (self->render_node != NULL && (width != self->render_width || height != self->render_height))
+  view_band (self, content, &view, &draw);
+  if (self->render_node != NULL
+      && (width != self->render_width || content != self->render_height
+          || view.top < self->render_band.top || view.bottom > self->render_band.bottom))
     g_clear_pointer (&self->render_node, gsk_render_node_unref);
   if (self->render_node == NULL)
     {
-      self->render_node = render (self, width, height);
+      self->render_node = render (self, width, content, &draw);
       self->render_width = width;
-      self->render_height = height;
+      self->render_height = content;
+      self->render_band = draw;
     }
-  if (self->render_node != NULL)
-    gtk_snapshot_append_node (snapshot, self->render_node);
+  if (self->render_node == NULL)
+    return;
+  gtk_snapshot_save (snapshot);
+  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (0, -round (view.top)));
+  gtk_snapshot_append_node (snapshot, self->render_node);
+  gtk_snapshot_restore (snapshot);
 }
 
 static void
@@ -461,6 +590,7 @@ sp_flame_graph_measure (GtkWidget *widget,
 {
   SpFlameGraph *self = SP_FLAME_GRAPH (widget);
 
+  /* Scrolled, any height will do; alone, the graph wants all its rows. */
   if (orientation == GTK_ORIENTATION_VERTICAL)
     *minimum = *natural = self->n_rows * ROW_HEIGHT;
   else
@@ -480,6 +610,7 @@ sp_flame_graph_size_allocate (GtkWidget *widget,
 
   if (width != self->layout_width)
     invalidate_layout (self);
+  configure_adjustments (self);
 }
 
 /* Fonts may have changed (the labels find out when drawn). */
@@ -507,6 +638,19 @@ sp_flame_graph_finalize (GObject *object)
 }
 
 static void
+sp_flame_graph_dispose (GObject *object)
+{
+  SpFlameGraph *self = SP_FLAME_GRAPH (object);
+
+  if (self->vadjustment != NULL)
+    g_signal_handlers_disconnect_by_func (self->vadjustment, vadjustment_value_changed, self);
+  g_clear_object (&self->hadjustment);
+  g_clear_object (&self->vadjustment);
+
+  G_OBJECT_CLASS (sp_flame_graph_parent_class)->dispose (object);
+}
+
+static void
 sp_flame_graph_get_property (GObject *object,
                              guint prop_id,
                              GValue *value,
@@ -518,6 +662,18 @@ sp_flame_graph_get_property (GObject *object,
     {
     case PROP_ICICLE:
       g_value_set_boolean (value, self->icicle);
+      break;
+    case PROP_HADJUSTMENT:
+      g_value_set_object (value, self->hadjustment);
+      break;
+    case PROP_VADJUSTMENT:
+      g_value_set_object (value, self->vadjustment);
+      break;
+    case PROP_HSCROLL_POLICY:
+      g_value_set_enum (value, self->hscroll_policy);
+      break;
+    case PROP_VSCROLL_POLICY:
+      g_value_set_enum (value, self->vscroll_policy);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -537,6 +693,18 @@ sp_flame_graph_set_property (GObject *object,
     case PROP_ICICLE:
       sp_flame_graph_set_icicle (self, g_value_get_boolean (value));
       break;
+    case PROP_HADJUSTMENT:
+      set_adjustment (self, &self->hadjustment, g_value_get_object (value), FALSE);
+      break;
+    case PROP_VADJUSTMENT:
+      set_adjustment (self, &self->vadjustment, g_value_get_object (value), TRUE);
+      break;
+    case PROP_HSCROLL_POLICY:
+      self->hscroll_policy = g_value_get_enum (value);
+      break;
+    case PROP_VSCROLL_POLICY:
+      self->vscroll_policy = g_value_get_enum (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -548,6 +716,7 @@ sp_flame_graph_class_init (SpFlameGraphClass *klass)
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
+  object_class->dispose = sp_flame_graph_dispose;
   object_class->finalize = sp_flame_graph_finalize;
   object_class->get_property = sp_flame_graph_get_property;
   object_class->set_property = sp_flame_graph_set_property;
@@ -563,6 +732,10 @@ sp_flame_graph_class_init (SpFlameGraphClass *klass)
                           FALSE,
                           (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
   g_object_class_install_properties (object_class, N_PROPS, properties);
+  g_object_class_override_property (object_class, PROP_HADJUSTMENT, "hadjustment");
+  g_object_class_override_property (object_class, PROP_VADJUSTMENT, "vadjustment");
+  g_object_class_override_property (object_class, PROP_HSCROLL_POLICY, "hscroll-policy");
+  g_object_class_override_property (object_class, PROP_VSCROLL_POLICY, "vscroll-policy");
 
   /* The zoomed node changed (sp_flame_graph_get_zoom). */
   signals[ZOOM_CHANGED] =
@@ -583,6 +756,9 @@ sp_flame_graph_init (SpFlameGraph *self)
 
   self->frames = g_array_new (FALSE, FALSE, sizeof (Frame));
   self->layout_width = -1;
+  /* Alone, outside a scrolled window, the graph has adjustments of its own. */
+  set_adjustment (self, &self->hadjustment, NULL, FALSE);
+  set_adjustment (self, &self->vadjustment, NULL, TRUE);
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
   gtk_widget_set_overflow (GTK_WIDGET (self), GTK_OVERFLOW_HIDDEN);
@@ -652,6 +828,9 @@ sp_flame_graph_set_icicle (SpFlameGraph *self,
   if (self->icicle == (guint) icicle)
     return;
   self->icicle = icicle;
+  /* The roots, now at the other end, in view. */
+  self->from_roots = 0;
+  configure_adjustments (self);
   invalidate_render (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ICICLE]);
 }

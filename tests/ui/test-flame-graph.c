@@ -524,9 +524,11 @@ test_deep_zoomed (void)
   GtkWindow *window = GTK_WINDOW (gtk_window_new ());
   GtkWidget *scroller = gtk_scrolled_window_new ();
   SpFlameGraph *graph = sp_flame_graph_new ();
+  g_autoptr (GdkTexture) texture = NULL;
+  GtkAdjustment *adjustment;
   guint32 n_nodes;
   gint64 start;
-  int min, nat;
+  int min, nat, height;
 
   for (guint i = 0; i < 127; i++)
     g_string_append_printf (stack, "%sframe_%u", i > 0 ? ";" : "", i);
@@ -550,6 +552,26 @@ test_deep_zoomed (void)
   gtk_widget_measure (GTK_WIDGET (graph), GTK_ORIENTATION_VERTICAL, WIDTH, &min, &nat, NULL, NULL);
   g_assert_cmpint (min, ==, 128 * ROW_HEIGHT);
   gui_test_save_png (GTK_WIDGET (window), "flame-graph-deep.png");
+
+  /* The graph scrolls itself: it gets the view's height, the adjustment
+   * the rows', and it starts with the roots in view. */
+  adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller));
+  height = gtk_widget_get_height (GTK_WIDGET (graph));
+  g_assert_cmpint (height, <=, HEIGHT);
+  g_assert_cmpfloat (gtk_adjustment_get_upper (adjustment), ==, 128 * ROW_HEIGHT);
+  g_assert_cmpfloat (gtk_adjustment_get_page_size (adjustment), ==, height);
+  g_assert_cmpfloat (gtk_adjustment_get_value (adjustment), ==, 128 * ROW_HEIGHT - height);
+  g_assert_cmpuint (sp_flame_graph_node_at (graph, 1, height - ROW_HEIGHT / 2), ==, 0);
+  g_assert_cmpuint (sp_flame_graph_node_at (graph, 1, ROW_HEIGHT / 2), ==, (height - ROW_HEIGHT / 2) / ROW_HEIGHT);
+
+  /* Scrolled to the far end, the deepest frames are there and drawn (only
+   * the rows in view and a margin are, so they were not before). */
+  gtk_adjustment_set_value (adjustment, 0);
+  g_assert_cmpuint (sp_flame_graph_node_at (graph, 1, ROW_HEIGHT / 2), ==, 127);
+  texture = gui_test_render (GTK_WIDGET (graph));
+  g_free (pixel_at (texture, WIDTH / 2, ROW_HEIGHT / 2));  /* asserts an opaque pixel: drawn */
+  g_free (pixel_at (texture, WIDTH / 2, height - ROW_HEIGHT / 2));
+  gui_test_save_png (GTK_WIDGET (window), "flame-graph-deep-scrolled.png");
 
   gtk_window_destroy (window);
   sp_profile_free (profile);
