@@ -127,10 +127,14 @@ _sp_dwarf_frames (SpSymbolizer *self,
   for (guint i = 0; i < n; i++)
     {
       guint call_line = 0;
+      int decl_line = 0;
 
       frames[i].function = _sp_symbolizer_display_name (self, function_raw_name (dies[i]));
       frames[i].file = _sp_symbolizer_intern (self, file);
       frames[i].line = line > 0 ? (guint) line : 0;
+      /* On the abstract origin for an inlined instance: libdw follows it. */
+      frames[i].decl_file = _sp_symbolizer_intern (self, dwarf_decl_file (dies[i]));
+      frames[i].decl_line = dwarf_decl_line (dies[i], &decl_line) == 0 && decl_line > 0 ? (guint) decl_line : 0;
       /* The next function out is where this one was inlined. */
       if (i + 1 < n)
         call_site (dies[i], &file, &call_line);
@@ -140,9 +144,7 @@ _sp_dwarf_frames (SpSymbolizer *self,
   /* Line information without a function around it (assembly, say). */
   if (n == 0 && file != NULL)
     {
-      frames[0].function = NULL;
-      frames[0].file = _sp_symbolizer_intern (self, file);
-      frames[0].line = line > 0 ? (guint) line : 0;
+      frames[0] = (SpSymbolFrame) { NULL, _sp_symbolizer_intern (self, file), line > 0 ? (guint) line : 0, NULL, 0 };
       n = 1;
     }
   return n;

@@ -312,11 +312,16 @@ _sp_profile_get_sample_index (SpProfile *self)
 
 /* ---- Functions --------------------------------------------------------- */
 
-guint32
-sp_profile_intern_function (SpProfile *self,
-                            const char *name,
-                            const char *module,
-                            SpFunctionKind kind)
+/* A function is known by kind, module and name; where it is defined is
+ * taken from its first resolution that knows (set once, before the
+ * function is handed out, as another thread may be reading it). */
+static guint32
+intern_function_at (SpProfile *self,
+                    const char *name,
+                    const char *module,
+                    SpFunctionKind kind,
+                    const char *file,
+                    guint line)
 {
   g_autofree char *key = g_strdup_printf ("%d\x1f%s\x1f%s", kind, module, name);
   gpointer found = g_hash_table_lookup (self->function_index, key);
@@ -332,11 +337,35 @@ sp_profile_intern_function (SpProfile *self,
   function.name = g_string_chunk_insert_const (self->strings, name);
   function.module = g_string_chunk_insert_const (self->strings, module);
   function.kind = kind;
+  function.file = file != NULL ? g_string_chunk_insert_const (self->strings, file) : NULL;
+  function.line = file != NULL ? line : 0;
   *(SpFunction *) sp_profile_get_function (self, self->n_functions) = function;
   self->n_functions++;
   g_hash_table_insert (self->function_index, g_string_chunk_insert (self->strings, key),
                        GUINT_TO_POINTER (self->n_functions));
   return self->n_functions - 1;
+}
+
+char *
+sp_function_get_location (const SpFunction *function)
+{
+  g_autofree char *base = NULL;
+
+  if (function->file == NULL)
+    return NULL;
+  base = g_path_get_basename (function->file);
+  if (function->line == 0)
+    return g_steal_pointer (&base);
+  return g_strdup_printf ("%s:%u", base, function->line);
+}
+
+guint32
+sp_profile_intern_function (SpProfile *self,
+                            const char *name,
+                            const char *module,
+                            SpFunctionKind kind)
+{
+  return intern_function_at (self, name, module, kind, NULL, 0);
 }
 
 GArray *
@@ -379,9 +408,11 @@ static void
 append_function (SpProfile *self,
                  const char *name,
                  const char *module,
-                 SpFunctionKind kind)
+                 SpFunctionKind kind,
+                 const SpSymbolFrame *symbol)
 {
-  guint32 id = sp_profile_intern_function (self, name, module, kind);
+  guint32 id = intern_function_at (self, name, module, kind, symbol ? symbol->decl_file : NULL,
+                                   symbol ? symbol->decl_line : 0);
 
   g_array_append_val (self->function_ids, id);
 }
@@ -403,12 +434,12 @@ append_symbols (SpProfile *self,
   for (guint i = first; i < n; i++)
     {
       if (symbols[i].function != NULL)
-        append_function (self, symbols[i].function, module, kind);
+        append_function (self, symbols[i].function, module, kind, &symbols[i]);
       else
         {
           g_autofree char *name = g_strdup_printf ("%s+0x%" G_GINT64_MODIFIER "x",
                                                    module[0] ? module : "[unknown]", fallback_address);
-          append_function (self, name, module, SP_FUNCTION_UNRESOLVED);
+          append_function (self, name, module, SP_FUNCTION_UNRESOLVED, NULL);
         }
     }
 }
@@ -428,7 +459,7 @@ resolve_frame (SpProfile *self,
 
   memo->offset = self->function_ids->len;
   if (frame->mode == SP_FRAME_TRUNCATED)
-    append_function (self, "[truncated stack]", "", SP_FUNCTION_TRUNCATED);
+    append_function (self, "[truncated stack]", "", SP_FUNCTION_TRUNCATED, NULL);
   else if (!sp_spool_reader_resolve_frame_module (self->reader, pid, frame_id, &module_id, &rel_ip))
     {
       n = sp_symbolizer_resolve_perf_map (self->symbolizer, pid, frame->abs_ip, symbols, MAX_INLINE_DEPTH);

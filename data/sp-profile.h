@@ -30,6 +30,8 @@ typedef struct {
   const char     *name;    /* demangled function name, or a stand-in */
   const char     *module;  /* the module's file name ("libc.so.6"), "" for none */
   SpFunctionKind  kind;
+  const char     *file;    /* the source file defining it (DWARF), NULL when unknown */
+  guint           line;    /* the line there, 0 when unknown */
 } SpFunction;
 
 /* Where a frame's innermost function was: source file and line. */
@@ -83,6 +85,10 @@ void sp_profile_set_dwarf (SpProfile *self,
 guint sp_profile_get_n_functions (SpProfile *self);
 const SpFunction *sp_profile_get_function (SpProfile *self,
                                            guint32 function_id);
+
+/* Where function is defined, as "parser.c:120" (the file's base name and
+ * the line), or NULL when unknown; newly allocated. */
+char *sp_function_get_location (const SpFunction *function);
 
 /* Interns a function (transforms make synthetic ones). */
 guint32 sp_profile_intern_function (SpProfile *self,

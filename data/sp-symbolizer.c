@@ -191,9 +191,7 @@ sp_symbol_problems_copy (const GArray *problems)
 static guint
 unresolved (SpSymbolFrame *frames)
 {
-  frames[0].function = NULL;
-  frames[0].file = NULL;
-  frames[0].line = 0;
+  frames[0] = (SpSymbolFrame) { NULL, NULL, 0, NULL, 0 };
   return 1;
 }
 

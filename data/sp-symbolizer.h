@@ -20,9 +20,11 @@
 G_BEGIN_DECLS
 
 typedef struct {
-  const char *function;  /* demangled name, NULL when unknown */
-  const char *file;      /* source file (as in DWARF), NULL when unknown */
-  guint       line;      /* 0 when unknown */
+  const char *function;   /* demangled name, NULL when unknown */
+  const char *file;       /* source file (as in DWARF), NULL when unknown */
+  guint       line;       /* 0 when unknown */
+  const char *decl_file;  /* where the function is defined (DW_AT_decl_file), NULL when unknown */
+  guint       decl_line;  /* its line there, 0 when unknown */
 } SpSymbolFrame;         /* strings owned by the symbolizer, valid until it is freed */
 
 typedef struct _SpSymbolizer SpSymbolizer;

@@ -255,8 +255,38 @@ problem_details (SpSymbolizer *symbolizer,
 
 /* ---- User frames ------------------------------------------------------- */
 
+/* The line of file defining function: "name (" at the start of a line
+ * that does not end a declaration. */
+static guint
+definition_line (const char *file,
+                 const char *function)
+{
+  g_autofree char *contents = NULL;
+  g_auto (GStrv) lines = NULL;
+  gsize length = strlen (function);
+
+  g_assert_true (g_file_get_contents (file, &contents, NULL, NULL));
+  lines = g_strsplit (contents, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (strncmp (lines[i], function, length) == 0 && g_str_has_prefix (lines[i] + length, " (")
+        && !g_str_has_suffix (lines[i], ";"))
+      return i + 1;
+  g_assert_not_reached ();
+}
+
+/* Where a frame's function is defined: the file and the line of its name. */
+static void
+assert_definition (const SpSymbolFrame *frame,
+                   const char *function)
+{
+  g_assert_cmpstr (frame->function, ==, function);
+  g_assert_nonnull (frame->decl_file);
+  g_assert_true (g_str_has_suffix (frame->decl_file, "/" TARGET_SOURCE));
+  g_assert_cmpuint (frame->decl_line, ==, definition_line (frame->decl_file, function));
+}
+
 /* Function entries (not return addresses) name their function, from a
- * source line of it. */
+ * source line of it, and where it is defined. */
 static void
 test_function_entry (void)
 {
@@ -274,6 +304,7 @@ test_function_entry (void)
       g_assert_nonnull (frames[0].file);
       g_assert_true (g_str_has_suffix (frames[0].file, "/" TARGET_SOURCE));
       g_assert_cmpuint (frames[0].line, >, 0);
+      assert_definition (&frames[0], names[i]);
 
       g_assert_cmpuint (resolve_in_run (symbolizer, run, entry + 1, FALSE, frames, 8), ==, 1);
       g_assert_cmpstr (frames[0].function, ==, names[i]);
@@ -309,6 +340,9 @@ test_inlined (void)
   g_assert_cmpuint (resolve_in_run (symbolizer, run, capture->address, TRUE, frames, 8), ==, 2);
   assert_frame (&frames[0], "sp_target_inlined", TARGET_SOURCE, capture->line);
   assert_frame (&frames[1], "sp_target_outer", TARGET_SOURCE, capture->call_line);
+  /* The inlined instance is defined where its abstract origin says. */
+  assert_definition (&frames[0], "sp_target_inlined");
+  assert_definition (&frames[1], "sp_target_outer");
 
   g_assert_cmpuint (resolve_in_run (symbolizer, run, capture->address, TRUE, frames, 1), ==, 1);
   assert_frame (&frames[0], "sp_target_outer", TARGET_SOURCE, capture->call_line);
