@@ -63,7 +63,7 @@ G_DEFINE_FINAL_TYPE (SpCallersView, sp_callers_view, GTK_TYPE_WIDGET)
 /* ------------------------------------------------------------------ */
 /* Cells */
 
-/* The function's name and module, asked for only when a tooltip shows:
+/* The function's name, module and source, asked for only when a tooltip shows:
  * gtk_widget_set_tooltip_text in bind costs an X round trip per row under
  * GTK 4.8 (as in the call tree). */
 static gboolean
@@ -75,14 +75,18 @@ function_query_tooltip (GtkWidget *label,
                         gpointer user_data)
 {
   SpFunctionItem *item = gtk_list_item_get_item (GTK_LIST_ITEM (user_data));
-  g_autofree char *text = NULL;
+  g_autoptr (GString) text = NULL;
+  g_autofree char *location = NULL;
 
   if (item == NULL)
     return FALSE;
-  text = sp_function_item_get_module (item)[0] != '\0'
-         ? g_strdup_printf ("%s\n%s", sp_function_item_get_name (item), sp_function_item_get_module (item))
-         : g_strdup (sp_function_item_get_name (item));
-  gtk_tooltip_set_text (tooltip, text);
+  text = g_string_new (sp_function_item_get_name (item));
+  if (sp_function_item_get_module (item)[0] != '\0')
+    g_string_append_printf (text, "\n%s", sp_function_item_get_module (item));
+  location = sp_function_item_get_location (item);
+  if (location != NULL)
+    g_string_append_printf (text, "\n%s", location);
+  gtk_tooltip_set_text (tooltip, text->str);
   return TRUE;
 }
 

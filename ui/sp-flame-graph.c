@@ -449,28 +449,41 @@ render (SpFlameGraph *self,
   return gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
 }
 
+static void
+append_escaped_line (GString *markup,
+                     const char *text)
+{
+  g_autofree char *escaped = g_markup_escape_text (text, -1);
+
+  g_string_append_printf (markup, "%s\n", escaped);
+}
+
+/* Each line of the tooltip that is known: function, module, source. */
 static char *
 tooltip_markup (SpFlameGraph *self,
                 guint32 node)
 {
   const SpCallTreeNode *n = &self->tree->nodes[node];
   double all = MAX (self->tree->nodes[0].total, 1);
+  g_autoptr (GString) markup = g_string_new (NULL);
   g_autofree char *name = g_markup_escape_text (node_name (self, node), -1);
-  g_autofree char *module = NULL;
 
+  g_string_append_printf (markup, "<b>%s</b>\n", name);
   if (node != 0)
     {
-      const char *m = sp_profile_get_function (self->profile, n->function)->module;
+      const SpFunction *function = sp_profile_get_function (self->profile, n->function);
+      g_autofree char *location = sp_function_get_location (function);
 
-      if (m != NULL && m[0] != '\0')
-        module = g_markup_escape_text (m, -1);
+      if (function->module != NULL && function->module[0] != '\0')
+        append_escaped_line (markup, function->module);
+      if (location != NULL)
+        append_escaped_line (markup, location);
     }
-  return g_strdup_printf ("<b>%s</b>%s%s\n"
+  g_string_append_printf (markup,
                           "Self: %" G_GUINT64_FORMAT " samples (%.1f%%)\n"
                           "Total: %" G_GUINT64_FORMAT " samples (%.1f%%)",
-                          name, module ? "\n" : "", module ? module : "",
-                          n->self, 100.0 * n->self / all,
-                          n->total, 100.0 * n->total / all);
+                          n->self, 100.0 * n->self / all, n->total, 100.0 * n->total / all);
+  return g_string_free (g_steal_pointer (&markup), FALSE);
 }
 
 static gboolean
@@ -889,6 +902,16 @@ sp_flame_graph_get_zoom_function (SpFlameGraph *self)
   if (self->tree == NULL || self->zoom == 0)
     return SP_CALL_TREE_NONE;
   return self->tree->nodes[self->zoom].function;
+}
+
+char *
+sp_flame_graph_describe (SpFlameGraph *self,
+                         guint32 node)
+{
+  g_return_val_if_fail (SP_IS_FLAME_GRAPH (self), NULL);
+  g_return_val_if_fail (self->tree != NULL && node < self->tree->n_nodes, NULL);
+
+  return tooltip_markup (self, node);
 }
 
 guint32

@@ -49,4 +49,9 @@ guint32 sp_flame_graph_node_at (SpFlameGraph *self,
                                 double x,
                                 double y);
 
+/* What the tooltip says of node (Pango markup, a line each): function,
+ * module, where the function is defined, self and total; newly allocated. */
+char *sp_flame_graph_describe (SpFlameGraph *self,
+                               guint32 node);
+
 G_END_DECLS

@@ -124,6 +124,17 @@ sp_function_item_get_name (SpFunctionItem *self)
   return function != NULL ? function->name : "[stack root]";
 }
 
+char *
+sp_function_item_get_location (SpFunctionItem *self)
+{
+  const SpFunction *function;
+
+  g_return_val_if_fail (SP_IS_FUNCTION_ITEM (self), NULL);
+
+  function = get_function (self);
+  return function != NULL ? sp_function_get_location (function) : NULL;
+}
+
 const char *
 sp_function_item_get_module (SpFunctionItem *self)
 {

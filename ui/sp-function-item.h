@@ -29,6 +29,8 @@ guint32 sp_function_item_get_function (SpFunctionItem *self);
 /* "[stack root]" for SP_FUNCTION_LIST_ROOT. */
 const char *sp_function_item_get_name (SpFunctionItem *self);
 const char *sp_function_item_get_module (SpFunctionItem *self);
+/* Where the function is defined ("parser.c:120"), or NULL; newly allocated. */
+char *sp_function_item_get_location (SpFunctionItem *self);
 SpFunctionKind sp_function_item_get_kind (SpFunctionItem *self);
 guint64 sp_function_item_get_self (SpFunctionItem *self);
 guint64 sp_function_item_get_total (SpFunctionItem *self);

@@ -373,6 +373,9 @@ find_widget (GtkWidget *widget,
   return NULL;
 }
 
+/* The flame graph's row height (sp-flame-graph.c). */
+#define FLAME_ROW_HEIGHT 18
+
 /* A flame graph taller than its view shows its roots, and a click (which
  * focuses the graph) leaves the view where it is: it once jumped to the
  * top, away from the frame clicked. A real recording of a deep recursion. */
@@ -389,6 +392,8 @@ test_flame_graph_focus (void)
   SpWindow *window;
   GtkWidget *graph;
   GtkAdjustment *adjustment;
+  g_autofree char *main_markup = NULL;
+  const char *location;
   double roots;
 
   g_assert_nonnull (argv[0]);
@@ -423,6 +428,22 @@ test_flame_graph_focus (void)
    * same Xvfb can take. */
   g_assert_true (gtk_widget_is_focus (graph));
   g_assert_cmpfloat (gtk_adjustment_get_value (adjustment), ==, roots);
+
+  /* Hovering main tells where it is defined (the workload has DWARF). */
+  for (guint row = 1; row < 8 && main_markup == NULL; row++)
+    {
+      guint32 node = sp_flame_graph_node_at (SP_FLAME_GRAPH (graph), 1,
+                                             gtk_widget_get_height (graph) - (row + 0.5) * FLAME_ROW_HEIGHT);
+      g_autofree char *markup = node != SP_CALL_TREE_NONE ? sp_flame_graph_describe (SP_FLAME_GRAPH (graph), node) : NULL;
+
+      if (markup != NULL && g_str_has_prefix (markup, "<b>main</b>\n"))
+        main_markup = g_steal_pointer (&markup);
+    }
+  g_assert_nonnull (main_markup);
+  g_test_message ("main's tooltip: %s", main_markup);
+  location = strstr (main_markup, "\nsp-work-deep.c:");
+  g_assert_nonnull (location);
+  g_assert_cmpuint (g_ascii_strtoull (location + strlen ("\nsp-work-deep.c:"), NULL, 10), >, 0);
   gtk_window_destroy (GTK_WINDOW (window));
   g_unlink (spool);
   g_unlink (meta);
