@@ -1439,12 +1439,34 @@ sp_window_class_init (SpWindowClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "win.stop", NULL);
 }
 
+/* The window's style sheet, once per display (the tests' windows have
+ * no application to load it). */
+static void
+add_style (SpWindow *self)
+{
+  GdkDisplay *display = gtk_widget_get_display (GTK_WIDGET (self));
+  GtkCssProvider *provider;
+
+  if (g_object_get_data (G_OBJECT (display), "sp-window-css") != NULL)
+    return;
+  provider = gtk_css_provider_new ();
+  gtk_css_provider_load_from_resource (provider, "/io/github/stackpulse/Stackpulse/sp-window.css");
+  gtk_style_context_add_provider_for_display (display, GTK_STYLE_PROVIDER (provider),
+                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+  g_object_set_data_full (G_OBJECT (display), "sp-window-css", provider, g_object_unref);
+}
+
 static void
 sp_window_init (SpWindow *self)
 {
   GtkDropTarget *target = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  add_style (self);
+  /* Each page's button as wide as its title, not as the widest one's:
+   * the switcher sets the window's narrowest width. */
+  gtk_box_layout_set_homogeneous (GTK_BOX_LAYOUT (gtk_widget_get_layout_manager (GTK_WIDGET (self->view_switcher))),
+                                  FALSE);
   self->focus_function = SP_FUNCTION_LIST_ROOT;
   self->shown_view = g_intern_string (gtk_stack_get_visible_child_name (self->views));
   g_signal_connect (self->views, "notify::visible-child-name", G_CALLBACK (view_changed), self);
