@@ -383,6 +383,8 @@ sp_window_open_file (SpWindow *self,
   g_autofree char *name = g_file_get_basename (file);
   g_autofree char *title = g_strdup_printf ("%s — stackpulse", name);
 
+  /* The recording would go on under another file's name: see sp_window_open. */
+  g_return_if_fail (!sp_window_is_recording (self));
   g_set_object (&self->file, file);
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
@@ -397,6 +399,29 @@ sp_window_open_file (SpWindow *self,
   g_task_run_in_thread (task, load_in_thread);
 }
 
+/* Whether the window keeps what it has: a recording (running, finished,
+ * or refused with its offer to retry), a profile, or a file on its way.
+ * The start page, or a file that could not be read, gives way. */
+static gboolean
+is_taken (SpWindow *self)
+{
+  return self->session != NULL || self->profile != NULL
+         || g_strcmp0 (gtk_stack_get_visible_child_name (self->pages), "loading") == 0;
+}
+
+SpWindow *
+sp_window_open (SpWindow *self,
+                GFile *file)
+{
+  if (is_taken (self))
+    {
+      self = sp_window_new (SP_APPLICATION (gtk_window_get_application (GTK_WINDOW (self))));
+      gtk_window_present (GTK_WINDOW (self));
+    }
+  sp_window_open_file (self, file);
+  return self;
+}
+
 static void
 chooser_response (GtkNativeDialog *dialog,
                   int response,
@@ -408,7 +433,7 @@ chooser_response (GtkNativeDialog *dialog,
     {
       g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
 
-      sp_window_open_file (self, file);
+      sp_window_open (self, file);
     }
   g_clear_object (&self->chooser);
 }
@@ -451,7 +476,7 @@ drop_file (GtkDropTarget *target,
 
   if (files == NULL)
     return FALSE;
-  sp_window_open_file (SP_WINDOW (user_data), files->data);
+  sp_window_open (SP_WINDOW (user_data), files->data);
   return TRUE;
 }
 
@@ -1032,7 +1057,7 @@ recent_open (SpRecentList *list,
              GFile *file,
              SpWindow *self)
 {
-  sp_window_open_file (self, file);
+  sp_window_open (self, file);
 }
 
 static void
