@@ -375,13 +375,22 @@ find_activated (GtkWidget *widget,
     gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
 }
 
+/* "name.spool — stackpulse" */
+static void
+set_file_title (SpWindow *self,
+                GFile *file)
+{
+  g_autofree char *name = g_file_get_basename (file);
+  g_autofree char *title = g_strdup_printf ("%s — stackpulse", name);
+
+  gtk_window_set_title (GTK_WINDOW (self), title);
+}
+
 void
 sp_window_open_file (SpWindow *self,
                      GFile *file)
 {
   g_autoptr (GTask) task = NULL;
-  g_autofree char *name = g_file_get_basename (file);
-  g_autofree char *title = g_strdup_printf ("%s — stackpulse", name);
 
   /* The recording would go on under another file's name: see sp_window_open. */
   g_return_if_fail (!sp_window_is_recording (self));
@@ -390,7 +399,7 @@ sp_window_open_file (SpWindow *self,
   g_clear_object (&self->cancellable);
   self->cancellable = g_cancellable_new ();
 
-  gtk_window_set_title (GTK_WINDOW (self), title);
+  set_file_title (self, file);
   gtk_spinner_start (self->spinner);
   gtk_stack_set_visible_child_name (self->pages, "loading");
 
@@ -863,6 +872,8 @@ session_finished (SpRecordingSession *session,
       return;
     }
   sp_recent_list_add_file (self->file);
+  /* Named as the file it now is, as when opened: "recording" no longer. */
+  set_file_title (self, self->file);
   /* The last update shows the figures in the status line, with this. */
   self->exit_note = status == 0 ? NULL : "the program failed or was stopped";
   gtk_label_set_text (self->status_label, status == 0 ? "Recording finished." : "Recording finished (the program "

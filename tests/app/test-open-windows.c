@@ -159,6 +159,8 @@ test_while_recording (void)
   g_assert_true (window_test_wait (shows_figures, recording, 20));
   g_assert_null (window_test_find_label (GTK_WIDGET (recording), "120 samples over "));
   g_assert_true (has_rows (recording));
+  g_assert_false (title_has (recording, "recording"));
+  g_assert_true (title_has (recording, "sh-"));
   g_assert_true (title_has (opened, "valid-03.spool"));
   g_assert_nonnull (window_test_find_label (GTK_WIDGET (opened), "120 samples over "));
   gui_test_save_png (GTK_WIDGET (recording), "open-while-recording-finished.png");
