@@ -346,26 +346,60 @@ find_activated (GtkWidget *widget,
     gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
 }
 
+/* "name.spool — stackpulse" */
+static void
+set_file_title (SpWindow *self,
+                GFile *file)
+{
+  g_autofree char *name = g_file_get_basename (file);
+  g_autofree char *title = g_strdup_printf ("%s — stackpulse", name);
+
+  gtk_window_set_title (GTK_WINDOW (self), title);
+}
+
 void
 sp_window_open_file (SpWindow *self,
                      GFile *file)
 {
   g_autoptr (GTask) task = NULL;
-  g_autofree char *name = g_file_get_basename (file);
-  g_autofree char *title = g_strdup_printf ("%s — stackpulse", name);
 
+  /* The recording would go on under another file's name: see sp_window_open. */
+  g_return_if_fail (!sp_window_is_recording (self));
   g_set_object (&self->file, file);
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   self->cancellable = g_cancellable_new ();
 
-  gtk_window_set_title (GTK_WINDOW (self), title);
+  set_file_title (self, file);
   gtk_spinner_start (self->spinner);
   gtk_stack_set_visible_child_name (self->pages, "loading");
 
   task = g_task_new (NULL, self->cancellable, load_done, g_object_ref (self));
   g_task_set_task_data (task, g_object_ref (file), g_object_unref);
   g_task_run_in_thread (task, load_in_thread);
+}
+
+/* Whether the window keeps what it has: a recording (running, finished,
+ * or refused with its offer to retry), a profile, or a file on its way.
+ * The start page, or a file that could not be read, gives way. */
+static gboolean
+is_taken (SpWindow *self)
+{
+  return self->session != NULL || self->profile != NULL
+         || g_strcmp0 (gtk_stack_get_visible_child_name (self->pages), "loading") == 0;
+}
+
+SpWindow *
+sp_window_open (SpWindow *self,
+                GFile *file)
+{
+  if (is_taken (self))
+    {
+      self = sp_window_new (SP_APPLICATION (gtk_window_get_application (GTK_WINDOW (self))));
+      gtk_window_present (GTK_WINDOW (self));
+    }
+  sp_window_open_file (self, file);
+  return self;
 }
 
 static void
@@ -379,7 +413,7 @@ chooser_response (GtkNativeDialog *dialog,
     {
       g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
 
-      sp_window_open_file (self, file);
+      sp_window_open (self, file);
     }
   g_clear_object (&self->chooser);
 }
@@ -422,7 +456,7 @@ drop_file (GtkDropTarget *target,
 
   if (files == NULL)
     return FALSE;
-  sp_window_open_file (SP_WINDOW (user_data), files->data);
+  sp_window_open (SP_WINDOW (user_data), files->data);
   return TRUE;
 }
 
@@ -809,6 +843,8 @@ session_finished (SpRecordingSession *session,
       return;
     }
   sp_recent_list_add_file (self->file);
+  /* Named as the file it now is, as when opened: "recording" no longer. */
+  set_file_title (self, self->file);
   /* The last update shows the figures in the status line, with this. */
   self->exit_note = status == 0 ? NULL : "the program failed or was stopped";
   gtk_label_set_text (self->status_label, status == 0 ? "Recording finished." : "Recording finished (the program "
@@ -1003,7 +1039,7 @@ recent_open (SpRecentList *list,
              GFile *file,
              SpWindow *self)
 {
-  sp_window_open_file (self, file);
+  sp_window_open (self, file);
 }
 
 static void
@@ -1409,12 +1445,34 @@ sp_window_class_init (SpWindowClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "win.stop", NULL);
 }
 
+/* The window's style sheet, once per display (the tests' windows have
+ * no application to load it). */
+static void
+add_style (SpWindow *self)
+{
+  GdkDisplay *display = gtk_widget_get_display (GTK_WIDGET (self));
+  GtkCssProvider *provider;
+
+  if (g_object_get_data (G_OBJECT (display), "sp-window-css") != NULL)
+    return;
+  provider = gtk_css_provider_new ();
+  gtk_css_provider_load_from_resource (provider, "/io/github/stackpulse/Stackpulse/sp-window.css");
+  gtk_style_context_add_provider_for_display (display, GTK_STYLE_PROVIDER (provider),
+                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+  g_object_set_data_full (G_OBJECT (display), "sp-window-css", provider, g_object_unref);
+}
+
 static void
 sp_window_init (SpWindow *self)
 {
   GtkDropTarget *target = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  add_style (self);
+  /* Each page's button as wide as its title, not as the widest one's:
+   * the switcher sets the window's narrowest width. */
+  gtk_box_layout_set_homogeneous (GTK_BOX_LAYOUT (gtk_widget_get_layout_manager (GTK_WIDGET (self->view_switcher))),
+                                  FALSE);
   self->focus_function = SP_FUNCTION_LIST_ROOT;
   self->shown_view = g_intern_string (gtk_stack_get_visible_child_name (self->views));
   g_signal_connect (self->views, "notify::visible-child-name", G_CALLBACK (view_changed), self);

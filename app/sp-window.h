@@ -18,8 +18,17 @@ G_DECLARE_FINAL_TYPE (SpWindow, sp_window, SP, WINDOW, GtkApplicationWindow)
 
 SpWindow *sp_window_new (SpApplication *app);
 
-/* Loads file off the main thread and shows it when ready. */
+/* Loads file off the main thread and shows it when ready, in place of
+ * what the window showed. */
 void sp_window_open_file (SpWindow *self,
+                          GFile *file);
+
+/* Opens file as the user asked for it in self (Open, a drop, a recent
+ * recording): there when self shows the start page (or a file that could
+ * not be read); otherwise in a new window, so that a recording goes on
+ * and a profile stays (one window per profile, as for Record). Returns
+ * the window that shows file. */
+SpWindow *sp_window_open (SpWindow *self,
                           GFile *file);
 
 /* The page shown: "start", "loading", "profile" or "error". */
