@@ -21,6 +21,73 @@ _sp_cells_style_function_label (GtkLabel *label,
   gtk_label_set_attributes (label, attrs);
 }
 
+/* What a cell follows: the item and its notify handlers. */
+typedef struct {
+  GObject *item;
+  gulong   handlers[2];
+} Follow;
+
+typedef void (*UpdateFunc) (GtkWidget *cell,
+                            gpointer item);
+
+static void
+follow_free (gpointer data)
+{
+  Follow *follow = data;
+
+  for (guint i = 0; i < G_N_ELEMENTS (follow->handlers); i++)
+    if (follow->handlers[i] != 0)
+      g_signal_handler_disconnect (follow->item, follow->handlers[i]);
+  g_object_unref (follow->item);
+  g_free (follow);
+}
+
+static void
+follow_notify (GObject *item,
+               GParamSpec *pspec,
+               GtkWidget *cell)
+{
+  UpdateFunc update = g_object_get_data (G_OBJECT (cell), "sp-cells-update");
+
+  update (cell, item);
+}
+
+static gulong
+connect_notify (GObject *item,
+                const char *property,
+                GtkWidget *cell)
+{
+  g_autofree char *signal = NULL;
+
+  if (property == NULL)
+    return 0;
+  signal = g_strconcat ("notify::", property, NULL);
+  return g_signal_connect (item, signal, G_CALLBACK (follow_notify), cell);
+}
+
+void
+_sp_cells_follow (GtkWidget *cell,
+                  gpointer item,
+                  const char *property1,
+                  const char *property2,
+                  void (*update) (GtkWidget *cell,
+                                  gpointer item))
+{
+  Follow *follow = g_new0 (Follow, 1);
+
+  follow->item = g_object_ref (item);
+  follow->handlers[0] = connect_notify (follow->item, property1, cell);
+  follow->handlers[1] = connect_notify (follow->item, property2, cell);
+  g_object_set_data (G_OBJECT (cell), "sp-cells-update", update);
+  g_object_set_data_full (G_OBJECT (cell), "sp-cells-follow", follow, follow_free);
+}
+
+void
+_sp_cells_unfollow (GtkWidget *cell)
+{
+  g_object_set_data (G_OBJECT (cell), "sp-cells-follow", NULL);
+}
+
 char *
 _sp_cells_format_share (double percent,
                         guint64 samples)
