@@ -4,7 +4,8 @@
  * The last step from aggregation to pixels: the tree's nodes become
  * SpTreeItems only when a row needs them (the root's children, then the
  * children of each row the first time it is expanded), in
- *   GListStore → GtkTreeListModel → GtkSortListModel → GtkSingleSelection
+ *   GListStore → GtkTreeListModel → SpBatchListModel → GtkSortListModel
+ *   → GtkSingleSelection
  * under a GtkColumnView whose column sorters, wrapped in a
  * GtkTreeListRowSorter, sort each node's children among themselves.
  *
@@ -20,6 +21,7 @@
 
 #include <string.h>
 
+#include "sp-batch-list-model.h"
 #include "sp-cells-private.h"
 #include "sp-tree-item.h"
 #include "sp-tree-rows-private.h"
@@ -45,6 +47,7 @@ struct _SpCallTreeView
 
   /* Owned references */
   SpTreeSource        *source;
+  SpBatchListModel    *batch;            /* the tree list model, its updates passed on as one */
   GtkSortListModel    *sorted;
   GtkSingleSelection  *selection;
   SpCallTree          *pending_tree;     /* given while hidden: shown when mapped or asked about */
@@ -306,7 +309,7 @@ create_children_model (gpointer item,
 static GtkTreeListModel *
 get_tree_model (SpCallTreeView *self)
 {
-  return GTK_TREE_LIST_MODEL (gtk_sort_list_model_get_model (self->sorted));
+  return GTK_TREE_LIST_MODEL (sp_batch_list_model_get_model (self->batch));
 }
 
 /* ------------------------------------------------------------------ */
@@ -636,7 +639,7 @@ show_first_tree (SpCallTreeView *self,
   self->source = sp_tree_source_new (profile, tree);
   tree_model = tree_model_new (self);
   selected_row = hot != 0 ? reveal_node (tree_model, tree, hot) : NULL;
-  gtk_sort_list_model_set_model (self->sorted, G_LIST_MODEL (tree_model));
+  sp_batch_list_model_set_model (self->batch, G_LIST_MODEL (tree_model));
   g_signal_connect (tree_model, "items-changed", G_CALLBACK (rows_changed), self);
   g_clear_pointer (&old_source, sp_tree_source_unref);
   if (selected_row != NULL)
@@ -680,11 +683,13 @@ update_tree (SpCallTreeView *self,
     selected_path = sp_call_tree_get_path (sp_tree_source_get_tree (old_source), selected);
   if (!self->touched)
     open = ancestors_of (tree, find_hot_path_end (tree));
-  _sp_tree_rows_update (get_tree_model (self), self->source, open);
-  sp_tree_source_unref (old_source);
   /* The sort model keeps each row's sort key (its total) from when the row
-   * came: told the sorter changed, it takes new keys and re-sorts. */
-  gtk_sorter_changed (gtk_sort_list_model_get_sorter (self->sorted), GTK_SORTER_CHANGE_DIFFERENT);
+   * came: passed on as one change of all rows, the update gives it new
+   * keys for all, and the column view rebinds each row shown once. */
+  sp_batch_list_model_hold (self->batch);
+  _sp_tree_rows_update (get_tree_model (self), self->source, open);
+  sp_batch_list_model_release (self->batch);
+  sp_tree_source_unref (old_source);
 
   if (selected_path != NULL)
     target = sp_call_tree_find_path (tree, (const guint32 *) selected_path->data, selected_path->len, NULL);
@@ -755,6 +760,7 @@ sp_call_tree_view_dispose (GObject *object)
   g_clear_pointer ((GtkWidget **) &self->column_view, gtk_widget_unparent);
   g_clear_object (&self->selection);
   g_clear_object (&self->sorted);
+  g_clear_object (&self->batch);
   g_clear_pointer (&self->source, sp_tree_source_unref);
   g_clear_pointer (&self->pending_tree, sp_call_tree_free);
   self->profile = NULL;
@@ -843,7 +849,8 @@ sp_call_tree_view_init (SpCallTreeView *self)
   add_columns (self);
 
   row_sorter = GTK_SORTER (gtk_tree_list_row_sorter_new (g_object_ref (gtk_column_view_get_sorter (self->column_view))));
-  self->sorted = gtk_sort_list_model_new (NULL, row_sorter);
+  self->batch = sp_batch_list_model_new (NULL);
+  self->sorted = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (self->batch)), row_sorter);
   self->selection = gtk_single_selection_new (G_LIST_MODEL (g_object_ref (self->sorted)));
   gtk_single_selection_set_autoselect (self->selection, FALSE);
   gtk_single_selection_set_can_unselect (self->selection, TRUE);
@@ -879,7 +886,7 @@ sp_call_tree_view_set_tree (SpCallTreeView *self,
       self->restoring = TRUE;
       if (self->source != NULL)
         g_signal_handlers_disconnect_by_func (get_tree_model (self), rows_changed, self);
-      gtk_sort_list_model_set_model (self->sorted, NULL);
+      sp_batch_list_model_set_model (self->batch, NULL);
       g_clear_pointer (&self->source, sp_tree_source_unref);
       self->profile = NULL;
       /* Another profile may come next: its tree starts afresh. */

@@ -23,7 +23,8 @@ G_BEGIN_DECLS
  * under that path, adds those it has newly. open (node indexes of source's
  * tree, from the top level down) is NULL to leave the expanded rows
  * expanded; else only rows along it stay expanded, the others close. The
- * caller re-sorts: the totals the sorter saw have changed. */
+ * caller has the rows re-sorted: the totals the sort model keyed them by
+ * have changed. */
 void _sp_tree_rows_update (GtkTreeListModel *model,
                            SpTreeSource *source,
                            const GArray *open);

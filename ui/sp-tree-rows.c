@@ -5,10 +5,12 @@
  * One level at a time, from the top: the level's items are matched to the
  * new node's children by function id (a function appears once among a
  * node's children), and the level's expanded rows are then updated the
- * same way. Each level changes its GListStore with as few splices as
- * there are runs of items gone, plus one for the items new: every splice
- * is an items-changed through the sort model to the column view, and the
- * kept rows inside its range come back as the same objects. */
+ * same way. Each level changes its GListStore with one splice per run of
+ * items gone, plus one for the items new, never touching the items kept:
+ * the tree list model keeps their nodes, so their GtkTreeListRows, their
+ * expanded state and their open children. (Each splice is an
+ * items-changed; the view holds them back and passes them on as one,
+ * sp-batch-list-model.h.) */
 #include "sp-tree-rows-private.h"
 
 typedef struct {
