@@ -2,12 +2,22 @@
 /* sp-cells.c: the cell styling the tables share (sp-cells-private.h). */
 #include "sp-cells-private.h"
 
+/* The kind a label was last styled for, plus one (0: not styled yet).
+ * Rebinding a row to the same function (the call tree's rows after an
+ * update, sp-call-tree-view.c) leaves its label alone: setting italic
+ * attributes again made GTK lay the label out again. */
+#define STYLED_KIND "sp-cells-styled-kind"
+
 void
 _sp_cells_style_function_label (GtkLabel *label,
                                 SpFunctionKind kind)
 {
   g_autoptr (PangoAttrList) attrs = NULL;
   gboolean dim = kind == SP_FUNCTION_UNRESOLVED || kind == SP_FUNCTION_TRUNCATED;
+
+  if (GPOINTER_TO_INT (g_object_get_data (G_OBJECT (label), STYLED_KIND)) == (int) kind + 1)
+    return;
+  g_object_set_data (G_OBJECT (label), STYLED_KIND, GINT_TO_POINTER ((int) kind + 1));
 
   if (dim)
     gtk_widget_add_css_class (GTK_WIDGET (label), "dim-label");
