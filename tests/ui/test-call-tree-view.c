@@ -839,6 +839,51 @@ test_cells_follow_item (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* The tree of one thread's samples, or of both (thread 2). */
+static SpCallTree *
+threads_tree (SpProfile *profile,
+              guint threads,
+              gboolean bottom_up)
+{
+  g_autoptr (SpFilter) filter = sp_filter_new ();
+
+  if (threads < 2)
+    sp_filter_hide_thread (filter, 1 - threads);
+  return sp_call_tree_new (profile, filter, NULL, bottom_up);
+}
+
+/* Untouched, a view updated in place shows what a new view given the same
+ * tree shows (the hot path open and selected), top-down and bottom-up,
+ * through trees that drop, add and reorder functions. */
+static void
+test_update_like_new (void)
+{
+  static const guint steps[] = { 0, 1, 2, 0, 2, 1 };
+  g_autoptr (SpProfile) profile = profile_from_text (changing);
+
+  for (guint bottom_up = 0; bottom_up < 2; bottom_up++)
+    {
+      g_autoptr (SpCallTreeView) updated = new_view ();
+
+      for (guint i = 0; i < G_N_ELEMENTS (steps); i++)
+        {
+          g_autoptr (SpCallTreeView) fresh = new_view ();
+          SpCallTree *tree = threads_tree (profile, steps[i], bottom_up);
+          g_autofree char *want = NULL;
+          g_autofree char *got = NULL;
+
+          sp_call_tree_view_set_tree (fresh, profile, threads_tree (profile, steps[i], bottom_up));
+          sp_call_tree_view_set_tree (updated, profile, tree);
+          want = rows_of (fresh);
+          got = rows_of (updated);
+          g_test_message ("%s, threads %u:\n%s", bottom_up ? "bottom-up" : "top-down", steps[i], got);
+          g_assert_cmpstr (got, ==, want);
+          g_assert_cmpstr (selected_name (updated, profile, tree), ==,
+                           selected_name (fresh, profile, tree));
+        }
+    }
+}
+
 /* b is a leaf in one tree, has a callee in the other. */
 static const char *const leaf_grows[] = {
   "@1 main;a 5",
@@ -936,6 +981,7 @@ main (int argc,
   g_test_add_func ("/ui/call-tree-view/update-in-place", test_update_in_place);
   g_test_add_func ("/ui/call-tree-view/follow-hot-path-in-place", test_follow_hot_path_in_place);
   g_test_add_func ("/ui/call-tree-view/cells-follow-item", test_cells_follow_item);
+  g_test_add_func ("/ui/call-tree-view/update-like-new", test_update_like_new);
   g_test_add_func ("/ui/call-tree-view/children-come-and-go", test_update_children_come_and_go);
   g_test_add_func ("/ui/call-tree-view/screenshot", test_screenshot);
   return g_test_run ();
