@@ -675,6 +675,7 @@ update_tree (SpCallTreeView *self,
   g_autoptr (GtkTreeListRow) row = NULL;
   SpTreeSource *old_source = self->source;
   guint32 selected = shown_selected_node (self);
+  guint32 hot = self->touched ? 0 : find_hot_path_end (tree);
   guint32 target;
 
   self->restoring = TRUE;
@@ -682,7 +683,7 @@ update_tree (SpCallTreeView *self,
   if (self->touched && selected != SP_CALL_TREE_NONE)
     selected_path = sp_call_tree_get_path (sp_tree_source_get_tree (old_source), selected);
   if (!self->touched)
-    open = ancestors_of (tree, find_hot_path_end (tree));
+    open = ancestors_of (tree, hot);
   /* The sort model keeps each row's sort key (its total) from when the row
    * came: passed on as one change of all rows, the update gives it new
    * keys for all, and the column view rebinds each row shown once. */
@@ -694,7 +695,7 @@ update_tree (SpCallTreeView *self,
   if (selected_path != NULL)
     target = sp_call_tree_find_path (tree, (const guint32 *) selected_path->data, selected_path->len, NULL);
   else
-    target = self->touched ? 0 : find_hot_path_end (tree);
+    target = hot;
   if (target != 0 && target != shown_selected_node (self))
     row = reveal_node (get_tree_model (self), tree, target);
   if (row != NULL)
