@@ -17,6 +17,21 @@ void _sp_cells_style_function_label (GtkLabel *label,
 char *_sp_cells_format_share (double percent,
                               guint64 samples);
 
+/* Keeps a bound cell up to date with an item that can change under it:
+ * calls update (cell, item) on each of item's notify::<property> for the
+ * one or two properties given (property2 may be NULL), until
+ * _sp_cells_unfollow or the next _sp_cells_follow on the cell. The cell
+ * holds the item meanwhile. */
+void _sp_cells_follow (GtkWidget *cell,
+                       gpointer item,
+                       const char *property1,
+                       const char *property2,
+                       void (*update) (GtkWidget *cell,
+                                       gpointer item));
+
+/* Stops what _sp_cells_follow started (nothing if it was not). */
+void _sp_cells_unfollow (GtkWidget *cell);
+
 /* Scrolls column_view to show the row at position. */
 void _sp_cells_scroll_to (GtkColumnView *column_view,
                           guint position);

@@ -2,12 +2,22 @@
 /* sp-cells.c: the cell styling the tables share (sp-cells-private.h). */
 #include "sp-cells-private.h"
 
+/* The kind a label was last styled for, plus one (0: not styled yet).
+ * Rebinding a row to the same function (the call tree's rows after an
+ * update, sp-call-tree-view.c) leaves its label alone: setting italic
+ * attributes again made GTK lay the label out again. */
+#define STYLED_KIND "sp-cells-styled-kind"
+
 void
 _sp_cells_style_function_label (GtkLabel *label,
                                 SpFunctionKind kind)
 {
   g_autoptr (PangoAttrList) attrs = NULL;
   gboolean dim = kind == SP_FUNCTION_UNRESOLVED || kind == SP_FUNCTION_TRUNCATED;
+
+  if (GPOINTER_TO_INT (g_object_get_data (G_OBJECT (label), STYLED_KIND)) == (int) kind + 1)
+    return;
+  g_object_set_data (G_OBJECT (label), STYLED_KIND, GINT_TO_POINTER ((int) kind + 1));
 
   if (dim)
     gtk_widget_add_css_class (GTK_WIDGET (label), "dim-label");
@@ -19,6 +29,73 @@ _sp_cells_style_function_label (GtkLabel *label,
       pango_attr_list_insert (attrs, pango_attr_style_new (PANGO_STYLE_ITALIC));
     }
   gtk_label_set_attributes (label, attrs);
+}
+
+/* What a cell follows: the item and its notify handlers. */
+typedef struct {
+  GObject *item;
+  gulong   handlers[2];
+} Follow;
+
+typedef void (*UpdateFunc) (GtkWidget *cell,
+                            gpointer item);
+
+static void
+follow_free (gpointer data)
+{
+  Follow *follow = data;
+
+  for (guint i = 0; i < G_N_ELEMENTS (follow->handlers); i++)
+    if (follow->handlers[i] != 0)
+      g_signal_handler_disconnect (follow->item, follow->handlers[i]);
+  g_object_unref (follow->item);
+  g_free (follow);
+}
+
+static void
+follow_notify (GObject *item,
+               GParamSpec *pspec,
+               GtkWidget *cell)
+{
+  UpdateFunc update = g_object_get_data (G_OBJECT (cell), "sp-cells-update");
+
+  update (cell, item);
+}
+
+static gulong
+connect_notify (GObject *item,
+                const char *property,
+                GtkWidget *cell)
+{
+  g_autofree char *signal = NULL;
+
+  if (property == NULL)
+    return 0;
+  signal = g_strconcat ("notify::", property, NULL);
+  return g_signal_connect (item, signal, G_CALLBACK (follow_notify), cell);
+}
+
+void
+_sp_cells_follow (GtkWidget *cell,
+                  gpointer item,
+                  const char *property1,
+                  const char *property2,
+                  void (*update) (GtkWidget *cell,
+                                  gpointer item))
+{
+  Follow *follow = g_new0 (Follow, 1);
+
+  follow->item = g_object_ref (item);
+  follow->handlers[0] = connect_notify (follow->item, property1, cell);
+  follow->handlers[1] = connect_notify (follow->item, property2, cell);
+  g_object_set_data (G_OBJECT (cell), "sp-cells-update", update);
+  g_object_set_data_full (G_OBJECT (cell), "sp-cells-follow", follow, follow_free);
+}
+
+void
+_sp_cells_unfollow (GtkWidget *cell)
+{
+  g_object_set_data (G_OBJECT (cell), "sp-cells-follow", NULL);
 }
 
 char *

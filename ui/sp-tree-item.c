@@ -185,6 +185,60 @@ sp_tree_item_new (SpTreeSource *source,
   return self;
 }
 
+/* What a move can change. */
+typedef struct {
+  guint32 node;
+  guint64 self;
+  guint64 total;
+  double  self_percent;
+  double  total_percent;
+} Values;
+
+static Values
+get_values (SpTreeItem *self)
+{
+  const SpCallTreeNode *node = get_node (self);
+
+  return (Values) { self->node, node->self, node->total,
+                    percent_of_root (self, node->self), percent_of_root (self, node->total) };
+}
+
+void
+sp_tree_item_move_to (SpTreeItem *self,
+                      SpTreeSource *source,
+                      guint32 node)
+{
+  Values before, after;
+
+  g_return_if_fail (SP_IS_TREE_ITEM (self));
+  g_return_if_fail (source != NULL);
+  g_return_if_fail (node < source->tree->n_nodes);
+  g_return_if_fail (source->profile == self->source->profile);
+  g_return_if_fail (source->tree->nodes[node].function == get_node (self)->function);
+
+  before = get_values (self);
+  if (source != self->source)
+    {
+      sp_tree_source_unref (self->source);
+      self->source = sp_tree_source_ref (source);
+    }
+  self->node = node;
+  after = get_values (self);
+
+  g_object_freeze_notify (G_OBJECT (self));
+  if (after.node != before.node)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_NODE]);
+  if (after.self != before.self)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELF]);
+  if (after.total != before.total)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TOTAL]);
+  if (after.self_percent != before.self_percent)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELF_PERCENT]);
+  if (after.total_percent != before.total_percent)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TOTAL_PERCENT]);
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
 SpTreeSource *
 sp_tree_item_get_source (SpTreeItem *self)
 {
@@ -199,6 +253,14 @@ sp_tree_item_get_node (SpTreeItem *self)
   g_return_val_if_fail (SP_IS_TREE_ITEM (self), SP_CALL_TREE_NONE);
 
   return self->node;
+}
+
+guint32
+sp_tree_item_get_function (SpTreeItem *self)
+{
+  g_return_val_if_fail (SP_IS_TREE_ITEM (self), SP_CALL_TREE_NONE);
+
+  return get_node (self)->function;
 }
 
 const char *

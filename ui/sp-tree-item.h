@@ -36,6 +36,8 @@ SpTreeItem *sp_tree_item_new (SpTreeSource *source,
 
 SpTreeSource *sp_tree_item_get_source (SpTreeItem *self);
 guint32 sp_tree_item_get_node (SpTreeItem *self);
+/* The function's id in the profile; SP_CALL_TREE_NONE for the root. */
+guint32 sp_tree_item_get_function (SpTreeItem *self);
 /* The function's name; "[all samples]" for the root. */
 const char *sp_tree_item_get_name (SpTreeItem *self);
 const char *sp_tree_item_get_module (SpTreeItem *self);
@@ -46,6 +48,14 @@ guint64 sp_tree_item_get_total (SpTreeItem *self);
 double sp_tree_item_get_self_percent (SpTreeItem *self);
 double sp_tree_item_get_total_percent (SpTreeItem *self);
 guint sp_tree_item_get_n_children (SpTreeItem *self);
+
+/* Points the item at node of another tree of the same profile, a node of
+ * the same function (the same function path, as a view finds it), and
+ * notifies the properties whose values change: a view updating its rows
+ * in place keeps the item, so GTK keeps the row's widgets. */
+void sp_tree_item_move_to (SpTreeItem *self,
+                           SpTreeSource *source,
+                           guint32 node);
 
 /* A new model of the node's children (SpTreeItem, by total descending),
  * or NULL when it has none. */

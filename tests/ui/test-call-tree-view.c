@@ -625,6 +625,314 @@ test_deep_path (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Thread 1's samples, then thread 2's: from one tree to the other, eval
+ * overtakes parse, old goes and new comes. */
+static const char *const changing[] = {
+  "@1 main;parse;lex 10",
+  "@1 main;parse 5",
+  "@1 main;eval;lookup 4",
+  "@1 main;eval 1",
+  "@1 main;old 2",
+  "@2 main;parse;lex 3",
+  "@2 main;eval;lookup 20",
+  "@2 main;new 6",
+  NULL
+};
+
+/* The tree of one thread's samples (thread index 0 or 1). */
+static SpCallTree *
+thread_tree (SpProfile *profile,
+             guint thread)
+{
+  g_autoptr (SpFilter) filter = sp_filter_new ();
+
+  sp_filter_hide_thread (filter, 1 - thread);
+  return sp_call_tree_new (profile, filter, NULL, FALSE);
+}
+
+static GtkWidget *
+list_of (SpCallTreeView *view)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (GTK_WIDGET (column_view_of (view)));
+       c != NULL; c = gtk_widget_get_next_sibling (c))
+    if (GTK_IS_LIST_VIEW (c))
+      return c;
+  g_assert_not_reached ();
+}
+
+static void
+collect_labels (GtkWidget *widget,
+                GPtrArray *labels)
+{
+  if (GTK_IS_LABEL (widget))
+    g_ptr_array_add (labels, widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    collect_labels (child, labels);
+}
+
+/* The row widget the column view shows for function name (NULL if none),
+ * and its cells' labels (Function, Module, Self, Total). */
+static GtkWidget *
+row_widget (SpCallTreeView *view,
+            const char *name,
+            GPtrArray *labels)
+{
+  for (GtkWidget *row = gtk_widget_get_first_child (list_of (view)); row != NULL;
+       row = gtk_widget_get_next_sibling (row))
+    {
+      g_autoptr (GPtrArray) found = g_ptr_array_new ();
+
+      if (!gtk_widget_get_child_visible (row))
+        continue;
+      collect_labels (row, found);
+      if (found->len == 4 && g_str_equal (gtk_label_get_text (found->pdata[0]), name))
+        {
+          if (labels != NULL)
+            g_ptr_array_extend (labels, found, NULL, NULL);
+          return row;
+        }
+    }
+  return NULL;
+}
+
+/* The Total cell drawn for name. */
+static const char *
+total_drawn (SpCallTreeView *view,
+             const char *name)
+{
+  g_autoptr (GPtrArray) labels = g_ptr_array_new ();
+
+  g_assert_nonnull (row_widget (view, name, labels));
+  return gtk_label_get_text (labels->pdata[3]);
+}
+
+static void
+assert_total_drawn (SpCallTreeView *view,
+                    const char *name,
+                    guint64 total,
+                    guint64 all)
+{
+  g_autofree char *want = g_strdup_printf ("%.1f%%  (%" G_GUINT64_FORMAT ")", 100.0 * total / all, total);
+
+  g_assert_cmpstr (total_drawn (view, name), ==, want);
+}
+
+static SpCallTreeView *
+view_in_window (GtkWidget **window)
+{
+  GtkWidget *scroller = gtk_scrolled_window_new ();
+  SpCallTreeView *view = sp_call_tree_view_new ();
+
+  *window = gtk_window_new ();
+  gtk_window_set_default_size (GTK_WINDOW (*window), 600, 400);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), GTK_WIDGET (view));
+  gtk_window_set_child (GTK_WINDOW (*window), scroller);
+  gtk_window_present (GTK_WINDOW (*window));
+  return view;
+}
+
+/* A new tree of the same profile updates the rows in place: GTK keeps the
+ * widgets of the rows whose functions are still there (swapping in a new
+ * model rebuilt them all, ~150 ms on a large tree), and they show the new
+ * counts, in the new order; the user's open rows and selection stay. */
+static void
+test_update_in_place (void)
+{
+  static const char *const kept[] = { "main", "parse", "lex", "eval", "lookup" };
+  g_autoptr (SpProfile) profile = profile_from_text (changing);
+  SpCallTree *second = thread_tree (profile, 1);
+  GtkWidget *window;
+  SpCallTreeView *view = view_in_window (&window);
+  GtkWidget *before[G_N_ELEMENTS (kept)];
+  guint changes = 0;
+
+  sp_call_tree_view_set_tree (view, profile, thread_tree (profile, 0));
+  set_expanded (view, "  eval 5", TRUE);
+  select_row_text (view, "    lookup 4");
+  settle ();
+  assert_rows (view, "main 22", "  parse 15", "    lex 10", "  eval 5", "    lookup 4", "  old 2");
+  assert_total_drawn (view, "parse", 15, 22);
+  for (guint i = 0; i < G_N_ELEMENTS (kept); i++)
+    {
+      before[i] = row_widget (view, kept[i], NULL);
+      g_assert_nonnull (before[i]);
+    }
+  g_assert_nonnull (row_widget (view, "old", NULL));
+  g_signal_connect (sp_call_tree_view_get_model (view), "items-changed", G_CALLBACK (count_changes), &changes);
+
+  /* One items-changed for the whole update (GTK rebinds the rows in the
+   * range of each). */
+  sp_call_tree_view_set_tree (view, profile, second);
+  g_assert_cmpuint (changes, ==, 1);
+  g_signal_handlers_disconnect_by_func (sp_call_tree_view_get_model (view), count_changes, &changes);
+  settle ();
+  assert_rows (view, "main 29", "  eval 20", "    lookup 20", "  new 6", "  parse 3", "    lex 3");
+  g_assert_cmpstr (selected_name (view, profile, second), ==, "lookup");
+  for (guint i = 0; i < G_N_ELEMENTS (kept); i++)
+    g_assert_true (row_widget (view, kept[i], NULL) == before[i]);
+  assert_total_drawn (view, "main", 29, 29);
+  assert_total_drawn (view, "eval", 20, 29);
+  assert_total_drawn (view, "parse", 3, 29);
+  assert_total_drawn (view, "lex", 3, 29);
+  assert_total_drawn (view, "new", 6, 29);
+  g_assert_null (row_widget (view, "old", NULL));
+  gui_test_save_png (window, "call-tree-updated.png");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* Untouched, the rows follow each new tree's hottest path, in place: the
+ * old path closes, the new one opens, the rows kept keep their widgets. */
+static void
+test_follow_hot_path_in_place (void)
+{
+  g_autoptr (SpProfile) profile = profile_from_text (changing);
+  SpCallTree *second = thread_tree (profile, 1);
+  GtkWidget *window;
+  SpCallTreeView *view = view_in_window (&window);
+  GtkWidget *main_row, *parse_row;
+
+  sp_call_tree_view_set_tree (view, profile, thread_tree (profile, 0));
+  settle ();
+  assert_rows (view, "main 22", "  parse 15", "    lex 10", "  eval 5", "  old 2");
+  main_row = row_widget (view, "main", NULL);
+  parse_row = row_widget (view, "parse", NULL);
+
+  sp_call_tree_view_set_tree (view, profile, second);
+  settle ();
+  assert_rows (view, "main 29", "  eval 20", "    lookup 20", "  new 6", "  parse 3");
+  g_assert_cmpstr (selected_name (view, profile, second), ==, "lookup");
+  g_assert_true (row_widget (view, "main", NULL) == main_row);
+  g_assert_true (row_widget (view, "parse", NULL) == parse_row);
+  assert_total_drawn (view, "parse", 3, 29);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* A cell follows its item: moved to another tree's node, the item's row
+ * shows the new counts without GTK binding it again. */
+static void
+test_cells_follow_item (void)
+{
+  g_autoptr (SpProfile) profile = profile_from_text (changing);
+  SpCallTree *first = thread_tree (profile, 0);
+  SpCallTree *second = thread_tree (profile, 1);
+  g_autoptr (SpTreeSource) source = sp_tree_source_new (profile, second);
+  GtkWidget *window;
+  SpCallTreeView *view = view_in_window (&window);
+  g_autoptr (GtkTreeListRow) row = NULL;
+  g_autoptr (SpTreeItem) item = NULL;
+  g_autoptr (GArray) path = NULL;
+  guint32 node;
+
+  sp_call_tree_view_set_tree (view, profile, first);
+  settle ();
+  g_assert_cmpint (row_position (view, "  parse 15"), ==, 1);
+  row = g_list_model_get_item (sp_call_tree_view_get_model (view), 1);
+  item = gtk_tree_list_row_get_item (row);
+  path = sp_call_tree_get_path (first, sp_tree_item_get_node (item));
+  node = sp_call_tree_find_path (second, (const guint32 *) path->data, path->len, NULL);
+  assert_total_drawn (view, "parse", 15, 22);
+
+  sp_tree_item_move_to (item, source, node);
+  g_assert_cmpuint (sp_tree_item_get_total (item), ==, 3);
+  assert_total_drawn (view, "parse", 3, 29);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* The tree of one thread's samples, or of both (thread 2). */
+static SpCallTree *
+threads_tree (SpProfile *profile,
+              guint threads,
+              gboolean bottom_up)
+{
+  g_autoptr (SpFilter) filter = sp_filter_new ();
+
+  if (threads < 2)
+    sp_filter_hide_thread (filter, 1 - threads);
+  return sp_call_tree_new (profile, filter, NULL, bottom_up);
+}
+
+/* Untouched, a view updated in place shows what a new view given the same
+ * tree shows (the hot path open and selected), top-down and bottom-up,
+ * through trees that drop, add and reorder functions. */
+static void
+test_update_like_new (void)
+{
+  static const guint steps[] = { 0, 1, 2, 0, 2, 1 };
+  g_autoptr (SpProfile) profile = profile_from_text (changing);
+
+  for (guint bottom_up = 0; bottom_up < 2; bottom_up++)
+    {
+      g_autoptr (SpCallTreeView) updated = new_view ();
+
+      for (guint i = 0; i < G_N_ELEMENTS (steps); i++)
+        {
+          g_autoptr (SpCallTreeView) fresh = new_view ();
+          SpCallTree *tree = threads_tree (profile, steps[i], bottom_up);
+          g_autofree char *want = NULL;
+          g_autofree char *got = NULL;
+
+          sp_call_tree_view_set_tree (fresh, profile, threads_tree (profile, steps[i], bottom_up));
+          sp_call_tree_view_set_tree (updated, profile, tree);
+          want = rows_of (fresh);
+          got = rows_of (updated);
+          g_test_message ("%s, threads %u:\n%s", bottom_up ? "bottom-up" : "top-down", steps[i], got);
+          g_assert_cmpstr (got, ==, want);
+          g_assert_cmpstr (selected_name (updated, profile, tree), ==,
+                           selected_name (fresh, profile, tree));
+        }
+    }
+}
+
+/* b is a leaf in one tree, has a callee in the other. */
+static const char *const leaf_grows[] = {
+  "@1 main;a 5",
+  "@1 main;b 3",
+  "@2 main;a 5",
+  "@2 main;b;c 3",
+  NULL
+};
+
+static GtkTreeListRow *
+row_of (SpCallTreeView *view,
+        const char *text)
+{
+  int position = row_position (view, text);
+
+  g_assert_cmpint (position, >=, 0);
+  return g_list_model_get_item (sp_call_tree_view_get_model (view), position);
+}
+
+/* A row that gains callees can open (GtkTreeListModel remembers a row
+ * found to have nothing to open); an open row that loses them closes. */
+static void
+test_update_children_come_and_go (void)
+{
+  g_autoptr (SpProfile) profile = profile_from_text (leaf_grows);
+  g_autoptr (SpCallTreeView) view = new_view ();
+  g_autoptr (GtkTreeListRow) leaf = NULL;
+  g_autoptr (GtkTreeListRow) grown = NULL;
+  g_autoptr (GtkTreeListRow) shrunk = NULL;
+
+  sp_call_tree_view_set_tree (view, profile, thread_tree (profile, 0));
+  assert_rows (view, "main 8", "  a 5", "  b 3");
+  leaf = row_of (view, "  b 3");
+  g_assert_false (gtk_tree_list_row_is_expandable (leaf));
+
+  sp_call_tree_view_set_tree (view, profile, thread_tree (profile, 1));
+  assert_rows (view, "main 8", "  a 5", "  b 3");
+  grown = row_of (view, "  b 3");
+  g_assert_true (gtk_tree_list_row_is_expandable (grown));
+  gtk_tree_list_row_set_expanded (grown, TRUE);
+  assert_rows (view, "main 8", "  a 5", "  b 3", "    c 3");
+
+  sp_call_tree_view_set_tree (view, profile, thread_tree (profile, 0));
+  assert_rows (view, "main 8", "  a 5", "  b 3");
+  shrunk = row_of (view, "  b 3");
+  g_assert_false (gtk_tree_list_row_get_expanded (shrunk));
+  g_assert_false (gtk_tree_list_row_is_expandable (shrunk));
+}
+
 static void
 test_screenshot (void)
 {
@@ -670,6 +978,11 @@ main (int argc,
   g_test_add_func ("/ui/call-tree-view/hidden", test_hidden);
   g_test_add_func ("/ui/call-tree-view/deep-path", test_deep_path);
   g_test_add_func ("/ui/call-tree-view/keep-state-hidden", test_keep_state_hidden);
+  g_test_add_func ("/ui/call-tree-view/update-in-place", test_update_in_place);
+  g_test_add_func ("/ui/call-tree-view/follow-hot-path-in-place", test_follow_hot_path_in_place);
+  g_test_add_func ("/ui/call-tree-view/cells-follow-item", test_cells_follow_item);
+  g_test_add_func ("/ui/call-tree-view/update-like-new", test_update_like_new);
+  g_test_add_func ("/ui/call-tree-view/children-come-and-go", test_update_children_come_and_go);
   g_test_add_func ("/ui/call-tree-view/screenshot", test_screenshot);
   return g_test_run ();
 }
