@@ -92,10 +92,11 @@ list_item_get_tree_item (GtkListItem *list_item)
   return row != NULL ? gtk_tree_list_row_get_item (row) : NULL;
 }
 
-/* The tooltip is the label's own text, in full (the label may ellipsize
- * it). Asked for only when shown: gtk_widget_set_tooltip_text in bind
- * costs an X round trip per row under GTK 4.8 (it re-queries the pointer),
- * and expanding the hottest path rebinds the visible rows once per level. */
+/* The tooltip: the function's name in full (the label may ellipsize it),
+ * its module and where it is defined. Asked for only when shown:
+ * gtk_widget_set_tooltip_text in bind costs an X round trip per row under
+ * GTK 4.8 (it re-queries the pointer), and expanding the hottest path
+ * rebinds the visible rows once per level. */
 static gboolean
 function_query_tooltip (GtkWidget *label,
                         int x,
@@ -104,11 +105,20 @@ function_query_tooltip (GtkWidget *label,
                         GtkTooltip *tooltip,
                         gpointer user_data)
 {
+  SpTreeItem *item = list_item_get_tree_item (GTK_LIST_ITEM (user_data));
   const char *text = gtk_label_get_text (GTK_LABEL (label));
+  g_autoptr (GString) full = NULL;
+  g_autofree char *location = NULL;
 
   if (text[0] == '\0')
     return FALSE;
-  gtk_tooltip_set_text (tooltip, text);
+  full = g_string_new (text);
+  if (item != NULL && sp_tree_item_get_module (item)[0] != '\0')
+    g_string_append_printf (full, "\n%s", sp_tree_item_get_module (item));
+  location = item != NULL ? sp_tree_item_get_location (item) : NULL;
+  if (location != NULL)
+    g_string_append_printf (full, "\n%s", location);
+  gtk_tooltip_set_text (tooltip, full->str);
   return TRUE;
 }
 
@@ -123,7 +133,8 @@ function_setup (GtkSignalListItemFactory *factory,
   gtk_label_set_xalign (GTK_LABEL (label), 0.0);
   gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
   gtk_widget_set_has_tooltip (label, TRUE);
-  g_signal_connect (label, "query-tooltip", G_CALLBACK (function_query_tooltip), NULL);
+  /* The list item outlives its child label. */
+  g_signal_connect (label, "query-tooltip", G_CALLBACK (function_query_tooltip), list_item);
   gtk_tree_expander_set_child (GTK_TREE_EXPANDER (expander), label);
   gtk_list_item_set_child (list_item, expander);
 }

@@ -285,6 +285,17 @@ sp_tree_item_get_module (SpTreeItem *self)
   return function != NULL ? function->module : "";
 }
 
+char *
+sp_tree_item_get_location (SpTreeItem *self)
+{
+  const SpFunction *function;
+
+  g_return_val_if_fail (SP_IS_TREE_ITEM (self), NULL);
+
+  function = get_function (self);
+  return function != NULL ? sp_function_get_location (function) : NULL;
+}
+
 SpFunctionKind
 sp_tree_item_get_kind (SpTreeItem *self)
 {

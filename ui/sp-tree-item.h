@@ -41,6 +41,8 @@ guint32 sp_tree_item_get_function (SpTreeItem *self);
 /* The function's name; "[all samples]" for the root. */
 const char *sp_tree_item_get_name (SpTreeItem *self);
 const char *sp_tree_item_get_module (SpTreeItem *self);
+/* Where the function is defined ("parser.c:120"), or NULL; newly allocated. */
+char *sp_tree_item_get_location (SpTreeItem *self);
 SpFunctionKind sp_tree_item_get_kind (SpTreeItem *self);
 guint64 sp_tree_item_get_self (SpTreeItem *self);
 guint64 sp_tree_item_get_total (SpTreeItem *self);
