@@ -44,8 +44,8 @@ gboolean sp_window_record (SpWindow *self,
 
 gboolean sp_window_is_recording (SpWindow *self);
 
-/* Selects [from_s, to_s) seconds after the first sample on the timeline:
- * every view then shows only that range. */
+/* Selects [from_s, to_s) seconds after the first sample on the timeline,
+ * as far as the recording goes: every view then shows only that range. */
 void sp_window_select_time (SpWindow *self,
                             double from_s,
                             double to_s);
