@@ -56,6 +56,36 @@ call_site (Dwarf_Die *inlined,
     *file = dwarf_filesrc (files, file_index, NULL, NULL);
 }
 
+/* Where a function is defined: DW_AT_decl_file/line, on its abstract
+ * origin for an inlined instance. Not dwarf_decl_file: elfutils 0.188
+ * takes file 0 for none, but in DWARF 5 (clang's default) it is the
+ * unit's own source file. The index is one of the line program of the
+ * unit the attribute is in. */
+static void
+decl_site (Dwarf_Die *die,
+           const char **file,
+           guint *line)
+{
+  Dwarf_Attribute attr;
+  Dwarf_Word file_index = 0;
+  Dwarf_Word line_number = 0;
+  Dwarf_Half version = 0;
+  Dwarf_Files *files;
+  size_t n_files;
+  Dwarf_Die cu;
+
+  *file = NULL;
+  *line = 0;
+  if (dwarf_formudata (dwarf_attr_integrate (die, DW_AT_decl_line, &attr), &line_number) == 0)
+    *line = (guint) line_number;
+  if (dwarf_formudata (dwarf_attr_integrate (die, DW_AT_decl_file, &attr), &file_index) != 0
+      || dwarf_cu_die (attr.cu, &cu, &version, NULL, NULL, NULL, NULL, NULL) == NULL
+      || (file_index == 0 && version < 5))
+    return;
+  if (dwarf_getsrcfiles (&cu, &files, &n_files) == 0 && file_index < n_files)
+    *file = dwarf_filesrc (files, file_index, NULL, NULL);
+}
+
 static SpDwarfScopes *
 lookup_unit (GHashTable *units,
              Dwarf_Die *cudie)
@@ -127,14 +157,13 @@ _sp_dwarf_frames (SpSymbolizer *self,
   for (guint i = 0; i < n; i++)
     {
       guint call_line = 0;
-      int decl_line = 0;
+      const char *decl_file;
 
       frames[i].function = _sp_symbolizer_display_name (self, function_raw_name (dies[i]));
       frames[i].file = _sp_symbolizer_intern (self, file);
       frames[i].line = line > 0 ? (guint) line : 0;
-      /* On the abstract origin for an inlined instance: libdw follows it. */
-      frames[i].decl_file = _sp_symbolizer_intern (self, dwarf_decl_file (dies[i]));
-      frames[i].decl_line = dwarf_decl_line (dies[i], &decl_line) == 0 && decl_line > 0 ? (guint) decl_line : 0;
+      decl_site (dies[i], &decl_file, &frames[i].decl_line);
+      frames[i].decl_file = _sp_symbolizer_intern (self, decl_file);
       /* The next function out is where this one was inlined. */
       if (i + 1 < n)
         call_site (dies[i], &file, &call_line);
