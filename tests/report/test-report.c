@@ -481,9 +481,13 @@ model_merge (GPtrArray *functions,
 }
 
 /* Runs of the module's functions (known by name from top's rows) become
- * one "[module]" frame. */
+ * one "[module]" frame. The collapsed stacks name functions without their
+ * module, and a name can be the module's and the kernel's (futex_wait is
+ * both libc's and the kernel's): the kernel's part of a stack is its end,
+ * from the first function only the kernel has. */
 typedef struct {
   GHashTable *in_module;   /* function names */
+  GHashTable *in_kernel;   /* function names */
   const char *label;
 } CollapseModel;
 
@@ -492,13 +496,21 @@ model_collapse (GPtrArray *functions,
                 gpointer data)
 {
   CollapseModel *model = data;
+  guint user_end = 0;
 
-  for (guint i = 0; i < functions->len; i++)
+  while (user_end < functions->len
+         && !(g_hash_table_contains (model->in_kernel, g_ptr_array_index (functions, user_end))
+              && !g_hash_table_contains (model->in_module, g_ptr_array_index (functions, user_end))))
+    user_end++;
+  for (guint i = 0; i < user_end; i++)
     {
       if (!g_hash_table_contains (model->in_module, g_ptr_array_index (functions, i)))
         continue;
       if (i > 0 && g_str_equal (g_ptr_array_index (functions, i - 1), model->label))
-        g_ptr_array_remove_index (functions, i--);
+        {
+          g_ptr_array_remove_index (functions, i--);
+          user_end--;
+        }
       else
         {
           g_free (functions->pdata[i]);
@@ -585,8 +597,9 @@ test_collapse_module (void)
 {
   Recorded *r = get_recorded ();
   g_autoptr (GHashTable) in_libc = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) in_kernel = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr (GHashTable) stacks = NULL;
-  CollapseModel model = { in_libc, "[libc.so.6]" };
+  CollapseModel model = { in_libc, in_kernel, "[libc.so.6]" };
 
   for (guint i = 0; i < r->top->len; i++)
     {
@@ -594,13 +607,17 @@ test_collapse_module (void)
 
       if (g_strcmp0 (row->module, "libc.so.6") == 0)
         g_hash_table_add (in_libc, row->name);
+      else if (g_strcmp0 (row->module, "kernel.kallsyms") == 0)
+        g_hash_table_add (in_kernel, row->name);
     }
-  /* The model knows functions by name only: no name may be in two modules. */
+  /* Apart from the kernel's, the model knows functions by name only: no
+   * name may be in two modules. */
   for (guint i = 0; i < r->top->len; i++)
     {
       const SpReportRow *row = g_ptr_array_index (r->top, i);
 
-      if (g_strcmp0 (row->module, "libc.so.6") != 0 && g_hash_table_contains (in_libc, row->name))
+      if (g_strcmp0 (row->module, "libc.so.6") != 0 && g_strcmp0 (row->module, "kernel.kallsyms") != 0
+          && g_hash_table_contains (in_libc, row->name))
         g_error ("'%s' is a function of libc.so.6 and of %s", row->name, row->module);
     }
   g_assert_true (g_hash_table_contains (in_libc, "start_thread"));
