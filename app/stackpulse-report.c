@@ -145,11 +145,9 @@ make_filter (SpProfile *profile,
       sp_filter_set_time_range (filter, first + (guint64) (o->from_s * 1e9),
                                 o->to_s > 0 ? first + (guint64) (o->to_s * 1e9) : G_MAXUINT64);
     }
+  /* Functions get their ids as frames are resolved: resolve them all. */
   if (o->focus != NULL || o->merge != NULL || o->drop != NULL)
-    {
-      /* Functions get their ids as frames are resolved: resolve them all. */
-      g_autoptr (GArray) all = sp_function_list_new (profile, NULL, NULL);
-    }
+    g_array_unref (sp_function_list_new (profile, NULL, NULL));
   add_function_transforms (profile, filter, o->focus, SP_TRANSFORM_FOCUS_FUNCTION, &unknown);
   add_function_transforms (profile, filter, o->merge, SP_TRANSFORM_MERGE_FUNCTION, &unknown);
   add_function_transforms (profile, filter, o->drop, SP_TRANSFORM_DROP_FUNCTION, &unknown);
