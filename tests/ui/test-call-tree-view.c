@@ -884,6 +884,41 @@ test_update_like_new (void)
     }
 }
 
+/* a and b tie when both threads count: 6 samples each. */
+static const char *const ties[] = {
+  "@1 main;a 5",
+  "@1 main;b 3",
+  "@2 main;a 1",
+  "@2 main;b 3",
+  NULL
+};
+
+/* Rows that tie go in the tree's order, whichever order the tree before
+ * left them in (a before b, or b before a): as a new view shows them. */
+static void
+test_update_ties (void)
+{
+  static const guint firsts[] = { 0, 1 };
+  g_autoptr (SpProfile) profile = profile_from_text (ties);
+
+  for (guint bottom_up = 0; bottom_up < 2; bottom_up++)
+    for (guint i = 0; i < G_N_ELEMENTS (firsts); i++)
+      {
+        g_autoptr (SpCallTreeView) updated = new_view ();
+        g_autoptr (SpCallTreeView) fresh = new_view ();
+        g_autofree char *want = NULL;
+        g_autofree char *got = NULL;
+
+        sp_call_tree_view_set_tree (updated, profile, threads_tree (profile, firsts[i], bottom_up));
+        sp_call_tree_view_set_tree (updated, profile, threads_tree (profile, 2, bottom_up));
+        sp_call_tree_view_set_tree (fresh, profile, threads_tree (profile, 2, bottom_up));
+        want = rows_of (fresh);
+        got = rows_of (updated);
+        g_test_message ("%s, from thread %u:\n%s", bottom_up ? "bottom-up" : "top-down", firsts[i], got);
+        g_assert_cmpstr (got, ==, want);
+      }
+}
+
 /* b is a leaf in one tree, has a callee in the other. */
 static const char *const leaf_grows[] = {
   "@1 main;a 5",
@@ -982,6 +1017,7 @@ main (int argc,
   g_test_add_func ("/ui/call-tree-view/follow-hot-path-in-place", test_follow_hot_path_in_place);
   g_test_add_func ("/ui/call-tree-view/cells-follow-item", test_cells_follow_item);
   g_test_add_func ("/ui/call-tree-view/update-like-new", test_update_like_new);
+  g_test_add_func ("/ui/call-tree-view/update-ties", test_update_ties);
   g_test_add_func ("/ui/call-tree-view/children-come-and-go", test_update_children_come_and_go);
   g_test_add_func ("/ui/call-tree-view/screenshot", test_screenshot);
   return g_test_run ();
