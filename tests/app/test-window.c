@@ -15,6 +15,7 @@
 #include "sp-function-item.h"
 #include "sp-tree-item.h"
 #include "sp-window.h"
+#include "window-test.h"
 
 
 static char *
@@ -137,34 +138,10 @@ test_open_damaged (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
-/* The first check button under widget whose label contains text. */
-static GtkCheckButton *
-find_check_button (GtkWidget *widget,
-                   const char *text)
-{
-  if (GTK_IS_CHECK_BUTTON (widget))
-    {
-      const char *label = gtk_check_button_get_label (GTK_CHECK_BUTTON (widget));
-
-      if (label != NULL && strstr (label, text) != NULL)
-        return GTK_CHECK_BUTTON (widget);
-    }
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkCheckButton *found = find_check_button (child, text);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
-/* Samples under the call tree's top-level rows. */
+/* Samples under the top-level rows of a call tree model. */
 static guint64
-call_tree_total (SpWindow *window)
+top_level_total (GListModel *rows)
 {
-  GListModel *rows = sp_window_get_call_tree_model (window);
   guint64 total = 0;
 
   for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
@@ -176,6 +153,12 @@ call_tree_total (SpWindow *window)
         total += sp_tree_item_get_total (item);
     }
   return total;
+}
+
+static guint64
+call_tree_total (SpWindow *window)
+{
+  return top_level_total (sp_window_get_call_tree_model (window));
 }
 
 /* Records program (the threads workload, or a copy) for 0.6 s into spool
@@ -303,7 +286,7 @@ test_open_recording (void)
     gint64 deadline;
 
     sp_window_show_view (window, "threads");
-    alpha = find_check_button (GTK_WIDGET (window), "sp-alpha");
+    alpha = window_test_find_check_button (GTK_WIDGET (window), "sp-alpha");
     g_assert_nonnull (alpha);
     g_assert_true (gtk_check_button_get_active (alpha));
     gui_test_save_png (GTK_WIDGET (window), "recording-threads.png");
@@ -338,50 +321,15 @@ test_open_recording (void)
 }
 
 static gboolean
-call_tree_has_rows (SpWindow *window)
+call_tree_has_rows (gpointer window)
 {
   return g_list_model_get_n_items (sp_window_get_call_tree_model (window)) > 0;
 }
 
-/* Waits until cond holds, running the main loop; FALSE after 20 s. */
 static gboolean
-wait_until (gboolean (*cond) (SpWindow *),
-            SpWindow *window)
-{
-  gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
-
-  while (g_get_monotonic_time () < deadline)
-    {
-      if (cond (window))
-        return TRUE;
-      g_main_context_iteration (NULL, FALSE);
-      g_usleep (1000);
-    }
-  return FALSE;
-}
-
-static gboolean
-not_recording (SpWindow *window)
+not_recording (gpointer window)
 {
   return !sp_window_is_recording (window);
-}
-
-/* The first widget of type under widget, depth first. */
-static GtkWidget *
-find_widget (GtkWidget *widget,
-             GType type)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_widget (child, type);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
 }
 
 /* The flame graph's row height (sp-flame-graph.c). */
@@ -422,7 +370,7 @@ test_flame_graph_focus (void)
   window = open_window (spool);
   g_assert_true (wait_for_page (window, "profile"));
   sp_window_show_view (window, "flame-graph");
-  graph = find_widget (GTK_WIDGET (window), SP_TYPE_FLAME_GRAPH);
+  graph = window_test_find_widget (GTK_WIDGET (window), SP_TYPE_FLAME_GRAPH);
   g_assert_nonnull (graph);
   adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (gtk_widget_get_ancestor (graph,
                                                                           GTK_TYPE_SCROLLED_WINDOW)));
@@ -466,31 +414,15 @@ static GListModel *
 view_model (SpWindow *window,
             const char *page)
 {
-  GtkWidget *stack = find_widget (GTK_WIDGET (window), GTK_TYPE_STACK);
+  GtkWidget *stack = window_test_find_widget (GTK_WIDGET (window), GTK_TYPE_STACK);
 
   /* The pages' stack holds the views' stack. */
   while (stack != NULL && gtk_stack_get_child_by_name (GTK_STACK (stack), page) == NULL)
-    stack = find_widget (gtk_stack_get_visible_child (GTK_STACK (stack)), GTK_TYPE_STACK);
+    stack = window_test_find_widget (gtk_stack_get_visible_child (GTK_STACK (stack)), GTK_TYPE_STACK);
   g_assert_nonnull (stack);
-  return sp_call_tree_view_get_model (SP_CALL_TREE_VIEW (find_widget (gtk_stack_get_child_by_name (GTK_STACK (stack),
+  return sp_call_tree_view_get_model (SP_CALL_TREE_VIEW (window_test_find_widget (gtk_stack_get_child_by_name (GTK_STACK (stack),
                                                                                                     page),
                                                                       SP_TYPE_CALL_TREE_VIEW)));
-}
-
-static guint64
-top_level_total (GListModel *rows)
-{
-  guint64 total = 0;
-
-  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
-    {
-      g_autoptr (GtkTreeListRow) row = g_list_model_get_item (rows, i);
-      g_autoptr (SpTreeItem) item = gtk_tree_list_row_get_item (row);
-
-      if (gtk_tree_list_row_get_depth (row) == 0)
-        total += sp_tree_item_get_total (item);
-    }
-  return total;
 }
 
 /* The bottom-up tree is built after the first frame: it fills in shortly
@@ -581,13 +513,13 @@ test_record_live (void)
   g_assert_cmpstr (sp_window_get_page (window), ==, "profile");
 
   /* Live: rows appear well before the 8 s workload ends. */
-  g_assert_true (wait_until (call_tree_has_rows, window));
+  g_assert_true (window_test_wait (call_tree_has_rows, window, 20));
   g_assert_true (sp_window_is_recording (window));
   g_test_message ("first rows after %.2f s", (g_get_monotonic_time () - started) / 1e6);
   gui_test_save_png (GTK_WIDGET (window), "live-call-tree.png");
 
   gtk_widget_activate_action (GTK_WIDGET (window), "win.stop", NULL);
-  g_assert_true (wait_until (not_recording, window));
+  g_assert_true (window_test_wait (not_recording, window, 20));
   g_assert_cmpfloat ((g_get_monotonic_time () - started) / 1e6, <, 7.0);
   /* The last update reads the finished file and fills the summary. */
   for (gint64 until = g_get_monotonic_time () + 2 * G_USEC_PER_SEC; g_get_monotonic_time () < until;)
@@ -628,7 +560,7 @@ test_open_after_recording (void)
   gtk_window_present (GTK_WINDOW (window));
   g_assert_true (sp_window_record (window, &options, &error));
   g_assert_no_error (error);
-  g_assert_true (wait_until (not_recording, window));
+  g_assert_true (window_test_wait (not_recording, window, 20));
   /* The last update reads the finished file. */
   for (gint64 until = g_get_monotonic_time () + G_USEC_PER_SEC; g_get_monotonic_time () < until;)
     g_main_context_iteration (NULL, FALSE);
@@ -662,10 +594,10 @@ test_profile_demo (void)
   gtk_window_present (GTK_WINDOW (window));
   gtk_widget_activate_action (GTK_WIDGET (window), "win.record-demo", NULL);
   g_assert_true (sp_window_is_recording (window));
-  g_assert_true (wait_until (call_tree_has_rows, window));
+  g_assert_true (window_test_wait (call_tree_has_rows, window, 20));
   g_assert_true (sp_window_search_function (window, "deflate_block"));
   gtk_widget_activate_action (GTK_WIDGET (window), "win.stop", NULL);
-  g_assert_true (wait_until (not_recording, window));
+  g_assert_true (window_test_wait (not_recording, window, 20));
   gui_test_save_png (GTK_WIDGET (window), "demo.png");
   gtk_window_destroy (GTK_WINDOW (window));
 }
@@ -1041,7 +973,7 @@ test_live_keeps_state (void)
   gui_test_save_png (GTK_WIDGET (window), "live-callers.png");
 
   gtk_widget_activate_action (GTK_WIDGET (window), "win.stop", NULL);
-  g_assert_true (wait_until (not_recording, window));
+  g_assert_true (window_test_wait (not_recording, window, 20));
   gtk_window_destroy (GTK_WINDOW (window));
   sp_record_options_clear (&options);
 }
