@@ -31,40 +31,19 @@ function_raw_name (Dwarf_Die *die)
   return NULL;
 }
 
-/* The call site of an inlined instance: a file of its CU's line program
- * and a line. */
+/* A source position a DIE names by a pair of attributes: a file (an
+ * index into the line program of the unit the attribute is in) and a line.
+ * For DW_AT_call_file/line, where an inlined instance was called; for
+ * DW_AT_decl_file/line, where a function is defined (on an inlined
+ * instance's abstract origin: dwarf_attr_integrate follows it). Not
+ * dwarf_decl_file: elfutils 0.188 takes file 0 for none, as DWARF 4 has
+ * it, but DWARF 5 (clang's default) numbers the unit's own source file 0. */
 static void
-call_site (Dwarf_Die *inlined,
-           const char **file,
-           guint *line)
-{
-  Dwarf_Attribute attr;
-  Dwarf_Word file_index = 0;
-  Dwarf_Word line_number = 0;
-  Dwarf_Files *files;
-  size_t n_files;
-  Dwarf_Die cu;
-
-  *file = NULL;
-  *line = 0;
-  if (dwarf_formudata (dwarf_attr (inlined, DW_AT_call_line, &attr), &line_number) == 0)
-    *line = (guint) line_number;
-  if (dwarf_formudata (dwarf_attr (inlined, DW_AT_call_file, &attr), &file_index) == 0
-      && dwarf_diecu (inlined, &cu, NULL, NULL) != NULL
-      && dwarf_getsrcfiles (&cu, &files, &n_files) == 0
-      && file_index < n_files)
-    *file = dwarf_filesrc (files, file_index, NULL, NULL);
-}
-
-/* Where a function is defined: DW_AT_decl_file/line, on its abstract
- * origin for an inlined instance. Not dwarf_decl_file: elfutils 0.188
- * takes file 0 for none, but in DWARF 5 (clang's default) it is the
- * unit's own source file. The index is one of the line program of the
- * unit the attribute is in. */
-static void
-decl_site (Dwarf_Die *die,
-           const char **file,
-           guint *line)
+source_position (Dwarf_Die *die,
+                 int file_attribute,
+                 int line_attribute,
+                 const char **file,
+                 guint *line)
 {
   Dwarf_Attribute attr;
   Dwarf_Word file_index = 0;
@@ -76,9 +55,9 @@ decl_site (Dwarf_Die *die,
 
   *file = NULL;
   *line = 0;
-  if (dwarf_formudata (dwarf_attr_integrate (die, DW_AT_decl_line, &attr), &line_number) == 0)
+  if (dwarf_formudata (dwarf_attr_integrate (die, line_attribute, &attr), &line_number) == 0)
     *line = (guint) line_number;
-  if (dwarf_formudata (dwarf_attr_integrate (die, DW_AT_decl_file, &attr), &file_index) != 0
+  if (dwarf_formudata (dwarf_attr_integrate (die, file_attribute, &attr), &file_index) != 0
       || dwarf_cu_die (attr.cu, &cu, &version, NULL, NULL, NULL, NULL, NULL) == NULL
       || (file_index == 0 && version < 5))
     return;
@@ -162,11 +141,11 @@ _sp_dwarf_frames (SpSymbolizer *self,
       frames[i].function = _sp_symbolizer_display_name (self, function_raw_name (dies[i]));
       frames[i].file = _sp_symbolizer_intern (self, file);
       frames[i].line = line > 0 ? (guint) line : 0;
-      decl_site (dies[i], &decl_file, &frames[i].decl_line);
+      source_position (dies[i], DW_AT_decl_file, DW_AT_decl_line, &decl_file, &frames[i].decl_line);
       frames[i].decl_file = _sp_symbolizer_intern (self, decl_file);
       /* The next function out is where this one was inlined. */
       if (i + 1 < n)
-        call_site (dies[i], &file, &call_line);
+        source_position (dies[i], DW_AT_call_file, DW_AT_call_line, &file, &call_line);
       line = (int) call_line;
     }
 
