@@ -105,20 +105,15 @@ function_query_tooltip (GtkWidget *label,
                         GtkTooltip *tooltip,
                         gpointer user_data)
 {
-  SpTreeItem *item = list_item_get_tree_item (GTK_LIST_ITEM (user_data));
-  const char *text = gtk_label_get_text (GTK_LABEL (label));
-  g_autoptr (GString) full = NULL;
+  g_autoptr (SpTreeItem) item = list_item_get_tree_item (GTK_LIST_ITEM (user_data));
   g_autofree char *location = NULL;
+  g_autofree char *text = NULL;
 
-  if (text[0] == '\0')
+  if (item == NULL)
     return FALSE;
-  full = g_string_new (text);
-  if (item != NULL && sp_tree_item_get_module (item)[0] != '\0')
-    g_string_append_printf (full, "\n%s", sp_tree_item_get_module (item));
-  location = item != NULL ? sp_tree_item_get_location (item) : NULL;
-  if (location != NULL)
-    g_string_append_printf (full, "\n%s", location);
-  gtk_tooltip_set_text (tooltip, full->str);
+  location = sp_tree_item_get_location (item);
+  text = _sp_cells_function_tooltip (sp_tree_item_get_name (item), sp_tree_item_get_module (item), location);
+  gtk_tooltip_set_text (tooltip, text);
   return TRUE;
 }
 

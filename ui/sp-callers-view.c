@@ -75,18 +75,14 @@ function_query_tooltip (GtkWidget *label,
                         gpointer user_data)
 {
   SpFunctionItem *item = gtk_list_item_get_item (GTK_LIST_ITEM (user_data));
-  g_autoptr (GString) text = NULL;
   g_autofree char *location = NULL;
+  g_autofree char *text = NULL;
 
   if (item == NULL)
     return FALSE;
-  text = g_string_new (sp_function_item_get_name (item));
-  if (sp_function_item_get_module (item)[0] != '\0')
-    g_string_append_printf (text, "\n%s", sp_function_item_get_module (item));
   location = sp_function_item_get_location (item);
-  if (location != NULL)
-    g_string_append_printf (text, "\n%s", location);
-  gtk_tooltip_set_text (tooltip, text->str);
+  text = _sp_cells_function_tooltip (sp_function_item_get_name (item), sp_function_item_get_module (item), location);
+  gtk_tooltip_set_text (tooltip, text);
   return TRUE;
 }
 

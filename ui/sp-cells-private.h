@@ -13,6 +13,13 @@ G_BEGIN_DECLS
 void _sp_cells_style_function_label (GtkLabel *label,
                                      SpFunctionKind kind);
 
+/* A function's tooltip: its name, then its module and where it is
+ * defined, each on a line of its own when known (module may be "",
+ * location NULL). */
+char *_sp_cells_function_tooltip (const char *name,
+                                  const char *module,
+                                  const char *location);
+
 /* "12.5%  (1234)": the share of all samples, then the count. */
 char *_sp_cells_format_share (double percent,
                               guint64 samples);

@@ -99,6 +99,20 @@ _sp_cells_unfollow (GtkWidget *cell)
 }
 
 char *
+_sp_cells_function_tooltip (const char *name,
+                            const char *module,
+                            const char *location)
+{
+  GString *text = g_string_new (name);
+
+  if (module != NULL && module[0] != '\0')
+    g_string_append_printf (text, "\n%s", module);
+  if (location != NULL)
+    g_string_append_printf (text, "\n%s", location);
+  return g_string_free (text, FALSE);
+}
+
+char *
 _sp_cells_format_share (double percent,
                         guint64 samples)
 {
