@@ -1549,14 +1549,9 @@ sp_window_select_time (SpWindow *self,
                        double from_s,
                        double to_s)
 {
-  guint64 first, last, start = G_MAXUINT64, end = 0;
+  guint64 start, end;
 
-  for (guint32 t = 0; self->index != NULL && sp_sample_index_get_thread_span (self->index, t, &first, &last); t++)
-    {
-      start = MIN (start, first);
-      end = MAX (end, last);
-    }
-  if (start == G_MAXUINT64)
+  if (self->index == NULL || !sp_sample_index_get_time_span (self->index, &start, &end))
     return;
   /* Within the recording: the range's label says how long it is. */
   sp_timeline_view_set_selection (self->timeline_view, MIN (start + (guint64) (from_s * 1e9), end),
