@@ -221,6 +221,17 @@ show_summary (SpWindow *self,
     }
 }
 
+/* What only a profile (or a recording) has: its views and their tools. */
+static void
+show_profile_controls (SpWindow *self,
+                       gboolean visible)
+{
+  gtk_widget_set_visible (GTK_WIDGET (self->view_switcher), visible);
+  gtk_widget_set_visible (GTK_WIDGET (self->search_entry), visible);
+  gtk_widget_set_visible (GTK_WIDGET (self->icicle_button), visible);
+  gtk_widget_set_visible (GTK_WIDGET (self->transform_button), visible);
+}
+
 static void
 show_profile (SpWindow *self,
               Loaded *loaded)
@@ -255,10 +266,7 @@ show_profile (SpWindow *self,
   sp_call_tree_view_set_tree (self->call_tree_view, self->profile, g_steal_pointer (&loaded->call_tree));
   sp_flame_graph_set_tree (self->flame_graph, self->profile, g_steal_pointer (&loaded->flame_tree));
   show_summary (self, &loaded->summary);
-  gtk_widget_set_visible (GTK_WIDGET (self->view_switcher), TRUE);
-  gtk_widget_set_visible (GTK_WIDGET (self->search_entry), TRUE);
-  gtk_widget_set_visible (GTK_WIDGET (self->icicle_button), TRUE);
-  gtk_widget_set_visible (GTK_WIDGET (self->transform_button), TRUE);
+  show_profile_controls (self, TRUE);
   gtk_stack_set_visible_child_name (self->pages, "profile");
   /* Not needed for the first frame (it took a third of the time to it);
    * a worker already running rebuilds every tree after it. */
@@ -828,10 +836,7 @@ session_finished (SpRecordingSession *session,
       g_autofree char *pkexec = sp_recording_session_find_pkexec ();
 
       g_clear_handle_id (&self->live_source, g_source_remove);
-      gtk_widget_set_visible (GTK_WIDGET (self->view_switcher), FALSE);
-      gtk_widget_set_visible (GTK_WIDGET (self->search_entry), FALSE);
-      gtk_widget_set_visible (GTK_WIDGET (self->icicle_button), FALSE);
-      gtk_widget_set_visible (GTK_WIDGET (self->transform_button), FALSE);
+      show_profile_controls (self, FALSE);
       gtk_label_set_text (self->error_label, g_strstrip (text));
       gtk_widget_set_visible (self->elevate_button, pkexec != NULL && !self->record_options.elevated
                                                     && sp_recording_session_was_refused (session));
@@ -886,15 +891,13 @@ sp_window_record (SpWindow *self,
   g_autofree char *path = recording_path (program);
   g_autofree char *title = NULL;
 
-  g_return_val_if_fail (self->session == NULL && self->profile == NULL, FALSE);
+  g_return_val_if_fail (self->session == NULL && self->profile == NULL && options != &self->record_options, FALSE);
   self->session = sp_recording_session_start (options, path, error);
   if (self->session == NULL)
     return FALSE;
-  if (&self->record_options != options)
-    {
-      sp_record_options_clear (&self->record_options);
-      sp_record_options_copy (&self->record_options, options);
-    }
+  sp_record_options_clear (&self->record_options);
+  sp_record_options_copy (&self->record_options, options);
+  g_clear_object (&self->file);  /* a file that could not be opened */
   self->file = g_file_new_for_path (path);
   g_signal_connect (self->session, "progress", G_CALLBACK (session_progress), self);
   g_signal_connect (self->session, "finished", G_CALLBACK (session_finished), self);
@@ -908,10 +911,7 @@ sp_window_record (SpWindow *self,
   gtk_widget_set_visible (GTK_WIDGET (self->status_label), TRUE);
   gtk_widget_set_visible (GTK_WIDGET (self->record_button), FALSE);
   gtk_widget_set_visible (GTK_WIDGET (self->stop_button), TRUE);
-  gtk_widget_set_visible (GTK_WIDGET (self->view_switcher), TRUE);
-  gtk_widget_set_visible (GTK_WIDGET (self->search_entry), TRUE);
-  gtk_widget_set_visible (GTK_WIDGET (self->icicle_button), TRUE);
-  gtk_widget_set_visible (GTK_WIDGET (self->transform_button), TRUE);
+  show_profile_controls (self, TRUE);
   gtk_stack_set_visible_child_name (self->pages, "profile");
   live_schedule (self);
   return TRUE;
@@ -963,7 +963,8 @@ record_activated (GtkWidget *widget,
 {
   SpRecordDialog *dialog = sp_record_dialog_new (GTK_WINDOW (widget));
 
-  g_signal_connect (dialog, "record", G_CALLBACK (record_requested), widget);
+  /* The dialog may outlive the window. */
+  g_signal_connect_object (dialog, "record", G_CALLBACK (record_requested), widget, 0);
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
@@ -1008,7 +1009,7 @@ attach_activated (GtkWidget *widget,
 {
   SpProcessPicker *picker = sp_process_picker_new (GTK_WINDOW (widget));
 
-  g_signal_connect (picker, "attach", G_CALLBACK (attach_requested), widget);
+  g_signal_connect_object (picker, "attach", G_CALLBACK (attach_requested), widget, 0);
   gtk_window_present (GTK_WINDOW (picker));
 }
 
