@@ -1091,9 +1091,8 @@ update_thread_list (SpWindow *self)
 {
   const SpSpoolReader *reader = sp_profile_get_reader (self->profile);
   const SpThread *threads;
-  g_autofree guint64 *samples = NULL;
   GtkWidget *child;
-  gsize n_threads, n_samples, n_named;
+  gsize n_threads, n_named;
 
   sp_profile_lock_reading (self->profile);
   n_threads = sp_spool_reader_get_n_threads (reader);
@@ -1104,11 +1103,6 @@ update_thread_list (SpWindow *self)
       sp_profile_unlock_reading (self->profile);
       return;
     }
-  n_samples = sp_spool_reader_get_n_samples (reader);
-  samples = g_new0 (guint64, MAX (n_threads, 1));
-  for (gsize i = 0; i < n_samples; i++)
-    samples[sp_spool_reader_get_sample_thread (reader, i)]++;
-
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->thread_list))) != NULL)
     gtk_list_box_remove (self->thread_list, child);
   for (gsize t = 0; t < n_threads; t++)
@@ -1116,7 +1110,8 @@ update_thread_list (SpWindow *self)
       const char *name = sp_profile_get_thread_name (self->profile, threads[t].tid);
       g_autofree char *label = g_strdup_printf ("%s   thread %" G_GUINT64_FORMAT ", process %d   —   %"
                                                 G_GUINT64_FORMAT " samples", name != NULL ? name : "(unnamed)",
-                                                threads[t].tid, threads[t].pid, samples[t]);
+                                                threads[t].tid, threads[t].pid,
+                                                sp_sample_index_get_thread_samples (self->index, (guint32) t));
       GtkWidget *check = gtk_check_button_new_with_label (label);
 
       gtk_check_button_set_active (GTK_CHECK_BUTTON (check), !sp_filter_is_thread_hidden (self->filter, (guint32) t));

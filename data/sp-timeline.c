@@ -11,6 +11,7 @@ struct _SpSampleIndex
   GArray *order;        /* guint32 sample indexes, by (ts, index) */
   GArray *first_ns;     /* guint64 per thread, G_MAXUINT64 when none */
   GArray *last_ns;
+  GArray *n_samples;    /* guint64 per thread */
 };
 
 SpSampleIndex *
@@ -21,6 +22,7 @@ sp_sample_index_new (void)
   index->order = g_array_new (FALSE, FALSE, sizeof (guint32));
   index->first_ns = g_array_new (FALSE, FALSE, sizeof (guint64));
   index->last_ns = g_array_new (FALSE, FALSE, sizeof (guint64));
+  index->n_samples = g_array_new (FALSE, TRUE, sizeof (guint64));
   return index;
 }
 
@@ -32,6 +34,7 @@ sp_sample_index_free (SpSampleIndex *index)
   g_array_unref (index->order);
   g_array_unref (index->first_ns);
   g_array_unref (index->last_ns);
+  g_array_unref (index->n_samples);
   g_free (index);
 }
 
@@ -65,6 +68,7 @@ update_spans (SpSampleIndex *index,
       g_array_append_val (index->first_ns, none);
       g_array_append_val (index->last_ns, zero);
     }
+  g_array_set_size (index->n_samples, index->first_ns->len);
   for (gsize i = first; i < last; i++)
     {
       guint32 t = sp_spool_reader_get_sample_thread (reader, i);
@@ -73,6 +77,7 @@ update_spans (SpSampleIndex *index,
 
       *f = MIN (*f, ts[i]);
       *l = MAX (*l, ts[i]);
+      g_array_index (index->n_samples, guint64, t)++;
     }
 }
 
@@ -158,6 +163,13 @@ sp_sample_index_find_range (const SpSampleIndex *index,
   *last = to_ns == G_MAXUINT64 ? index->order->len : lower_bound (index, ts, to_ns);
   if (*last < *first)
     *last = *first;
+}
+
+guint64
+sp_sample_index_get_thread_samples (const SpSampleIndex *index,
+                                    guint32 thread)
+{
+  return thread < index->n_samples->len ? g_array_index (index->n_samples, guint64, thread) : 0;
 }
 
 gboolean

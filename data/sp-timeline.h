@@ -39,6 +39,10 @@ gboolean sp_sample_index_get_time_span (const SpSampleIndex *index,
                                         guint64 *first_ns,
                                         guint64 *last_ns);
 
+/* How many samples a thread has (kept as samples come in). */
+guint64 sp_sample_index_get_thread_samples (const SpSampleIndex *index,
+                                            guint32 thread);
+
 /* A thread's first and last sample time; FALSE if it has none. */
 gboolean sp_sample_index_get_thread_span (const SpSampleIndex *index,
                                           guint32 thread,

@@ -41,6 +41,9 @@ test_buckets (void)
   g_assert_cmpuint (first, ==, t0 + 10000000);
   g_assert_cmpuint (last, ==, t0 + 29000000);
   g_assert_false (sp_sample_index_get_thread_span (index, 7, &first, &last));
+  g_assert_cmpuint (sp_sample_index_get_thread_samples (index, 0), ==, 10);
+  g_assert_cmpuint (sp_sample_index_get_thread_samples (index, 1), ==, 20);
+  g_assert_cmpuint (sp_sample_index_get_thread_samples (index, 7), ==, 0);
 }
 
 /* Samples written out of order (as CPUs deliver them) come out sorted. */
@@ -119,6 +122,8 @@ test_follow (void)
       g_assert_true (sp_stack_counts_update (counts, live, NULL));
       sp_sample_index_update (index, sp_profile_get_reader (live));
       g_assert_cmpuint (counts->n_samples, ==, round * 100);
+      /* Each round is a new thread's: counted as it comes in. */
+      g_assert_cmpuint (sp_sample_index_get_thread_samples (index, round - 1), ==, 100);
     }
   g_assert_false (sp_stack_counts_update (counts, live, NULL));
   g_assert_true (sp_spool_writer_close (writer, &err));
