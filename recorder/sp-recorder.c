@@ -149,7 +149,9 @@ pump (Recorder *r,
     sp_perf_ring_drain (&r->events.rings[i], queue_record, r);
   if (!r->unwinding)
     return sp_event_queue_flush (&r->queue, watermark, 0, apply_record, &r->rec);
-  r->rec.drop_before_ns = now > UNWIND_MAX_LAG_NS ? now - UNWIND_MAX_LAG_NS : 0;
+  /* The last flush (no watermark) has all the time it needs: it drops
+   * nothing. */
+  r->rec.drop_before_ns = watermark != UINT64_MAX && now > UNWIND_MAX_LAG_NS ? now - UNWIND_MAX_LAG_NS : 0;
   return sp_event_queue_flush (&r->queue, watermark, watermark == UINT64_MAX ? 0 : now + UNWIND_BUDGET_NS,
                                apply_record, &r->rec);
 }

@@ -354,11 +354,11 @@ handle_sample (SpRecording *rec,
   if (thread != NULL)
     thread->n_samples++;
 
-  n = frames_from_callchain (rec, &sample, header->misc, rec->unwinder != NULL);
+  /* A sample the unwinder cannot take (no registers, a 32-bit process)
+   * keeps what the callchain has, as without unwinding. */
+  n = frames_from_callchain (rec, &sample, header->misc, unwind);
   if (unwind)
     n = add_unwound_frames (rec, &sample, n);
-  else if (n == 0 && rec->unwinder != NULL)
-    add_address (rec, &n, (int32_t) sample.pid, sample.ip, SP_FRAME_USER);
   if (n == 0)
     return;
   if (!sp_spool_writer_write_sample (rec->writer, time, (int32_t) sample.pid, sample.tid,

@@ -817,6 +817,7 @@ walk_frame_pointers (SpUnwindProcess *process,
   for (;;)
     {
       uint64_t next, return_address;
+      bool keeps_frame;
 
       if (!read_stack (process, state, sp, fp, &next) || !read_stack (process, state, sp, fp + 8, &return_address))
         {
@@ -827,11 +828,12 @@ walk_frame_pointers (SpUnwindProcess *process,
         return FP_UNUSABLE;
       frames[n++] = return_address;
       *n_frames = n;
-      if (!keeps_frame_at (process, return_address, false) || next == 0)
+      keeps_frame = keeps_frame_at (process, return_address, false);
+      if (!keeps_frame || next == 0)
         {
           process->resume_sp = fp + 16;
           process->resume_fp = next;
-          return keeps_frame_at (process, return_address, false) ? FP_COMPLETE : FP_RESUME;
+          return keeps_frame ? FP_COMPLETE : FP_RESUME;
         }
       if (next <= fp)
         return FP_UNUSABLE;
