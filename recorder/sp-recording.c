@@ -180,7 +180,7 @@ sp_recording_add_mapping (SpRecording *rec,
   if (process != NULL && process->exec_pending && sp_recording_looks_like_python (path))
     process->python = true;
   if (rec->unwinder != NULL)
-    sp_unwinder_add_mapping (rec->unwinder, pid, start, end, file_offset, path);
+    sp_unwinder_add_mapping (rec->unwinder, pid, start, end, file_offset, inode, path);
   if (!sp_module_table_intern (rec->modules, rec->writer, &module, &id, &err))
     {
       remember_failure (rec, &err);

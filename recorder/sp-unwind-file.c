@@ -205,7 +205,8 @@ load_vdso (SpUnwindFile *file)
 
 static bool
 load_path (SpUnwindFile *file,
-           const char *path)
+           const char *path,
+           uint64_t inode)
 {
   int fd = open (path, O_RDONLY | O_CLOEXEC);
   struct stat st;
@@ -213,7 +214,8 @@ load_path (SpUnwindFile *file,
 
   if (fd < 0)
     return false;
-  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode) || st.st_size == 0)
+  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode) || st.st_size == 0
+      || (inode != 0 && (uint64_t) st.st_ino != inode))
     {
       close (fd);
       return false;
@@ -230,7 +232,8 @@ load_path (SpUnwindFile *file,
 }
 
 SpUnwindFile *
-sp_unwind_file_load (const char *path)
+sp_unwind_file_load (const char *path,
+                     uint64_t inode)
 {
   SpUnwindFile *file = calloc (1, sizeof *file);
 
@@ -240,8 +243,9 @@ sp_unwind_file_load (const char *path)
       return NULL;
     }
   file->memfd = -1;
+  file->inode = inode;
   elf_version (EV_CURRENT);
-  if (strcmp (path, "[vdso]") == 0 ? load_vdso (file) : load_path (file, path))
+  if (strcmp (path, "[vdso]") == 0 ? load_vdso (file) : load_path (file, path, inode))
     read_elf (file);
   return file;
 }

@@ -27,7 +27,8 @@ typedef struct {
 
 typedef struct {
   char             *path;
-  bool              readable;        /* the file could be opened as ELF */
+  uint64_t          inode;           /* of the file mapped; 0: not known */
+  bool              readable;        /* the file could be opened as ELF, and is the one mapped */
   bool              is_dyn;          /* ET_DYN: placed anywhere */
   bool              has_eh_frame;
   bool              has_debug_frame; /* in the file itself */
@@ -61,8 +62,11 @@ typedef struct {
 
 /* Reads path (or, for "[vdso]", this process's own vDSO, which is the one
  * every 64-bit process on this kernel maps). Never NULL except out of
- * memory; an unreadable file has readable=false. */
-SpUnwindFile *sp_unwind_file_load (const char *path);
+ * memory; an unreadable file has readable=false, and so has another file
+ * at path than the inode (when not 0) the mapping named: a program rebuilt
+ * during the recording is not unwound with the new file's tables. */
+SpUnwindFile *sp_unwind_file_load (const char *path,
+                                   uint64_t inode);
 
 void sp_unwind_file_free (SpUnwindFile *file);
 

@@ -162,18 +162,21 @@ sp_unwinder_clear (SpUnwinder *unwinder)
 
 /* ---- Files and processes ----------------------------------------------- */
 
+/* A file is known by path and inode: a path can name another file later
+ * in a recording (a program rebuilt and run again). */
 static SpUnwindFile *
 file_for (SpUnwinder *unwinder,
-          const char *path)
+          const char *path,
+          uint64_t inode)
 {
   SpUnwindFile *file;
 
   for (size_t i = 0; i < unwinder->n_files; i++)
-    if (strcmp (unwinder->files[i]->path, path) == 0)
+    if (unwinder->files[i]->inode == inode && strcmp (unwinder->files[i]->path, path) == 0)
       return unwinder->files[i];
   if (!sp_array_reserve ((void **) &unwinder->files, &unwinder->files_capacity, unwinder->n_files + 1,
                          sizeof (SpUnwindFile *))
-      || (file = sp_unwind_file_load (path)) == NULL)
+      || (file = sp_unwind_file_load (path, inode)) == NULL)
     return NULL;
   unwinder->files[unwinder->n_files++] = file;
   return file;
@@ -285,6 +288,7 @@ sp_unwinder_add_mapping (SpUnwinder *unwinder,
                          uint64_t start,
                          uint64_t end,
                          uint64_t file_offset,
+                         uint64_t inode,
                          const char *path)
 {
   SpUnwindProcess *process = process_for (unwinder, pid);
@@ -296,7 +300,7 @@ sp_unwinder_add_mapping (SpUnwinder *unwinder,
     return;
   if (path[0] != '/' && strcmp (path, "[vdso]") != 0)
     return;  /* anonymous code (JIT), [vsyscall]: nothing to unwind with */
-  file = file_for (unwinder, path);
+  file = file_for (unwinder, path, inode);
   if (file == NULL)
     return;
 
@@ -847,7 +851,7 @@ static SpUnwindFile *
 unknown_file (SpUnwinder *unwinder)
 {
   if (unwinder->unknown == NULL)
-    unwinder->unknown = file_for (unwinder, "[unknown]");
+    unwinder->unknown = file_for (unwinder, "[unknown]", 0);
   return unwinder->unknown;
 }
 

@@ -87,6 +87,7 @@ void sp_unwinder_add_mapping (SpUnwinder *unwinder,
                               uint64_t start,
                               uint64_t end,
                               uint64_t file_offset,
+                              uint64_t inode,
                               const char *path);
 void sp_unwinder_fork (SpUnwinder *unwinder,
                        int32_t parent_pid,
