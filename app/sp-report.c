@@ -170,7 +170,7 @@ print_tree_node (SpProfile *profile,
                  guint64 min_samples,
                  FILE *out)
 {
-  g_autoptr (GArray) children = sp_call_tree_get_sorted_children (tree, node);
+  g_autoptr (GArray) children = sp_call_tree_get_children (tree, node);
   guint64 all = tree->nodes[0].total;
 
   for (guint i = 0; i < children->len; i++)

@@ -424,8 +424,8 @@ sp_call_tree_sort_children (SpCallTree *tree)
 }
 
 GArray *
-sp_call_tree_get_sorted_children (const SpCallTree *tree,
-                                  guint32 node)
+sp_call_tree_get_children (const SpCallTree *tree,
+                           guint32 node)
 {
   GArray *children = g_array_sized_new (FALSE, FALSE, sizeof (guint32), tree->nodes[node].n_children);
 

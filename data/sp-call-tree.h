@@ -52,9 +52,10 @@ void sp_call_tree_free (SpCallTree *tree);
  * by hand (sp_call_tree_new's are already in that order). */
 void sp_call_tree_sort_children (SpCallTree *tree);
 
-/* The children of node, by total (descending); newly allocated. */
-GArray *sp_call_tree_get_sorted_children (const SpCallTree *tree,
-                                          guint32 node);
+/* The children of node in their order (by total, descending), as an
+ * array; newly allocated. */
+GArray *sp_call_tree_get_children (const SpCallTree *tree,
+                                   guint32 node);
 
 /* The path of function ids from the root to node (excluded root). */
 GArray *sp_call_tree_get_path (const SpCallTree *tree,

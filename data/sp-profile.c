@@ -313,7 +313,7 @@ _sp_profile_get_sample_index (SpProfile *self)
 /* ---- Functions --------------------------------------------------------- */
 
 /* A function is known by kind, module and name; where it is defined is
- * taken from its first resolution that knows (set once, before the
+ * taken from the resolution that interns it (set once, before the
  * function is handed out, as another thread may be reading it). */
 static guint32
 intern_function_at (SpProfile *self,

@@ -543,7 +543,7 @@ walk_children (Walk *walk,
 
   if (children != NULL)
     return children;
-  children = sp_call_tree_get_sorted_children (sp_tree_source_get_tree (walk->view->source), node);
+  children = sp_call_tree_get_children (sp_tree_source_get_tree (walk->view->source), node);
   sorter = gtk_column_view_get_sorter (walk->view->column_view);
   ranked = g_array_sized_new (FALSE, FALSE, sizeof (Ranked), children->len);
   for (guint i = 0; i < children->len; i++)

@@ -358,7 +358,7 @@ sp_tree_item_create_children (SpTreeItem *self)
 
   if (get_node (self)->first_child == SP_CALL_TREE_NONE)
     return NULL;
-  children = sp_call_tree_get_sorted_children (self->source->tree, self->node);
+  children = sp_call_tree_get_children (self->source->tree, self->node);
   items = g_ptr_array_new_full (children->len, g_object_unref);
   for (guint i = 0; i < children->len; i++)
     g_ptr_array_add (items, sp_tree_item_new (self->source, g_array_index (children, guint32, i)));

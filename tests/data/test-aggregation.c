@@ -40,7 +40,7 @@ print_tree (SpProfile *profile,
             guint depth,
             GString *out)
 {
-  g_autoptr (GArray) children = sp_call_tree_get_sorted_children (tree, node);
+  g_autoptr (GArray) children = sp_call_tree_get_children (tree, node);
 
   for (guint i = 0; i < children->len; i++)
     {
