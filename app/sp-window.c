@@ -1305,36 +1305,6 @@ transform_undo_activated (GtkWidget *widget,
   start_rebuild (self);
 }
 
-/* Right-click on a tree: the transform menu, at the pointer. */
-static void
-tree_right_clicked (GtkGestureClick *gesture,
-                    int n_press,
-                    double x,
-                    double y,
-                    SpWindow *self)
-{
-  GtkWidget *scroller = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (gesture));
-  GtkWidget *menu = gtk_popover_menu_new_from_model (self->transform_menu);
-  GdkRectangle at = { (int) x, (int) y, 1, 1 };
-
-  gtk_widget_set_parent (menu, scroller);
-  gtk_popover_set_pointing_to (GTK_POPOVER (menu), &at);
-  gtk_popover_set_has_arrow (GTK_POPOVER (menu), FALSE);
-  g_signal_connect (menu, "closed", G_CALLBACK (gtk_widget_unparent), NULL);
-  gtk_popover_popup (GTK_POPOVER (menu));
-}
-
-static void
-add_context_menu (SpWindow *self,
-                  GtkWidget *scroller)
-{
-  GtkGesture *click = gtk_gesture_click_new ();
-
-  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), GDK_BUTTON_SECONDARY);
-  g_signal_connect (click, "pressed", G_CALLBACK (tree_right_clicked), self);
-  gtk_widget_add_controller (scroller, GTK_EVENT_CONTROLLER (click));
-}
-
 static void
 sp_window_dispose (GObject *object)
 {
@@ -1481,8 +1451,8 @@ sp_window_init (SpWindow *self)
   g_signal_connect (self->timeline_view, "selection-changed", G_CALLBACK (timeline_selection_changed), self);
   self->bottom_up_view = sp_call_tree_view_new ();
   gtk_scrolled_window_set_child (self->bottom_up_scroller, GTK_WIDGET (self->bottom_up_view));
-  add_context_menu (self, GTK_WIDGET (self->call_tree_scroller));
-  add_context_menu (self, GTK_WIDGET (self->bottom_up_scroller));
+  sp_call_tree_view_set_context_menu (self->call_tree_view, self->transform_menu);
+  sp_call_tree_view_set_context_menu (self->bottom_up_view, self->transform_menu);
   self->flame_graph = sp_flame_graph_new ();
   gtk_scrolled_window_set_child (self->flame_graph_scroller, GTK_WIDGET (self->flame_graph));
   g_signal_connect (self->search_entry, "search-changed", G_CALLBACK (search_changed), self);

@@ -23,6 +23,7 @@
 
 #include "sp-batch-list-model.h"
 #include "sp-cells-private.h"
+#include "sp-context-menu-private.h"
 #include "sp-tree-item.h"
 #include "sp-tree-rows-private.h"
 
@@ -109,7 +110,7 @@ function_query_tooltip (GtkWidget *label,
   g_autofree char *location = NULL;
   g_autofree char *text = NULL;
 
-  if (item == NULL)
+  if (item == NULL || _sp_context_menu_is_open (label))
     return FALSE;
   location = sp_tree_item_get_location (item);
   text = _sp_cells_function_tooltip (sp_tree_item_get_name (item), sp_tree_item_get_module (item), location);
@@ -132,6 +133,7 @@ function_setup (GtkSignalListItemFactory *factory,
   g_signal_connect (label, "query-tooltip", G_CALLBACK (function_query_tooltip), list_item);
   gtk_tree_expander_set_child (GTK_TREE_EXPANDER (expander), label);
   gtk_list_item_set_child (list_item, expander);
+  _sp_context_menu_remember_item (expander, list_item);
 }
 
 /* No unbind that clears the expander's row: GTK 4.8's expander drops and
@@ -174,6 +176,7 @@ text_setup (GtkSignalListItemFactory *factory,
       gtk_widget_add_css_class (label, "numeric");
     }
   gtk_list_item_set_child (list_item, label);
+  _sp_context_menu_remember_item (label, list_item);
 }
 
 static void
@@ -764,6 +767,7 @@ sp_call_tree_view_dispose (GObject *object)
 
   if (self->source != NULL)
     g_signal_handlers_disconnect_by_func (get_tree_model (self), rows_changed, self);
+  _sp_context_menu_clear (GTK_WIDGET (self));
   g_clear_pointer ((GtkWidget **) &self->column_view, gtk_widget_unparent);
   g_clear_object (&self->selection);
   g_clear_object (&self->sorted);
@@ -972,6 +976,34 @@ sp_call_tree_view_search_next (SpCallTreeView *self,
     return FALSE;
   select_node (self, found, TRUE);
   return TRUE;
+}
+
+/* A right-click selects the row under the pointer: the menu's actions
+ * apply to the selection. */
+static gboolean
+select_at (GtkWidget *widget,
+           double x,
+           double y)
+{
+  SpCallTreeView *self = SP_CALL_TREE_VIEW (widget);
+  guint position;
+
+  ensure_shown (self);
+  position = _sp_context_menu_row_at (widget, x, y);
+  if (position == GTK_INVALID_LIST_POSITION)
+    return FALSE;
+  gtk_single_selection_set_selected (self->selection, position);
+  return TRUE;
+}
+
+void
+sp_call_tree_view_set_context_menu (SpCallTreeView *self,
+                                    GMenuModel *menu)
+{
+  g_return_if_fail (SP_IS_CALL_TREE_VIEW (self));
+  g_return_if_fail (menu == NULL || G_IS_MENU_MODEL (menu));
+
+  _sp_context_menu_set_model (GTK_WIDGET (self), menu, select_at);
 }
 
 guint32

@@ -37,6 +37,11 @@ void sp_call_tree_view_set_tree (SpCallTreeView *self,
 gboolean sp_call_tree_view_search_next (SpCallTreeView *self,
                                         const char *text);
 
+/* A right-click on a row selects it and opens menu there (NULL: no
+ * menu); its actions are looked up from the view's ancestors. */
+void sp_call_tree_view_set_context_menu (SpCallTreeView *self,
+                                         GMenuModel *menu);
+
 /* The selected node's index in the tree, or SP_CALL_TREE_NONE. */
 guint32 sp_call_tree_view_get_selected_node (SpCallTreeView *self);
 

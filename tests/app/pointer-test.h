@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* pointer-test.h: real pointer events for the app's tests, through the X
+ * server's XTEST extension: the events go through the server, its grabs
+ * and GTK's whole input path, as a user's would. X11 only. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+/* Whether widget's display is an X display with XTEST. */
+gboolean pointer_test_available (GtkWidget *widget);
+
+/* Puts window above every other window of the screen (tests of other
+ * programs may share it). */
+void pointer_test_raise (GtkWindow *window);
+
+/* Moves the pointer to (x, y) in widget's coordinates, and lets GTK take
+ * the motion in. */
+void pointer_test_move (GtkWidget *widget,
+                        double x,
+                        double y);
+
+/* Moves there, then presses and releases button (1 left, 3 right). */
+void pointer_test_click (GtkWidget *widget,
+                         double x,
+                         double y,
+                         guint button);
+
+/* Clicks the middle of widget. */
+void pointer_test_click_widget (GtkWidget *widget,
+                                guint button);
+
+/* How many popup surfaces (menus, tooltips) of this program are mapped. */
+guint pointer_test_count_popups (GtkWidget *widget);
