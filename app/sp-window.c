@@ -1127,7 +1127,8 @@ update_thread_list (SpWindow *self)
 /* ---- Callers and callees ---------------------------------------------- */
 
 /* The function the user chose in a tree view: the selected row's, or the
- * flame graph's zoomed frame's; SP_FUNCTION_LIST_ROOT for none. */
+ * flame graph's frame last clicked or right-clicked; SP_FUNCTION_LIST_ROOT
+ * for none. */
 static guint32
 chosen_in (SpWindow *self,
            const char *view)
@@ -1135,8 +1136,8 @@ chosen_in (SpWindow *self,
   g_autoptr (GArray) path = NULL;
 
   if (g_strcmp0 (view, "flame-graph") == 0)
-    return sp_flame_graph_get_zoom_function (self->flame_graph);
-  if (g_strcmp0 (view, "call-tree") == 0)
+    path = sp_flame_graph_get_selected_path (self->flame_graph);
+  else if (g_strcmp0 (view, "call-tree") == 0)
     path = sp_call_tree_view_get_selected_path (self->call_tree_view);
   else if (g_strcmp0 (view, "bottom-up") == 0)
     path = sp_call_tree_view_get_selected_path (self->bottom_up_view);
@@ -1232,26 +1233,48 @@ update_breadcrumbs (SpWindow *self)
   gtk_widget_set_visible (GTK_WIDGET (self->breadcrumbs), self->filter->transforms->len > 0);
 }
 
-/* The call tree the user looks at (bottom-up when that view is shown). */
-static SpCallTreeView *
-current_tree_view (SpWindow *self)
+/* What a transform applies to on the page shown: the function path of
+ * the row or frame selected there, root first (*top_down), or a function
+ * alone (bottom-up, callers and callees); NULL for nothing. Elsewhere,
+ * and in a flame graph nobody clicked yet, the call tree's selection. */
+static GArray *
+transform_subject (SpWindow *self,
+                   gboolean *top_down)
 {
-  return g_strcmp0 (gtk_stack_get_visible_child_name (self->views), "bottom-up") == 0 ? self->bottom_up_view
-                                                                                      : self->call_tree_view;
+  const char *page = gtk_stack_get_visible_child_name (self->views);
+  GArray *path = NULL;
+  guint32 function;
+
+  *top_down = FALSE;
+  if (g_strcmp0 (page, "bottom-up") == 0)
+    return sp_call_tree_view_get_selected_path (self->bottom_up_view);
+  if (g_strcmp0 (page, "callers") == 0)
+    {
+      function = sp_callers_view_get_selected_function (self->callers_view);
+      if (function == SP_FUNCTION_LIST_ROOT)
+        return NULL;
+      path = g_array_new (FALSE, FALSE, sizeof (guint32));
+      g_array_append_val (path, function);
+      return path;
+    }
+  *top_down = TRUE;
+  if (g_strcmp0 (page, "flame-graph") == 0)
+    path = sp_flame_graph_get_selected_path (self->flame_graph);
+  return path != NULL ? path : sp_call_tree_view_get_selected_path (self->call_tree_view);
 }
 
 gboolean
 sp_window_apply_transform (SpWindow *self,
                            SpTransformKind kind)
 {
-  SpCallTreeView *view = current_tree_view (self);
-  g_autoptr (GArray) path = self->profile != NULL ? sp_call_tree_view_get_selected_path (view) : NULL;
+  gboolean top_down;
+  g_autoptr (GArray) path = self->profile != NULL ? transform_subject (self, &top_down) : NULL;
   guint32 function;
 
   if (path == NULL || path->len == 0)
     return FALSE;
   function = g_array_index (path, guint32, path->len - 1);
-  if (kind == SP_TRANSFORM_FOCUS_SUBTREE && view == self->call_tree_view)
+  if (kind == SP_TRANSFORM_FOCUS_SUBTREE && top_down)
     sp_filter_add_focus_subtree (self->filter, (const guint32 *) path->data, path->len);
   else if (kind == SP_TRANSFORM_FOCUS_SUBTREE)
     sp_filter_add_function_transform (self->filter, SP_TRANSFORM_FOCUS_FUNCTION, function);
@@ -1455,6 +1478,8 @@ sp_window_init (SpWindow *self)
   sp_call_tree_view_set_context_menu (self->bottom_up_view, self->transform_menu);
   self->flame_graph = sp_flame_graph_new ();
   gtk_scrolled_window_set_child (self->flame_graph_scroller, GTK_WIDGET (self->flame_graph));
+  sp_flame_graph_set_context_menu (self->flame_graph, self->transform_menu);
+  sp_callers_view_set_context_menu (self->callers_view, self->transform_menu);
   g_signal_connect (self->search_entry, "search-changed", G_CALLBACK (search_changed), self);
   g_signal_connect (self->search_entry, "activate", G_CALLBACK (search_activated), self);
   g_signal_connect (self->icicle_button, "toggled", G_CALLBACK (icicle_toggled), self);

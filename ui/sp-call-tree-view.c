@@ -989,7 +989,7 @@ select_at (GtkWidget *widget,
   guint position;
 
   ensure_shown (self);
-  position = _sp_context_menu_row_at (widget, x, y);
+  position = _sp_context_menu_row_at (widget, x, y, NULL);
   if (position == GTK_INVALID_LIST_POSITION)
     return FALSE;
   gtk_single_selection_set_selected (self->selection, position);

@@ -11,6 +11,7 @@
 #include "sp-callers-view.h"
 
 #include "sp-cells-private.h"
+#include "sp-context-menu-private.h"
 #include "sp-function-item.h"
 
 #define FUNCTION_LIST_WIDTH 380
@@ -47,6 +48,7 @@ struct _SpCallersView
   SpProfile *profile;
 
   guint32    function;   /* the chosen one, SP_FUNCTION_LIST_ROOT: none */
+  guint32    picked;     /* the row right-clicked since, or SP_FUNCTION_LIST_ROOT */
   guint64    all;        /* the samples percentages are of */
   gboolean   updating;   /* selection changes are the view's own */
 };
@@ -78,7 +80,7 @@ function_query_tooltip (GtkWidget *label,
   g_autofree char *location = NULL;
   g_autofree char *text = NULL;
 
-  if (item == NULL)
+  if (item == NULL || _sp_context_menu_is_open (label))
     return FALSE;
   location = sp_function_item_get_location (item);
   text = _sp_cells_function_tooltip (sp_function_item_get_name (item), sp_function_item_get_module (item), location);
@@ -116,6 +118,7 @@ cell_setup (GtkSignalListItemFactory *factory,
       break;
     }
   gtk_list_item_set_child (list_item, label);
+  _sp_context_menu_remember_item (label, list_item);
 }
 
 static void
@@ -393,6 +396,7 @@ sp_callers_view_dispose (GObject *object)
 {
   SpCallersView *self = SP_CALLERS_VIEW (object);
 
+  _sp_context_menu_clear (GTK_WIDGET (self));
   g_clear_pointer (&self->paned, gtk_widget_unparent);
   table_clear (&self->functions);
   table_clear (&self->callers);
@@ -428,6 +432,7 @@ sp_callers_view_init (SpCallersView *self)
   GtkWidget *list = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
 
   self->function = SP_FUNCTION_LIST_ROOT;
+  self->picked = SP_FUNCTION_LIST_ROOT;
   gtk_box_append (GTK_BOX (list), heading_new ("Functions", "Every function: self, the samples where it was "
                                                "running; total, those with it anywhere on the stack."));
   gtk_box_append (GTK_BOX (list), table_init (&self->functions, FALSE, COLUMN_SELF));
@@ -468,6 +473,7 @@ sp_callers_view_set_functions (SpCallersView *self,
       table_set (self, &self->callers, NULL);
       table_set (self, &self->callees, NULL);
       self->function = SP_FUNCTION_LIST_ROOT;
+      self->picked = SP_FUNCTION_LIST_ROOT;
     }
   self->profile = profile;
   self->all = all;
@@ -494,10 +500,56 @@ sp_callers_view_set_function (SpCallersView *self,
 
   changed = cost->function != self->function;
   self->function = cost->function;
+  if (changed)
+    self->picked = SP_FUNCTION_LIST_ROOT;
   table_set (self, &self->callers, callers);
   table_set (self, &self->callees, callees);
   show_heading (self, cost);
   select_in_list (self, changed);
+}
+
+/* A right-click on a row selects it; in the list, that chooses its
+ * function, as a click does. The menu's actions apply to it. */
+static gboolean
+select_at (GtkWidget *widget,
+           double x,
+           double y)
+{
+  SpCallersView *self = SP_CALLERS_VIEW (widget);
+  GtkColumnView *column_view = NULL;
+  guint position = _sp_context_menu_row_at (widget, x, y, &column_view);
+  GtkSingleSelection *selection;
+  g_autoptr (SpFunctionItem) item = NULL;
+
+  if (position == GTK_INVALID_LIST_POSITION)
+    return FALSE;
+  selection = GTK_SINGLE_SELECTION (gtk_column_view_get_model (column_view));
+  item = g_list_model_get_item (G_LIST_MODEL (selection), position);
+  if (item == NULL)
+    return FALSE;
+  /* Before the selection: in the list, the chosen function follows only
+   * when the owner has its callers and callees. */
+  self->picked = sp_function_item_get_function (item);
+  gtk_single_selection_set_selected (selection, position);
+  return TRUE;
+}
+
+void
+sp_callers_view_set_context_menu (SpCallersView *self,
+                                  GMenuModel *menu)
+{
+  g_return_if_fail (SP_IS_CALLERS_VIEW (self));
+  g_return_if_fail (menu == NULL || G_IS_MENU_MODEL (menu));
+
+  _sp_context_menu_set_model (GTK_WIDGET (self), menu, select_at);
+}
+
+guint32
+sp_callers_view_get_selected_function (SpCallersView *self)
+{
+  g_return_val_if_fail (SP_IS_CALLERS_VIEW (self), SP_FUNCTION_LIST_ROOT);
+
+  return self->picked != SP_FUNCTION_LIST_ROOT ? self->picked : self->function;
 }
 
 guint32

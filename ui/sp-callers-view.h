@@ -45,6 +45,16 @@ void sp_callers_view_set_function (SpCallersView *self,
 /* The chosen function, or SP_FUNCTION_LIST_ROOT for none. */
 guint32 sp_callers_view_get_function (SpCallersView *self);
 
+/* A right-click on a row selects it (in the list, it chooses the function)
+ * and opens menu there (NULL: no menu); its actions are looked up from the
+ * view's ancestors. */
+void sp_callers_view_set_context_menu (SpCallersView *self,
+                                       GMenuModel *menu);
+
+/* What the menu's actions apply to: the function right-clicked since the
+ * chosen one came, or else the chosen one; SP_FUNCTION_LIST_ROOT for none. */
+guint32 sp_callers_view_get_selected_function (SpCallersView *self);
+
 /* The tables' rows as shown (SpFunctionItem, sorted), for tests. */
 GListModel *sp_callers_view_get_functions (SpCallersView *self);
 GListModel *sp_callers_view_get_callers (SpCallersView *self);

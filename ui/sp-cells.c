@@ -121,13 +121,63 @@ _sp_cells_format_share (double percent,
 
 /* GTK 4.8 has no gtk_column_view_scroll_to (4.12); the list view inside
  * the column view has had the "list.scroll-to-item" action since 4.0. */
-void
-_sp_cells_scroll_to (GtkColumnView *column_view,
-                     guint position)
+#define PENDING_SCROLL "sp-cells-pending-scroll"
+
+static GtkWidget *
+list_view_of (GtkColumnView *column_view)
 {
   for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (column_view));
        child != NULL;
        child = gtk_widget_get_next_sibling (child))
     if (GTK_IS_LIST_VIEW (child))
-      gtk_widget_activate_action (child, "list.scroll-to-item", "u", position);
+      return child;
+  return NULL;
+}
+
+static gboolean
+has_size (GtkWidget *list)
+{
+  return gtk_widget_get_mapped (list) && gtk_widget_get_height (list) > 0;
+}
+
+/* The position waiting (plus one, 0: none) is scrolled to on the first
+ * frame where the list view has a size. */
+static gboolean
+scroll_when_sized (GtkWidget *list,
+                   GdkFrameClock *clock,
+                   gpointer user_data)
+{
+  guint pending = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (list), PENDING_SCROLL));
+
+  if (!has_size (list))
+    return G_SOURCE_CONTINUE;
+  g_object_set_data (G_OBJECT (list), PENDING_SCROLL, NULL);
+  if (pending > 0)
+    gtk_widget_activate_action (list, "list.scroll-to-item", "u", pending - 1);
+  return G_SOURCE_REMOVE;
+}
+
+/* GTK 4.8 has no gtk_column_view_scroll_to (4.12); the list view inside
+ * the column view has had "list.scroll-to-item" since 4.0. Asked before
+ * the list view has a size (its page just shown), it scrolled the rows
+ * out of view and left one until the list was clicked: the scroll waits
+ * for a frame where the list has one. */
+void
+_sp_cells_scroll_to (GtkColumnView *column_view,
+                     guint position)
+{
+  GtkWidget *list = list_view_of (column_view);
+  gboolean waiting;
+
+  if (list == NULL)
+    return;
+  waiting = g_object_get_data (G_OBJECT (list), PENDING_SCROLL) != NULL;
+  if (has_size (list) && !waiting)
+    {
+      gtk_widget_activate_action (list, "list.scroll-to-item", "u", position);
+      return;
+    }
+  g_object_set_data (G_OBJECT (list), PENDING_SCROLL, GUINT_TO_POINTER (position + 1));
+  if (!waiting)
+    gtk_widget_add_tick_callback (list, scroll_when_sized, NULL, NULL);
 }

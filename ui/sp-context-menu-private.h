@@ -40,13 +40,15 @@ GtkPopover *_sp_context_menu_get_popover (GtkWidget *view);
 void _sp_context_menu_clear (GtkWidget *view);
 
 /* In the tables: which list item a cell's widget belongs to, so that a
- * point can be turned into a row; and the row (its position in the
- * column view's model) at (x, y) in widget's coordinates, where widget
- * holds column_view, or GTK_INVALID_LIST_POSITION. */
+ * point can be turned into a row; and the row at (x, y) in widget's
+ * coordinates (widget holds the tables): its position in its column
+ * view's model, or GTK_INVALID_LIST_POSITION; *column_view (may be NULL)
+ * gets the column view. */
 void _sp_context_menu_remember_item (GtkWidget *cell,
                                      GtkListItem *list_item);
 guint _sp_context_menu_row_at (GtkWidget *widget,
                                double x,
-                               double y);
+                               double y,
+                               GtkColumnView **column_view);
 
 G_END_DECLS

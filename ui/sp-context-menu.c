@@ -10,12 +10,16 @@ typedef struct {
   SpContextSelectFunc  select_at;
 } ContextMenu;
 
+/* On release, not press: a menu opened under the press got the release,
+ * and GTK 4.8 lost count of the widgets the press made active ("Broken
+ * accounting of active state") when the view itself, not a child of it,
+ * was pressed (the flame graph). */
 static void
-right_pressed (GtkGestureClick *gesture,
-               int n_press,
-               double x,
-               double y,
-               gpointer user_data)
+right_released (GtkGestureClick *gesture,
+                int n_press,
+                double x,
+                double y,
+                gpointer user_data)
 {
   GtkWidget *view = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (gesture));
   ContextMenu *menu = g_object_get_data (G_OBJECT (view), CONTEXT_MENU);
@@ -23,7 +27,6 @@ right_pressed (GtkGestureClick *gesture,
 
   if (menu == NULL || !menu->select_at (view, x, y))
     return;
-  gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
   gtk_popover_set_pointing_to (GTK_POPOVER (menu->popover), &at);
   gtk_popover_popup (GTK_POPOVER (menu->popover));
   /* A tooltip already shown over the row asks again, and is told no. */
@@ -73,7 +76,7 @@ _sp_context_menu_set_model (GtkWidget *view,
   click = gtk_gesture_click_new ();
   gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), GDK_BUTTON_SECONDARY);
   gtk_event_controller_set_propagation_phase (GTK_EVENT_CONTROLLER (click), GTK_PHASE_CAPTURE);
-  g_signal_connect (click, "pressed", G_CALLBACK (right_pressed), NULL);
+  g_signal_connect (click, "released", G_CALLBACK (right_released), NULL);
   g_object_set_data (G_OBJECT (view), CONTEXT_MENU "-gesture", click);
   gtk_widget_add_controller (view, GTK_EVENT_CONTROLLER (click));
 }
@@ -121,7 +124,8 @@ _sp_context_menu_remember_item (GtkWidget *cell,
 guint
 _sp_context_menu_row_at (GtkWidget *widget,
                          double x,
-                         double y)
+                         double y,
+                         GtkColumnView **column_view)
 {
   for (GtkWidget *at = gtk_widget_pick (widget, x, y, GTK_PICK_DEFAULT);
        at != NULL && at != widget;
@@ -129,8 +133,11 @@ _sp_context_menu_row_at (GtkWidget *widget,
     {
       GtkListItem *list_item = g_object_get_data (G_OBJECT (at), CELL_ITEM);
 
-      if (list_item != NULL)
-        return gtk_list_item_get_position (list_item);
+      if (list_item == NULL)
+        continue;
+      if (column_view != NULL)
+        *column_view = GTK_COLUMN_VIEW (gtk_widget_get_ancestor (at, GTK_TYPE_COLUMN_VIEW));
+      return gtk_list_item_get_position (list_item);
     }
   return GTK_INVALID_LIST_POSITION;
 }

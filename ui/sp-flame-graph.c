@@ -21,6 +21,7 @@
  * roots' end of the content and the view. */
 #include "sp-flame-graph.h"
 
+#include "sp-context-menu-private.h"
 #include "sp-flame-labels.h"
 
 #include <math.h>
@@ -61,6 +62,7 @@ struct _SpFlameGraph
   SpProfile     *profile;
 
   guint32        zoom;
+  guint32        selected;        /* the frame last clicked (zoomed) or right-clicked; 0: none */
   guint          n_rows;
   int            layout_width;    /* -1: frames must be laid out again */
   int            render_width;
@@ -498,6 +500,9 @@ sp_flame_graph_query_tooltip (GtkWidget *widget,
   g_autofree char *markup = NULL;
   GdkRectangle area;
 
+  if (_sp_context_menu_is_open (widget))
+    return FALSE;
+
   if (frame == NULL)
     return FALSE;
   markup = tooltip_markup (self, frame->node);
@@ -529,6 +534,20 @@ on_pressed (GtkGestureClick *gesture,
   node = sp_flame_graph_node_at (self, x, y);
   if (node != SP_CALL_TREE_NONE)
     sp_flame_graph_zoom_to (self, node);
+}
+
+/* Heavier nodes first; between equals, the tree's order. */
+static int
+compare_heavier (gconstpointer a,
+                 gconstpointer b,
+                 gpointer user_data)
+{
+  const SpCallTree *tree = user_data;
+  guint32 na = *(const guint32 *) a, nb = *(const guint32 *) b;
+
+  if (tree->nodes[na].total != tree->nodes[nb].total)
+    return tree->nodes[na].total > tree->nodes[nb].total ? -1 : 1;
+  return na < nb ? -1 : na > nb;
 }
 
 static gboolean
@@ -657,6 +676,7 @@ sp_flame_graph_dispose (GObject *object)
 
   if (self->vadjustment != NULL)
     g_signal_handlers_disconnect_by_func (self->vadjustment, vadjustment_value_changed, self);
+  _sp_context_menu_clear (GTK_WIDGET (self));
   g_clear_object (&self->hadjustment);
   g_clear_object (&self->vadjustment);
 
@@ -785,25 +805,26 @@ sp_flame_graph_new (void)
   return g_object_new (SP_TYPE_FLAME_GRAPH, NULL);
 }
 
-/* The zoomed node's place in a new tree: the same function path, or as
- * much of it as the new tree has (a live update or a new filter gives
- * another tree of the same recording). */
+/* node's place in a new tree: the same function path, or as much of it
+ * as the new tree has (a live update or a new filter gives another tree of
+ * the same recording); *same says whether it was all there. */
 static guint32
-find_zoom (SpFlameGraph *self,
+find_node (SpFlameGraph *self,
+           guint32 node,
            const SpCallTree *tree,
            gboolean *same)
 {
   g_autoptr (GArray) path = NULL;
   guint n_found;
-  guint32 node;
+  guint32 found;
 
-  *same = self->zoom == 0;
-  if (self->zoom == 0 || self->tree == NULL || tree == NULL)
+  *same = node == 0;
+  if (node == 0 || self->tree == NULL || tree == NULL)
     return 0;
-  path = sp_call_tree_get_path (self->tree, self->zoom);
-  node = sp_call_tree_find_path (tree, (const guint32 *) path->data, path->len, &n_found);
+  path = sp_call_tree_get_path (self->tree, node);
+  found = sp_call_tree_find_path (tree, (const guint32 *) path->data, path->len, &n_found);
   *same = n_found == path->len;
-  return node;
+  return found;
 }
 
 void
@@ -811,13 +832,15 @@ sp_flame_graph_set_tree (SpFlameGraph *self,
                          SpProfile *profile,
                          SpCallTree *tree)
 {
-  gboolean same;
-  guint32 zoom;
+  gboolean same, selected_same;
+  guint32 zoom, selected;
 
   g_return_if_fail (SP_IS_FLAME_GRAPH (self));
   g_return_if_fail (tree == NULL || (profile != NULL && !tree->bottom_up && tree->n_nodes > 0));
 
-  zoom = find_zoom (self, tree, &same);
+  zoom = find_node (self, self->zoom, tree, &same);
+  selected = find_node (self, self->selected, tree, &selected_same);
+  self->selected = selected_same ? selected : 0;
   g_clear_pointer (&self->tree, sp_call_tree_free);
   g_clear_pointer (&self->heights, g_free);
   self->tree = tree;
@@ -878,6 +901,7 @@ sp_flame_graph_zoom_to (SpFlameGraph *self,
   g_return_if_fail (SP_IS_FLAME_GRAPH (self));
   g_return_if_fail (node == 0 || (self->tree != NULL && node < self->tree->n_nodes));
 
+  self->selected = node;
   if (node == self->zoom)
     return;
   self->zoom = node;
@@ -925,4 +949,78 @@ sp_flame_graph_node_at (SpFlameGraph *self,
 
   frame = frame_at (self, x, y);
   return frame != NULL ? frame->node : SP_CALL_TREE_NONE;
+}
+
+/* A right-click picks the frame under the pointer, without zooming: the
+ * menu's actions apply to it. */
+static gboolean
+select_at (GtkWidget *widget,
+           double x,
+           double y)
+{
+  SpFlameGraph *self = SP_FLAME_GRAPH (widget);
+  guint32 node = sp_flame_graph_node_at (self, x, y);
+
+  if (node == SP_CALL_TREE_NONE)
+    return FALSE;
+  self->selected = node;
+  return TRUE;
+}
+
+void
+sp_flame_graph_set_context_menu (SpFlameGraph *self,
+                                 GMenuModel *menu)
+{
+  g_return_if_fail (SP_IS_FLAME_GRAPH (self));
+  g_return_if_fail (menu == NULL || G_IS_MENU_MODEL (menu));
+
+  _sp_context_menu_set_model (GTK_WIDGET (self), menu, select_at);
+}
+
+GArray *
+sp_flame_graph_get_selected_path (SpFlameGraph *self)
+{
+  g_return_val_if_fail (SP_IS_FLAME_GRAPH (self), NULL);
+
+  if (self->tree == NULL || self->selected == 0)
+    return NULL;
+  return sp_call_tree_get_path (self->tree, self->selected);
+}
+
+/* The nodes whose function's name contains text, heaviest first (ties in
+ * the tree's order). */
+static GArray *
+matching_nodes (SpFlameGraph *self,
+                const char *text)
+{
+  GArray *nodes = g_array_new (FALSE, FALSE, sizeof (guint32));
+
+  for (guint32 n = 1; n < self->tree->n_nodes; n++)
+    if (strstr (node_name (self, n), text) != NULL)
+      g_array_append_val (nodes, n);
+  g_array_sort_with_data (nodes, compare_heavier, self->tree);
+  return nodes;
+}
+
+gboolean
+sp_flame_graph_search_next (SpFlameGraph *self,
+                            const char *text)
+{
+  g_autoptr (GArray) nodes = NULL;
+  guint next = 0;
+
+  g_return_val_if_fail (SP_IS_FLAME_GRAPH (self), FALSE);
+  g_return_val_if_fail (text != NULL, FALSE);
+
+  if (self->tree == NULL || text[0] == '\0')
+    return FALSE;
+  sp_flame_graph_set_search (self, text);
+  nodes = matching_nodes (self, text);
+  if (nodes->len == 0)
+    return FALSE;
+  for (guint i = 0; i < nodes->len; i++)
+    if (g_array_index (nodes, guint32, i) == self->zoom)
+      next = (i + 1) % nodes->len;
+  sp_flame_graph_zoom_to (self, g_array_index (nodes, guint32, next));
+  return TRUE;
 }

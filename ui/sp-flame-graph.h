@@ -44,6 +44,22 @@ guint32 sp_flame_graph_get_zoom (SpFlameGraph *self);
  * SP_CALL_TREE_NONE when the whole tree shows. */
 guint32 sp_flame_graph_get_zoom_function (SpFlameGraph *self);
 
+/* Zooms to the next node, heaviest first, whose function name contains
+ * text (case-sensitive, as the search highlights), after the zoomed one
+ * when it is a match (wrapping around); highlights the matches. FALSE
+ * when none matches. */
+gboolean sp_flame_graph_search_next (SpFlameGraph *self,
+                                     const char *text);
+
+/* A right-click on a frame picks it (without zooming) and opens menu there
+ * (NULL: no menu); its actions are looked up from the graph's ancestors. */
+void sp_flame_graph_set_context_menu (SpFlameGraph *self,
+                                      GMenuModel *menu);
+
+/* The function path (root first; newly allocated) of the frame last
+ * clicked (zoomed into) or right-clicked, or NULL. */
+GArray *sp_flame_graph_get_selected_path (SpFlameGraph *self);
+
 /* The node drawn at (x, y) in widget coordinates, or SP_CALL_TREE_NONE. */
 guint32 sp_flame_graph_node_at (SpFlameGraph *self,
                                 double x,

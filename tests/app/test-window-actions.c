@@ -10,6 +10,9 @@
 #include "gui-test.h"
 #include "pointer-test.h"
 #include "sp-call-tree-view.h"
+#include "sp-callers-view.h"
+#include "sp-flame-graph.h"
+#include "sp-function-item.h"
 #include "sp-tree-item.h"
 #include "sp-window.h"
 #include "window-test.h"
@@ -18,52 +21,66 @@
 #define DEPTH "6"
 
 static char *recording_dir;
-static char *recording;
+
+/* The workloads recorded, once each for all tests: the deep recursion,
+ * and the threads workload (its function list is longer than the window). */
+typedef enum {
+  RECORDING_DEEP,
+  RECORDING_THREADS,
+  N_RECORDINGS
+} Recording;
+
+static char *recordings[N_RECORDINGS];
 
 static void
-remove_recording (void)
+remove_recordings (void)
 {
-  g_autofree char *meta = g_strconcat (recording, ".meta", NULL);
+  for (guint i = 0; i < N_RECORDINGS; i++)
+    if (recordings[i] != NULL)
+      {
+        g_autofree char *meta = g_strconcat (recordings[i], ".meta", NULL);
 
-  g_unlink (recording);
-  g_unlink (meta);
-  g_rmdir (recording_dir);
+        g_unlink (recordings[i]);
+        g_unlink (meta);
+        g_clear_pointer (&recordings[i], g_free);
+      }
+  if (recording_dir != NULL)
+    g_rmdir (recording_dir);
 }
 
-/* The deep workload recorded once for all tests; NULL (the test skipped)
- * where perf_event is refused, except in CI. */
+/* which, recorded; NULL (the test skipped) where perf_event is refused,
+ * except in CI. */
 static const char *
-get_recording (void)
+get_recording (Recording which)
 {
+  static const char *const names[] = { "deep.spool", "threads.spool" };
   g_autoptr (GError) error = NULL;
+  g_autofree char *path = NULL;
   int status = 0;
 
-  if (recording == NULL)
-    {
-      recording_dir = g_dir_make_tmp ("stackpulse-actions-XXXXXX", &error);
-      g_assert_no_error (error);
-      recording = g_build_filename (recording_dir, "deep.spool", NULL);
-      {
-        const char *argv[] = { g_getenv ("SP_RECORD"), "-F", "1000", "-o", recording, "--",
-                               g_getenv ("SP_WORK_DEEP"), "0.5", DEPTH, NULL };
+  if (recordings[which] != NULL)
+    return recordings[which];
+  if (recording_dir == NULL)
+    recording_dir = g_dir_make_tmp ("stackpulse-actions-XXXXXX", &error);
+  g_assert_no_error (error);
+  path = g_build_filename (recording_dir, names[which], NULL);
+  {
+    const char *argv[] = { g_getenv ("SP_RECORD"), "-F", "1000", "-o", path, "--",
+                           g_getenv (which == RECORDING_DEEP ? "SP_WORK_DEEP" : "SP_WORK_THREADS"), "0.5",
+                           which == RECORDING_DEEP ? DEPTH : NULL, NULL };
 
-        g_assert_nonnull (argv[0]);
-        g_assert_nonnull (argv[6]);
-        g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
-                      NULL, NULL, NULL, NULL, &status, &error);
-      }
-      g_assert_no_error (error);
-      if (!g_spawn_check_wait_status (status, NULL))
-        {
-          if (g_getenv ("CI") != NULL)
-            g_error ("stackpulse-record failed here (status %d): CI must be able to record", status);
-          remove_recording ();
-          g_clear_pointer (&recording, g_free);
-        }
-    }
-  if (recording == NULL)
-    g_test_skip ("stackpulse-record cannot record here (perf_event refused?)");
-  return recording;
+    g_assert_nonnull (argv[0]);
+    g_assert_nonnull (argv[6]);
+    g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                  NULL, NULL, NULL, NULL, &status, &error);
+  }
+  g_assert_no_error (error);
+  if (g_spawn_check_wait_status (status, NULL))
+    return recordings[which] = g_steal_pointer (&path);
+  if (g_getenv ("CI") != NULL)
+    g_error ("stackpulse-record failed here (status %d): CI must be able to record", status);
+  g_test_skip ("stackpulse-record cannot record here (perf_event refused?)");
+  return NULL;
 }
 
 static gboolean
@@ -286,8 +303,7 @@ open_menu_on (GtkWidget *view,
   GtkWidget *popover;
 
   pointer_test_click_widget (label, GDK_BUTTON_SECONDARY);
-  /* The view's, or its scrolled window's. */
-  popover = window_test_find_widget (gtk_widget_get_parent (view), GTK_TYPE_POPOVER_MENU);
+  popover = window_test_find_widget (view, GTK_TYPE_POPOVER_MENU);
   g_assert_nonnull (popover);
   g_assert_true (window_test_wait (popover_shown, popover, 5));
   assert_menu_whole (GTK_POPOVER (popover), popover);
@@ -339,7 +355,7 @@ children_are (gpointer data)
 static void
 test_call_tree_menu (void)
 {
-  const char *path = get_recording ();
+  const char *path = get_recording (RECORDING_DEEP);
   SpWindow *window;
   SpCallTreeView *view;
   g_autoptr (GtkTreeListRow) outer = NULL;
@@ -408,7 +424,7 @@ top_level_lacks (gpointer data)
 static void
 test_bottom_up_menu (void)
 {
-  const char *path = get_recording ();
+  const char *path = get_recording (RECORDING_DEEP);
   SpWindow *window;
   SpCallTreeView *view;
   g_autoptr (GtkTreeListRow) leaf = NULL;
@@ -445,6 +461,284 @@ test_bottom_up_menu (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* ---- The flame graph ------------------------------------------------------ */
+
+/* The flame graph's row height (sp-flame-graph.c). */
+#define FLAME_ROW_HEIGHT 18
+
+/* The middle of the flame graph's row (0: the root's, at the bottom). */
+static double
+flame_row_y (GtkWidget *graph,
+             guint row)
+{
+  return gtk_widget_get_height (graph) - (row + 0.5) * FLAME_ROW_HEIGHT;
+}
+
+/* The name of the function drawn in the middle of row. */
+static char *
+flame_name_at (GtkWidget *graph,
+               guint row)
+{
+  guint32 node = sp_flame_graph_node_at (SP_FLAME_GRAPH (graph), gtk_widget_get_width (graph) / 2.0,
+                                         flame_row_y (graph, row));
+  g_autofree char *markup = node != SP_CALL_TREE_NONE ? sp_flame_graph_describe (SP_FLAME_GRAPH (graph), node) : NULL;
+  const char *end = markup != NULL ? strstr (markup, "</b>") : NULL;
+
+  if (end == NULL || !g_str_has_prefix (markup, "<b>"))
+    return NULL;
+  return g_strndup (markup + 3, end - markup - 3);
+}
+
+/* The row of the flame graph whose middle frame is name, above main; 0
+ * when none is. */
+static guint
+flame_row_of (GtkWidget *graph,
+              const char *name)
+{
+  gboolean above_main = FALSE;
+
+  for (guint row = 1; row < 40; row++)
+    {
+      g_autofree char *shown = flame_name_at (graph, row);
+
+      if (above_main && g_strcmp0 (shown, name) == 0)
+        return row;
+      above_main = above_main || g_strcmp0 (shown, "main") == 0;
+    }
+  return 0;
+}
+
+typedef struct {
+  GtkWidget *graph;
+  guint      row;
+  const char *name;
+} FlameExpect;
+
+static gboolean
+flame_shows (gpointer data)
+{
+  FlameExpect *expect = data;
+  g_autofree char *shown = flame_name_at (expect->graph, expect->row);
+
+  return g_strcmp0 (shown, expect->name) == 0;
+}
+
+static gboolean
+label_shown (gpointer data)
+{
+  gpointer *args = data;
+  GtkLabel *label = window_test_find_label (args[0], args[1]);
+
+  return label != NULL && window_test_is_shown (GTK_WIDGET (label));
+}
+
+/* In the flame graph, a right-click on the recursion's outermost frame
+ * and Collapse Recursion: deep_work sits right on it. Then a right-click
+ * on _start, at the bottom of the window: the menu opens whole (above),
+ * and Focus on Subtree names _start in the breadcrumbs. */
+static void
+test_flame_graph_menu (void)
+{
+  const char *path = get_recording (RECORDING_DEEP);
+  SpWindow *window;
+  GtkWidget *graph;
+  GtkPopover *menu;
+  FlameExpect expect;
+  gpointer breadcrumb[2];
+  guint outer;
+
+  if (path == NULL)
+    return;
+  window = open_recording (path);
+  sp_window_show_view (window, "flame-graph");
+  graph = window_test_find_widget (GTK_WIDGET (window), SP_TYPE_FLAME_GRAPH);
+  g_assert_nonnull (graph);
+  window_test_run (0.3);
+  outer = flame_row_of (graph, "descend");
+  g_assert_cmpuint (outer, >, 0);
+  expect = (FlameExpect) { graph, outer + 1, "descend" };
+  g_assert_true (flame_shows (&expect));
+
+  pointer_test_click (graph, gtk_widget_get_width (graph) / 2.0, flame_row_y (graph, outer), GDK_BUTTON_SECONDARY);
+  menu = GTK_POPOVER (window_test_find_widget (graph, GTK_TYPE_POPOVER_MENU));
+  g_assert_nonnull (menu);
+  g_assert_true (window_test_wait (popover_shown, menu, 5));
+  assert_menu_whole (menu, GTK_WIDGET (menu));
+  pick (menu, "Collapse Recursion");
+  expect = (FlameExpect) { graph, outer + 1, "deep_work" };
+  g_assert_true (window_test_wait (flame_shows, &expect, 20));
+  gui_test_save_png (GTK_WIDGET (window), "actions-flame-graph-collapsed.png");
+
+  /* GTK 4.8 under X drops the first press after a menu closed on a
+   * click: a right-click where no frame is (it opens nothing) takes it. */
+  pointer_test_click (graph, 5, 5, GDK_BUTTON_SECONDARY);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (menu)));
+  pointer_test_click (graph, gtk_widget_get_width (graph) / 2.0, flame_row_y (graph, 1), GDK_BUTTON_SECONDARY);
+  g_assert_true (window_test_wait (popover_shown, menu, 5));
+  assert_menu_whole (menu, GTK_WIDGET (menu));
+  pick (menu, "Focus on Subtree");
+  breadcrumb[0] = window;
+  breadcrumb[1] = "Subtree: _start";
+  g_assert_true (window_test_wait (label_shown, breadcrumb, 20));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* ---- Callers and callees -------------------------------------------------- */
+
+static void
+collect_column_views (GtkWidget *widget,
+                      GPtrArray *found)
+{
+  if (GTK_IS_COLUMN_VIEW (widget))
+    g_ptr_array_add (found, widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    collect_column_views (child, found);
+}
+
+/* The tables of the view: 0 the function list, 1 callers, 2 callees. */
+static GtkWidget *
+table_of (SpCallersView *view,
+          guint index)
+{
+  g_autoptr (GPtrArray) found = g_ptr_array_new ();
+
+  collect_column_views (GTK_WIDGET (view), found);
+  g_assert_cmpuint (index, <, found->len);
+  return g_ptr_array_index (found, index);
+}
+
+/* The labels with text shown inside table's visible area. */
+static void
+count_shown_labels (GtkWidget *table,
+                    GtkWidget *widget,
+                    guint *n)
+{
+  graphene_rect_t bounds;
+
+  if (GTK_IS_LABEL (widget) && gtk_widget_get_mapped (widget)
+      && gtk_label_get_text (GTK_LABEL (widget))[0] != '\0'
+      && gtk_widget_compute_bounds (widget, table, &bounds)
+      && bounds.origin.y >= 0 && bounds.origin.y + bounds.size.height <= gtk_widget_get_height (table))
+    (*n)++;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    count_shown_labels (table, child, n);
+}
+
+static guint
+rows_shown (GtkWidget *table)
+{
+  guint n = 0;
+
+  count_shown_labels (table, table, &n);
+  return n;
+}
+
+static char *
+chosen_name (SpCallersView *view)
+{
+  GListModel *rows = sp_callers_view_get_functions (view);
+
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr (SpFunctionItem) item = g_list_model_get_item (rows, i);
+
+      if (sp_function_item_get_function (item) == sp_callers_view_get_function (view))
+        return g_strdup (sp_function_item_get_name (item));
+    }
+  return NULL;
+}
+
+static gboolean
+chosen_is (gpointer data)
+{
+  gpointer *args = data;
+  g_autofree char *chosen = chosen_name (args[0]);
+
+  return g_strcmp0 (chosen, args[1]) == 0;
+}
+
+static gboolean
+lists_no (gpointer data)
+{
+  gpointer *args = data;
+  GListModel *rows = sp_callers_view_get_functions (args[0]);
+
+  if (g_list_model_get_n_items (rows) == 0)
+    return FALSE;
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr (SpFunctionItem) item = g_list_model_get_item (rows, i);
+
+      if (g_str_equal (sp_function_item_get_name (item), args[1]))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* From the call tree's right-click menu on compute_beta, Callers and
+ * Callees: the page opens on it, far down the list of the threads
+ * workload's functions (which scrolls to it), the list shown in full (it
+ * once showed one row until clicked); a right-click on its callee,
+ * beta_leaf, and Merge Function into Callers: beta_leaf is no more. */
+static void
+test_callers_menu (void)
+{
+  const char *path = get_recording (RECORDING_THREADS);
+  SpWindow *window;
+  SpCallersView *view;
+  GtkWidget *callee;
+  GtkLabel *chosen;
+  graphene_rect_t bounds;
+  GtkPopover *menu;
+  gpointer args[2];
+  guint listed, shown;
+
+  if (path == NULL)
+    return;
+  window = open_recording (path);
+  view = sp_window_get_callers_view (window);
+  /* The call tree's menu on compute_beta: Callers and Callees. */
+  {
+    SpCallTreeView *tree = sp_window_get_call_tree_view (window);
+    g_autoptr (GtkTreeListRow) row = find_row (tree, "worker_main;compute_beta");
+
+    g_assert_nonnull (row);
+    pick (open_menu_on (GTK_WIDGET (tree), row_label (tree, row)), "Callers and Callees");
+  }
+  args[0] = view;
+  args[1] = "compute_beta";
+  g_assert_true (window_test_wait (chosen_is, args, 10));
+  window_test_run (0.5);
+  gui_test_save_png (GTK_WIDGET (window), "actions-callers-opened.png");
+  listed = g_list_model_get_n_items (sp_callers_view_get_functions (view));
+  shown = rows_shown (table_of (view, 0));
+  g_test_message ("%u functions, %u labels shown", listed, shown);
+  g_assert_cmpuint (listed, >=, 4);
+  /* Three labels a row (the list has no module column), for the first
+   * rows at least (all of a short list). */
+  g_assert_cmpuint (shown, >=, 3 * MIN (listed, 8));
+  /* The chosen function's row among them, selected. */
+  chosen = window_test_find_label (table_of (view, 0), "compute_beta");
+  g_assert_nonnull (chosen);
+  g_assert_true (gtk_widget_compute_bounds (GTK_WIDGET (chosen), table_of (view, 0), &bounds));
+  g_test_message ("compute_beta at %g..%g of %d", bounds.origin.y, bounds.origin.y + bounds.size.height, gtk_widget_get_height (table_of (view, 0)));
+  g_assert_cmpfloat (bounds.origin.y, >=, 0);
+  g_assert_cmpfloat (bounds.origin.y + bounds.size.height, <=, gtk_widget_get_height (table_of (view, 0)));
+  g_assert_true (gtk_widget_get_state_flags (gtk_widget_get_parent (gtk_widget_get_parent (GTK_WIDGET (chosen))))
+                 & GTK_STATE_FLAG_SELECTED);
+
+  callee = GTK_WIDGET (window_test_find_label (table_of (view, 2), "beta_leaf"));
+  g_assert_nonnull (callee);
+  menu = open_menu_on (GTK_WIDGET (view), callee);
+  pick (menu, "Merge Function into Callers");
+  args[1] = "beta_leaf";
+  g_assert_true (window_test_wait (lists_no, args, 20));
+  gui_test_save_png (GTK_WIDGET (window), "actions-callers-merged.png");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int argc,
       char **argv)
@@ -455,8 +749,9 @@ main (int argc,
     return 0;
   g_test_add_func ("/app/window-actions/call-tree-menu", test_call_tree_menu);
   g_test_add_func ("/app/window-actions/bottom-up-menu", test_bottom_up_menu);
+  g_test_add_func ("/app/window-actions/flame-graph-menu", test_flame_graph_menu);
+  g_test_add_func ("/app/window-actions/callers-menu", test_callers_menu);
   status = g_test_run ();
-  if (recording != NULL)
-    remove_recording ();
+  remove_recordings ();
   return status;
 }

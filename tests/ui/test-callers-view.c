@@ -254,6 +254,78 @@ test_screenshot (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Labels with text in table's visible part. */
+static void
+count_shown (GtkWidget *table,
+             GtkWidget *widget,
+             guint *n)
+{
+  graphene_rect_t bounds;
+
+  if (GTK_IS_LABEL (widget) && gtk_widget_get_mapped (widget) && gtk_label_get_text (GTK_LABEL (widget))[0] != '\0'
+      && gtk_widget_compute_bounds (widget, table, &bounds)
+      && bounds.origin.y >= 0 && bounds.origin.y + bounds.size.height <= gtk_widget_get_height (table))
+    (*n)++;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    count_shown (table, child, n);
+}
+
+static void
+run_frames (double seconds)
+{
+  gint64 until = g_get_monotonic_time () + (gint64) (seconds * G_USEC_PER_SEC);
+
+  while (g_get_monotonic_time () < until)
+    g_main_context_iteration (NULL, FALSE);
+}
+
+/* A function chosen while the view is on a page not shown (the window's
+ * worker may finish before the page has a size): once shown, the list
+ * shows its rows, the chosen one among them. It showed one row, until
+ * clicked. */
+static void
+test_chosen_while_hidden (void)
+{
+  g_autoptr (GPtrArray) lines = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (SpProfile) profile = NULL;
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *stack = gtk_stack_new ();
+  SpCallersView *view = sp_callers_view_new ();
+  GtkWidget *chosen;
+  graphene_rect_t bounds;
+  guint shown = 0;
+
+  /* 40 functions, f39 the lightest: last in the list. */
+  for (guint i = 0; i < 40; i++)
+    g_ptr_array_add (lines, g_strdup_printf ("main;f%02u %u", i, 100 - i));
+  g_ptr_array_add (lines, NULL);
+  profile = profile_from_text ((const char *const *) lines->pdata);
+  gtk_window_set_default_size (GTK_WINDOW (window), 900, 500);
+  gtk_stack_add_named (GTK_STACK (stack), gtk_label_new ("another page"), "other");
+  gtk_stack_add_named (GTK_STACK (stack), GTK_WIDGET (view), "callers");
+  gtk_window_set_child (GTK_WINDOW (window), stack);
+  gtk_window_present (GTK_WINDOW (window));
+  run_frames (0.3);
+
+  set_functions (view, profile);
+  choose (view, profile, function_named (profile, "f39"));
+  gtk_stack_set_visible_child_name (GTK_STACK (stack), "callers");
+  run_frames (0.5);
+  gui_test_save_png (window, "callers-view-chosen-while-hidden.png");
+
+  count_shown (GTK_WIDGET (table_of (view, 0)), GTK_WIDGET (table_of (view, 0)), &shown);
+  g_test_message ("%u labels shown", shown);
+  /* Three a row: ten rows at least. */
+  g_assert_cmpuint (shown, >=, 30);
+  chosen = find_label (GTK_WIDGET (table_of (view, 0)), "f39");
+  g_assert_nonnull (chosen);
+  g_assert_true (gtk_widget_compute_bounds (chosen, GTK_WIDGET (table_of (view, 0)), &bounds));
+  g_assert_cmpfloat (bounds.origin.y, >=, 0);
+  g_assert_cmpfloat (bounds.origin.y + bounds.size.height, <=, gtk_widget_get_height (GTK_WIDGET (table_of (view, 0))));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int argc,
       char **argv)
@@ -264,5 +336,6 @@ main (int argc,
   g_test_add_func ("/ui/callers-view/tables", test_tables);
   g_test_add_func ("/ui/callers-view/activate", test_activate);
   g_test_add_func ("/ui/callers-view/screenshot", test_screenshot);
+  g_test_add_func ("/ui/callers-view/chosen-while-hidden", test_chosen_while_hidden);
   return g_test_run ();
 }
