@@ -319,8 +319,9 @@ icicle_toggled (GtkToggleButton *button,
   sp_flame_graph_set_icicle (self->flame_graph, gtk_toggle_button_get_active (button));
 }
 
-/* Enter finds the next match in the call tree; the flame graph highlights
- * every match as you type. */
+/* The flame graph highlights every match as you type; Enter goes to the
+ * heaviest match on the page shown, then to the next (the call tree from
+ * pages with nothing to search). */
 static void
 search_changed (GtkSearchEntry *entry,
                 SpWindow *self)
@@ -336,7 +337,17 @@ search_activated (GtkSearchEntry *entry,
 {
   const char *text = gtk_editable_get_text (GTK_EDITABLE (entry));
 
-  if (text[0] != '\0')
+  const char *page = gtk_stack_get_visible_child_name (self->views);
+
+  if (text[0] == '\0')
+    return;
+  if (g_strcmp0 (page, "flame-graph") == 0)
+    sp_flame_graph_search_next (self->flame_graph, text);
+  else if (g_strcmp0 (page, "bottom-up") == 0)
+    sp_call_tree_view_search_next (self->bottom_up_view, text);
+  else if (g_strcmp0 (page, "callers") == 0)
+    sp_callers_view_search_next (self->callers_view, text);
+  else
     {
       gtk_stack_set_visible_child_name (self->views, "call-tree");
       sp_call_tree_view_search_next (self->call_tree_view, text);

@@ -58,6 +58,7 @@ struct _SpCallTreeView
   SpProfile           *profile;
   SpProfile           *pending_profile;
 
+  char                *last_search; /* casefolded; Enter again goes to its next match */
   gboolean             touched;     /* the user expanded, collapsed or selected rows */
   gboolean             restoring;   /* the changes under way are the view's own */
 };
@@ -509,86 +510,20 @@ selection_changed (GtkSingleSelection *selection,
 }
 
 /* ------------------------------------------------------------------ */
-/* Search: a preorder walk in the order shown, expanded or not */
+/* Search: the matches, heaviest first */
 
-typedef struct {
-  SpCallTreeView *view;
-  GHashTable     *children;   /* node -> GArray of its children, in view order */
-  GHashTable     *position;   /* node -> its index among its siblings */
-} Walk;
-
-typedef struct {
-  SpTreeItem *item;
-  guint       index;
-} Ranked;
-
+/* Heavier nodes first; between equals, the tree's order. */
 static int
-compare_ranked (gconstpointer a,
-                gconstpointer b,
-                gpointer user_data)
+compare_heavier (gconstpointer a,
+                 gconstpointer b,
+                 gpointer user_data)
 {
-  const Ranked *ra = a, *rb = b;
-  int order = gtk_sorter_compare (user_data, ra->item, rb->item);
+  const SpCallTree *tree = user_data;
+  guint32 na = *(const guint32 *) a, nb = *(const guint32 *) b;
 
-  if (order != GTK_ORDERING_EQUAL)
-    return order;
-  return ra->index < rb->index ? -1 : ra->index > rb->index;
-}
-
-/* node's children as the view's sorter orders them (ties by total). */
-static GArray *
-walk_children (Walk *walk,
-               guint32 node)
-{
-  GArray *children = g_hash_table_lookup (walk->children, GUINT_TO_POINTER (node));
-  g_autoptr (GArray) ranked = NULL;
-  GtkSorter *sorter;
-
-  if (children != NULL)
-    return children;
-  children = sp_call_tree_get_children (sp_tree_source_get_tree (walk->view->source), node);
-  sorter = gtk_column_view_get_sorter (walk->view->column_view);
-  ranked = g_array_sized_new (FALSE, FALSE, sizeof (Ranked), children->len);
-  for (guint i = 0; i < children->len; i++)
-    {
-      Ranked r = { sp_tree_item_new (walk->view->source, g_array_index (children, guint32, i)), i };
-
-      g_array_append_val (ranked, r);
-    }
-  g_array_sort_with_data (ranked, compare_ranked, sorter);
-  for (guint i = 0; i < ranked->len; i++)
-    {
-      Ranked *r = &g_array_index (ranked, Ranked, i);
-
-      g_array_index (children, guint32, i) = sp_tree_item_get_node (r->item);
-      g_hash_table_insert (walk->position, GUINT_TO_POINTER (g_array_index (children, guint32, i)), GUINT_TO_POINTER (i));
-      g_object_unref (r->item);
-    }
-  g_hash_table_insert (walk->children, GUINT_TO_POINTER (node), children);
-  return children;
-}
-
-/* The node after node in preorder; 0 (the root) after the last. */
-static guint32
-walk_next (Walk *walk,
-           guint32 node)
-{
-  const SpCallTree *tree = sp_tree_source_get_tree (walk->view->source);
-  GArray *children = walk_children (walk, node);
-
-  if (children->len > 0)
-    return g_array_index (children, guint32, 0);
-  while (node != 0)
-    {
-      guint32 parent = tree->nodes[node].parent;
-      GArray *siblings = walk_children (walk, parent);
-      guint index = GPOINTER_TO_UINT (g_hash_table_lookup (walk->position, GUINT_TO_POINTER (node)));
-
-      if (index + 1 < siblings->len)
-        return g_array_index (siblings, guint32, index + 1);
-      node = parent;
-    }
-  return 0;
+  if (tree->nodes[na].total != tree->nodes[nb].total)
+    return tree->nodes[na].total > tree->nodes[nb].total ? -1 : 1;
+  return na < nb ? -1 : na > nb;
 }
 
 /* Which functions' names contain text, ignoring case: one bit each. */
@@ -774,6 +709,7 @@ sp_call_tree_view_dispose (GObject *object)
   g_clear_object (&self->batch);
   g_clear_pointer (&self->source, sp_tree_source_unref);
   g_clear_pointer (&self->pending_tree, sp_call_tree_free);
+  g_clear_pointer (&self->last_search, g_free);
   self->profile = NULL;
   self->pending_profile = NULL;
   G_OBJECT_CLASS (sp_call_tree_view_parent_class)->dispose (object);
@@ -938,14 +874,30 @@ sp_call_tree_view_set_tree (SpCallTreeView *self,
   show_tree (self, profile, tree);
 }
 
+/* The nodes whose function matches, heaviest first. */
+static GArray *
+matching_nodes (const SpCallTree *tree,
+                const gboolean *matches)
+{
+  GArray *nodes = g_array_new (FALSE, FALSE, sizeof (guint32));
+
+  for (guint32 n = 1; n < tree->n_nodes; n++)
+    if (matches[tree->nodes[n].function])
+      g_array_append_val (nodes, n);
+  g_array_sort_with_data (nodes, compare_heavier, (gpointer) tree);
+  return nodes;
+}
+
 gboolean
 sp_call_tree_view_search_next (SpCallTreeView *self,
                                const char *text)
 {
   g_autofree gboolean *matches = NULL;
+  g_autoptr (GArray) nodes = NULL;
+  g_autofree char *folded = NULL;
   const SpCallTree *tree;
-  Walk walk;
-  guint32 start, node, found = SP_CALL_TREE_NONE;
+  guint32 selected;
+  guint next = 0;
 
   g_return_val_if_fail (SP_IS_CALL_TREE_VIEW (self), FALSE);
   g_return_val_if_fail (text != NULL, FALSE);
@@ -955,26 +907,18 @@ sp_call_tree_view_search_next (SpCallTreeView *self,
     return FALSE;
   tree = sp_tree_source_get_tree (self->source);
   matches = match_functions (self->profile, text);
-  walk = (Walk) { self,
-                  g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref),
-                  g_hash_table_new (NULL, NULL) };
-  start = sp_call_tree_view_get_selected_node (self);
-  if (start == SP_CALL_TREE_NONE)
-    start = 0;
-  node = start;
-  do
-    {
-      node = walk_next (&walk, node);
-      if (node != 0 && matches[tree->nodes[node].function])
-        found = node;
-    }
-  while (found == SP_CALL_TREE_NONE && node != start);
-  g_hash_table_unref (walk.children);
-  g_hash_table_unref (walk.position);
-
-  if (found == SP_CALL_TREE_NONE)
+  nodes = matching_nodes (tree, matches);
+  if (nodes->len == 0)
     return FALSE;
-  select_node (self, found, TRUE);
+  /* The same search again goes on from the match selected. */
+  folded = g_utf8_casefold (text, -1);
+  selected = sp_call_tree_view_get_selected_node (self);
+  for (guint i = 0; g_strcmp0 (folded, self->last_search) == 0 && i < nodes->len; i++)
+    if (g_array_index (nodes, guint32, i) == selected)
+      next = (i + 1) % nodes->len;
+  g_free (self->last_search);
+  self->last_search = g_steal_pointer (&folded);
+  select_node (self, g_array_index (nodes, guint32, next), TRUE);
   return TRUE;
 }
 

@@ -31,9 +31,10 @@ void sp_call_tree_view_set_tree (SpCallTreeView *self,
                                  SpProfile *profile,
                                  SpCallTree *tree);
 
-/* Selects and reveals the next node, in the order shown and after the
- * current selection (wrapping around), whose function name contains text
- * (ignoring case), expanding its ancestors. FALSE when no node matches. */
+/* Selects, reveals (expanding its ancestors) and scrolls to a node whose
+ * function name contains text (ignoring case): the heaviest (by total)
+ * for a new text; for the text of the last search, the next heaviest
+ * after the selected node (wrapping around). FALSE when none matches. */
 gboolean sp_call_tree_view_search_next (SpCallTreeView *self,
                                         const char *text);
 

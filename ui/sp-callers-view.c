@@ -10,6 +10,8 @@
  * list. */
 #include "sp-callers-view.h"
 
+#include <string.h>
+
 #include "sp-cells-private.h"
 #include "sp-context-menu-private.h"
 #include "sp-function-item.h"
@@ -51,6 +53,7 @@ struct _SpCallersView
   guint32    picked;     /* the row right-clicked since, or SP_FUNCTION_LIST_ROOT */
   guint64    all;        /* the samples percentages are of */
   gboolean   updating;   /* selection changes are the view's own */
+  char      *last_search;   /* casefolded; Enter again goes to its next match */
 };
 
 enum {
@@ -401,6 +404,7 @@ sp_callers_view_dispose (GObject *object)
   table_clear (&self->functions);
   table_clear (&self->callers);
   table_clear (&self->callees);
+  g_clear_pointer (&self->last_search, g_free);
   self->profile = NULL;
   G_OBJECT_CLASS (sp_callers_view_parent_class)->dispose (object);
 }
@@ -550,6 +554,72 @@ sp_callers_view_get_selected_function (SpCallersView *self)
   g_return_val_if_fail (SP_IS_CALLERS_VIEW (self), SP_FUNCTION_LIST_ROOT);
 
   return self->picked != SP_FUNCTION_LIST_ROOT ? self->picked : self->function;
+}
+
+typedef struct {
+  guint   position;   /* in the list as shown */
+  guint64 total;
+} Match;
+
+static int
+compare_heavier (gconstpointer a,
+                 gconstpointer b)
+{
+  const Match *ma = a, *mb = b;
+
+  if (ma->total != mb->total)
+    return ma->total > mb->total ? -1 : 1;
+  return ma->position < mb->position ? -1 : ma->position > mb->position;
+}
+
+/* The list's rows whose name contains folded (casefolded), heaviest first. */
+static GArray *
+matching_rows (SpCallersView *self,
+               const char *folded)
+{
+  GListModel *rows = G_LIST_MODEL (self->functions.selection);
+  GArray *matches = g_array_new (FALSE, FALSE, sizeof (Match));
+
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr (SpFunctionItem) item = g_list_model_get_item (rows, i);
+      g_autofree char *name = g_utf8_casefold (sp_function_item_get_name (item), -1);
+      Match match = { i, sp_function_item_get_total (item) };
+
+      if (strstr (name, folded) != NULL)
+        g_array_append_val (matches, match);
+    }
+  g_array_sort (matches, compare_heavier);
+  return matches;
+}
+
+gboolean
+sp_callers_view_search_next (SpCallersView *self,
+                             const char *text)
+{
+  g_autofree char *folded = NULL;
+  g_autoptr (GArray) matches = NULL;
+  guint chosen, next = 0;
+
+  g_return_val_if_fail (SP_IS_CALLERS_VIEW (self), FALSE);
+  g_return_val_if_fail (text != NULL, FALSE);
+
+  if (text[0] == '\0')
+    return FALSE;
+  folded = g_utf8_casefold (text, -1);
+  matches = matching_rows (self, folded);
+  if (matches->len == 0)
+    return FALSE;
+  chosen = table_find (&self->functions, self->function);
+  for (guint i = 0; g_strcmp0 (folded, self->last_search) == 0 && i < matches->len; i++)
+    if (g_array_index (matches, Match, i).position == chosen)
+      next = (i + 1) % matches->len;
+  g_free (self->last_search);
+  self->last_search = g_steal_pointer (&folded);
+  /* Selecting the row chooses its function (list_selection_changed). */
+  gtk_single_selection_set_selected (self->functions.selection, g_array_index (matches, Match, next).position);
+  _sp_cells_scroll_to (self->functions.column_view, g_array_index (matches, Match, next).position);
+  return TRUE;
 }
 
 guint32

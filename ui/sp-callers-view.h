@@ -55,6 +55,13 @@ void sp_callers_view_set_context_menu (SpCallersView *self,
  * chosen one came, or else the chosen one; SP_FUNCTION_LIST_ROOT for none. */
 guint32 sp_callers_view_get_selected_function (SpCallersView *self);
 
+/* Chooses a function of the list whose name contains text (ignoring
+ * case), as a click on its row does: the heaviest (by total) for a new
+ * text; for the text of the last search, the next heaviest after the
+ * chosen one (wrapping around). FALSE when none matches. */
+gboolean sp_callers_view_search_next (SpCallersView *self,
+                                      const char *text);
+
 /* The tables' rows as shown (SpFunctionItem, sorted), for tests. */
 GListModel *sp_callers_view_get_functions (SpCallersView *self);
 GListModel *sp_callers_view_get_callers (SpCallersView *self);

@@ -52,6 +52,7 @@ struct _SpFlameGraph
   SpCallTree    *tree;
   guint         *heights;         /* rows of each node's subtree, itself included */
   char          *search;
+  char          *last_search;     /* Enter again goes to its next match */
   GArray        *frames;          /* Frame, laid out for layout_width */
   GskRenderNode *render_node;     /* for render_width x render_height, rows in render_band */
   SpFlameLabels *labels;          /* names shaped in the widget's font; NULL until drawn */
@@ -662,6 +663,7 @@ sp_flame_graph_finalize (GObject *object)
   g_clear_pointer (&self->tree, sp_call_tree_free);
   g_clear_pointer (&self->heights, g_free);
   g_clear_pointer (&self->search, g_free);
+  g_clear_pointer (&self->last_search, g_free);
   g_clear_pointer (&self->frames, g_array_unref);
   g_clear_pointer (&self->render_node, gsk_render_node_unref);
   g_clear_pointer (&self->labels, sp_flame_labels_free);
@@ -1018,9 +1020,11 @@ sp_flame_graph_search_next (SpFlameGraph *self,
   nodes = matching_nodes (self, text);
   if (nodes->len == 0)
     return FALSE;
-  for (guint i = 0; i < nodes->len; i++)
+  for (guint i = 0; g_strcmp0 (text, self->last_search) == 0 && i < nodes->len; i++)
     if (g_array_index (nodes, guint32, i) == self->zoom)
       next = (i + 1) % nodes->len;
+  g_free (self->last_search);
+  self->last_search = g_strdup (text);
   sp_flame_graph_zoom_to (self, g_array_index (nodes, guint32, next));
   return TRUE;
 }

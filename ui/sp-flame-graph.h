@@ -44,10 +44,11 @@ guint32 sp_flame_graph_get_zoom (SpFlameGraph *self);
  * SP_CALL_TREE_NONE when the whole tree shows. */
 guint32 sp_flame_graph_get_zoom_function (SpFlameGraph *self);
 
-/* Zooms to the next node, heaviest first, whose function name contains
- * text (case-sensitive, as the search highlights), after the zoomed one
- * when it is a match (wrapping around); highlights the matches. FALSE
- * when none matches. */
+/* Zooms to a node whose function name contains text (case-sensitive, as
+ * the search highlights) and highlights the matches: the heaviest (by
+ * total) for a new text; for the text of the last search, the next
+ * heaviest after the zoomed node (wrapping around). FALSE when none
+ * matches. */
 gboolean sp_flame_graph_search_next (SpFlameGraph *self,
                                      const char *text);
 

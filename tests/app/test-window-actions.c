@@ -739,6 +739,98 @@ test_callers_menu (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* ---- Search --------------------------------------------------------------- */
+
+static GtkStack *
+views_of (SpWindow *window)
+{
+  GtkWidget *stack = window_test_find_widget (GTK_WIDGET (window), GTK_TYPE_STACK);
+
+  while (stack != NULL && gtk_stack_get_child_by_name (GTK_STACK (stack), "flame-graph") == NULL)
+    stack = window_test_find_widget (gtk_stack_get_visible_child (GTK_STACK (stack)), GTK_TYPE_STACK);
+  g_assert_nonnull (stack);
+  return GTK_STACK (stack);
+}
+
+/* Enter in the search entry, with text in it. */
+static void
+search (SpWindow *window,
+        const char *text)
+{
+  GtkWidget *entry = window_test_find_widget (GTK_WIDGET (window), GTK_TYPE_SEARCH_ENTRY);
+
+  g_assert_nonnull (entry);
+  gtk_editable_set_text (GTK_EDITABLE (entry), text);
+  g_signal_emit_by_name (entry, "activate");
+  window_test_run (0.2);
+}
+
+static gboolean
+same_path (GArray *a,
+           GArray *b)
+{
+  return a->len == b->len && memcmp (a->data, b->data, a->len * sizeof (guint32)) == 0;
+}
+
+/* The zoomed frame's name, from its tooltip's first line. */
+static char *
+zoomed_name (SpFlameGraph *graph)
+{
+  g_autofree char *markup = sp_flame_graph_describe (graph, sp_flame_graph_get_zoom (graph));
+  const char *end = strstr (markup, "</b>");
+
+  g_assert_true (g_str_has_prefix (markup, "<b>") && end != NULL);
+  return g_strndup (markup + 3, end - markup - 3);
+}
+
+/* Enter on the flame graph stays there and zooms to the heaviest "leaf"
+ * frame, then to the next (no heavier); on the call tree it selects the
+ * same heaviest path first. It used to jump to the call tree and select
+ * the first match in the order shown. */
+static void
+test_search_enter (void)
+{
+  const char *path = get_recording (RECORDING_THREADS);
+  SpWindow *window;
+  SpFlameGraph *graph;
+  g_autoptr (GArray) first = NULL;
+  g_autoptr (GArray) second = NULL;
+  g_autoptr (GArray) selected = NULL;
+  g_autofree char *first_name = NULL;
+  g_autofree char *second_name = NULL;
+
+  if (path == NULL)
+    return;
+  window = open_recording (path);
+  sp_window_show_view (window, "flame-graph");
+  graph = SP_FLAME_GRAPH (window_test_find_widget (GTK_WIDGET (window), SP_TYPE_FLAME_GRAPH));
+  window_test_run (0.2);
+
+  search (window, "leaf");
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (views_of (window)), ==, "flame-graph");
+  first = sp_flame_graph_get_selected_path (graph);
+  g_assert_nonnull (first);
+  first_name = zoomed_name (graph);
+  gui_test_save_png (GTK_WIDGET (window), "actions-search-flame-graph.png");
+  search (window, "leaf");
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (views_of (window)), ==, "flame-graph");
+  second = sp_flame_graph_get_selected_path (graph);
+  g_assert_nonnull (second);
+  second_name = zoomed_name (graph);
+  g_test_message ("first %s, then %s", first_name, second_name);
+  g_assert_true (g_str_has_suffix (first_name, "_leaf"));
+  g_assert_true (g_str_has_suffix (second_name, "_leaf"));
+  g_assert_false (same_path (first, second));
+
+  sp_window_show_view (window, "call-tree");
+  search (window, "leaf");
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (views_of (window)), ==, "call-tree");
+  selected = sp_call_tree_view_get_selected_path (sp_window_get_call_tree_view (window));
+  g_assert_nonnull (selected);
+  g_assert_true (same_path (selected, first));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int argc,
       char **argv)
@@ -751,6 +843,7 @@ main (int argc,
   g_test_add_func ("/app/window-actions/bottom-up-menu", test_bottom_up_menu);
   g_test_add_func ("/app/window-actions/flame-graph-menu", test_flame_graph_menu);
   g_test_add_func ("/app/window-actions/callers-menu", test_callers_menu);
+  g_test_add_func ("/app/window-actions/search-enter", test_search_enter);
   status = g_test_run ();
   remove_recordings ();
   return status;

@@ -170,14 +170,18 @@ test_search (void)
   gtk_tree_list_row_set_expanded (main_row, FALSE);
   assert_rows (view, "main 20");
 
-  /* From lex (still selected, though hidden), wrapping round to lex:
-   * its ancestors open again. */
+  /* lex (still selected, though hidden): its ancestors open again. */
   g_assert_true (sp_call_tree_view_search_next (view, "lex"));
   assert_rows (view, "main 20", "  parse 15", "    lex 10", "  eval 5");
   g_assert_cmpstr (selected_name (view, profile, tree), ==, "lex");
 
-  /* In the order shown, after the selection, ignoring case. */
+  /* A new text: the heaviest match; the same again (ignoring case): the
+   * next heaviest, wrapping around. */
   g_assert_true (sp_call_tree_view_search_next (view, "E"));
+  g_assert_cmpstr (selected_name (view, profile, tree), ==, "parse");
+  g_assert_true (sp_call_tree_view_search_next (view, "e"));
+  g_assert_cmpstr (selected_name (view, profile, tree), ==, "lex");
+  g_assert_true (sp_call_tree_view_search_next (view, "e"));
   g_assert_cmpstr (selected_name (view, profile, tree), ==, "eval");
   g_assert_true (sp_call_tree_view_search_next (view, "e"));
   g_assert_cmpstr (selected_name (view, profile, tree), ==, "parse");

@@ -577,6 +577,45 @@ test_deep_zoomed (void)
   sp_profile_free (profile);
 }
 
+/* Enter in the search: the heaviest match first, then the next heaviest,
+ * wrapping around; a new text starts again from the heaviest. */
+static void
+test_search_next (void)
+{
+  static const char *const leaves[] = {
+    "main;a;x_leaf 5",
+    "main;b;x_leaf 20",
+    "main;c;y_leaf 10",
+    NULL,
+  };
+  Fixture f = { 0 };
+  SpCallTree *tree;
+  guint32 a, b, c;
+
+  f.profile = profile_from_text (leaves);
+  tree = sp_call_tree_new (f.profile, NULL, NULL, FALSE);
+  a = find_node (&f, tree, "main;a;x_leaf");
+  b = find_node (&f, tree, "main;b;x_leaf");
+  c = find_node (&f, tree, "main;c;y_leaf");
+  fixture_setup (&f, tree);
+
+  g_assert_true (sp_flame_graph_search_next (f.graph, "leaf"));
+  g_assert_cmpuint (sp_flame_graph_get_zoom (f.graph), ==, b);
+  g_assert_true (sp_flame_graph_search_next (f.graph, "leaf"));
+  g_assert_cmpuint (sp_flame_graph_get_zoom (f.graph), ==, c);
+  g_assert_true (sp_flame_graph_search_next (f.graph, "leaf"));
+  g_assert_cmpuint (sp_flame_graph_get_zoom (f.graph), ==, a);
+  g_assert_true (sp_flame_graph_search_next (f.graph, "leaf"));
+  g_assert_cmpuint (sp_flame_graph_get_zoom (f.graph), ==, b);
+  g_assert_true (sp_flame_graph_search_next (f.graph, "x_"));
+  g_assert_cmpuint (sp_flame_graph_get_zoom (f.graph), ==, b);
+  g_assert_true (sp_flame_graph_search_next (f.graph, "x_"));
+  g_assert_cmpuint (sp_flame_graph_get_zoom (f.graph), ==, a);
+  g_assert_false (sp_flame_graph_search_next (f.graph, "nothing"));
+  g_assert_cmpuint (sp_flame_graph_get_zoom (f.graph), ==, a);
+  fixture_teardown (&f);
+}
+
 int
 main (int argc,
       char **argv)
@@ -589,6 +628,7 @@ main (int argc,
   g_test_add_func ("/ui/flame-graph/deep", test_deep);
   g_test_add_func ("/ui/flame-graph/icicle", test_icicle);
   g_test_add_func ("/ui/flame-graph/search", test_search);
+  g_test_add_func ("/ui/flame-graph/search-next", test_search_next);
   g_test_add_func ("/ui/flame-graph/colours", test_colours);
   g_test_add_func ("/ui/flame-graph/deep-zoomed", test_deep_zoomed);
   return g_test_run ();
