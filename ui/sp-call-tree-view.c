@@ -59,6 +59,7 @@ struct _SpCallTreeView
   SpProfile           *pending_profile;
 
   char                *last_search; /* casefolded; Enter again goes to its next match */
+  GHashTable          *remembered;  /* function paths ("12,7,") of the rows the user had open */
   gboolean             touched;     /* the user expanded, collapsed or selected rows */
   gboolean             restoring;   /* the changes under way are the view's own */
 };
@@ -545,6 +546,139 @@ match_functions (SpProfile *profile,
 }
 
 /* ------------------------------------------------------------------ */
+/* Rows open across trees that lack them */
+
+/* "12,7,": path's first n functions, as a key. */
+static char *
+path_key (const GArray *path,
+          guint n)
+{
+  GString *key = g_string_new (NULL);
+
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf (key, "%u,", g_array_index (path, guint32, i));
+  return g_string_free (key, FALSE);
+}
+
+/* The paths of the rows open in the model shown (tree's). */
+static GHashTable *
+open_paths (SpCallTreeView *self,
+            const SpCallTree *tree)
+{
+  GListModel *rows = G_LIST_MODEL (get_tree_model (self));
+  GHashTable *open = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr (GtkTreeListRow) row = g_list_model_get_item (rows, i);
+      g_autoptr (SpTreeItem) item = NULL;
+      g_autoptr (GArray) path = NULL;
+
+      if (!gtk_tree_list_row_get_expanded (row))
+        continue;
+      item = gtk_tree_list_row_get_item (row);
+      path = sp_call_tree_get_path (tree, sp_tree_item_get_node (item));
+      g_hash_table_add (open, path_key (path, path->len));
+    }
+  return open;
+}
+
+static gboolean
+key_in_tree (const SpCallTree *tree,
+             const char *key)
+{
+  g_auto (GStrv) ids = g_strsplit (key, ",", -1);
+  g_autoptr (GArray) path = g_array_new (FALSE, FALSE, sizeof (guint32));
+  guint n_found;
+
+  for (guint i = 0; ids[i] != NULL && ids[i][0] != '\0'; i++)
+    {
+      guint32 id = (guint32) g_ascii_strtoull (ids[i], NULL, 10);
+
+      g_array_append_val (path, id);
+    }
+  sp_call_tree_find_path (tree, (const guint32 *) path->data, path->len, &n_found);
+  return path->len > 0 && n_found == path->len;
+}
+
+/* Before a new tree: what the user has open now is remembered, and what
+ * the tree shown has but no longer open (closed by the user) forgotten;
+ * rows the tree shown lacks (gone with a transform) stay remembered.
+ * Returns the rows open now. */
+static GHashTable *
+remember_open (SpCallTreeView *self,
+               const SpCallTree *old_tree)
+{
+  GHashTable *open = open_paths (self, old_tree);
+  GHashTableIter iter;
+  const char *key;
+
+  g_hash_table_iter_init (&iter, self->remembered);
+  while (g_hash_table_iter_next (&iter, (gpointer *) &key, NULL))
+    if (!g_hash_table_contains (open, key) && key_in_tree (old_tree, key))
+      g_hash_table_iter_remove (&iter);
+  g_hash_table_iter_init (&iter, open);
+  while (g_hash_table_iter_next (&iter, (gpointer *) &key, NULL))
+    g_hash_table_add (self->remembered, g_strdup (key));
+  return open;
+}
+
+static int
+compare_key_length (gconstpointer a,
+                    gconstpointer b)
+{
+  size_t la = strlen (*(const char *const *) a), lb = strlen (*(const char *const *) b);
+
+  return la < lb ? -1 : la > lb;
+}
+
+/* After a new tree: the rows remembered that were not open (the tree
+ * shown lacked them) open again where the new tree has them, parents
+ * first, each under parents that were open too. Clearing a transform
+ * so gets back the rows open before it. */
+static void
+reopen_remembered (SpCallTreeView *self,
+                   const SpCallTree *tree,
+                   GHashTable *was_open)
+{
+  g_autoptr (GPtrArray) keys = g_ptr_array_new ();
+  GHashTableIter iter;
+  const char *key;
+
+  g_hash_table_iter_init (&iter, self->remembered);
+  while (g_hash_table_iter_next (&iter, (gpointer *) &key, NULL))
+    if (!g_hash_table_contains (was_open, key))
+      g_ptr_array_add (keys, (gpointer) key);
+  g_ptr_array_sort (keys, compare_key_length);
+  for (guint i = 0; i < keys->len; i++)
+    {
+      const char *k = g_ptr_array_index (keys, i);
+      g_auto (GStrv) ids = g_strsplit (k, ",", -1);
+      g_autoptr (GArray) path = g_array_new (FALSE, FALSE, sizeof (guint32));
+      g_autoptr (GtkTreeListRow) row = NULL;
+      gboolean parents_open = TRUE;
+      guint n_found;
+      guint32 node;
+
+      for (guint j = 0; ids[j] != NULL && ids[j][0] != '\0'; j++)
+        {
+          guint32 id = (guint32) g_ascii_strtoull (ids[j], NULL, 10);
+          g_autofree char *prefix = path_key (path, path->len);
+
+          if (path->len > 0 && !g_hash_table_contains (self->remembered, prefix))
+            parents_open = FALSE;
+          g_array_append_val (path, id);
+        }
+      node = sp_call_tree_find_path (tree, (const guint32 *) path->data, path->len, &n_found);
+      if (!parents_open || n_found != path->len)
+        continue;
+      row = reveal_node (get_tree_model (self), tree, node);
+      if (row != NULL)
+        gtk_tree_list_row_set_expanded (row, TRUE);
+    }
+}
+
+/* ------------------------------------------------------------------ */
 /* Showing a tree */
 
 /* The top level of the source's tree, as a tree list model whose rows open
@@ -576,6 +710,7 @@ show_first_tree (SpCallTreeView *self,
 
   self->touched = FALSE;
   self->restoring = TRUE;
+  g_hash_table_remove_all (self->remembered);
   if (self->source != NULL)
     g_signal_handlers_disconnect_by_func (get_tree_model (self), rows_changed, self);
   old_source = g_steal_pointer (&self->source);
@@ -616,6 +751,7 @@ update_tree (SpCallTreeView *self,
 {
   g_autoptr (GArray) selected_path = NULL;
   g_autoptr (GArray) open = NULL;
+  g_autoptr (GHashTable) was_open = NULL;
   g_autoptr (GtkTreeListRow) row = NULL;
   SpTreeSource *old_source = self->source;
   guint32 selected = shown_selected_node (self);
@@ -628,11 +764,15 @@ update_tree (SpCallTreeView *self,
     selected_path = sp_call_tree_get_path (sp_tree_source_get_tree (old_source), selected);
   if (!self->touched)
     open = ancestors_of (tree, hot);
+  else
+    was_open = remember_open (self, sp_tree_source_get_tree (old_source));
   /* The sort model keeps each row's sort key (its total) from when the row
    * came: passed on as one change of all rows, the update gives it new
    * keys for all, and the column view rebinds each row shown once. */
   sp_batch_list_model_hold (self->batch);
   _sp_tree_rows_update (get_tree_model (self), self->source, open);
+  if (was_open != NULL)
+    reopen_remembered (self, tree, was_open);
   sp_batch_list_model_release (self->batch);
   sp_tree_source_unref (old_source);
 
@@ -710,6 +850,7 @@ sp_call_tree_view_dispose (GObject *object)
   g_clear_pointer (&self->source, sp_tree_source_unref);
   g_clear_pointer (&self->pending_tree, sp_call_tree_free);
   g_clear_pointer (&self->last_search, g_free);
+  g_clear_pointer (&self->remembered, g_hash_table_unref);
   self->profile = NULL;
   self->pending_profile = NULL;
   G_OBJECT_CLASS (sp_call_tree_view_parent_class)->dispose (object);
@@ -796,6 +937,7 @@ sp_call_tree_view_init (SpCallTreeView *self)
   add_columns (self);
 
   row_sorter = GTK_SORTER (gtk_tree_list_row_sorter_new (g_object_ref (gtk_column_view_get_sorter (self->column_view))));
+  self->remembered = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->batch = sp_batch_list_model_new (NULL);
   self->sorted = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (self->batch)), row_sorter);
   self->selection = gtk_single_selection_new (G_LIST_MODEL (g_object_ref (self->sorted)));
@@ -862,6 +1004,8 @@ sp_call_tree_view_set_tree (SpCallTreeView *self,
       self->profile = NULL;
       /* Another profile may come next: its tree starts afresh. */
       self->touched = FALSE;
+      if (self->remembered != NULL)
+        g_hash_table_remove_all (self->remembered);
       self->restoring = FALSE;
       return;
     }

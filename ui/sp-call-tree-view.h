@@ -24,7 +24,9 @@ SpCallTreeView *sp_call_tree_view_new (void);
  * hottest path and selects its end; once the user has expanded, collapsed
  * or selected rows, a new tree of the same profile (a live update, a
  * filter) gets the same rows expanded and selected instead, found by
- * function path, at the same scroll position. While the view is not
+ * function path, at the same scroll position; rows open before a tree
+ * that lacked them (a transform) open again when a later tree has them
+ * (the transform cleared). While the view is not
  * mapped, the tree waits: only the last one given is built, when the view
  * is shown or its rows, selection or search are asked for. */
 void sp_call_tree_view_set_tree (SpCallTreeView *self,

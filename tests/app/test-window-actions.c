@@ -739,6 +739,69 @@ test_callers_menu (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* ---- Clear ------------------------------------------------------------------ */
+
+typedef struct {
+  SpCallTreeView *view;
+  const char     *names;
+} TopLevel;
+
+static gboolean
+top_level_is (gpointer data)
+{
+  TopLevel *expect = data;
+  g_autofree char *names = top_level_names (expect->view);
+
+  return g_str_equal (names, expect->names);
+}
+
+/* The hot path open down to deep_leaf; Focus on Function deep_work from
+ * its row's menu, then the Clear button: the rows open before are open
+ * again (Clear showed _start alone, closed). */
+static void
+test_clear_keeps_open (void)
+{
+  const char *path = get_recording (RECORDING_DEEP);
+  SpWindow *window;
+  SpCallTreeView *view;
+  g_autoptr (GtkTreeListRow) work = NULL;
+  g_autoptr (GtkTreeListRow) leaf = NULL;
+  g_autofree char *leaf_path = NULL;
+  GtkButton *clear;
+  TopLevel expect;
+
+  if (path == NULL)
+    return;
+  window = open_recording (path);
+  view = sp_window_get_call_tree_view (window);
+  leaf = find_row (view, "descend;deep_work;deep_leaf");
+  g_assert_nonnull (leaf);
+  leaf_path = row_path (leaf);
+  g_clear_object (&leaf);
+  work = find_row (view, "descend;deep_work");
+  g_assert_nonnull (work);
+
+  pick (open_menu_on (GTK_WIDGET (view), row_label (view, work)), "Focus on Function");
+  expect = (TopLevel) { view, "deep_work" };
+  g_assert_true (window_test_wait (top_level_is, &expect, 20));
+
+  clear = window_test_find_button (GTK_WIDGET (window), "Clear");
+  g_assert_nonnull (clear);
+  pointer_test_click_widget (GTK_WIDGET (clear), GDK_BUTTON_PRIMARY);
+  expect = (TopLevel) { view, "_start" };
+  g_assert_true (window_test_wait (top_level_is, &expect, 20));
+  window_test_run (0.3);
+  gui_test_save_png (GTK_WIDGET (window), "actions-cleared.png");
+  leaf = find_row (view, "descend;deep_work;deep_leaf");
+  g_assert_nonnull (leaf);
+  {
+    g_autofree char *now = row_path (leaf);
+
+    g_assert_cmpstr (now, ==, leaf_path);
+  }
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* ---- Search --------------------------------------------------------------- */
 
 static GtkStack *
@@ -844,6 +907,7 @@ main (int argc,
   g_test_add_func ("/app/window-actions/flame-graph-menu", test_flame_graph_menu);
   g_test_add_func ("/app/window-actions/callers-menu", test_callers_menu);
   g_test_add_func ("/app/window-actions/search-enter", test_search_enter);
+  g_test_add_func ("/app/window-actions/clear-keeps-open", test_clear_keeps_open);
   status = g_test_run ();
   remove_recordings ();
   return status;
