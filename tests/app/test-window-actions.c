@@ -184,11 +184,13 @@ top_level_names (SpCallTreeView *view)
   return g_strdup (names->str);
 }
 
+/* The expander shown for row (mapped, with a size), or NULL. */
 static GtkWidget *
 find_expander (GtkWidget *widget,
                GtkTreeListRow *row)
 {
-  if (GTK_IS_TREE_EXPANDER (widget) && gtk_tree_expander_get_list_row (GTK_TREE_EXPANDER (widget)) == row)
+  if (GTK_IS_TREE_EXPANDER (widget) && gtk_tree_expander_get_list_row (GTK_TREE_EXPANDER (widget)) == row
+      && gtk_widget_get_mapped (widget) && gtk_widget_get_height (widget) > 0)
     return widget;
   for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
        child = gtk_widget_get_next_sibling (child))
@@ -201,14 +203,25 @@ find_expander (GtkWidget *widget,
   return NULL;
 }
 
-/* The label showing row's function name, inside the view's visible area. */
+/* The label showing row's function name, scrolled into the view's
+ * visible area. */
 static GtkWidget *
 row_label (SpCallTreeView *view,
            GtkTreeListRow *row)
 {
   GtkWidget *expander = NULL;
+  GListModel *rows = sp_call_tree_view_get_model (view);
+  GtkWidget *list = window_test_find_widget (GTK_WIDGET (view), GTK_TYPE_LIST_VIEW);
   graphene_rect_t bounds;
 
+  /* Scrolled to, as a user would. */
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr (GtkTreeListRow) candidate = g_list_model_get_item (rows, i);
+
+      if (candidate == row)
+        gtk_widget_activate_action (list, "list.scroll-to-item", "u", i);
+    }
   for (gint64 deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
        expander == NULL && g_get_monotonic_time () < deadline;)
     {
@@ -316,17 +329,31 @@ popup_shown (gpointer widget)
   return pointer_test_count_popups (widget) > 0;
 }
 
+static gboolean
+no_popup (gpointer widget)
+{
+  return pointer_test_count_popups (widget) == 0;
+}
+
 /* Clicks the menu's item labelled text, as a user does. */
 static void
 pick (GtkPopover *menu,
       const char *text)
 {
   GtkLabel *item = window_test_find_label (GTK_WIDGET (menu), text);
+  GtkWidget *view = gtk_widget_get_parent (GTK_WIDGET (menu));
 
   g_assert_nonnull (item);
   assert_item_visible (menu, GTK_WIDGET (item));
   pointer_test_click_widget (GTK_WIDGET (item), GDK_BUTTON_PRIMARY);
   g_assert_true (window_test_wait (popover_hidden, menu, 5));
+  g_assert_true (window_test_wait (no_popup, menu, 5));
+  /* Under Xvfb, the first press after this menu closed on an item is
+   * lost (the window never sees it; not so after the ⋮ menu): a
+   * right-click where the view has no row or frame (its top left corner:
+   * a table's header) takes it, and opens nothing. */
+  pointer_test_click (view, 1, 1, GDK_BUTTON_SECONDARY);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (menu)));
 }
 
 /* ---- Tests --------------------------------------------------------------- */
@@ -569,10 +596,6 @@ test_flame_graph_menu (void)
   g_assert_true (window_test_wait (flame_shows, &expect, 20));
   gui_test_save_png (GTK_WIDGET (window), "actions-flame-graph-collapsed.png");
 
-  /* GTK 4.8 under X drops the first press after a menu closed on a
-   * click: a right-click where no frame is (it opens nothing) takes it. */
-  pointer_test_click (graph, 5, 5, GDK_BUTTON_SECONDARY);
-  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (menu)));
   pointer_test_click (graph, gtk_widget_get_width (graph) / 2.0, flame_row_y (graph, 1), GDK_BUTTON_SECONDARY);
   g_assert_true (window_test_wait (popover_shown, menu, 5));
   assert_menu_whole (menu, GTK_WIDGET (menu));
@@ -624,6 +647,25 @@ count_shown_labels (GtkWidget *table,
   for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
        child = gtk_widget_get_next_sibling (child))
     count_shown_labels (table, child, n);
+}
+
+/* The label showing exactly text, mapped and with a size, or NULL. */
+static GtkWidget *
+find_shown_label (GtkWidget *widget,
+                  const char *text)
+{
+  if (GTK_IS_LABEL (widget) && gtk_widget_get_mapped (widget) && gtk_widget_get_height (widget) > 0
+      && g_str_equal (gtk_label_get_text (GTK_LABEL (widget)), text))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_shown_label (child, text);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
 }
 
 static guint
@@ -720,7 +762,7 @@ test_callers_menu (void)
    * rows at least (all of a short list). */
   g_assert_cmpuint (shown, >=, 3 * MIN (listed, 8));
   /* The chosen function's row among them, selected. */
-  chosen = window_test_find_label (table_of (view, 0), "compute_beta");
+  chosen = GTK_LABEL (find_shown_label (table_of (view, 0), "compute_beta"));
   g_assert_nonnull (chosen);
   g_assert_true (gtk_widget_compute_bounds (GTK_WIDGET (chosen), table_of (view, 0), &bounds));
   g_test_message ("compute_beta at %g..%g of %d", bounds.origin.y, bounds.origin.y + bounds.size.height, gtk_widget_get_height (table_of (view, 0)));
@@ -729,7 +771,7 @@ test_callers_menu (void)
   g_assert_true (gtk_widget_get_state_flags (gtk_widget_get_parent (gtk_widget_get_parent (GTK_WIDGET (chosen))))
                  & GTK_STATE_FLAG_SELECTED);
 
-  callee = GTK_WIDGET (window_test_find_label (table_of (view, 2), "beta_leaf"));
+  callee = find_shown_label (table_of (view, 2), "beta_leaf");
   g_assert_nonnull (callee);
   menu = open_menu_on (GTK_WIDGET (view), callee);
   pick (menu, "Merge Function into Callers");

@@ -320,6 +320,8 @@ test_chosen_while_hidden (void)
   g_assert_cmpuint (shown, >=, 30);
   chosen = find_label (GTK_WIDGET (table_of (view, 0)), "f39");
   g_assert_nonnull (chosen);
+  g_assert_true (gtk_widget_get_mapped (chosen));
+  g_assert_cmpint (gtk_widget_get_height (chosen), >, 0);
   g_assert_true (gtk_widget_compute_bounds (chosen, GTK_WIDGET (table_of (view, 0)), &bounds));
   g_assert_cmpfloat (bounds.origin.y, >=, 0);
   g_assert_cmpfloat (bounds.origin.y + bounds.size.height, <=, gtk_widget_get_height (GTK_WIDGET (table_of (view, 0))));
