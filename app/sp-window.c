@@ -336,7 +336,6 @@ search_activated (GtkSearchEntry *entry,
                   SpWindow *self)
 {
   const char *text = gtk_editable_get_text (GTK_EDITABLE (entry));
-
   const char *page = gtk_stack_get_visible_child_name (self->views);
 
   if (text[0] == '\0')
