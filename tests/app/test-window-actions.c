@@ -348,10 +348,11 @@ pick (GtkPopover *menu,
   pointer_test_click_widget (GTK_WIDGET (item), GDK_BUTTON_PRIMARY);
   g_assert_true (window_test_wait (popover_hidden, menu, 5));
   g_assert_true (window_test_wait (no_popup, menu, 5));
-  /* Under Xvfb, the first press after this menu closed on an item is
-   * lost (the window never sees it; not so after the ⋮ menu): a
-   * right-click where the view has no row or frame (its top left corner:
-   * a table's header) takes it, and opens nothing. */
+  /* Under Xvfb, the first press after the flame graph's menu closed on
+   * an item never reaches the window (not so after the trees' menus, nor
+   * after the ⋮ menu; a GTK 4.8 matter not understood yet): a right-click
+   * where the view has no row or frame (its top left corner: a table's
+   * header) takes it, and opens nothing. */
   pointer_test_click (view, 1, 1, GDK_BUTTON_SECONDARY);
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (menu)));
 }
