@@ -33,9 +33,6 @@ void _sp_context_menu_set_model (GtkWidget *view,
 /* Whether a context menu of widget's view (widget or an ancestor) is open. */
 gboolean _sp_context_menu_is_open (GtkWidget *widget);
 
-/* The menu's popover, or NULL; for tests. */
-GtkPopover *_sp_context_menu_get_popover (GtkWidget *view);
-
 /* Removes the menu; the view calls it in dispose. */
 void _sp_context_menu_clear (GtkWidget *view);
 

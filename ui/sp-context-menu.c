@@ -94,14 +94,6 @@ _sp_context_menu_is_open (GtkWidget *widget)
   return FALSE;
 }
 
-GtkPopover *
-_sp_context_menu_get_popover (GtkWidget *view)
-{
-  ContextMenu *menu = g_object_get_data (G_OBJECT (view), CONTEXT_MENU);
-
-  return menu != NULL ? GTK_POPOVER (menu->popover) : NULL;
-}
-
 void
 _sp_context_menu_clear (GtkWidget *view)
 {
