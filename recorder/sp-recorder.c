@@ -312,13 +312,21 @@ attached_targets_gone (Recorder *r)
   return true;
 }
 
+/* The duration in ns; one past what 64 bits hold is forever (converting
+ * it would be undefined). */
+static uint64_t
+duration_ns (double seconds)
+{
+  return seconds < 1.8e10 ? (uint64_t) (seconds * 1e9) : UINT64_MAX;
+}
+
 static bool
 should_end (Recorder *r,
             uint64_t now)
 {
   const SpRecorderOptions *o = r->options;
 
-  if (o->duration_s > 0 && now - r->side.start_monotonic_ns >= (uint64_t) (o->duration_s * 1e9))
+  if (o->duration_s > 0 && now - r->side.start_monotonic_ns >= duration_ns (o->duration_s))
     request_stop (r, SIGTERM);
   if (r->launched)
     {
