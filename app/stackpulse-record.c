@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "sp-invoker.h"
 #include "sp-recorder.h"
 
 #define EXIT_USAGE 2
@@ -50,6 +51,10 @@ usage (FILE *out,
          "                         (repeatable)\n"
          "  -C, --directory DIR    run the launched command in DIR\n"
          "  -h, --help             this help\n"
+         "\n"
+         "Run as root by pkexec or sudo (PKEXEC_UID or SUDO_UID set), the recorder\n"
+         "samples as root but runs the command as that user, and the files it\n"
+         "writes are that user's.\n"
          "\n"
          "A launched command's exit status becomes stackpulse-record's (128+N after\n"
          "signal N); 127: the command cannot be run; 125: recording failed.\n", out);
@@ -237,6 +242,8 @@ main (int argc,
   };
   unsigned long value;
   pid_t duplicate = 0;
+  SpInvoker invoker;
+  char message[256];
   int opt, status;
 
   while ((opt = getopt_long (argc, argv, "+o:F:p:C:h", long_options, NULL)) != -1)
@@ -332,7 +339,20 @@ main (int argc,
     options.command = argv + optind;
   if (options.output == NULL || (options.command == NULL) == (options.n_pids == 0))
     return usage (stderr, EXIT_USAGE);
-  if ((status = apply_launch_settings (&options, env, n_env)) != 0)
-    return status;
-  return sp_recorder_run (&options);
+  if (!sp_invoker_from_environment (&invoker, message, sizeof message))
+    {
+      fprintf (stderr, "stackpulse-record: %s\n", message);
+      return SP_RECORDER_EXIT_FAILED;
+    }
+  options.invoker = &invoker;
+  /* The user's HOME and names first, so that --env may still set them. */
+  if (options.command != NULL && !sp_invoker_set_environment (&invoker))
+    {
+      fprintf (stderr, "stackpulse-record: cannot set the user's environment: %s\n", strerror (errno));
+      status = SP_RECORDER_EXIT_FAILED;
+    }
+  else if ((status = apply_launch_settings (&options, env, n_env)) == 0)
+    status = sp_recorder_run (&options);
+  sp_invoker_clear (&invoker);
+  return status;
 }

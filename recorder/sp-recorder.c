@@ -198,8 +198,12 @@ write_side_file (Recorder *r,
                  const SpKallsyms *kallsyms)
 {
   char message[512];
+  bool written;
 
-  if (!sp_side_file_write (r->options->output, &r->side, &r->rec, kallsyms, message, sizeof message))
+  sp_invoker_files_begin (r->options->invoker);
+  written = sp_side_file_write (r->options->output, &r->side, &r->rec, kallsyms, message, sizeof message);
+  sp_invoker_files_end (r->options->invoker);
+  if (!written)
     fprintf (stderr, "\nstackpulse-record: warning: %s\n", message);
 }
 
@@ -592,7 +596,8 @@ setup_launch (Recorder *r)
 {
   char message[1024];
 
-  if (!sp_launch_prepare (&r->launch, r->options->command, r->options->directory, r->options->control_stdin,
+  if (!sp_launch_prepare (&r->launch, r->options->command, r->options->directory, r->options->invoker,
+                          r->options->control_stdin,
                           message, sizeof message))
     {
       fprintf (stderr, "stackpulse-record: %s\n", message);
@@ -703,11 +708,29 @@ warn_kernel_refused (void)
            "  they need 1 or less, or CAP_PERFMON); recording user stacks only\n", paranoid);
 }
 
+static void
+explain_launch_failure (const Recorder *r,
+                        SpLaunchStep step,
+                        int err)
+{
+  const char *command = r->options->command[0];
+
+  if (step == SP_LAUNCH_STEP_USER)
+    fprintf (stderr, "stackpulse-record: cannot run '%s' as user %u: %s\n", command,
+             (unsigned) r->options->invoker->uid, strerror (err));
+  else if (step == SP_LAUNCH_STEP_DIRECTORY)
+    fprintf (stderr, "stackpulse-record: cannot run '%s' in '%s': %s\n", command, r->options->directory,
+             strerror (err));
+  else
+    fprintf (stderr, "stackpulse-record: cannot run '%s': %s\n", command, strerror (err));
+}
+
 /* Starts the target (or enables the events of attached ones). */
 static int
 start (Recorder *r)
 {
-  int exec_errno = 0;
+  SpLaunchStep failed_step = SP_LAUNCH_STEP_EXEC;
+  int failed_errno = 0;
 
   r->side.kernel_stacks = r->options->kernel_stacks && !r->events.kernel_refused;
   if (r->events.kernel_refused)
@@ -729,11 +752,10 @@ start (Recorder *r)
       return 0;
     }
   r->launched = true;
-  if (!sp_launch_release (&r->launch, &exec_errno))
+  if (!sp_launch_release (&r->launch, &failed_step, &failed_errno))
     {
       r->launched = false;
-      fprintf (stderr, "stackpulse-record: cannot run '%s': %s\n", r->options->command[0],
-               strerror (exec_errno));
+      explain_launch_failure (r, failed_step, failed_errno);
       return SP_RECORDER_EXIT_NOT_FOUND;
     }
   return 0;
@@ -791,7 +813,10 @@ sp_recorder_run (const SpRecorderOptions *o)
   };
   signal (SIGPIPE, SIG_IGN);
 
+  /* The invoker's file, created with the invoker's rights. */
+  sp_invoker_files_begin (o->invoker);
   r.writer = sp_spool_writer_create (o->output, wall_us (), 1000000 / o->frequency_hz, &err);
+  sp_invoker_files_end (o->invoker);
   if (r.writer == NULL)
     {
       fprintf (stderr, "stackpulse-record: %s\n", err.message);
