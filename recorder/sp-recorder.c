@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/signalfd.h>
-#include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -58,6 +57,7 @@ typedef struct {
   bool          child_done;
   int           child_status;
   bool          told_following;   /* said that the command's processes outlive it */
+  bool          stop_forwarded;   /* the stop's signal went to every followed process */
   uint64_t      applied_through_ns; /* every record before this is applied */
   uint64_t      none_running_since_ns; /* 0: a followed task runs */
   bool          stop_requested;
@@ -237,14 +237,14 @@ periodic_work (Recorder *r,
 /* ---- Following the process tree ------------------------------------------ */
 
 /* A task the recording saw start (or found at attach) and not yet seen
- * exit, which still exists: an EXIT record may be lost with a full ring,
+ * exit, which still runs: an EXIT record may be lost with a full ring,
  * and a thread of an attached process may end before the events were
- * enabled. tgkill checks the pair, so a reused pid is not taken for it. */
+ * enabled. /proc knows the pid and tid as a pair, so a reused pid is not
+ * taken for it, and a zombie (which nobody may reap here) counts as gone. */
 static bool
 task_running (const SpThreadInfo *thread)
 {
-  return thread->exit_ns == 0
-         && (syscall (SYS_tgkill, (pid_t) thread->pid, (pid_t) thread->tid, 0) == 0 || errno == EPERM);
+  return thread->exit_ns == 0 && sp_proc_task_alive ((pid_t) thread->pid, (pid_t) thread->tid);
 }
 
 static bool
@@ -329,7 +329,11 @@ request_stop (Recorder *r,
       r->stop_requested_ns = monotonic_ns ();
     }
   if (r->launched && forward_signal != 0)
-    signal_followed (r, forward_signal);
+    {
+      signal_followed (r, forward_signal);
+      /* SIGINT: what a shell put in the background ignores it. */
+      r->stop_forwarded = forward_signal != SIGINT;
+    }
 }
 
 static void
@@ -450,6 +454,13 @@ should_end (Recorder *r,
     return true;
   if (r->none_running_since_ns == 0)
     tell_following (r);
+  /* Ctrl-C on a terminal reached the command, but not what it left in
+   * the background or in a session of its own. */
+  if (r->stop_requested && !r->stop_forwarded)
+    {
+      signal_followed (r, SIGTERM);
+      r->stop_forwarded = true;
+    }
   return stop_overdue (r, now);
 }
 

@@ -236,3 +236,18 @@ sp_proc_exists (pid_t pid)
 {
   return kill (pid, 0) == 0 || errno == EPERM;
 }
+
+/* "tid (comm) S ...": the state follows the last ')' (comm may hold any). */
+bool
+sp_proc_task_alive (pid_t pid,
+                    pid_t tid)
+{
+  char path[64];
+  char stat[512];
+  const char *paren;
+
+  snprintf (path, sizeof path, "/proc/%d/task/%d/stat", (int) pid, (int) tid);
+  if (!read_small_file (path, stat, sizeof stat) || (paren = strrchr (stat, ')')) == NULL)
+    return false;
+  return paren[1] == ' ' && paren[2] != 'Z' && paren[2] != 'X' && paren[2] != '\0';
+}

@@ -61,3 +61,8 @@ bool sp_proc_foreach_mapping (pid_t pid,
                               void *user_data);
 
 bool sp_proc_exists (pid_t pid);
+
+/* Whether thread tid of process pid exists and has not exited (a zombie
+ * no parent reaped yet has). */
+bool sp_proc_task_alive (pid_t pid,
+                         pid_t tid);
