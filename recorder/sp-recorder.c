@@ -295,7 +295,8 @@ signal_followed (Recorder *r,
     {
       int32_t pid = r->rec.processes[i].pid;
 
-      if (pid != r->launch.pid && process_running (&r->rec, pid))
+      /* kill () takes 0 and -1 as "everything": never those. */
+      if (pid > 0 && pid != r->launch.pid && process_running (&r->rec, pid))
         kill (pid, signal_number);
     }
 }
