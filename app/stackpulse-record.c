@@ -56,7 +56,9 @@ usage (FILE *out,
          "samples as root but runs the command as that user, and the files it\n"
          "writes are that user's.\n"
          "\n"
-         "A launched command's exit status becomes stackpulse-record's (128+N after\n"
+         "A launched command is recorded until it and every process it started have\n"
+         "ended (a stop or --duration ends them: SIGTERM, then SIGKILL after 3 s).\n"
+         "Its exit status becomes stackpulse-record's (128+N after\n"
          "signal N); 127: the command cannot be run; 125: recording failed.\n", out);
   return status;
 }
