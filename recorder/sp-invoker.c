@@ -58,15 +58,24 @@ copy_or_null (const char *text)
   return text != NULL ? strdup (text) : NULL;
 }
 
+/* An empty variable counts as unset (the tests' way to unset one). */
+static const char *
+getenv_set (const char *name)
+{
+  const char *value = getenv (name);
+
+  return value != NULL && value[0] != '\0' ? value : NULL;
+}
+
 bool
 sp_invoker_from_environment (SpInvoker *invoker,
                              char *message,
                              size_t size)
 {
-  const char *pkexec_uid = getenv ("PKEXEC_UID");
+  const char *pkexec_uid = getenv_set ("PKEXEC_UID");
   const char *variable = pkexec_uid != NULL ? "PKEXEC_UID" : "SUDO_UID";
-  const char *uid_text = pkexec_uid != NULL ? pkexec_uid : getenv ("SUDO_UID");
-  const char *gid_text = pkexec_uid != NULL ? NULL : getenv ("SUDO_GID");
+  const char *uid_text = pkexec_uid != NULL ? pkexec_uid : getenv_set ("SUDO_UID");
+  const char *gid_text = pkexec_uid != NULL ? NULL : getenv_set ("SUDO_GID");
   unsigned long uid, gid = 0;
   struct passwd *pw;
 
