@@ -165,7 +165,11 @@ load_in_thread (GTask *task,
    * follows its own; any other file is read to its end. */
   sp_profile_update (loaded->profile);
   if (sp_recording_state_get (path, sp_profile_get_meta (loaded->profile)) == SP_RECORDING_STATE_IN_PROGRESS)
-    loaded->live_counts = sp_stack_counts_new (loaded->profile, NULL);
+    {
+      if (sp_recording_state_is_local (sp_profile_get_meta (loaded->profile)))
+        sp_profile_set_recorded_here (loaded->profile);
+      loaded->live_counts = sp_stack_counts_new (loaded->profile, NULL);
+    }
   else
     sp_profile_finish (loaded->profile);
   /* Symbols are resolved here, off the main thread, as the trees need them. */
@@ -846,6 +850,7 @@ live_tick (gpointer data)
       self->profile = sp_profile_open_follow (path, NULL);
       if (self->profile == NULL)
         return G_SOURCE_CONTINUE;
+      sp_profile_set_recorded_here (self->profile);
       self->live_counts = sp_stack_counts_new (self->profile, NULL);
       self->index = sp_sample_index_new ();
     }

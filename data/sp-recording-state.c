@@ -40,9 +40,8 @@ recorder_alive (guint64 pid,
   return g_str_has_prefix (open_paren + 1, "stackpulse-rec");
 }
 
-/* Whether the recording was written on this machine. */
-static gboolean
-recorded_here (GKeyFile *meta)
+gboolean
+sp_recording_state_is_local (GKeyFile *meta)
 {
   g_autofree char *host = g_key_file_get_string (meta, "recording", "hostname", NULL);
   char here[256] = "";
@@ -89,7 +88,7 @@ sp_recording_state_get (const char *spool_path,
   if (complete)
     return SP_RECORDING_STATE_COMPLETE;
   pid = g_key_file_get_uint64 (meta, "recording", "recorder_pid", NULL);
-  if (pid > 0 && pid <= G_MAXINT32 && recorded_here (meta))
+  if (pid > 0 && pid <= G_MAXINT32 && sp_recording_state_is_local (meta))
     {
       gboolean known;
       gboolean alive = recorder_alive (pid, &known);

@@ -31,6 +31,10 @@ typedef enum {
 SpRecordingState sp_recording_state_get (const char *spool_path,
                                          GKeyFile *meta);
 
+/* Whether the side file says the recording was made on this machine
+ * (its `hostname` is this one's). */
+gboolean sp_recording_state_is_local (GKeyFile *meta);
+
 /* "complete", "in progress", "interrupted", or "unknown". */
 const char *sp_recording_state_to_string (SpRecordingState state);
 
