@@ -720,7 +720,8 @@ live_update_done (GObject *source,
   if (trees->have_summary)
     {
       self->following = FALSE;
-      /* The recorder, not the program, ended it: the figures say so. */
+      /* The recorder, not the program, ended it: the figures say so
+       * (the side file knows it when the window does not). */
       if (trees->summary.recording_state == SP_RECORDING_STATE_INTERRUPTED)
         self->exit_note = NULL;
       show_summary (self, &trees->summary);
@@ -916,8 +917,10 @@ session_finished (SpRecordingSession *session,
   /* Named as the file it now is, as when opened: "recording" no longer. */
   set_file_title (self, self->file);
   /* The last update shows the figures in the status line, with this. */
-  self->exit_note = status == 0 || sp_recording_session_was_killed (session) ? NULL
-                                                                             : "the program failed or was stopped";
+  if (sp_recording_session_was_killed (session))
+    self->exit_note = "interrupted: the recorder was killed";
+  else
+    self->exit_note = status == 0 ? NULL : "the program failed or was stopped";
   if (sp_recording_session_was_killed (session))
     gtk_label_set_text (self->status_label, "Recording interrupted: the recorder was killed.");
   else

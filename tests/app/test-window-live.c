@@ -235,14 +235,17 @@ meta_pid (const char *spool,
   return (GPid) g_key_file_get_int64 (meta, group, key, NULL);
 }
 
-/* stackpulse-record attached to pid, writing spool; not reaped by GLib. */
+/* stackpulse-record attached to pid, writing spool (for seconds, or
+ * until killed when NULL); not reaped by GLib. */
 static GPid
 start_recorder (const char *spool,
-                GPid target)
+                GPid target,
+                const char *seconds)
 {
   g_autoptr (GError) error = NULL;
   g_autofree char *pid_arg = g_strdup_printf ("--pid=%d", (int) target);
-  const char *argv[] = { g_getenv ("SP_RECORD"), "-F", "1000", "-o", spool, pid_arg, NULL };
+  const char *argv[] = { g_getenv ("SP_RECORD"), "-F", "1000", "-o", spool, pid_arg,
+                         seconds != NULL ? "--duration" : NULL, seconds, NULL };
   GPid pid = 0;
 
   g_assert_nonnull (argv[0]);
@@ -278,7 +281,7 @@ test_follow_then_interrupted (void)
   g_autofree char *samples = NULL;
   g_autofree char *expected = NULL;
   GPid workload = window_test_start_workload (30);
-  GPid recorder = start_recorder (spool, workload);
+  GPid recorder = start_recorder (spool, workload, NULL);
   SpWindow *window = sp_window_new (NULL);
   Growth growth = { window, 0 };
   Saying interrupted = { window, "interrupted: the recorder ended before finishing the recording" };
@@ -322,6 +325,45 @@ test_follow_then_interrupted (void)
   sp_window_show_view (window, "summary");
   gui_test_save_png (GTK_WIDGET (window), "live-follow-interrupted.png");
 
+  gtk_window_destroy (GTK_WINDOW (window));
+  window_test_stop_workload (workload);
+  remove_recording (spool);
+}
+
+/* A recorder started outside the window that finishes while followed:
+ * the window ends with the finished file, complete. */
+static void
+test_follow_to_the_end (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("stackpulse-live-XXXXXX", &error);
+  g_autofree char *spool = g_build_filename (dir, "threads.spool", NULL);
+  g_autofree char *meta_path = g_strconcat (spool, ".meta", NULL);
+  g_autoptr (GFile) file = g_file_new_for_path (spool);
+  g_autofree char *recording = NULL;
+  g_autofree char *samples = NULL;
+  GPid workload = window_test_start_workload (30);
+  GPid recorder = start_recorder (spool, workload, "3");
+  SpWindow *window = sp_window_new (NULL);
+  Saying in_progress = { window, "Recording in progress" };
+  Saying none_lost = { window, "none lost" };
+  guint64 n_samples = 0;
+  int status = 0;
+
+  g_assert_true (window_test_wait (file_exists, meta_path, 20));
+  gtk_window_present (GTK_WINDOW (window));
+  sp_window_open_file (window, file);
+  g_assert_true (window_test_wait (says, &in_progress, 20));
+  g_assert_cmpint (waitpid (recorder, &status, 0), ==, recorder);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  g_assert_true (window_test_wait (says, &none_lost, 20));
+  recording = figure_text (window, "Recording");
+  samples = figure_text (window, "Samples");
+  g_hash_table_unref (file_thread_samples (spool, &n_samples));
+  g_assert_cmpstr (recording, ==, "complete");
+  g_assert_cmpuint (g_ascii_strtoull (samples, NULL, 10), ==, n_samples);
+  g_assert_cmpuint (call_tree_total (window), ==, n_samples);
+  assert_thread_counts_are_the_files (window, spool);
   gtk_window_destroy (GTK_WINDOW (window));
   window_test_stop_workload (workload);
   remove_recording (spool);
@@ -460,6 +502,7 @@ main (int argc,
     return 0;
 
   g_test_add_func ("/app/window-live/follow-then-interrupted", test_follow_then_interrupted);
+  g_test_add_func ("/app/window-live/follow-to-the-end", test_follow_to_the_end);
   g_test_add_func ("/app/window-live/record-names-and-counts", test_record_names_and_counts);
   g_test_add_func ("/app/window-live/record-interrupted", test_record_interrupted);
   return g_test_run ();
