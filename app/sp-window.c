@@ -918,14 +918,16 @@ session_finished (SpRecordingSession *session,
   set_file_title (self, self->file);
   /* The last update shows the figures in the status line, with this. */
   if (sp_recording_session_was_killed (session))
-    self->exit_note = "interrupted: the recorder was killed";
+    {
+      self->exit_note = "interrupted: the recorder was killed";
+      gtk_label_set_text (self->status_label, "Recording interrupted: the recorder was killed.");
+    }
   else
-    self->exit_note = status == 0 ? NULL : "the program failed or was stopped";
-  if (sp_recording_session_was_killed (session))
-    gtk_label_set_text (self->status_label, "Recording interrupted: the recorder was killed.");
-  else
-    gtk_label_set_text (self->status_label, status == 0 ? "Recording finished." : "Recording finished (the program "
-                                                                                  "failed or was stopped).");
+    {
+      self->exit_note = status == 0 ? NULL : "the program failed or was stopped";
+      gtk_label_set_text (self->status_label, status == 0 ? "Recording finished." : "Recording finished (the "
+                                                                                    "program failed or was stopped).");
+    }
   g_clear_handle_id (&self->live_source, g_source_remove);
   live_schedule (self);
 }
@@ -1157,7 +1159,6 @@ thread_label (SpWindow *self,
 /* A row per thread: whether the views count it. */
 static void
 add_thread_rows (SpWindow *self,
-                 const SpThread *threads,
                  gsize n_threads)
 {
   GtkWidget *child;
@@ -1190,7 +1191,7 @@ update_thread_list (SpWindow *self)
   n_threads = sp_spool_reader_get_n_threads (reader);
   threads = sp_spool_reader_get_threads (reader);
   if (n_threads != self->n_listed_threads)
-    add_thread_rows (self, threads, n_threads);
+    add_thread_rows (self, n_threads);
   for (gsize t = 0; t < n_threads; t++)
     {
       GtkListBoxRow *row = gtk_list_box_get_row_at_index (self->thread_list, (int) t);
