@@ -5,6 +5,7 @@
 
 #include "sp-call-tree.h"
 #include "sp-function-list.h"
+#include "sp-recording-state.h"
 #include "sp-stack-counts.h"
 #include "sp-unwind-report.h"
 
@@ -99,6 +100,54 @@ print_unwinding (SpProfile *profile,
     fprintf (out, "  ! %s\n", (const char *) g_ptr_array_index (advice, i));
 }
 
+/* The samples' span in the file: first to last. */
+static guint64
+recorded_ns (const SpSpoolReader *reader)
+{
+  gsize n = sp_spool_reader_get_n_samples (reader);
+  const uint64_t *ts = sp_spool_reader_get_sample_timestamps (reader);
+  guint64 first = G_MAXUINT64, last = 0;
+
+  for (gsize i = 0; i < n; i++)
+    {
+      first = MIN (first, ts[i]);
+      last = MAX (last, ts[i]);
+    }
+  return n > 0 ? last - first : 0;
+}
+
+static SpRecordingState
+recording_state (SpProfile *profile)
+{
+  return sp_recording_state_get (sp_profile_get_path (profile), sp_profile_get_meta (profile));
+}
+
+char *
+sp_report_recording_state (SpProfile *profile)
+{
+  const SpSpoolReader *reader = sp_profile_get_reader (profile);
+
+  return sp_recording_state_describe (recording_state (profile), sp_spool_reader_get_n_samples (reader),
+                                      recorded_ns (reader));
+}
+
+/* The side file's lost count; while recording, or when the recorder
+ * died, only as of its last rewrite. */
+static void
+print_lost (SpProfile *profile,
+            FILE *out)
+{
+  g_autofree char *lost = NULL;
+
+  meta_string (profile, "lost_samples", &lost);
+  if (lost == NULL)
+    fprintf (out, "lost:      unknown (no side file)\n");
+  else if (recording_state (profile) == SP_RECORDING_STATE_COMPLETE)
+    fprintf (out, "lost:      %s\n", lost);
+  else
+    fprintf (out, "lost:      %s or more (counted until the side file was last written)\n", lost);
+}
+
 void
 sp_report_summary (SpProfile *profile,
                    const SpFilter *filter,
@@ -108,29 +157,23 @@ sp_report_summary (SpProfile *profile,
   g_autoptr (SpStackCounts) counts = sp_stack_counts_new (profile, filter);
   g_autoptr (GArray) functions = sp_function_list_new (profile, filter, counts);
   g_autofree char *command = NULL;
-  g_autofree char *lost = NULL;
+  g_autofree char *state = sp_report_recording_state (profile);
   gsize n = sp_spool_reader_get_n_samples (reader);
-  const uint64_t *ts = sp_spool_reader_get_sample_timestamps (reader);
-  guint64 first = G_MAXUINT64, last = 0;
   const GPtrArray *problems;
 
-  for (gsize i = 0; i < n; i++)
-    {
-      first = MIN (first, ts[i]);
-      last = MAX (last, ts[i]);
-    }
   meta_string (profile, "command", &command);
-  meta_string (profile, "lost_samples", &lost);
   fprintf (out, "file:      %s\n", sp_profile_get_path (profile));
   if (command != NULL)
     {
       g_strdelimit (command, ";", ' ');
       fprintf (out, "command:   %s\n", g_strstrip (command));
     }
-  fprintf (out, "duration:  %.3f s\n", n > 0 ? (double) (last - first) / 1e9 : 0.0);
+  fprintf (out, "duration:  %.3f s\n", recorded_ns (reader) / 1e9);
   fprintf (out, "samples:   %" G_GUINT64_FORMAT " (of %" G_GSIZE_FORMAT " in the file)\n", counts->n_samples, n);
   fprintf (out, "threads:   %" G_GSIZE_FORMAT "\n", sp_spool_reader_get_n_threads (reader));
-  fprintf (out, "lost:      %s\n", lost != NULL ? lost : "unknown (no side file)");
+  print_lost (profile, out);
+  if (state != NULL)
+    fprintf (out, "recording: %s\n", state);
   if (sp_profile_get_damage (profile) != NULL)
     fprintf (out, "damage:    %s\n", sp_profile_get_damage (profile));
   fprintf (out, "\ntop functions (self):\n%8s %8s %10s  %s\n", "self", "total", "samples", "function");

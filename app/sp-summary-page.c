@@ -34,14 +34,16 @@ lost_text (const SpSpoolSummary *s)
 
   if (!s->lost_known)
     return g_strdup ("unknown (the recording has no side file)");
+  if (s->recording_state == SP_RECORDING_STATE_IN_PROGRESS || s->recording_state == SP_RECORDING_STATE_INTERRUPTED)
+    g_string_append (text, "counted until the side file was last written: ");
   if (s->lost_samples == 0 && s->dropped_samples == 0)
-    return g_strdup ("none");
+    return g_strdup_printf ("%snone", text->str);
   if (s->lost_samples > 0)
     g_string_append_printf (text, "%" G_GUINT64_FORMAT " (%.1f%%): the kernel's ring buffer was full",
                             s->lost_samples, 100.0 * s->lost_samples / recorded);
   if (s->dropped_samples > 0)
     g_string_append_printf (text, "%s%" G_GUINT64_FORMAT " (%.1f%%): their stacks could not be unwound in time",
-                            text->len > 0 ? "\n" : "", s->dropped_samples, 100.0 * s->dropped_samples / recorded);
+                            s->lost_samples > 0 ? "\n" : "", s->dropped_samples, 100.0 * s->dropped_samples / recorded);
   return g_strdup (text->str);
 }
 
@@ -93,6 +95,19 @@ add_unwinding_figures (GtkGrid *figures,
   add_figure (figures, (*row)++, "Unwinding", text->str);
 }
 
+/* Whether the recorder finished it; what was saved when it did not. */
+static char *
+recording_text (const SpSpoolSummary *s)
+{
+  char *state = sp_recording_state_describe (s->recording_state, s->n_samples, s->duration_ns);
+
+  if (state != NULL)
+    return state;
+  if (s->recording_state == SP_RECORDING_STATE_COMPLETE)
+    return g_strdup ("complete");
+  return g_strdup ("unknown (the recording has no side file)");
+}
+
 void
 sp_summary_page_fill (GtkGrid *figures,
                       const char *path,
@@ -109,6 +124,7 @@ sp_summary_page_fill (GtkGrid *figures,
   g_autofree char *modules = g_strdup_printf ("%u", s->n_modules);
   g_autofree char *execs = g_strdup_printf ("%u", s->n_process_execs);
   g_autofree char *lost = lost_text (s);
+  g_autofree char *recording = recording_text (s);
   GtkWidget *child;
   int row = 0;
 
@@ -116,6 +132,7 @@ sp_summary_page_fill (GtkGrid *figures,
     gtk_grid_remove (figures, child);
 
   add_figure (figures, row++, "File", path);
+  add_figure (figures, row++, "Recording", recording);
   add_figure (figures, row++, "Size", size);
   add_figure (figures, row++, "Samples", samples);
   add_figure (figures, row++, "Threads", threads);

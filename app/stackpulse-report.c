@@ -258,6 +258,16 @@ make_filter (SpProfile *profile,
   return filter;
 }
 
+/* A recording still going on, or cut short: what follows is partial. */
+static void
+warn_recording_state (SpProfile *profile)
+{
+  g_autofree char *state = sp_report_recording_state (profile);
+
+  if (state != NULL)
+    fprintf (stderr, "stackpulse-report: warning: the recording is %s\n", state);
+}
+
 static int
 run (const char *command,
      const char *function,
@@ -278,6 +288,9 @@ run (const char *command,
   if (sp_profile_get_damage (profile) != NULL)
     fprintf (stderr, "stackpulse-report: warning: %s; showing every record before it\n",
              sp_profile_get_damage (profile));
+  /* The summary says it on its own; other outputs are often piped. */
+  if (command != NULL)
+    warn_recording_state (profile);
   sp_profile_set_inline_frames (profile, !o->no_inline);
   /* The reports print no source lines: without inline frames, DWARF has
    * nothing to give them. */

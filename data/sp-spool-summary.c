@@ -110,6 +110,7 @@ sp_spool_summary_from_profile (SpProfile *profile,
     summary->dropped_samples = g_key_file_get_uint64 (meta, "recording", "dropped_samples", NULL);
   summary->symbol_problems = sp_symbol_problems_copy (sp_profile_get_symbol_problem_details (profile));
   summary->unwinding = sp_unwind_report_new (meta);
+  summary->recording_state = sp_recording_state_get (sp_profile_get_path (profile), meta);
 }
 
 void

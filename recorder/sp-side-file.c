@@ -90,6 +90,9 @@ write_recording (FILE *out,
     }
   gethostname (host, sizeof host - 1);
   put_string (out, "hostname", host);
+  /* Readers on this host tell a recording in progress from an interrupted
+   * one by whether this process still lives. */
+  put_u64 (out, "recorder_pid", (uint64_t) getpid ());
   if (uname (&uts) == 0)
     {
       put_string (out, "kernel_release", uts.release);
