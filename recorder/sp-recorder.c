@@ -32,10 +32,12 @@
 
 #define POLL_MS               50
 #define FLUSH_INTERVAL_NS     (100 * 1000000ull)
-/* The side file is rewritten after a flush unless its last writing took
- * more than this share of the time since (a recording of thousands of
- * threads has a large one). */
+/* The side file is rewritten after a flush that changed its counts,
+ * unless its last writing took more than this share of the time since (a
+ * recording of thousands of threads has a large one); and at least this
+ * often (names and exits of threads). */
 #define SIDE_FILE_MAX_SHARE   20
+#define SIDE_FILE_INTERVAL_NS (2000 * 1000000ull)
 #define PROGRESS_INTERVAL_NS  (1000 * 1000000ull)
 /* Records this much older than "now" are surely all out of the rings. */
 #define ORDERING_SLACK_NS     (10 * 1000000ull)
@@ -62,6 +64,8 @@ typedef struct {
   SpSideFile    side_file;
   SpSideInfo    side;
   uint64_t      side_cost_ns;   /* how long the last side file took */
+  uint64_t      side_lost;      /* the losses it counted */
+  uint64_t      side_dropped;
   SpLaunch      launch;
   bool          launched;
   bool          child_done;
@@ -217,6 +221,8 @@ write_side_file (Recorder *r,
       r->side.spool_bytes = sp_spool_writer_get_flushed_size (r->writer);
       r->side.spool_samples = sp_spool_writer_get_flushed_samples (r->writer);
     }
+  r->side_lost = r->rec.n_lost;
+  r->side_dropped = r->rec.n_dropped;
   /* The invoker's files, written with the invoker's rights. */
   sp_invoker_files_begin (r->options->invoker);
   written = sp_side_file_write (&r->side_file, &r->side, &r->rec, kallsyms, message, sizeof message);
@@ -243,6 +249,14 @@ note_write_failure (Recorder *r,
     }
 }
 
+/* Whether the spool or the losses grew since the last side file. */
+static bool
+side_counts_changed (Recorder *r)
+{
+  return sp_spool_writer_get_flushed_size (r->writer) != r->side.spool_bytes || r->rec.n_lost != r->side_lost
+         || r->rec.n_dropped != r->side_dropped;
+}
+
 static void
 periodic_work (Recorder *r,
                uint64_t now)
@@ -257,7 +271,8 @@ periodic_work (Recorder *r,
         note_write_failure (r, &err);
       r->last_flush_ns = now;
     }
-  if (flushed && now - r->last_side_ns >= SIDE_FILE_MAX_SHARE * r->side_cost_ns)
+  if (flushed && now - r->last_side_ns >= SIDE_FILE_MAX_SHARE * r->side_cost_ns
+      && (side_counts_changed (r) || now - r->last_side_ns >= SIDE_FILE_INTERVAL_NS))
     {
       write_side_file (r, NULL);
       r->last_side_ns = now;
