@@ -12,9 +12,10 @@
  * and a recorder that is killed leaves a side file whose counts describe
  * the spool as far as it says (spool_bytes).
  *
- * The full disk is a 64 KiB tmpfs mounted in the test's own mount
- * namespace (it goes away with the test): the test needs root for it and
- * is skipped without (failed under CI, which runs as root). */
+ * The full disk is a small tmpfs mounted in the test's own mount namespace
+ * (it goes away with the test), filled up by the test while the recorder
+ * writes: the test needs root for it and is skipped without (failed under
+ * CI, which runs as root). */
 #include <errno.h>
 #include <fcntl.h>
 #include <glib.h>
@@ -504,70 +505,6 @@ test_symlink_at_side_file_temporary (Fixture *f,
 
 /* ---- A full disk -------------------------------------------------------- */
 
-/* The recorded process, from the spool's threads: it must go on. */
-static pid_t
-recorded_pid (SpSpoolReader *reader)
-{
-  g_assert_cmpuint (sp_spool_reader_get_n_threads (reader), >, 0);
-  return sp_spool_reader_get_threads (reader)[0].pid;
-}
-
-static void
-test_disk_full (Fixture *f,
-                gconstpointer data)
-{
-  g_autofree char *workload = sp_test_workload ("deep");
-  g_auto (GStrv) argv = NULL;
-  g_autoptr (SpChildResult) result = NULL;
-  g_autoptr (GKeyFile) meta = NULL;
-  SpSpoolReader *reader;
-  GStatBuf st;
-  pid_t pid;
-  gboolean went_on;
-
-  if (!need_perf ())
-    return;
-  if (!own_mounts)
-    {
-      const char *ci = g_getenv ("CI");
-      g_autofree char *reason = g_strdup_printf ("no mount namespace of its own for a small tmpfs: %s",
-                                                 g_strerror (own_mounts_errno));
-
-      if (ci != NULL && *ci != '\0' && !g_str_equal (ci, "false") && !g_str_equal (ci, "0"))
-        g_error ("%s, but CI is set", reason);
-      g_test_skip (reason);
-      return;
-    }
-  if (mount ("tmpfs", f->rec, "tmpfs", 0, "size=64k") != 0)
-    g_error ("cannot mount a tmpfs on %s: %s", f->rec, g_strerror (errno));
-
-  /* Deep stacks at a high rate fill 64 KiB in a few seconds. */
-  argv = sp_test_argv (sp_test_recorder (), "-F", "4000", "-o", f->spool, "--", workload, "25", "200", NULL);
-  result = run_recorder (f, (const char *const *) argv);
-  g_assert_cmpint (result->exit_code, ==, EXIT_FAILED);
-  assert_contains (result->err, f->spool);
-  assert_contains (result->err, g_strerror (ENOSPC));
-
-  reader = open_spool (f->spool);
-  pid = recorded_pid (reader);
-  went_on = kill (pid, 0) == 0;
-  if (went_on)
-    kill (pid, SIGKILL);
-  /* The recorder stopped at once: the program was still running. */
-  g_assert_true (went_on);
-  g_assert_cmpuint (sp_spool_reader_get_n_samples (reader), >, 0);
-
-  meta = load_meta (f->meta);
-  g_assert_true (g_key_file_get_boolean (meta, "recording", "complete", NULL));
-  g_assert_cmpuint (meta_u64 (meta, "samples"), ==, sp_spool_reader_get_n_samples (reader));
-  g_assert_cmpint (g_stat (f->spool, &st), ==, 0);
-  g_assert_cmpuint (meta_u64 (meta, "spool_bytes"), ==, (guint64) st.st_size);
-  sp_spool_reader_free (reader);
-  g_assert_cmpint (umount2 (f->rec, MNT_DETACH), ==, 0);
-}
-
-/* ---- A recorder that is killed ------------------------------------------ */
-
 /* Waits until the side file counts at least n samples. */
 static void
 wait_for_samples (SpChild *child,
@@ -590,6 +527,95 @@ wait_for_samples (SpChild *child,
       g_usleep (10 * 1000);
     }
 }
+
+/* Fills the folder's file system: what is left of it goes to a file. */
+static void
+fill_up (const char *dir)
+{
+  g_autofree char *path = g_build_filename (dir, "filler", NULL);
+  static const char block[4096];
+  int fd = open (path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+
+  g_assert_cmpint (fd, >=, 0);
+  while (write (fd, block, sizeof block) > 0)
+    ;
+  g_assert_cmpint (errno, ==, ENOSPC);
+  close (fd);
+}
+
+/* The recorded process, from the spool's threads: it must go on. */
+static pid_t
+recorded_pid (SpSpoolReader *reader)
+{
+  g_assert_cmpuint (sp_spool_reader_get_n_threads (reader), >, 0);
+  return sp_spool_reader_get_threads (reader)[0].pid;
+}
+
+static gboolean
+need_own_mounts (void)
+{
+  const char *ci = g_getenv ("CI");
+  g_autofree char *reason = NULL;
+
+  if (own_mounts)
+    return TRUE;
+  reason = g_strdup_printf ("no mount namespace of its own for a small tmpfs: %s", g_strerror (own_mounts_errno));
+  if (ci != NULL && *ci != '\0' && !g_str_equal (ci, "false") && !g_str_equal (ci, "0"))
+    g_error ("%s, but CI is set", reason);
+  g_test_skip (reason);
+  return FALSE;
+}
+
+/* The disk fills up while the recorder writes: it stops at once, with
+ * the spool cut back to its last whole record and a last side file. */
+static void
+test_disk_full (Fixture *f,
+                gconstpointer data)
+{
+  g_autofree char *workload = sp_test_workload ("deep");
+  g_auto (GStrv) argv = NULL;
+  g_autoptr (SpChildResult) result = NULL;
+  g_autoptr (GKeyFile) meta = NULL;
+  SpSpoolReader *reader;
+  SpChild *child;
+  GStatBuf st;
+  pid_t pid;
+  gboolean went_on;
+
+  if (!need_perf () || !need_own_mounts ())
+    return;
+  if (mount ("tmpfs", f->rec, "tmpfs", 0, "size=256k") != 0)
+    g_error ("cannot mount a tmpfs on %s: %s", f->rec, g_strerror (errno));
+
+  argv = sp_test_argv (sp_test_recorder (), "-o", f->spool, "--", workload, "25", "200", NULL);
+  child = sp_child_spawn (f->dir, "record", (const char *const *) argv, FALSE);
+  wait_for_samples (child, f->meta, 100);
+  fill_up (f->rec);
+  result = sp_child_wait (child);
+  g_test_message ("exit status %d, stderr:\n%s", result->exit_code, result->err);
+  g_assert_cmpint (result->exit_code, ==, EXIT_FAILED);
+  assert_contains (result->err, f->spool);
+  assert_contains (result->err, g_strerror (ENOSPC));
+
+  reader = open_spool (f->spool);
+  pid = recorded_pid (reader);
+  went_on = kill (pid, 0) == 0;
+  if (went_on)
+    kill (pid, SIGKILL);
+  /* The recorder stopped at once: the program was still running. */
+  g_assert_true (went_on);
+  g_assert_cmpuint (sp_spool_reader_get_n_samples (reader), >=, 100);
+
+  meta = load_meta (f->meta);
+  g_assert_true (g_key_file_get_boolean (meta, "recording", "complete", NULL));
+  g_assert_cmpuint (meta_u64 (meta, "samples"), ==, sp_spool_reader_get_n_samples (reader));
+  g_assert_cmpint (g_stat (f->spool, &st), ==, 0);
+  g_assert_cmpuint (meta_u64 (meta, "spool_bytes"), ==, (guint64) st.st_size);
+  sp_spool_reader_free (reader);
+  g_assert_cmpint (umount2 (f->rec, MNT_DETACH), ==, 0);
+}
+
+/* ---- A recorder that is killed ------------------------------------------ */
 
 /* The spool's first n bytes, as a file of their own. */
 static char *
