@@ -199,6 +199,32 @@ assert_refused (Fixture *f,
   g_assert_false (g_file_test (marker, G_FILE_TEST_EXISTS));
 }
 
+/* Waits until the side file of a recording in progress counts at least n
+ * samples. */
+static void
+wait_for_samples (SpChild *child,
+                  const char *meta_path,
+                  guint64 n)
+{
+  gint64 deadline = g_get_monotonic_time () + (gint64) (SP_TEST_DEADLINE_S * G_USEC_PER_SEC);
+
+  for (;;)
+    {
+      g_autofree char *text = sp_test_wait_for_file (child, meta_path);
+      g_autoptr (GKeyFile) meta = g_key_file_new ();
+
+      if (g_key_file_load_from_data (meta, text, (gsize) -1, G_KEY_FILE_NONE, NULL)
+          && !g_key_file_get_boolean (meta, "recording", "complete", NULL)
+          && g_key_file_get_uint64 (meta, "recording", "samples", NULL) >= n)
+        return;
+      if (g_get_monotonic_time () > deadline)
+        g_error ("%s did not count %" G_GUINT64_FORMAT " samples within %.0f s:\n%s", meta_path, n,
+                 SP_TEST_DEADLINE_S, text);
+      g_usleep (10 * 1000);
+    }
+}
+
+/* Fills the folder's file system: what is left of it goes to a file. */
 /* ---- A command that cannot start ------------------------------------ */
 
 static void
@@ -421,6 +447,65 @@ test_replaces_recording (Fixture *f,
   g_assert_cmpstr (listing, ==, "out.spool out.spool.meta");
 }
 
+/* Follows the spool at path until it holds more than n samples. */
+static void
+wait_for_growth (SpChild *child,
+                 const char *path,
+                 size_t n)
+{
+  gint64 deadline = g_get_monotonic_time () + (gint64) (SP_TEST_DEADLINE_S * G_USEC_PER_SEC);
+  SpSpoolReader *reader = sp_spool_reader_open_follow (path, NULL);
+  SpSpoolError err;
+
+  g_assert_nonnull (reader);
+  while (sp_spool_reader_update (reader, &err) && sp_spool_reader_get_n_samples (reader) <= n)
+    {
+      if (g_get_monotonic_time () > deadline)
+        g_error ("%s did not grow past %zu samples within %.0f s", path, n, SP_TEST_DEADLINE_S);
+      g_usleep (20 * 1000);
+    }
+  g_assert_null (sp_spool_reader_get_damage (reader));
+  sp_spool_reader_free (reader);
+}
+
+/* While a recording replaces another, the new one is at the output's
+ * name and grows there, as a follower (the window) needs. */
+static void
+test_replacing_recording_grows (Fixture *f,
+                                gconstpointer data)
+{
+  g_autofree char *workload = sp_test_workload ("threads");
+  g_autofree char *ready = g_build_filename (f->dir, "ready", NULL);
+  g_autofree char *main_line = NULL;
+  g_autoptr (SpChildResult) first = NULL;
+  g_auto (GStrv) argv = NULL;
+  SpSpoolReader *reader;
+  SpChild *child;
+  guint64 first_start;
+  size_t n;
+
+  if (!need_perf ())
+    return;
+  first = record_threads (f, "0.2");
+  g_assert_cmpint (first->exit_code, ==, 0);
+  reader = open_spool (f->spool);
+  first_start = sp_spool_reader_get_start_timestamp_us (reader);
+  sp_spool_reader_free (reader);
+
+  argv = sp_test_argv (sp_test_recorder (), "-o", f->spool, "--", workload, "--ready", ready, "20", NULL);
+  child = sp_child_spawn (f->dir, "record", (const char *const *) argv, FALSE);
+  main_line = sp_test_wait_for_file (child, ready);
+  wait_for_samples (child, f->meta, 50);
+  reader = sp_spool_reader_open_follow (f->spool, NULL);
+  g_assert_true (sp_spool_reader_update (reader, NULL));
+  g_assert_cmpuint (sp_spool_reader_get_start_timestamp_us (reader), !=, first_start);
+  n = sp_spool_reader_get_n_samples (reader);
+  sp_spool_reader_free (reader);
+  wait_for_growth (child, f->spool, n);
+  sp_child_kill (child);
+  kill ((pid_t) g_ascii_strtoll (main_line + 5, NULL, 10), SIGKILL);
+}
+
 /* ---- Links planted in a folder anyone can write to -------------------- */
 
 /* f->rec becomes like /tmp; the victim is outside it. */
@@ -505,30 +590,6 @@ test_symlink_at_side_file_temporary (Fixture *f,
 
 /* ---- A full disk -------------------------------------------------------- */
 
-/* Waits until the side file counts at least n samples. */
-static void
-wait_for_samples (SpChild *child,
-                  const char *meta_path,
-                  guint64 n)
-{
-  gint64 deadline = g_get_monotonic_time () + (gint64) (SP_TEST_DEADLINE_S * G_USEC_PER_SEC);
-
-  for (;;)
-    {
-      g_autofree char *text = sp_test_wait_for_file (child, meta_path);
-      g_autoptr (GKeyFile) meta = g_key_file_new ();
-
-      if (g_key_file_load_from_data (meta, text, (gsize) -1, G_KEY_FILE_NONE, NULL)
-          && g_key_file_get_uint64 (meta, "recording", "samples", NULL) >= n)
-        return;
-      if (g_get_monotonic_time () > deadline)
-        g_error ("%s did not count %" G_GUINT64_FORMAT " samples within %.0f s:\n%s", meta_path, n,
-                 SP_TEST_DEADLINE_S, text);
-      g_usleep (10 * 1000);
-    }
-}
-
-/* Fills the folder's file system: what is left of it goes to a file. */
 static void
 fill_up (const char *dir)
 {
@@ -696,6 +757,7 @@ main (int argc,
   ADD ("/recorder/files/output-is-fifo", test_output_is_fifo);
   ADD ("/recorder/files/output-is-other-file", test_output_is_other_file);
   ADD ("/recorder/files/replaces-recording", test_replaces_recording);
+  ADD ("/recorder/files/replacing-recording-grows", test_replacing_recording_grows);
   ADD ("/recorder/files/symlink-at-output", test_symlink_at_output);
   ADD ("/recorder/files/hardlink-at-output", test_hardlink_at_output);
   ADD ("/recorder/files/symlink-at-side-file", test_symlink_at_side_file);
