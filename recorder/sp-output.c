@@ -194,24 +194,30 @@ begins_with (int dir_fd,
   return n == 0 || (n == (ssize_t) len && memcmp (head, prefix, len) == 0);
 }
 
-/* An existing file at name may be replaced when it is a regular file, no
- * input, and (empty or) what prefix says a recording's file begins with. */
+/* One of the two files a recording is. */
+typedef struct {
+  const char *name;    /* in the output's folder */
+  const char *path;    /* for messages */
+  const char *prefix;  /* what such a file begins with */
+  const char *kind;    /* what it is called */
+} OutputFile;
+
+/* An existing file may be replaced when it is a regular file, no input,
+ * and empty or what its kind begins with. */
 static bool
 check_existing (const SpOutput *out,
-                const char *name,
-                const char *path,
-                const char *prefix,
-                const char *kind,
+                const OutputFile *file,
                 const SpOutputInputs *inputs,
                 bool *exists,
                 char *message,
                 size_t message_size)
 {
+  const char *path = file->path;
   struct stat st;
   char what[4200];
 
   *exists = false;
-  if (fstatat (out->dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+  if (fstatat (out->dir_fd, file->name, &st, AT_SYMLINK_NOFOLLOW) != 0)
     {
       if (errno == ENOENT)
         return true;
@@ -229,9 +235,9 @@ check_existing (const SpOutput *out,
               "beside it, name a file", path);
   else if (is_an_input (&st, inputs, what, sizeof what))
     snprintf (message, message_size, "'%s' is %s: not writing the recording over it", path, what);
-  else if (!begins_with (out->dir_fd, name, prefix))
+  else if (!begins_with (out->dir_fd, file->name, file->prefix))
     snprintf (message, message_size, "'%s' exists and is not a stackpulse %s: not replacing it "
-              "(remove it, or name another file)", path, kind);
+              "(remove it, or name another file)", path, file->kind);
   else
     return true;
   return false;
@@ -252,11 +258,14 @@ sp_output_open (SpOutput *out,
   memset (out, 0, sizeof *out);
   out->path = path;
   out->dir_fd = out->spool_fd = -1;
-  if (!open_folder (out, message, message_size)
-      || !check_existing (out, out->name, out->path, SP_SPOOL_MAGIC, "recording", inputs, &out->replacing,
-                          message, message_size)
-      || !check_existing (out, out->meta_name, out->meta_path, SIDE_FILE_HEADER, "side file", inputs,
-                          &meta_exists, message, message_size))
+  if (!open_folder (out, message, message_size))
+    return false;
+
+  OutputFile spool = { out->name, out->path, SP_SPOOL_MAGIC, "recording" };
+  OutputFile meta = { out->meta_name, out->meta_path, SIDE_FILE_HEADER, "side file" };
+
+  if (!check_existing (out, &spool, inputs, &out->replacing, message, message_size)
+      || !check_existing (out, &meta, inputs, &meta_exists, message, message_size))
     return false;
   if (!out->replacing)
     out->spool_fd = openat (out->dir_fd, out->name, CREATE_FLAGS, CREATE_MODE);
