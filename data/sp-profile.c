@@ -99,6 +99,7 @@ load_meta (SpProfile *self)
   g_autoptr (GKeyFile) meta = g_key_file_new ();
   GStatBuf st;
   gint64 mtime;
+  gboolean first;
 
   if (g_stat (meta_path, &st) != 0)
     return;
@@ -109,10 +110,15 @@ load_meta (SpProfile *self)
   if (!g_key_file_load_from_file (meta, meta_path, G_KEY_FILE_NONE, NULL))
     return;
   self->meta_mtime = mtime;
+  first = self->meta == NULL;
   g_clear_pointer (&self->meta, g_key_file_unref);
   self->meta = g_steal_pointer (&meta);
   index_thread_names (self);
-  sp_symbolizer_load_kernel_symbols (self->symbolizer, self->meta);
+  /* A recording in progress has no kernel symbols in its side file yet
+   * (they come at the end): those read at first stay, rather than
+   * /proc/kallsyms being read again at each of its refreshes. */
+  if (first || g_key_file_has_group (self->meta, "kernel-symbols"))
+    sp_symbolizer_load_kernel_symbols (self->symbolizer, self->meta);
 }
 
 /* A thread's current name, or NULL when /proc has it no more. */

@@ -4,7 +4,10 @@
  * poll() wakes on ring-buffer watermarks, signals (signalfd), the control
  * channel, or every 50 ms. Each round drains every ring into the time
  * queue and writes out the records that are safely in order; the spool is
- * flushed every 100 ms and the side file refreshed every 2 s. */
+ * flushed every 100 ms and the side file refreshed after each flush, so
+ * that its counts describe the spool as it is in the file (spool_bytes)
+ * even when the recorder is killed. A write that fails (a full disk) ends
+ * the recording at once, with the spool cut back to its last record. */
 #include "sp-recorder.h"
 
 #include <errno.h>
@@ -21,6 +24,7 @@
 
 #include "sp-event-queue.h"
 #include "sp-kallsyms.h"
+#include "sp-output.h"
 #include "sp-perf-events.h"
 #include "sp-recording.h"
 #include "sp-side-file.h"
@@ -28,6 +32,11 @@
 
 #define POLL_MS               50
 #define FLUSH_INTERVAL_NS     (100 * 1000000ull)
+/* The side file is rewritten after a flush that changed its counts,
+ * unless its last writing took more than this share of the time since (a
+ * recording of thousands of threads has a large one); and at least this
+ * often (names and exits of threads). */
+#define SIDE_FILE_MAX_SHARE   20
 #define SIDE_FILE_INTERVAL_NS (2000 * 1000000ull)
 #define PROGRESS_INTERVAL_NS  (1000 * 1000000ull)
 /* Records this much older than "now" are surely all out of the rings. */
@@ -51,7 +60,12 @@ typedef struct {
   bool          unwinding;
   uint64_t      cut_record[65536 / 8]; /* a sample with its stack copy cut (8-aligned, as in the ring) */
   SpSpoolWriter *writer;
+  SpOutput      output;
+  SpSideFile    side_file;
   SpSideInfo    side;
+  uint64_t      side_cost_ns;   /* how long the last side file took */
+  uint64_t      side_lost;      /* the losses it counted */
+  uint64_t      side_dropped;
   SpLaunch      launch;
   bool          launched;
   bool          child_done;
@@ -193,18 +207,54 @@ report_progress (Recorder *r,
              (unsigned long long) bytes, final ? "done" : "recording");
 }
 
+/* With the counts of what the file holds now (call it after a flush). */
 static void
 write_side_file (Recorder *r,
                  const SpKallsyms *kallsyms)
 {
-  char message[512];
+  char message[4400];
+  uint64_t start = monotonic_ns ();
   bool written;
 
+  if (r->writer != NULL)
+    {
+      r->side.spool_bytes = sp_spool_writer_get_flushed_size (r->writer);
+      r->side.spool_samples = sp_spool_writer_get_flushed_samples (r->writer);
+    }
+  r->side_lost = r->rec.n_lost;
+  r->side_dropped = r->rec.n_dropped;
+  /* The invoker's files, written with the invoker's rights. */
   sp_invoker_files_begin (r->options->invoker);
-  written = sp_side_file_write (r->options->output, &r->side, &r->rec, kallsyms, message, sizeof message);
+  written = sp_side_file_write (&r->side_file, &r->side, &r->rec, kallsyms, message, sizeof message);
   sp_invoker_files_end (r->options->invoker);
-  if (!written)
-    fprintf (stderr, "\nstackpulse-record: warning: %s\n", message);
+  /* A failure is said once, not after every flush. */
+  if (written)
+    r->side_file.failed = false;
+  else if (!r->side_file.failed || r->side.complete)
+    {
+      fprintf (stderr, "\nstackpulse-record: warning: %s\n", message);
+      r->side_file.failed = true;
+    }
+  r->side_cost_ns = monotonic_ns () - start;
+}
+
+static void
+note_write_failure (Recorder *r,
+                    const SpSpoolError *err)
+{
+  if (!r->rec.failed)
+    {
+      r->rec.failed = true;
+      r->rec.error = *err;
+    }
+}
+
+/* Whether the spool or the losses grew since the last side file. */
+static bool
+side_counts_changed (Recorder *r)
+{
+  return sp_spool_writer_get_flushed_size (r->writer) != r->side.spool_bytes || r->rec.n_lost != r->side_lost
+         || r->rec.n_dropped != r->side_dropped;
 }
 
 static void
@@ -212,17 +262,17 @@ periodic_work (Recorder *r,
                uint64_t now)
 {
   SpSpoolError err;
+  bool flushed = false;
 
   if (now - r->last_flush_ns >= FLUSH_INTERVAL_NS)
     {
-      if (!sp_spool_writer_flush (r->writer, &err) && !r->rec.failed)
-        {
-          r->rec.failed = true;
-          r->rec.error = err;
-        }
+      flushed = sp_spool_writer_flush (r->writer, &err);
+      if (!flushed)
+        note_write_failure (r, &err);
       r->last_flush_ns = now;
     }
-  if (now - r->last_side_ns >= SIDE_FILE_INTERVAL_NS)
+  if (flushed && now - r->last_side_ns >= SIDE_FILE_MAX_SHARE * r->side_cost_ns
+      && (side_counts_changed (r) || now - r->last_side_ns >= SIDE_FILE_INTERVAL_NS))
     {
       write_side_file (r, NULL);
       r->last_side_ns = now;
@@ -503,16 +553,6 @@ loop (Recorder *r)
 
 /* ---- Setting up ------------------------------------------------------ */
 
-static void
-remove_outputs (const char *output)
-{
-  char meta[4096];
-
-  unlink (output);
-  snprintf (meta, sizeof meta, "%s.meta", output);
-  unlink (meta);
-}
-
 static int
 setup_signals (void)
 {
@@ -634,8 +674,22 @@ exit_status_of (int status)
   return SP_RECORDER_EXIT_FAILED;
 }
 
-/* Stops sampling, writes out every remaining record, the side file and
- * the summary. */
+/* The spool could not be written: what is in the file stays, a valid
+ * spool up to its last whole record, and the recording ends now. */
+static void
+report_write_failure (Recorder *r)
+{
+  const SpSpoolError *err = &r->rec.error;
+
+  fprintf (stderr, "stackpulse-record: cannot write %s: %s; the recording stops here (the spool keeps "
+           "%llu samples)%s\n", r->options->output, err->sys_errno != 0 ? strerror (err->sys_errno) : err->message,
+           (unsigned long long) r->side.spool_samples,
+           r->launched && (!r->child_done || any_task_running (&r->rec)) ? ", and the program goes on unrecorded"
+                                                                          : "");
+}
+
+/* Stops sampling, writes out every remaining record (unless writing
+ * failed), the side file and the summary. */
 static int
 finish (Recorder *r)
 {
@@ -643,23 +697,29 @@ finish (Recorder *r)
   bool have_kallsyms;
   SpSpoolError err;
   uint64_t now = monotonic_ns ();
-  int status = r->launched ? exit_status_of (r->child_status) : 0;
+  int status = r->launched && r->child_done ? exit_status_of (r->child_status) : 0;
   char size[32];
 
   sp_perf_events_disable (&r->events);
-  pump (r, now, UINT64_MAX);
-  sp_recording_finish (&r->rec);
+  if (!r->rec.failed)
+    {
+      pump (r, now, UINT64_MAX);
+      sp_recording_finish (&r->rec);
+    }
 
   r->side.complete = true;
   r->side.end_monotonic_ns = now;
   r->side.end_wall_us = wall_us ();
-  r->side.exit_status = r->launched ? status : -1;
-  format_size (sp_spool_writer_get_size (r->writer), size, sizeof size);
-  if (!sp_spool_writer_close (r->writer, &err) && !r->rec.failed)
-    {
-      r->rec.failed = true;
-      r->rec.error = err;
-    }
+  r->side.exit_status = r->launched && r->child_done ? status : -1;
+  if (!sp_spool_writer_flush (r->writer, &err))
+    note_write_failure (r, &err);
+  r->side.spool_bytes = sp_spool_writer_get_flushed_size (r->writer);
+  r->side.spool_samples = sp_spool_writer_get_flushed_samples (r->writer);
+  if (r->rec.failed)
+    r->side.error = r->rec.error.sys_errno != 0 ? strerror (r->rec.error.sys_errno) : r->rec.error.message;
+  format_size (r->side.spool_bytes, size, sizeof size);
+  if (!sp_spool_writer_close (r->writer, &err))
+    note_write_failure (r, &err);
   r->writer = NULL;
 
   have_kallsyms = r->rec.kernel_addresses.count > 0 && sp_kallsyms_load (&kallsyms, "/proc/kallsyms");
@@ -671,14 +731,14 @@ finish (Recorder *r)
     fputc ('\n', stderr);
   if (r->options->progress_fd >= 0)
     dprintf (r->options->progress_fd, "state=done samples=%llu lost=%llu exit_status=%d\n",
-             (unsigned long long) r->rec.n_samples, (unsigned long long) r->rec.n_lost, status);
+             (unsigned long long) r->side.spool_samples, (unsigned long long) r->rec.n_lost, status);
   fprintf (stderr, "stackpulse-record: %.2f s, %llu samples (%llu lost, %llu dropped), %s written to %s\n",
-           (now - r->side.start_monotonic_ns) / 1e9, (unsigned long long) r->rec.n_samples,
+           (now - r->side.start_monotonic_ns) / 1e9, (unsigned long long) r->side.spool_samples,
            (unsigned long long) r->rec.n_lost, (unsigned long long) r->rec.n_dropped, size,
            r->options->output);
   if (r->rec.failed)
     {
-      fprintf (stderr, "stackpulse-record: writing the spool failed: %s\n", r->rec.error.message);
+      report_write_failure (r);
       return SP_RECORDER_EXIT_FAILED;
     }
   if (r->queue_failed)
@@ -799,6 +859,65 @@ setup_unwinding (Recorder *r,
   return true;
 }
 
+/* Nothing was recorded: the spool this run created goes (with the
+ * invoker's rights, as it was made). */
+static void
+discard_spool (Recorder *r)
+{
+  sp_invoker_files_begin (r->options->invoker);
+  sp_output_discard (&r->output);
+  sp_invoker_files_end (r->options->invoker);
+}
+
+/* Checks and creates the spool, and writes its header at once: an output
+ * that cannot be written is refused before the target starts. */
+static bool
+create_spool (Recorder *r)
+{
+  const SpRecorderOptions *o = r->options;
+  SpOutputInputs inputs = { o->command, o->directory, o->pids, o->n_pids };
+  char message[4400];
+  SpSpoolError err;
+  bool opened;
+
+  /* The invoker's file, created with the invoker's rights. */
+  sp_invoker_files_begin (o->invoker);
+  opened = sp_output_open (&r->output, o->output, &inputs, message, sizeof message);
+  sp_invoker_files_end (o->invoker);
+  if (!opened)
+    {
+      fprintf (stderr, "stackpulse-record: %s\n", message);
+      return false;
+    }
+  sp_side_file_init (&r->side_file, &r->output);
+  r->writer = sp_spool_writer_new_for_fd (r->output.spool_fd, true, wall_us (), 1000000 / o->frequency_hz, &err);
+  if (r->writer != NULL && sp_spool_writer_flush (r->writer, &err))
+    return true;
+  fprintf (stderr, "stackpulse-record: cannot write %s: %s\n", o->output,
+           err.sys_errno != 0 ? strerror (err.sys_errno) : err.message);
+  discard_spool (r);
+  return false;
+}
+
+/* The recording has started: the spool takes its name (replacing an
+ * earlier recording there) and the side file says it is in progress. */
+static void
+place_spool (Recorder *r)
+{
+  char message[4400];
+
+  bool placed;
+
+  if (r->output.replacing)
+    fprintf (stderr, "stackpulse-record: replacing the existing recording %s\n", r->options->output);
+  sp_invoker_files_begin (r->options->invoker);
+  placed = sp_output_commit (&r->output, message, sizeof message);
+  sp_invoker_files_end (r->options->invoker);
+  if (!placed)
+    fprintf (stderr, "stackpulse-record: warning: %s\n", message);
+  write_side_file (r, NULL);
+}
+
 int
 sp_recorder_run (const SpRecorderOptions *o)
 {
@@ -808,7 +927,6 @@ sp_recorder_run (const SpRecorderOptions *o)
     sp_unwinder_regs_mask (),
   };
   static const char *const mode_names[] = { "fp", "dwarf", "auto" };
-  SpSpoolError err;
   int status;
 
   r.options = o;
@@ -825,13 +943,10 @@ sp_recorder_run (const SpRecorderOptions *o)
   };
   signal (SIGPIPE, SIG_IGN);
 
-  /* The invoker's file, created with the invoker's rights. */
-  sp_invoker_files_begin (o->invoker);
-  r.writer = sp_spool_writer_create (o->output, wall_us (), 1000000 / o->frequency_hz, &err);
-  sp_invoker_files_end (o->invoker);
-  if (r.writer == NULL)
+  if (!create_spool (&r))
     {
-      fprintf (stderr, "stackpulse-record: %s\n", err.message);
+      sp_spool_writer_close (r.writer, NULL);
+      sp_output_clear (&r.output);
       return SP_RECORDER_EXIT_FAILED;
     }
   r.signal_fd = setup_signals ();
@@ -845,14 +960,19 @@ sp_recorder_run (const SpRecorderOptions *o)
     status = start (&r);
   if (status != 0)
     {
-      /* Nothing was recorded: leave no file that looks like a recording. */
+      /* Nothing was recorded: leave no file that looks like a recording,
+       * and what was there before as it was. */
+      discard_spool (&r);
       cleanup (&r);
-      remove_outputs (o->output);
+      sp_output_clear (&r.output);
       return status;
     }
 
+  place_spool (&r);
   loop (&r);
   status = finish (&r);
   cleanup (&r);
+  sp_side_file_clear (&r.side_file);
+  sp_output_clear (&r.output);
   return status;
 }
