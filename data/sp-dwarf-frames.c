@@ -65,6 +65,51 @@ source_position (Dwarf_Die *die,
     *file = dwarf_filesrc (files, file_index, NULL, NULL);
 }
 
+/* The class a member function belongs to, through its object pointer
+ * (the artificial `this` parameter): its type, less pointers and
+ * qualifiers. */
+static Dwarf_Die *
+object_class (Dwarf_Die *function,
+              Dwarf_Die *result)
+{
+  Dwarf_Attribute attr;
+  Dwarf_Die param;
+  Dwarf_Die *type;
+
+  if (dwarf_formref_die (dwarf_attr_integrate (function, DW_AT_object_pointer, &attr), &param) == NULL)
+    return NULL;
+  type = dwarf_formref_die (dwarf_attr (&param, DW_AT_type, &attr), result);
+  for (guint steps = 0; type != NULL && steps < 8; steps++)
+    switch (dwarf_tag (type))
+      {
+      case DW_TAG_pointer_type:
+      case DW_TAG_reference_type:
+      case DW_TAG_rvalue_reference_type:
+      case DW_TAG_const_type:
+      case DW_TAG_volatile_type:
+        type = dwarf_formref_die (dwarf_attr (type, DW_AT_type, &attr), result);
+        break;
+      default:
+        return type;
+      }
+  return NULL;
+}
+
+/* Where a function is defined. A lambda's operator() has no position of
+ * its own in GCC's DWARF (it is artificial); its closure type has the
+ * lambda's, which is what a person looks for. */
+static void
+definition_position (Dwarf_Die *function,
+                     const char **file,
+                     guint *line)
+{
+  Dwarf_Die class_die;
+
+  source_position (function, DW_AT_decl_file, DW_AT_decl_line, file, line);
+  if (*file == NULL && *line == 0 && object_class (function, &class_die) != NULL)
+    source_position (&class_die, DW_AT_decl_file, DW_AT_decl_line, file, line);
+}
+
 static SpDwarfScopes *
 lookup_unit (GHashTable *units,
              Dwarf_Die *cudie)
@@ -141,7 +186,7 @@ _sp_dwarf_frames (SpSymbolizer *self,
       frames[i].function = _sp_symbolizer_display_name (self, function_raw_name (dies[i]));
       frames[i].file = _sp_symbolizer_intern (self, file);
       frames[i].line = line > 0 ? (guint) line : 0;
-      source_position (dies[i], DW_AT_decl_file, DW_AT_decl_line, &decl_file, &frames[i].decl_line);
+      definition_position (dies[i], &decl_file, &frames[i].decl_line);
       frames[i].decl_file = _sp_symbolizer_intern (self, decl_file);
       /* The next function out is where this one was inlined. */
       if (i + 1 < n)
