@@ -358,6 +358,11 @@ focus_box_new (SpCallersView *self)
 
   self->name_label = GTK_LABEL (gtk_label_new (NULL));
   gtk_label_set_xalign (self->name_label, 0);
+  /* A C++ name is often wider than the view: on up to three lines
+   * (broken inside a word if need be) most names show whole. */
+  gtk_label_set_wrap (self->name_label, TRUE);
+  gtk_label_set_wrap_mode (self->name_label, PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_lines (self->name_label, 3);
   gtk_label_set_ellipsize (self->name_label, PANGO_ELLIPSIZE_END);
   gtk_label_set_selectable (self->name_label, TRUE);
   gtk_widget_add_css_class (GTK_WIDGET (self->name_label), "title-4");
