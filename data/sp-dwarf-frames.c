@@ -10,6 +10,7 @@
 #include "sp-symbolizer-private.h"
 
 #include <dwarf.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* A function's name: its linkage name (demangled later, so C++ keeps its
@@ -110,6 +111,44 @@ definition_position (Dwarf_Die *function,
     source_position (&class_die, DW_AT_decl_file, DW_AT_decl_line, file, line);
 }
 
+/* GCC gives the operator() of a lambda written in a function that is not
+ * a template (nor inline) no linkage name: its name is "operator()",
+ * whoever's lambda it is. Say whose: the function around its closure
+ * type (an unnamed class), as "f(int)::{lambda}::operator()". NULL for
+ * any other function. */
+static const char *
+lambda_name (SpSymbolizer *self,
+             Dwarf_Die *function,
+             const char *raw_name)
+{
+  g_autofree char *name = NULL;
+  Dwarf_Die class_die;
+  Dwarf_Die *scopes = NULL;
+  int n;
+
+  if (raw_name == NULL || strcmp (raw_name, "operator()") != 0
+      || object_class (function, &class_die) == NULL || dwarf_diename (&class_die) != NULL)
+    return NULL;
+  n = dwarf_getscopes_die (&class_die, &scopes);
+  for (int i = 1; i < n && name == NULL; i++)
+    if (dwarf_tag (&scopes[i]) == DW_TAG_subprogram && function_raw_name (&scopes[i]) != NULL)
+      name = g_strdup_printf ("%s::{lambda}::operator()",
+                              _sp_symbolizer_display_name (self, function_raw_name (&scopes[i])));
+  free (scopes);
+  return name != NULL ? _sp_symbolizer_intern (self, name) : NULL;
+}
+
+/* The name a frame shows for function. */
+static const char *
+function_name (SpSymbolizer *self,
+               Dwarf_Die *function)
+{
+  const char *raw_name = function_raw_name (function);
+  const char *lambda = lambda_name (self, function, raw_name);
+
+  return lambda != NULL ? lambda : _sp_symbolizer_display_name (self, raw_name);
+}
+
 static SpDwarfScopes *
 lookup_unit (GHashTable *units,
              Dwarf_Die *cudie)
@@ -183,7 +222,7 @@ _sp_dwarf_frames (SpSymbolizer *self,
       guint call_line = 0;
       const char *decl_file;
 
-      frames[i].function = _sp_symbolizer_display_name (self, function_raw_name (dies[i]));
+      frames[i].function = function_name (self, dies[i]);
       frames[i].file = _sp_symbolizer_intern (self, file);
       frames[i].line = line > 0 ? (guint) line : 0;
       definition_position (dies[i], &decl_file, &frames[i].decl_line);
