@@ -91,16 +91,23 @@ shows_profile (gpointer window)
 }
 
 static SpWindow *
-open_recording (void)
+open_recording_sized (int width,
+                      int height)
 {
   SpWindow *window = sp_window_new (NULL);
   g_autoptr (GFile) file = g_file_new_for_path (spool);
 
-  gtk_window_set_default_size (GTK_WINDOW (window), 900, 700);
+  gtk_window_set_default_size (GTK_WINDOW (window), width, height);
   gtk_window_present (GTK_WINDOW (window));
   sp_window_open_file (window, file);
   g_assert_true (window_test_wait (shows_profile, window, 30));
   return window;
+}
+
+static SpWindow *
+open_recording (void)
+{
+  return open_recording_sized (900, 700);
 }
 
 /* ---- Finding what is shown --------------------------------------------- */
@@ -207,10 +214,11 @@ first_column (GtkColumnView *view)
 
 /* ---- The X server: real pointer events, real positions ------------------ */
 
+/* The X display (widget's, or the default one for NULL). */
 static Display *
 x_display (GtkWidget *widget)
 {
-  return gdk_x11_display_get_xdisplay (gtk_widget_get_display (widget));
+  return gdk_x11_display_get_xdisplay (widget != NULL ? gtk_widget_get_display (widget) : gdk_display_get_default ());
 }
 
 /* Where (x, y) of widget is on the screen. */
@@ -390,11 +398,13 @@ test_call_tree_elided (void)
 
 /* Hovering the lambda's row (a real pointer): the tooltip has the whole
  * name and where the lambda is written, and stays on the screen though
- * the name is wider than the screen. The same in the flame graph. */
+ * the name is wider than the screen. The same in the flame graph, and
+ * there in the screen's bottom right corner too (the window fills the
+ * screen). */
 static void
 test_tooltips (void)
 {
-  SpWindow *window = open_recording ();
+  SpWindow *window = open_recording_sized (DisplayWidth (x_display (NULL), 0), DisplayHeight (x_display (NULL), 0));
   GtkWidget *view = GTK_WIDGET (sp_window_get_call_tree_view (window));
   g_autofree char *where = g_strdup_printf ("sp-work-templates.cc:%u", lambda_source_line ());
   SpNameLabel *label;
@@ -402,6 +412,7 @@ test_tooltips (void)
   const char *name;
   GtkWidget *flame;
   double x = 0, y = 0;
+  int corner_x, corner_y;
 
   g_assert_true (sp_window_search_function (window, LAMBDA));
   label = wait_for_name_label (view, LAMBDA);
@@ -419,6 +430,15 @@ test_tooltips (void)
   tooltip = hover_for_tooltip (GTK_WIDGET (window), flame, x, y, "Self:");
   g_assert_nonnull (strstr (gtk_label_get_text (tooltip), name));
   g_assert_nonnull (strstr (gtk_label_get_text (tooltip), where));
+  assert_on_screen (tooltip);
+
+  x = gtk_widget_get_width (flame) - 4;
+  y = gtk_widget_get_height (flame) - 4;
+  g_assert_cmpuint (sp_flame_graph_node_at (SP_FLAME_GRAPH (flame), x, y), !=, SP_CALL_TREE_NONE);
+  screen_point (flame, x, y, &corner_x, &corner_y);
+  g_assert_cmpint (corner_x, >=, DisplayWidth (x_display (flame), 0) - 40);
+  g_assert_cmpint (corner_y, >=, DisplayHeight (x_display (flame), 0) - 40);
+  tooltip = hover_for_tooltip (GTK_WIDGET (window), flame, x, y, "Total:");
   assert_on_screen (tooltip);
   pointer_to (GTK_WIDGET (window), 1, 1);
   gtk_window_destroy (GTK_WINDOW (window));
