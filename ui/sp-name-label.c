@@ -24,6 +24,7 @@ struct _SpNameLabel
   char          *name;
   char          *forms[SP_NAME_N_ELISIONS];   /* made when first needed */
   int            widths[SP_NAME_N_ELISIONS];  /* pixels; -1: not measured */
+  guint          font_serial;                 /* the Pango context's when measured */
   PangoAttrList *attributes;                  /* owned */
 };
 
@@ -65,6 +66,15 @@ static int
 form_width (SpNameLabel *self,
             SpNameElision elision)
 {
+  guint serial = pango_context_get_serial (gtk_widget_get_pango_context (GTK_WIDGET (self->text)));
+
+  /* Another font (or size) since: measure again. */
+  if (serial != self->font_serial)
+    {
+      for (guint i = 0; i < SP_NAME_N_ELISIONS; i++)
+        self->widths[i] = -1;
+      self->font_serial = serial;
+    }
   if (self->widths[elision] < 0)
     self->widths[elision] = text_width (self, form (self, elision));
   return self->widths[elision];
