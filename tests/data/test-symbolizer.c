@@ -601,6 +601,36 @@ test_cxx (void)
     }
 }
 
+/* A lambda inlined into its caller: an inner frame that names the lambda
+ * and says where it is written. GCC gives the lambda's operator() no
+ * DW_AT_decl_file/line (its closure type has them), and in a function
+ * that is not a template no linkage name either, only "operator()". */
+static void
+test_cxx_inlined_lambda (void)
+{
+  g_autoptr (TargetRun) run = run_target ("SP_SYMBOLIZER_TARGET_CXX");
+  g_autoptr (SpSymbolizer) symbolizer = sp_symbolizer_new ();
+  const char *expected[][2] = {
+    { "sp_test::apply<int>(int)::{lambda(int)#1}::operator()(int) const", "int sp_test::apply<int>(int)" },
+    { "sp_test::plain_apply(int)::{lambda}::operator()", "sp_test::plain_apply(int)" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    {
+      const Capture *capture = &run->captures[i];
+      SpSymbolFrame frames[8];
+
+      g_assert_cmpuint (capture->address, !=, 0);
+      g_assert_cmpuint (resolve_in_run (symbolizer, run, capture->address, TRUE, frames, 8), ==, 2);
+      g_assert_cmpstr (frames[0].function, ==, expected[i][0]);
+      g_assert_cmpstr (frames[1].function, ==, expected[i][1]);
+      g_assert_nonnull (frames[0].decl_file);
+      g_assert_true (g_str_has_suffix (frames[0].decl_file, "/symbolizer-target-cxx.cpp"));
+      g_assert_cmpuint (frames[0].decl_line, ==, capture->line);
+      g_assert_cmpuint (frames[1].decl_line, ==, capture->line - 2);  /* "apply (T x)" */
+    }
+}
+
 /* ---- Kernel symbols, perf maps, demangling ----------------------------- */
 
 static void
@@ -891,6 +921,8 @@ main (int argc,
   g_test_add_func ("/data/symbolizer/cached", test_cached);
   if (g_getenv ("SP_SYMBOLIZER_TARGET_CXX") != NULL)
     g_test_add_func ("/data/symbolizer/cxx", test_cxx);
+  if (g_getenv ("SP_SYMBOLIZER_TARGET_CXX") != NULL)
+    g_test_add_func ("/data/symbolizer/cxx-inlined-lambda", test_cxx_inlined_lambda);
   g_test_add_func ("/data/symbolizer/kernel-key-file", test_kernel_key_file);
   g_test_add_func ("/data/symbolizer/kernel-kallsyms", test_kernel_kallsyms);
   g_test_add_func ("/data/symbolizer/perf-map", test_perf_map);
