@@ -11,6 +11,7 @@
 #include <glib.h>
 
 #include "sp-profile.h"
+#include "sp-stack-roots.h"
 #include "sp-unwind-report.h"
 #include "sp-symbolizer.h"
 
@@ -36,6 +37,8 @@ typedef struct {
   guint64  dropped_samples;      /* samples the recorder could not unwind in time */
   GArray  *symbol_problems;      /* SpSymbolProblem (owned copies), or NULL */
   SpUnwindReport *unwinding;     /* how user stacks were unwound (dwarf, auto), or NULL */
+  gboolean roots_known;          /* from a profile: the stacks were judged */
+  SpStackRoots roots;            /* how many reach their thread's root */
 } SpSpoolSummary;
 
 /* Reads path and fills summary. Returns FALSE (with error) only when the
