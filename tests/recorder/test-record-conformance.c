@@ -85,8 +85,10 @@ own_paths (Language language)
     "worker_main;compute_beta;beta_leaf",
     NULL,
   };
+  /* Names as C++ spells them, spaces and all (collapsed keeps them). */
   static const char *const cxx[] = {
-    "main;sp_work::run(double);sp_work::count_vowels(",
+    "main;sp_work::run(double);sp_work::count_vowels(std::__cxx11::basic_string<char, std::char_traits<char>, "
+    "std::allocator<char> > const&)",
     "sp_work::Accumulator<double>::add_squares(int)",
     NULL,
   };
