@@ -8,9 +8,11 @@
  * with LLD), a Rust release build (Debian's rustc, with its default
  * linker and with LLD) and a Go program (Debian's go, offline). Each is
  * built here into a temporary folder, recorded for a second with the
- * recorder's defaults and read back with `stackpulse-report collapsed`:
- * at least 95% of the samples must reach a thread root, and the
- * program's own call path must be there, named.
+ * recorder's defaults (the LLD and mold builds also with --call-graph
+ * dwarf) and read back with `stackpulse-report collapsed`: at least 95%
+ * of the samples must reach a thread root, the summary must say so too,
+ * and the program's own call path must be there, named (C++'s with the
+ * spaces of its parameter lists).
  *
  * A thread root is the outermost frame a thread's stack can have: _start
  * (the process's entry), clone3 or clone (where glibc starts a thread),
@@ -48,6 +50,7 @@ typedef struct {
   const char *flags[4];       /* extra, NULL-terminated */
   gboolean    static_link;    /* the result must have no program interpreter */
   gboolean    fixed_address;  /* the result must be ET_EXEC */
+  const char *call_graph;     /* --call-graph MODE, or NULL for the default */
 } Row;
 
 /* Every C row builds tests/workloads/sp-work-threads.c; the base flags
@@ -72,6 +75,12 @@ static const Row rows[] = {
   { "rustc-lld", LANGUAGE_RUST, "/usr/bin/rustc", "ld.lld", "LLD ", { "-C", "link-arg=-fuse-ld=lld", NULL },
     FALSE, FALSE },
   { "go", LANGUAGE_GO, "go", NULL, NULL, { NULL }, FALSE, FALSE },
+  /* The linkers that put code and read-only data in one page, unwound
+   * with DWARF alone too. */
+  { "gcc-lld-dwarf", LANGUAGE_C, "gcc", "ld.lld", "LLD ", { "-fuse-ld=lld", NULL }, FALSE, FALSE, "dwarf" },
+  { "gcc-mold-dwarf", LANGUAGE_C, "gcc", "mold", "mold ", { "-fuse-ld=mold", NULL }, FALSE, FALSE, "dwarf" },
+  { "rustc-lld-dwarf", LANGUAGE_RUST, "/usr/bin/rustc", "ld.lld", "LLD ", { "-C", "link-arg=-fuse-ld=lld", NULL },
+    FALSE, FALSE, "dwarf" },
 };
 
 /* The program's own call paths (root first, as collapsed writes them),
@@ -360,6 +369,24 @@ print_heaviest (GHashTable *stacks)
                       (char *) l->data);
 }
 
+/* The report's own figure (its "stacks:" line) says as much. */
+static void
+assert_summary_agrees (const Row *row,
+                       SpTestRecording *rec)
+{
+  g_autofree char *summary = sp_test_report (rec->dir, "summary", rec->spool, NULL);
+  g_autoptr (GRegex) line = g_regex_new ("^stacks: ([0-9.]+)% of [0-9]+ reach their thread's root", G_REGEX_MULTILINE,
+                                         0, NULL);
+  g_autoptr (GMatchInfo) match = NULL;
+  g_autofree char *figure = NULL;
+
+  if (!g_regex_match (line, summary, 0, &match))
+    g_error ("%s: no \"stacks:\" line in the summary:\n%s", row->name, summary);
+  figure = g_match_info_fetch (match, 1);
+  if (g_ascii_strtod (figure, NULL) < 100 * MIN_ROOTED)
+    g_error ("%s: the summary says %s%% of the stacks reach their root:\n%s", row->name, figure, summary);
+}
+
 static void
 test_row (gconstpointer data)
 {
@@ -379,8 +406,9 @@ test_row (gconstpointer data)
     }
   {
     const char *const command[] = { program, SECONDS, NULL };
+    const char *const options[] = { "--call-graph", row->call_graph, NULL };
 
-    rec = sp_test_record (NULL, command);
+    rec = sp_test_record (row->call_graph != NULL ? options : NULL, command);
   }
   if (rec->result->exit_code != 0)
     g_error ("%s: stackpulse-record exited with %d:\n%s", row->name, rec->result->exit_code, rec->result->err);
@@ -396,6 +424,8 @@ test_row (gconstpointer data)
       g_error ("%s: %.1f%% of %" G_GUINT64_FORMAT " samples reach a thread root, want %.0f%% or more",
                row->name, 100.0 * (double) rooted / (double) total, total, 100 * MIN_ROOTED);
     }
+
+  assert_summary_agrees (row, rec);
 
   paths = own_paths (row->language);
   for (guint i = 0; paths[i] != NULL; i++)
