@@ -116,6 +116,7 @@ sp_stack_roots_count (SpProfile *profile,
   const SpThread *threads = sp_spool_reader_get_threads (reader);
   gsize n_nodes = sp_spool_reader_get_n_stack_nodes (reader);
   gsize n_samples = sp_spool_reader_get_n_samples (reader);
+  const uint32_t *stacks = sp_spool_reader_get_sample_stacks (reader);
   g_autofree guint32 *outer = g_new (guint32, MAX (n_nodes, 1));
   g_autofree guint32 *second = g_new (guint32, MAX (n_nodes, 1));
   /* One verdict per pair of outer nodes, kept at the second one (or the
@@ -128,16 +129,19 @@ sp_stack_roots_count (SpProfile *profile,
   find_outer_nodes (reader, outer, second);
   for (gsize i = 0; i < n_samples; i++)
     {
-      SpSample sample;
+      guint32 stack = stacks[i];
       guint32 key;
 
-      sp_spool_reader_get_sample (reader, i, &sample);
-      if (sample.stack == SP_SPOOL_NO_ID || sample.stack >= n_nodes)
+      if (stack == SP_SPOOL_NO_ID || stack >= n_nodes)
         continue;
-      key = second[sample.stack] != SP_SPOOL_NO_ID ? second[sample.stack] : outer[sample.stack];
+      key = second[stack] != SP_SPOOL_NO_ID ? second[stack] : outer[stack];
       if (verdicts[key] == VERDICT_UNKNOWN)
-        verdicts[key] = judge (profile, threads[sample.thread].pid, sample.stack, outer[sample.stack],
-                               second[sample.stack]);
+        {
+          SpSample sample;
+
+          sp_spool_reader_get_sample (reader, i, &sample);
+          verdicts[key] = judge (profile, threads[sample.thread].pid, stack, outer[stack], second[stack]);
+        }
       if (verdicts[key] == VERDICT_KERNEL_ONLY)
         continue;
       roots->n_stacks++;
