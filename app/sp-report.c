@@ -86,7 +86,7 @@ print_unwinding (SpProfile *profile,
            report->call_graph != NULL ? report->call_graph : "?", report->stack_size);
   fprintf (out, "  %" G_GUINT64_FORMAT " stacks: %.1f%% reach the thread's root, %.1f%% truncated (copy too small), "
            "%.1f%% stop early; %.1f%% through frame pointers; %" G_GUINT64_FORMAT " dropped\n",
-           n, percent (roots->n_rooted, roots->n_stacks), percent (report->truncated, n), percent (report->stopped, n),
+           n, sp_stack_roots_rooted_percent (roots), percent (report->truncated, n), percent (report->stopped, n),
            percent (report->frame_pointer, n), report->dropped);
   fprintf (out, "  %-28s %9s %9s %9s  %s\n", "module", "samples", "stop here", "cut here", "unwind tables");
   for (guint i = 0; i < report->modules->len; i++)
@@ -117,7 +117,7 @@ print_stack_roots (SpProfile *profile,
     return;
   meta_string (profile, "call_graph", &call_graph);
   fprintf (out, "\nstacks: %.1f%% of %" G_GUINT64_FORMAT " reach their thread's root; %.1f%% miss their outer frames\n",
-           percent (roots->n_rooted, roots->n_stacks), roots->n_stacks, broken);
+           sp_stack_roots_rooted_percent (roots), roots->n_stacks, broken);
   if (broken >= SP_STACK_ROOTS_WARN_PERCENT && call_graph != NULL && g_str_equal (call_graph, "fp"))
     fprintf (out, "  ! frame pointers do not hold in this program: record with --call-graph auto (the default)\n");
 }

@@ -76,13 +76,15 @@ add_whole_stacks_figure (GtkGrid *figures,
   double broken = sp_stack_roots_broken_percent (roots);
   g_autofree char *text = NULL;
 
+  if (roots->n_stacks == 0)
+    return;  /* kernel frames only, or no samples */
   if (broken >= SP_STACK_ROOTS_WARN_PERCENT)
     text = g_strdup_printf ("%.1f%% of %" G_GUINT64_FORMAT " user stacks reach their thread's root: %.1f%% miss "
                             "their outer frames, so their time shows under the wrong callers",
-                            100.0 - broken, roots->n_stacks, broken);
+                            sp_stack_roots_rooted_percent (roots), roots->n_stacks, broken);
   else
     text = g_strdup_printf ("%.1f%% of %" G_GUINT64_FORMAT " user stacks reach their thread's root",
-                            100.0 - broken, roots->n_stacks);
+                            sp_stack_roots_rooted_percent (roots), roots->n_stacks);
   add_figure (figures, (*row)++, "Whole stacks", text);
 }
 
@@ -102,7 +104,7 @@ add_unwinding_figures (GtkGrid *figures,
                           G_GUINT64_FORMAT " stacks reach their thread's root, %.1f%% are deeper than the copy, "
                           "%.1f%% stop early",
                           report->call_graph != NULL ? report->call_graph : "?", report->stack_size,
-                          roots->n_stacks > 0 ? 100.0 * (double) roots->n_rooted / (double) roots->n_stacks : 0.0, n,
+                          sp_stack_roots_rooted_percent (roots), n,
                           sp_unwind_report_percent (report, report->truncated),
                           sp_unwind_report_percent (report, report->stopped));
   if (report->frame_pointer > 0)

@@ -150,6 +150,12 @@ sp_stack_roots_count (SpProfile *profile,
 }
 
 double
+sp_stack_roots_rooted_percent (const SpStackRoots *roots)
+{
+  return roots->n_stacks > 0 ? 100.0 * (double) roots->n_rooted / (double) roots->n_stacks : 0.0;
+}
+
+double
 sp_stack_roots_broken_percent (const SpStackRoots *roots)
 {
   return roots->n_stacks > 0 ? 100.0 * (double) (roots->n_stacks - roots->n_rooted) / (double) roots->n_stacks : 0.0;

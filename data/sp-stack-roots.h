@@ -44,7 +44,9 @@ gboolean sp_stack_roots_is_thread_root (const char *name);
 void sp_stack_roots_count (SpProfile *profile,
                            SpStackRoots *roots);
 
-/* The share of stacks that do not reach their root, in percent. */
+/* The share of stacks that reach their root, and that do not, in percent
+ * (both 0 without stacks). */
+double sp_stack_roots_rooted_percent (const SpStackRoots *roots);
 double sp_stack_roots_broken_percent (const SpStackRoots *roots);
 
 G_END_DECLS

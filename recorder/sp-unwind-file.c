@@ -319,15 +319,10 @@ sp_unwind_file_load_bias (const SpUnwindFile *file,
                           uint64_t file_offset,
                           uint64_t *bias)
 {
-  static uint64_t page_size;
+  long page = sysconf (_SC_PAGESIZE);
+  uint64_t page_size = page > 0 ? (uint64_t) page : 4096;
   const SpUnwindSegment *found = NULL;
 
-  if (page_size == 0)
-    {
-      long size = sysconf (_SC_PAGESIZE);
-
-      page_size = size > 0 ? (uint64_t) size : 4096;
-    }
   for (size_t i = 0; i < file->n_segments; i++)
     {
       const SpUnwindSegment *s = &file->segments[i];
