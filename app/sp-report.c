@@ -7,6 +7,7 @@
 #include "sp-function-list.h"
 #include "sp-recording-state.h"
 #include "sp-stack-counts.h"
+#include "sp-stack-roots.h"
 #include "sp-unwind-report.h"
 
 static double
@@ -67,9 +68,12 @@ print_function_row (SpProfile *profile,
 }
 
 /* The unwinding report of a dwarf/auto recording: how stacks ended, and
- * the modules where they stop, with why and what helps. */
+ * the modules where they stop, with why and what helps. Whether a stack
+ * reaches its thread's root is read from the stack itself (the unwinder
+ * may end a stack it takes for whole anywhere, and stop at _start). */
 static void
 print_unwinding (SpProfile *profile,
+                 const SpStackRoots *roots,
                  FILE *out)
 {
   g_autoptr (SpUnwindReport) report = sp_unwind_report_new (sp_profile_get_meta (profile));
@@ -83,7 +87,7 @@ print_unwinding (SpProfile *profile,
            report->call_graph != NULL ? report->call_graph : "?", report->stack_size);
   fprintf (out, "  %" G_GUINT64_FORMAT " stacks: %.1f%% reach the thread's root, %.1f%% truncated (copy too small), "
            "%.1f%% stop early; %.1f%% through frame pointers; %" G_GUINT64_FORMAT " dropped\n",
-           n, percent (report->complete, n), percent (report->truncated, n), percent (report->stopped, n),
+           n, sp_stack_roots_rooted_percent (roots), percent (report->truncated, n), percent (report->stopped, n),
            percent (report->frame_pointer, n), report->dropped);
   fprintf (out, "  %-28s %9s %9s %9s  %s\n", "module", "samples", "stop here", "cut here", "unwind tables");
   for (guint i = 0; i < report->modules->len; i++)
@@ -148,6 +152,25 @@ print_lost (SpProfile *profile,
     fprintf (out, "lost:      %s or more (counted until the side file was last written)\n", lost);
 }
 
+/* How many stacks reach their thread's root, whatever the mode; in fp
+ * mode, what would do better when many do not. */
+static void
+print_stack_roots (SpProfile *profile,
+                   const SpStackRoots *roots,
+                   FILE *out)
+{
+  g_autofree char *call_graph = NULL;
+  double broken = sp_stack_roots_broken_percent (roots);
+
+  if (roots->n_stacks == 0)
+    return;
+  meta_string (profile, "call_graph", &call_graph);
+  fprintf (out, "\nstacks: %.1f%% of %" G_GUINT64_FORMAT " reach their thread's root; %.1f%% miss their outer frames\n",
+           sp_stack_roots_rooted_percent (roots), roots->n_stacks, broken);
+  if (broken >= SP_STACK_ROOTS_WARN_PERCENT && call_graph != NULL && g_str_equal (call_graph, "fp"))
+    fprintf (out, "  ! frame pointers do not hold in this program: record with --call-graph auto (the default)\n");
+}
+
 void
 sp_report_summary (SpProfile *profile,
                    const SpFilter *filter,
@@ -160,6 +183,7 @@ sp_report_summary (SpProfile *profile,
   g_autofree char *state = sp_report_recording_state (profile);
   gsize n = sp_spool_reader_get_n_samples (reader);
   const GPtrArray *problems;
+  SpStackRoots roots;
 
   meta_string (profile, "command", &command);
   fprintf (out, "file:      %s\n", sp_profile_get_path (profile));
@@ -179,7 +203,9 @@ sp_report_summary (SpProfile *profile,
   fprintf (out, "\ntop functions (self):\n%8s %8s %10s  %s\n", "self", "total", "samples", "function");
   for (guint i = 0; i < MIN (functions->len, 20u); i++)
     print_function_row (profile, &g_array_index (functions, SpFunctionCost, i), kept_samples (functions), out);
-  print_unwinding (profile, out);
+  sp_stack_roots_count (profile, &roots);
+  print_stack_roots (profile, &roots, out);
+  print_unwinding (profile, &roots, out);
   problems = sp_profile_get_symbol_problems (profile);
   if (problems->len > 0)
     {

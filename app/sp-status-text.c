@@ -30,6 +30,9 @@ sp_status_text_figures (const SpSpoolSummary *s)
   if (s->n_truncated_samples > 0)
     g_string_append_printf (text, "  ·  %u truncated stacks (%.1f%%)", s->n_truncated_samples,
                             percent (s->n_truncated_samples, s->n_samples));
+  if (s->roots_known && sp_stack_roots_broken_percent (&s->roots) >= SP_STACK_ROOTS_WARN_PERCENT)
+    g_string_append_printf (text, "  ·  ⚠ %.0f%% of stacks are broken (they miss their outer frames)",
+                            sp_stack_roots_broken_percent (&s->roots));
   return g_string_free (text, FALSE);
 }
 

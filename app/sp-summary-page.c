@@ -68,12 +68,35 @@ add_symbol_figures (GtkGrid *figures,
   add_figure (figures, (*row)++, "Debug info", debug);
 }
 
+/* How many stacks reach their thread's root (sp-stack-roots.h), judged
+ * from the stacks: a share that misses its outer frames, said as such. */
+static void
+add_whole_stacks_figure (GtkGrid *figures,
+                         int *row,
+                         const SpStackRoots *roots)
+{
+  double broken = sp_stack_roots_broken_percent (roots);
+  g_autofree char *text = NULL;
+
+  if (roots->n_stacks == 0)
+    return;  /* kernel frames only, or no samples */
+  if (broken >= SP_STACK_ROOTS_WARN_PERCENT)
+    text = g_strdup_printf ("%.1f%% of %" G_GUINT64_FORMAT " user stacks reach their thread's root: %.1f%% miss "
+                            "their outer frames, so their time shows under the wrong callers",
+                            sp_stack_roots_rooted_percent (roots), roots->n_stacks, broken);
+  else
+    text = g_strdup_printf ("%.1f%% of %" G_GUINT64_FORMAT " user stacks reach their thread's root",
+                            sp_stack_roots_rooted_percent (roots), roots->n_stacks);
+  add_figure (figures, (*row)++, "Whole stacks", text);
+}
+
 /* How the user stacks were unwound (--call-graph dwarf or auto), and the
  * modules that stop them, with what helps. */
 static void
 add_unwinding_figures (GtkGrid *figures,
                        int *row,
-                       const SpUnwindReport *report)
+                       const SpUnwindReport *report,
+                       const SpStackRoots *roots)
 {
   g_autoptr (GString) text = g_string_new (NULL);
   g_autoptr (GPtrArray) advice = NULL;
@@ -83,7 +106,7 @@ add_unwinding_figures (GtkGrid *figures,
                           G_GUINT64_FORMAT " stacks reach their thread's root, %.1f%% are deeper than the copy, "
                           "%.1f%% stop early",
                           report->call_graph != NULL ? report->call_graph : "?", report->stack_size,
-                          sp_unwind_report_percent (report, report->complete), n,
+                          sp_stack_roots_rooted_percent (roots), n,
                           sp_unwind_report_percent (report, report->truncated),
                           sp_unwind_report_percent (report, report->stopped));
   if (report->frame_pointer > 0)
@@ -141,9 +164,11 @@ sp_summary_page_fill (GtkGrid *figures,
   add_figure (figures, row++, "Stacks", stacks);
   add_figure (figures, row++, "Lost samples", lost);
   add_figure (figures, row++, "Truncated stacks", truncated);
+  if (s->roots_known)
+    add_whole_stacks_figure (figures, &row, &s->roots);
   add_figure (figures, row++, "Mapped modules", modules);
   add_figure (figures, row++, "Programs executed", execs);
   if (s->unwinding != NULL)
-    add_unwinding_figures (figures, &row, s->unwinding);
+    add_unwinding_figures (figures, &row, s->unwinding, &s->roots);
   add_symbol_figures (figures, &row, s->symbol_problems);
 }
