@@ -31,6 +31,7 @@ struct _SpRecordingSession
   gboolean          exited;       /* the process ended... */
   gboolean          errors_done;  /* ...and its stderr is read to the end */
   gboolean          has_progress;
+  gboolean          killed;       /* the recorder itself ended on a signal */
   int               status;
 };
 
@@ -176,6 +177,7 @@ process_exited (GObject *source,
   g_subprocess_wait_finish (G_SUBPROCESS (source), result, NULL);
   self->running = FALSE;
   self->exited = TRUE;
+  self->killed = !g_subprocess_get_if_exited (self->process);
   self->status = g_subprocess_get_if_exited (self->process) ? g_subprocess_get_exit_status (self->process)
                                                             : 128 + g_subprocess_get_term_sig (self->process);
   maybe_finish (self);
@@ -317,6 +319,7 @@ gboolean sp_recording_session_is_running (SpRecordingSession *self) { return sel
 const char *sp_recording_session_get_output (SpRecordingSession *self) { return self->output; }
 const char *sp_recording_session_get_errors (SpRecordingSession *self) { return self->errors->str; }
 gboolean sp_recording_session_has_progress (SpRecordingSession *self) { return self->has_progress; }
+gboolean sp_recording_session_was_killed (SpRecordingSession *self) { return self->killed; }
 
 /* The recorder's words for it (recorder/sp-perf-events.c): a refused
  * perf_event_open, or a ring buffer over the locked-memory limit; both

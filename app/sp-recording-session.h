@@ -54,6 +54,10 @@ const char *sp_recording_session_get_errors (SpRecordingSession *self);
 /* FALSE when the recorder runs through pkexec, which closes every file
  * descriptor past stderr: no "progress" then; follow the spool instead. */
 gboolean sp_recording_session_has_progress (SpRecordingSession *self);
+/* After "finished": the recorder itself was killed (by a signal), before
+ * it could finish the spool; the exit status is then 128 + the signal,
+ * not the program's. */
+gboolean sp_recording_session_was_killed (SpRecordingSession *self);
 /* After "finished": the recorder ended because the kernel would not let it
  * sample (perf_event_paranoid, capabilities, locked memory): raised
  * privileges would help. */

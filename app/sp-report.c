@@ -5,7 +5,9 @@
 
 #include "sp-call-tree.h"
 #include "sp-function-list.h"
+#include "sp-recording-state.h"
 #include "sp-stack-counts.h"
+#include "sp-stack-roots.h"
 #include "sp-unwind-report.h"
 
 static double
@@ -66,9 +68,12 @@ print_function_row (SpProfile *profile,
 }
 
 /* The unwinding report of a dwarf/auto recording: how stacks ended, and
- * the modules where they stop, with why and what helps. */
+ * the modules where they stop, with why and what helps. Whether a stack
+ * reaches its thread's root is read from the stack itself (the unwinder
+ * may end a stack it takes for whole anywhere, and stop at _start). */
 static void
 print_unwinding (SpProfile *profile,
+                 const SpStackRoots *roots,
                  FILE *out)
 {
   g_autoptr (SpUnwindReport) report = sp_unwind_report_new (sp_profile_get_meta (profile));
@@ -82,7 +87,7 @@ print_unwinding (SpProfile *profile,
            report->call_graph != NULL ? report->call_graph : "?", report->stack_size);
   fprintf (out, "  %" G_GUINT64_FORMAT " stacks: %.1f%% reach the thread's root, %.1f%% truncated (copy too small), "
            "%.1f%% stop early; %.1f%% through frame pointers; %" G_GUINT64_FORMAT " dropped\n",
-           n, percent (report->complete, n), percent (report->truncated, n), percent (report->stopped, n),
+           n, sp_stack_roots_rooted_percent (roots), percent (report->truncated, n), percent (report->stopped, n),
            percent (report->frame_pointer, n), report->dropped);
   fprintf (out, "  %-28s %9s %9s %9s  %s\n", "module", "samples", "stop here", "cut here", "unwind tables");
   for (guint i = 0; i < report->modules->len; i++)
@@ -99,6 +104,73 @@ print_unwinding (SpProfile *profile,
     fprintf (out, "  ! %s\n", (const char *) g_ptr_array_index (advice, i));
 }
 
+/* The samples' span in the file: first to last. */
+static guint64
+recorded_ns (const SpSpoolReader *reader)
+{
+  gsize n = sp_spool_reader_get_n_samples (reader);
+  const uint64_t *ts = sp_spool_reader_get_sample_timestamps (reader);
+  guint64 first = G_MAXUINT64, last = 0;
+
+  for (gsize i = 0; i < n; i++)
+    {
+      first = MIN (first, ts[i]);
+      last = MAX (last, ts[i]);
+    }
+  return n > 0 ? last - first : 0;
+}
+
+static SpRecordingState
+recording_state (SpProfile *profile)
+{
+  return sp_recording_state_get (sp_profile_get_path (profile), sp_profile_get_meta (profile));
+}
+
+char *
+sp_report_recording_state (SpProfile *profile)
+{
+  const SpSpoolReader *reader = sp_profile_get_reader (profile);
+
+  return sp_recording_state_describe (recording_state (profile), sp_spool_reader_get_n_samples (reader),
+                                      recorded_ns (reader));
+}
+
+/* The side file's lost count; while recording, or when the recorder
+ * died, only as of its last rewrite. */
+static void
+print_lost (SpProfile *profile,
+            FILE *out)
+{
+  g_autofree char *lost = NULL;
+
+  meta_string (profile, "lost_samples", &lost);
+  if (lost == NULL)
+    fprintf (out, "lost:      unknown (no side file)\n");
+  else if (recording_state (profile) == SP_RECORDING_STATE_COMPLETE)
+    fprintf (out, "lost:      %s\n", lost);
+  else
+    fprintf (out, "lost:      %s or more (counted until the side file was last written)\n", lost);
+}
+
+/* How many stacks reach their thread's root, whatever the mode; in fp
+ * mode, what would do better when many do not. */
+static void
+print_stack_roots (SpProfile *profile,
+                   const SpStackRoots *roots,
+                   FILE *out)
+{
+  g_autofree char *call_graph = NULL;
+  double broken = sp_stack_roots_broken_percent (roots);
+
+  if (roots->n_stacks == 0)
+    return;
+  meta_string (profile, "call_graph", &call_graph);
+  fprintf (out, "\nstacks: %.1f%% of %" G_GUINT64_FORMAT " reach their thread's root; %.1f%% miss their outer frames\n",
+           sp_stack_roots_rooted_percent (roots), roots->n_stacks, broken);
+  if (broken >= SP_STACK_ROOTS_WARN_PERCENT && call_graph != NULL && g_str_equal (call_graph, "fp"))
+    fprintf (out, "  ! frame pointers do not hold in this program: record with --call-graph auto (the default)\n");
+}
+
 void
 sp_report_summary (SpProfile *profile,
                    const SpFilter *filter,
@@ -108,35 +180,32 @@ sp_report_summary (SpProfile *profile,
   g_autoptr (SpStackCounts) counts = sp_stack_counts_new (profile, filter);
   g_autoptr (GArray) functions = sp_function_list_new (profile, filter, counts);
   g_autofree char *command = NULL;
-  g_autofree char *lost = NULL;
+  g_autofree char *state = sp_report_recording_state (profile);
   gsize n = sp_spool_reader_get_n_samples (reader);
-  const uint64_t *ts = sp_spool_reader_get_sample_timestamps (reader);
-  guint64 first = G_MAXUINT64, last = 0;
   const GPtrArray *problems;
+  SpStackRoots roots;
 
-  for (gsize i = 0; i < n; i++)
-    {
-      first = MIN (first, ts[i]);
-      last = MAX (last, ts[i]);
-    }
   meta_string (profile, "command", &command);
-  meta_string (profile, "lost_samples", &lost);
   fprintf (out, "file:      %s\n", sp_profile_get_path (profile));
   if (command != NULL)
     {
       g_strdelimit (command, ";", ' ');
       fprintf (out, "command:   %s\n", g_strstrip (command));
     }
-  fprintf (out, "duration:  %.3f s\n", n > 0 ? (double) (last - first) / 1e9 : 0.0);
+  fprintf (out, "duration:  %.3f s\n", recorded_ns (reader) / 1e9);
   fprintf (out, "samples:   %" G_GUINT64_FORMAT " (of %" G_GSIZE_FORMAT " in the file)\n", counts->n_samples, n);
   fprintf (out, "threads:   %" G_GSIZE_FORMAT "\n", sp_spool_reader_get_n_threads (reader));
-  fprintf (out, "lost:      %s\n", lost != NULL ? lost : "unknown (no side file)");
+  print_lost (profile, out);
+  if (state != NULL)
+    fprintf (out, "recording: %s\n", state);
   if (sp_profile_get_damage (profile) != NULL)
     fprintf (out, "damage:    %s\n", sp_profile_get_damage (profile));
   fprintf (out, "\ntop functions (self):\n%8s %8s %10s  %s\n", "self", "total", "samples", "function");
   for (guint i = 0; i < MIN (functions->len, 20u); i++)
     print_function_row (profile, &g_array_index (functions, SpFunctionCost, i), kept_samples (functions), out);
-  print_unwinding (profile, out);
+  sp_stack_roots_count (profile, &roots);
+  print_stack_roots (profile, &roots, out);
+  print_unwinding (profile, &roots, out);
   problems = sp_profile_get_symbol_problems (profile);
   if (problems->len > 0)
     {

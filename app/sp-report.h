@@ -13,6 +13,9 @@ typedef struct {
   gboolean bottom_up;
 } SpReportOptions;
 
+/* How the recording stands when it is not complete ("interrupted: ...",
+ * "in progress: ..."), or NULL. */
+char *sp_report_recording_state (SpProfile *profile);
 void sp_report_summary (SpProfile *profile, const SpFilter *filter, FILE *out);
 void sp_report_top (SpProfile *profile, const SpFilter *filter, const SpReportOptions *options, FILE *out);
 void sp_report_tree (SpProfile *profile, const SpFilter *filter, const SpReportOptions *options, FILE *out);

@@ -16,14 +16,23 @@ sp_status_text_figures (const SpSpoolSummary *s)
   guint64 lost = s->lost_samples + s->dropped_samples;
 
   g_string_append_printf (text, "%u samples over %.2f s", s->n_samples, s->duration_ns / 1e9);
-  if (s->lost_known && lost == 0)
+  /* The side file's counts are final only once the recording is. */
+  if (s->recording_state == SP_RECORDING_STATE_IN_PROGRESS)
+    g_string_append (text, "  ·  recording in progress");
+  else if (s->recording_state == SP_RECORDING_STATE_INTERRUPTED)
+    g_string_append (text, "  ·  interrupted: the recorder ended before finishing the recording");
+  else if (s->lost_known && lost == 0)
     g_string_append (text, "  ·  none lost");
-  else if (s->lost_known)
-    g_string_append_printf (text, "  ·  %" G_GUINT64_FORMAT " lost (%.1f%%)", lost,
+  if (s->lost_known && lost > 0)
+    g_string_append_printf (text, "  ·  %s%" G_GUINT64_FORMAT " lost (%.1f%%)",
+                            s->recording_state == SP_RECORDING_STATE_COMPLETE ? "" : "at least ", lost,
                             percent (lost, s->n_samples + lost));
   if (s->n_truncated_samples > 0)
     g_string_append_printf (text, "  ·  %u truncated stacks (%.1f%%)", s->n_truncated_samples,
                             percent (s->n_truncated_samples, s->n_samples));
+  if (s->roots_known && sp_stack_roots_broken_percent (&s->roots) >= SP_STACK_ROOTS_WARN_PERCENT)
+    g_string_append_printf (text, "  ·  ⚠ %.0f%% of stacks are broken (they miss their outer frames)",
+                            sp_stack_roots_broken_percent (&s->roots));
   return g_string_free (text, FALSE);
 }
 

@@ -34,14 +34,16 @@ lost_text (const SpSpoolSummary *s)
 
   if (!s->lost_known)
     return g_strdup ("unknown (the recording has no side file)");
+  if (s->recording_state == SP_RECORDING_STATE_IN_PROGRESS || s->recording_state == SP_RECORDING_STATE_INTERRUPTED)
+    g_string_append (text, "counted until the side file was last written: ");
   if (s->lost_samples == 0 && s->dropped_samples == 0)
-    return g_strdup ("none");
+    return g_strdup_printf ("%snone", text->str);
   if (s->lost_samples > 0)
     g_string_append_printf (text, "%" G_GUINT64_FORMAT " (%.1f%%): the kernel's ring buffer was full",
                             s->lost_samples, 100.0 * s->lost_samples / recorded);
   if (s->dropped_samples > 0)
     g_string_append_printf (text, "%s%" G_GUINT64_FORMAT " (%.1f%%): their stacks could not be unwound in time",
-                            text->len > 0 ? "\n" : "", s->dropped_samples, 100.0 * s->dropped_samples / recorded);
+                            s->lost_samples > 0 ? "\n" : "", s->dropped_samples, 100.0 * s->dropped_samples / recorded);
   return g_strdup (text->str);
 }
 
@@ -66,12 +68,35 @@ add_symbol_figures (GtkGrid *figures,
   add_figure (figures, (*row)++, "Debug info", debug);
 }
 
+/* How many stacks reach their thread's root (sp-stack-roots.h), judged
+ * from the stacks: a share that misses its outer frames, said as such. */
+static void
+add_whole_stacks_figure (GtkGrid *figures,
+                         int *row,
+                         const SpStackRoots *roots)
+{
+  double broken = sp_stack_roots_broken_percent (roots);
+  g_autofree char *text = NULL;
+
+  if (roots->n_stacks == 0)
+    return;  /* kernel frames only, or no samples */
+  if (broken >= SP_STACK_ROOTS_WARN_PERCENT)
+    text = g_strdup_printf ("%.1f%% of %" G_GUINT64_FORMAT " user stacks reach their thread's root: %.1f%% miss "
+                            "their outer frames, so their time shows under the wrong callers",
+                            sp_stack_roots_rooted_percent (roots), roots->n_stacks, broken);
+  else
+    text = g_strdup_printf ("%.1f%% of %" G_GUINT64_FORMAT " user stacks reach their thread's root",
+                            sp_stack_roots_rooted_percent (roots), roots->n_stacks);
+  add_figure (figures, (*row)++, "Whole stacks", text);
+}
+
 /* How the user stacks were unwound (--call-graph dwarf or auto), and the
  * modules that stop them, with what helps. */
 static void
 add_unwinding_figures (GtkGrid *figures,
                        int *row,
-                       const SpUnwindReport *report)
+                       const SpUnwindReport *report,
+                       const SpStackRoots *roots)
 {
   g_autoptr (GString) text = g_string_new (NULL);
   g_autoptr (GPtrArray) advice = NULL;
@@ -81,7 +106,7 @@ add_unwinding_figures (GtkGrid *figures,
                           G_GUINT64_FORMAT " stacks reach their thread's root, %.1f%% are deeper than the copy, "
                           "%.1f%% stop early",
                           report->call_graph != NULL ? report->call_graph : "?", report->stack_size,
-                          sp_unwind_report_percent (report, report->complete), n,
+                          sp_stack_roots_rooted_percent (roots), n,
                           sp_unwind_report_percent (report, report->truncated),
                           sp_unwind_report_percent (report, report->stopped));
   if (report->frame_pointer > 0)
@@ -91,6 +116,19 @@ add_unwinding_figures (GtkGrid *figures,
   for (guint i = 0; i < advice->len; i++)
     g_string_append_printf (text, "\n%s", (const char *) g_ptr_array_index (advice, i));
   add_figure (figures, (*row)++, "Unwinding", text->str);
+}
+
+/* Whether the recorder finished it; what was saved when it did not. */
+static char *
+recording_text (const SpSpoolSummary *s)
+{
+  char *state = sp_recording_state_describe (s->recording_state, s->n_samples, s->duration_ns);
+
+  if (state != NULL)
+    return state;
+  if (s->recording_state == SP_RECORDING_STATE_COMPLETE)
+    return g_strdup ("complete");
+  return g_strdup ("unknown (the recording has no side file)");
 }
 
 void
@@ -109,6 +147,7 @@ sp_summary_page_fill (GtkGrid *figures,
   g_autofree char *modules = g_strdup_printf ("%u", s->n_modules);
   g_autofree char *execs = g_strdup_printf ("%u", s->n_process_execs);
   g_autofree char *lost = lost_text (s);
+  g_autofree char *recording = recording_text (s);
   GtkWidget *child;
   int row = 0;
 
@@ -116,6 +155,7 @@ sp_summary_page_fill (GtkGrid *figures,
     gtk_grid_remove (figures, child);
 
   add_figure (figures, row++, "File", path);
+  add_figure (figures, row++, "Recording", recording);
   add_figure (figures, row++, "Size", size);
   add_figure (figures, row++, "Samples", samples);
   add_figure (figures, row++, "Threads", threads);
@@ -124,9 +164,11 @@ sp_summary_page_fill (GtkGrid *figures,
   add_figure (figures, row++, "Stacks", stacks);
   add_figure (figures, row++, "Lost samples", lost);
   add_figure (figures, row++, "Truncated stacks", truncated);
+  if (s->roots_known)
+    add_whole_stacks_figure (figures, &row, &s->roots);
   add_figure (figures, row++, "Mapped modules", modules);
   add_figure (figures, row++, "Programs executed", execs);
   if (s->unwinding != NULL)
-    add_unwinding_figures (figures, &row, s->unwinding);
+    add_unwinding_figures (figures, &row, s->unwinding, &s->roots);
   add_symbol_figures (figures, &row, s->symbol_problems);
 }

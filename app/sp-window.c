@@ -18,6 +18,7 @@
 #include "sp-recent-list.h"
 #include "sp-record-dialog.h"
 #include "sp-recording-session.h"
+#include "sp-recording-state.h"
 #include "sp-spool-summary.h"
 #include "sp-stack-counts.h"
 #include "sp-status-text.h"
@@ -70,7 +71,6 @@ struct _SpWindow
   gboolean             rebuild_pending;
   gboolean             disposed;      /* workers may finish after the window closed */
   gsize                n_listed_threads;
-  gsize                n_listed_names;  /* of those, how many had a name */
 
   /* Live recording: the session, the followed profile's counts (used by
    * the update worker only), and whether an update is under way. */
@@ -79,6 +79,7 @@ struct _SpWindow
   guint                live_source;
   gboolean             live_busy;
   gboolean             live_final;    /* the recorder ended: finish after this update */
+  gboolean             following;     /* an opened file another recorder is still writing */
   SpRecordOptions      record_options; /* what it records, to run it again elevated */
   const char          *exit_note;     /* said in the status once the recording ended, or NULL */
 
@@ -103,6 +104,7 @@ typedef struct {
   SpCallTree     *flame_tree;    /* for the flame graph (each view owns its tree) */
   SpSampleIndex  *index;         /* for the timeline */
   SpSpoolSummary  summary;
+  SpStackCounts  *live_counts;   /* a recording in progress: its running counts, to follow it */
 } Loaded;
 
 /* What one worker run does; a run may do several. */
@@ -118,6 +120,7 @@ typedef enum {
 static void update_thread_list (SpWindow *self);
 static void run_worker (SpWindow *self,
                         Work work);
+static void live_schedule (SpWindow *self);
 
 G_DEFINE_FINAL_TYPE (SpWindow, sp_window, GTK_TYPE_APPLICATION_WINDOW)
 
@@ -129,6 +132,7 @@ loaded_free (gpointer data)
   sp_call_tree_free (loaded->call_tree);
   sp_call_tree_free (loaded->flame_tree);
   g_clear_pointer (&loaded->index, sp_sample_index_free);
+  g_clear_pointer (&loaded->live_counts, sp_stack_counts_free);
   sp_profile_free (loaded->profile);
   sp_spool_summary_clear (&loaded->summary);
   g_free (loaded);
@@ -150,15 +154,26 @@ load_in_thread (GTask *task,
       return;
     }
   loaded = g_new0 (Loaded, 1);
-  loaded->profile = sp_profile_open (path, &error);
+  loaded->profile = sp_profile_open_follow (path, &error);
   if (loaded->profile == NULL)
     {
       loaded_free (loaded);
       g_task_return_error (task, error);
       return;
     }
+  /* A recording another recorder still writes is followed as the window
+   * follows its own; any other file is read to its end. */
+  sp_profile_update (loaded->profile);
+  if (sp_recording_state_get (path, sp_profile_get_meta (loaded->profile)) == SP_RECORDING_STATE_IN_PROGRESS)
+    {
+      if (sp_recording_state_is_local (sp_profile_get_meta (loaded->profile)))
+        sp_profile_set_recorded_here (loaded->profile);
+      loaded->live_counts = sp_stack_counts_new (loaded->profile, NULL);
+    }
+  else
+    sp_profile_finish (loaded->profile);
   /* Symbols are resolved here, off the main thread, as the trees need them. */
-  loaded->call_tree = sp_call_tree_new (loaded->profile, NULL, NULL, FALSE);
+  loaded->call_tree = sp_call_tree_new (loaded->profile, NULL, loaded->live_counts, FALSE);
   loaded->flame_tree = sp_call_tree_copy (loaded->call_tree);
   /* The bottom-up tree comes after the first frame (show_profile). The
    * symbol problems are known now: the bottom-up tree has the same frames. */
@@ -253,6 +268,9 @@ show_profile (SpWindow *self,
   self->rebuild_pending = FALSE;
   self->callers_pending = FALSE;
   g_clear_pointer (&self->live_counts, sp_stack_counts_free);
+  self->live_counts = g_steal_pointer (&loaded->live_counts);
+  self->following = self->live_counts != NULL;
+  self->live_final = FALSE;
   sp_flame_graph_set_tree (self->flame_graph, NULL, NULL);
   sp_timeline_view_set_profile (self->timeline_view, NULL, NULL);
   sp_filter_set_time_range (self->filter, 0, G_MAXUINT64);
@@ -274,6 +292,8 @@ show_profile (SpWindow *self,
     self->rebuild_pending = TRUE;
   else
     run_worker (self, WORK_BOTTOM_UP);
+  if (self->following)
+    live_schedule (self);
 }
 
 static void
@@ -384,6 +404,9 @@ sp_window_open_file (SpWindow *self,
   /* The recording would go on under another file's name: see sp_window_open. */
   g_return_if_fail (!sp_window_is_recording (self));
   g_set_object (&self->file, file);
+  /* A recording followed until now is left to its recorder. */
+  g_clear_handle_id (&self->live_source, g_source_remove);
+  self->following = FALSE;
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   self->cancellable = g_cancellable_new ();
@@ -500,6 +523,7 @@ typedef struct {
   GArray         *problems;      /* the symbol problems so far (a copy) */
   SpSpoolSummary  summary;       /* WORK_FINISH */
   gboolean        have_summary;
+  SpRecordingState state;        /* WORK_PARSE: whether the recorder goes on */
 } LiveTrees;
 
 static void
@@ -566,6 +590,8 @@ live_update_in_thread (GTask *task,
       if (update->work & WORK_FINISH)
         sp_profile_finish (update->profile);
       sp_stack_counts_update (update->counts, update->profile, NULL);
+      trees->state = sp_recording_state_get (sp_profile_get_path (update->profile),
+                                             sp_profile_get_meta (update->profile));
     }
   /* The whole recording: the running counts. A time range or hidden
    * threads: count them. */
@@ -629,6 +655,31 @@ show_spool_progress (SpWindow *self)
   gtk_label_set_text (self->status_label, text);
 }
 
+/* A followed recording's figures as it grows. */
+static void
+show_follow_progress (SpWindow *self)
+{
+  g_autofree char *text = NULL;
+  guint64 first = 0, last = 0;
+  gsize samples;
+
+  sp_profile_lock_reading (self->profile);
+  samples = sp_spool_reader_get_n_samples (sp_profile_get_reader (self->profile));
+  sp_profile_unlock_reading (self->profile);
+  sp_sample_index_get_time_span (self->index, &first, &last);
+  text = g_strdup_printf ("Recording in progress (another stackpulse-record): %" G_GSIZE_FORMAT
+                          " samples over %.2f s so far", samples, (last - first) / 1e9);
+  gtk_label_set_text (self->status_label, text);
+}
+
+/* Whether the views follow a recording: this window's, or another
+ * recorder's. Live updates then build the trees. */
+static gboolean
+is_live (SpWindow *self)
+{
+  return sp_window_is_recording (self) || self->following;
+}
+
 static void
 live_update_done (GObject *source,
                   GAsyncResult *result,
@@ -659,8 +710,13 @@ live_update_done (GObject *source,
       sp_profile_unlock_reading (self->profile);
       sp_timeline_view_set_profile (self->timeline_view, self->profile, self->index);
       update_thread_list (self);
-      if (!sp_recording_session_has_progress (self->session) && sp_window_is_recording (self))
+      if (sp_window_is_recording (self) && !sp_recording_session_has_progress (self->session))
         show_spool_progress (self);
+      if (self->following && !(update->work & WORK_FINISH))
+        show_follow_progress (self);
+      /* Its recorder finished or died: read the rest, and say which. */
+      if (self->following && trees->state != SP_RECORDING_STATE_IN_PROGRESS)
+        self->live_final = TRUE;
     }
   if (update->work & WORK_TREES)
     {
@@ -672,7 +728,14 @@ live_update_done (GObject *source,
   show_callers (self, trees);
   show_problems (self, trees->problems);
   if (trees->have_summary)
-    show_summary (self, &trees->summary);
+    {
+      self->following = FALSE;
+      /* The recorder, not the program, ended it: the figures say so
+       * (the side file knows it when the window does not). */
+      if (trees->summary.recording_state == SP_RECORDING_STATE_INTERRUPTED)
+        self->exit_note = NULL;
+      show_summary (self, &trees->summary);
+    }
   live_trees_free (trees);
   if (!(update->work & WORK_FINISH) && self->live_final && (update->work & WORK_PARSE))
     live_schedule (self);  /* the recorder ended meanwhile: one last update */
@@ -735,7 +798,7 @@ run_worker (SpWindow *self,
 static void
 start_rebuild (SpWindow *self)
 {
-  if (self->profile == NULL || sp_window_is_recording (self))
+  if (self->profile == NULL || is_live (self))
     return;
   if (self->live_busy)
     {
@@ -784,18 +847,21 @@ static gboolean
 live_tick (gpointer data)
 {
   SpWindow *self = data;
-  const char *path = sp_recording_session_get_output (self->session);
   gboolean finish = self->live_final;
 
   if (self->live_busy)
     return G_SOURCE_CONTINUE;
+  /* Only this window's recording starts without a profile. */
   if (self->profile == NULL)
     {
+      const char *path = sp_recording_session_get_output (self->session);
+
       if (!g_file_test (path, G_FILE_TEST_EXISTS))
         return finish ? G_SOURCE_REMOVE : G_SOURCE_CONTINUE;
       self->profile = sp_profile_open_follow (path, NULL);
       if (self->profile == NULL)
         return G_SOURCE_CONTINUE;
+      sp_profile_set_recorded_here (self->profile);
       self->live_counts = sp_stack_counts_new (self->profile, NULL);
       self->index = sp_sample_index_new ();
     }
@@ -861,9 +927,17 @@ session_finished (SpRecordingSession *session,
   /* Named as the file it now is, as when opened: "recording" no longer. */
   set_file_title (self, self->file);
   /* The last update shows the figures in the status line, with this. */
-  self->exit_note = status == 0 ? NULL : "the program failed or was stopped";
-  gtk_label_set_text (self->status_label, status == 0 ? "Recording finished." : "Recording finished (the program "
-                                                                                "failed or was stopped).");
+  if (sp_recording_session_was_killed (session))
+    {
+      self->exit_note = "interrupted: the recorder was killed";
+      gtk_label_set_text (self->status_label, "Recording interrupted: the recorder was killed.");
+    }
+  else
+    {
+      self->exit_note = status == 0 ? NULL : "the program failed or was stopped";
+      gtk_label_set_text (self->status_label, status == 0 ? "Recording finished." : "Recording finished (the "
+                                                                                    "program failed or was stopped).");
+    }
   g_clear_handle_id (&self->live_source, g_source_remove);
   live_schedule (self);
 }
@@ -1079,50 +1153,31 @@ thread_toggled (GtkCheckButton *check,
   start_rebuild (self);
 }
 
-/* How many of the threads have a name: the recorder writes names to its
- * side file a little after the threads appear in the spool. */
-static gsize
-count_thread_names (SpWindow *self,
-                    const SpThread *threads,
-                    gsize n_threads)
+/* "sp-alpha   thread 4242, process 4240   —   961 samples" */
+static char *
+thread_label (SpWindow *self,
+              const SpThread *thread,
+              guint32 index)
 {
-  gsize named = 0;
+  const char *name = sp_profile_get_thread_name (self->profile, thread->tid);
 
-  for (gsize t = 0; t < n_threads; t++)
-    named += sp_profile_get_thread_name (self->profile, threads[t].tid) != NULL;
-  return named;
+  return g_strdup_printf ("%s   thread %" G_GUINT64_FORMAT ", process %d   —   %" G_GUINT64_FORMAT " samples",
+                          name != NULL ? name : "(unnamed)", thread->tid, thread->pid,
+                          sp_sample_index_get_thread_samples (self->index, index));
 }
 
-/* A row per thread: name, ids and samples, and whether the views count it.
- * Rebuilt when threads appear or get their names (a live recording);
- * counts are as of then. */
+/* A row per thread: whether the views count it. */
 static void
-update_thread_list (SpWindow *self)
+add_thread_rows (SpWindow *self,
+                 gsize n_threads)
 {
-  const SpSpoolReader *reader = sp_profile_get_reader (self->profile);
-  const SpThread *threads;
   GtkWidget *child;
-  gsize n_threads, n_named;
 
-  sp_profile_lock_reading (self->profile);
-  n_threads = sp_spool_reader_get_n_threads (reader);
-  threads = sp_spool_reader_get_threads (reader);
-  n_named = count_thread_names (self, threads, n_threads);
-  if (n_threads == self->n_listed_threads && n_named == self->n_listed_names)
-    {
-      sp_profile_unlock_reading (self->profile);
-      return;
-    }
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->thread_list))) != NULL)
     gtk_list_box_remove (self->thread_list, child);
   for (gsize t = 0; t < n_threads; t++)
     {
-      const char *name = sp_profile_get_thread_name (self->profile, threads[t].tid);
-      g_autofree char *label = g_strdup_printf ("%s   thread %" G_GUINT64_FORMAT ", process %d   —   %"
-                                                G_GUINT64_FORMAT " samples", name != NULL ? name : "(unnamed)",
-                                                threads[t].tid, threads[t].pid,
-                                                sp_sample_index_get_thread_samples (self->index, (guint32) t));
-      GtkWidget *check = gtk_check_button_new_with_label (label);
+      GtkWidget *check = gtk_check_button_new ();
 
       gtk_check_button_set_active (GTK_CHECK_BUTTON (check), !sp_filter_is_thread_hidden (self->filter, (guint32) t));
       g_object_set_data (G_OBJECT (check), "sp-thread", GUINT_TO_POINTER ((guint) t));
@@ -1130,7 +1185,32 @@ update_thread_list (SpWindow *self)
       gtk_list_box_append (self->thread_list, check);
     }
   self->n_listed_threads = n_threads;
-  self->n_listed_names = n_named;
+}
+
+/* The rows' names and counts as the profile has them now: a live
+ * recording's grow, and its threads get their names from the side file a
+ * little after they appear in the spool. */
+static void
+update_thread_list (SpWindow *self)
+{
+  const SpSpoolReader *reader = sp_profile_get_reader (self->profile);
+  const SpThread *threads;
+  gsize n_threads;
+
+  sp_profile_lock_reading (self->profile);
+  n_threads = sp_spool_reader_get_n_threads (reader);
+  threads = sp_spool_reader_get_threads (reader);
+  if (n_threads != self->n_listed_threads)
+    add_thread_rows (self, n_threads);
+  for (gsize t = 0; t < n_threads; t++)
+    {
+      GtkListBoxRow *row = gtk_list_box_get_row_at_index (self->thread_list, (int) t);
+      GtkCheckButton *check = GTK_CHECK_BUTTON (gtk_list_box_row_get_child (row));
+      g_autofree char *label = thread_label (self, &threads[t], (guint32) t);
+
+      if (g_strcmp0 (gtk_check_button_get_label (check), label) != 0)
+        gtk_check_button_set_label (check, label);
+    }
   sp_profile_unlock_reading (self->profile);
 }
 

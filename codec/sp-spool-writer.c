@@ -3,7 +3,10 @@
  *
  * Records are encoded into a buffer that goes to the file descriptor when
  * it fills up or on flush; the recorder flushes often so that a follower
- * sees samples while the target runs. */
+ * sees samples while the target runs. The buffer only ever goes out at a
+ * record boundary, so a write that fails (a full disk) can be undone by
+ * cutting the file back to where the buffer began: what stays is a valid
+ * spool. */
 #include "sp-spool-writer.h"
 
 #include <errno.h>
@@ -24,7 +27,10 @@ struct _SpSpoolWriter
   int           fd;
   bool          owns_fd;
   bool          failed;          /* a write failed: nothing more goes out */
+  int64_t       start_offset;    /* where in fd the spool begins; -1: not seekable */
   uint64_t      flushed_bytes;
+  uint64_t      n_samples;       /* SAMPLE records encoded */
+  uint64_t      flushed_samples; /* of those, in flushed_bytes */
   uint64_t      last_timestamp_ns;
   uint64_t      frame_context_epoch;
   SpInternTable threads;         /* (pid, tid) */
@@ -59,11 +65,24 @@ write_all (SpSpoolWriter *writer,
   return true;
 }
 
+/* After a failed write: the file ends at the last whole record again
+ * (when it is a file that can be cut). */
+static void
+cut_back_to (SpSpoolWriter *writer,
+             uint64_t boundary)
+{
+  off_t end = (off_t) (writer->start_offset + (int64_t) boundary);
+
+  if (writer->start_offset >= 0 && ftruncate (writer->fd, end) == 0 && lseek (writer->fd, end, SEEK_SET) == end)
+    writer->flushed_bytes = boundary;
+}
+
 bool
 sp_spool_writer_flush (SpSpoolWriter *writer,
                        SpSpoolError *err)
 {
   size_t used = writer->used;
+  uint64_t boundary = writer->flushed_bytes;
 
   if (writer->failed)
     {
@@ -71,7 +90,13 @@ sp_spool_writer_flush (SpSpoolWriter *writer,
       return false;
     }
   writer->used = 0;
-  return write_all (writer, writer->buffer, used, err);
+  if (!write_all (writer, writer->buffer, used, err))
+    {
+      cut_back_to (writer, boundary);
+      return false;
+    }
+  writer->flushed_samples = writer->n_samples;
+  return true;
 }
 
 /* Makes sure room bytes fit in the buffer. */
@@ -131,6 +156,7 @@ sp_spool_writer_new_for_fd (int fd,
     }
   writer->fd = fd;
   writer->owns_fd = owns_fd;
+  writer->start_offset = lseek (fd, 0, SEEK_CUR);
   sp_intern_table_init (&writer->threads, 2);
   sp_intern_table_init (&writer->frames, 4);
   sp_intern_table_init (&writer->stacks, 1);
@@ -186,6 +212,18 @@ sp_spool_writer_get_size (const SpSpoolWriter *writer)
   return writer->flushed_bytes + writer->used;
 }
 
+uint64_t
+sp_spool_writer_get_flushed_size (const SpSpoolWriter *writer)
+{
+  return writer->flushed_bytes;
+}
+
+uint64_t
+sp_spool_writer_get_flushed_samples (const SpSpoolWriter *writer)
+{
+  return writer->flushed_samples;
+}
+
 bool
 sp_spool_writer_write_module (SpSpoolWriter *writer,
                               uint32_t id,
@@ -193,8 +231,11 @@ sp_spool_writer_write_module (SpSpoolWriter *writer,
                               SpSpoolError *err)
 {
   size_t done = 0;
+  size_t fixed = 1 + 7 * SP_VARINT_MAX_LEN + 1;
 
-  if (!reserve (writer, 1 + 6 * SP_VARINT_MAX_LEN + 1, err))
+  /* The whole record, so that it does not straddle a flush (unless its
+   * path alone nearly fills the buffer). */
+  if (!reserve (writer, fixed + module->path_len <= BUFFER_SIZE ? fixed + module->path_len : fixed, err))
     return false;
   put_byte (writer, SP_SPOOL_REC_MODULE);
   put_u64 (writer, id);
@@ -412,6 +453,7 @@ sp_spool_writer_write_sample (SpSpoolWriter *writer,
       || !reserve (writer, RECORD_ROOM, err))
     return false;
   writer->last_timestamp_ns = timestamp_ns;
+  writer->n_samples++;
 
   put_byte (writer, SP_SPOOL_REC_SAMPLE);
   put_i64 (writer, delta);

@@ -58,12 +58,19 @@ bool sp_spool_writer_write_process_exec (SpSpoolWriter *writer,
                                          bool is_python_runtime,
                                          SpSpoolError *err);
 
-/* Hands everything buffered to the kernel (a follower sees it then). */
+/* Hands everything buffered to the kernel (a follower sees it then). When
+ * that fails, the file is cut back to where the buffer began, the last
+ * record boundary, and nothing more is written. */
 bool sp_spool_writer_flush (SpSpoolWriter *writer,
                             SpSpoolError *err);
 
 /* Bytes written so far, buffered ones included. */
 uint64_t sp_spool_writer_get_size (const SpSpoolWriter *writer);
+
+/* Bytes, and SAMPLE records, in the file: handed to the kernel (a failed
+ * flush's are not). */
+uint64_t sp_spool_writer_get_flushed_size (const SpSpoolWriter *writer);
+uint64_t sp_spool_writer_get_flushed_samples (const SpSpoolWriter *writer);
 
 /* Flushes, closes (when owned) and frees. Returns false if the final flush
  * or close failed; the writer is freed either way. NULL is allowed. */

@@ -10,6 +10,7 @@
 #include "sp-symbolizer-private.h"
 
 #include <dwarf.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* A function's name: its linkage name (demangled later, so C++ keeps its
@@ -63,6 +64,89 @@ source_position (Dwarf_Die *die,
     return;
   if (dwarf_getsrcfiles (&cu, &files, &n_files) == 0 && file_index < n_files)
     *file = dwarf_filesrc (files, file_index, NULL, NULL);
+}
+
+/* The class a member function belongs to, through its object pointer
+ * (the artificial `this` parameter): its type, less pointers and
+ * qualifiers. */
+static Dwarf_Die *
+object_class (Dwarf_Die *function,
+              Dwarf_Die *result)
+{
+  Dwarf_Attribute attr;
+  Dwarf_Die param;
+  Dwarf_Die *type;
+
+  if (dwarf_formref_die (dwarf_attr_integrate (function, DW_AT_object_pointer, &attr), &param) == NULL)
+    return NULL;
+  type = dwarf_formref_die (dwarf_attr (&param, DW_AT_type, &attr), result);
+  for (guint steps = 0; type != NULL && steps < 8; steps++)
+    switch (dwarf_tag (type))
+      {
+      case DW_TAG_pointer_type:
+      case DW_TAG_reference_type:
+      case DW_TAG_rvalue_reference_type:
+      case DW_TAG_const_type:
+      case DW_TAG_volatile_type:
+        type = dwarf_formref_die (dwarf_attr (type, DW_AT_type, &attr), result);
+        break;
+      default:
+        return type;
+      }
+  return NULL;
+}
+
+/* Where a function is defined. A lambda's operator() has no position of
+ * its own in GCC's DWARF (it is artificial); its closure type has the
+ * lambda's, which is what a person looks for. */
+static void
+definition_position (Dwarf_Die *function,
+                     const char **file,
+                     guint *line)
+{
+  Dwarf_Die class_die;
+
+  source_position (function, DW_AT_decl_file, DW_AT_decl_line, file, line);
+  if (*file == NULL && *line == 0 && object_class (function, &class_die) != NULL)
+    source_position (&class_die, DW_AT_decl_file, DW_AT_decl_line, file, line);
+}
+
+/* GCC gives the operator() of a lambda written in a function that is not
+ * a template (nor inline) no linkage name: its name is "operator()",
+ * whoever's lambda it is. Say whose: the function around its closure
+ * type (an unnamed class), as "f(int)::{lambda}::operator()". NULL for
+ * any other function. */
+static const char *
+lambda_name (SpSymbolizer *self,
+             Dwarf_Die *function,
+             const char *raw_name)
+{
+  g_autofree char *name = NULL;
+  Dwarf_Die class_die;
+  Dwarf_Die *scopes = NULL;
+  int n;
+
+  if (raw_name == NULL || strcmp (raw_name, "operator()") != 0
+      || object_class (function, &class_die) == NULL || dwarf_diename (&class_die) != NULL)
+    return NULL;
+  n = dwarf_getscopes_die (&class_die, &scopes);
+  for (int i = 1; i < n && name == NULL; i++)
+    if (dwarf_tag (&scopes[i]) == DW_TAG_subprogram && function_raw_name (&scopes[i]) != NULL)
+      name = g_strdup_printf ("%s::{lambda}::operator()",
+                              _sp_symbolizer_display_name (self, function_raw_name (&scopes[i])));
+  free (scopes);
+  return name != NULL ? _sp_symbolizer_intern (self, name) : NULL;
+}
+
+/* The name a frame shows for function. */
+static const char *
+function_name (SpSymbolizer *self,
+               Dwarf_Die *function)
+{
+  const char *raw_name = function_raw_name (function);
+  const char *lambda = lambda_name (self, function, raw_name);
+
+  return lambda != NULL ? lambda : _sp_symbolizer_display_name (self, raw_name);
 }
 
 static SpDwarfScopes *
@@ -138,10 +222,10 @@ _sp_dwarf_frames (SpSymbolizer *self,
       guint call_line = 0;
       const char *decl_file;
 
-      frames[i].function = _sp_symbolizer_display_name (self, function_raw_name (dies[i]));
+      frames[i].function = function_name (self, dies[i]);
       frames[i].file = _sp_symbolizer_intern (self, file);
       frames[i].line = line > 0 ? (guint) line : 0;
-      source_position (dies[i], DW_AT_decl_file, DW_AT_decl_line, &decl_file, &frames[i].decl_line);
+      definition_position (dies[i], &decl_file, &frames[i].decl_line);
       frames[i].decl_file = _sp_symbolizer_intern (self, decl_file);
       /* The next function out is where this one was inlined. */
       if (i + 1 < n)

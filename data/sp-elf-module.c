@@ -17,6 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "sp-demangle.h"
+
 /* A PT_LOAD segment: file bytes [offset, offset + size) are loaded at
  * vaddr. */
 typedef struct {
@@ -129,8 +131,141 @@ symbol_rank (const GElf_Sym *sym,
          | MIN (underscores, 15u) << 16 | (guint) MIN (strlen (name), 0xffffu);
 }
 
+/* ---- PLT entries ----------------------------------------------------- */
+
+/* A section's bytes and where it is loaded. */
+typedef struct {
+  const guint8 *data;
+  gsize         size;
+  GElf_Addr     address;
+  gsize         entry_size;
+} PltSection;
+
+/* GOT slot address -> symbol name, from the dynamic relocations
+ * (R_X86_64_JUMP_SLOT in .rela.plt, R_X86_64_GLOB_DAT in .rela.dyn). */
+static void
+read_got_names (Elf *elf,
+                Elf_Scn *rela,
+                const GElf_Shdr *header,
+                GHashTable *names)
+{
+  Elf_Data *data = elf_getdata (rela, NULL);
+  Elf_Scn *symtab = elf_getscn (elf, header->sh_link);
+  GElf_Shdr symtab_header;
+  Elf_Data *symbols;
+  gsize n = header->sh_entsize > 0 ? header->sh_size / header->sh_entsize : 0;
+
+  if (data == NULL || symtab == NULL || gelf_getshdr (symtab, &symtab_header) == NULL
+      || (symbols = elf_getdata (symtab, NULL)) == NULL)
+    return;
+  for (gsize i = 0; i < n; i++)
+    {
+      GElf_Rela rel;
+      GElf_Sym sym;
+      const char *name;
+      guint64 type;
+
+      if (gelf_getrela (data, (int) i, &rel) == NULL)
+        continue;
+      type = GELF_R_TYPE (rel.r_info);
+      if ((type != R_X86_64_JUMP_SLOT && type != R_X86_64_GLOB_DAT) || GELF_R_SYM (rel.r_info) == 0
+          || gelf_getsym (symbols, (int) GELF_R_SYM (rel.r_info), &sym) == NULL
+          || (name = elf_strptr (elf, symtab_header.sh_link, sym.st_name)) == NULL || name[0] == '\0')
+        continue;
+      g_hash_table_insert (names, GSIZE_TO_POINTER (rel.r_offset), (gpointer) name);
+    }
+}
+
+/* The GOT slot an entry jumps through: its `jmp *disp32(%rip)` (ff 25,
+ * maybe after endbr64 or a bnd prefix), wherever in the entry it is (the
+ * lazy entries of GNU ld, gold, LLD and mold, .plt.sec, .plt.got). */
+static gboolean
+entry_got_slot (const PltSection *plt,
+                gsize at,
+                GElf_Addr *slot)
+{
+  gsize end = MIN (at + plt->entry_size, plt->size);
+
+  for (gsize i = at; i + 6 <= end; i++)
+    if (plt->data[i] == 0xff && plt->data[i + 1] == 0x25)
+      {
+        gint32 disp;
+
+        memcpy (&disp, plt->data + i + 2, sizeof disp);
+        *slot = plt->address + i + 6 + (GElf_Addr) (gint64) disp;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+/* "memcmp@plt" for each entry of .plt, .plt.sec and .plt.got whose GOT
+ * slot a relocation names, as perf and objdump name them: samples there
+ * would otherwise take the name of whatever function precedes the PLT
+ * (_init). Names are demangled before "@plt" is added. */
+static void
+add_plt_symbols (SpSymbolizer *self,
+                 Elf *elf,
+                 Dwarf_Addr bias,
+                 GArray *symbols)
+{
+  g_autoptr (GHashTable) got_names = g_hash_table_new (NULL, NULL);
+  PltSection plts[8];
+  guint n_plts = 0;
+  Elf_Scn *scn = NULL;
+  size_t shstrndx;
+
+  if (elf_getshdrstrndx (elf, &shstrndx) != 0)
+    return;
+  while ((scn = elf_nextscn (elf, scn)) != NULL)
+    {
+      GElf_Shdr header;
+      const char *name;
+      Elf_Data *data;
+
+      if (gelf_getshdr (scn, &header) == NULL || (name = elf_strptr (elf, shstrndx, header.sh_name)) == NULL)
+        continue;
+      if (header.sh_type == SHT_RELA && (header.sh_flags & SHF_ALLOC))
+        read_got_names (elf, scn, &header, got_names);
+      else if ((g_str_equal (name, ".plt") || g_str_equal (name, ".plt.sec") || g_str_equal (name, ".plt.got"))
+               && header.sh_type == SHT_PROGBITS && n_plts < G_N_ELEMENTS (plts)
+               && (data = elf_getdata (scn, NULL)) != NULL && data->d_buf != NULL)
+        /* GNU ld says the entry size (16, 8 in .plt.got without IBT);
+         * LLD and mold leave it 0 and use 16. */
+        plts[n_plts++] = (PltSection) { data->d_buf, data->d_size, header.sh_addr,
+                                        header.sh_entsize > 0 ? header.sh_entsize : 16 };
+    }
+  for (guint p = 0; p < n_plts; p++)
+    for (gsize at = 0; at + plts[p].entry_size <= plts[p].size; at += plts[p].entry_size)
+      {
+        g_autofree char *demangled = NULL;
+        g_autofree char *plt_name = NULL;
+        SpSymbolRange range;
+        GElf_Addr slot;
+        const char *name;
+
+        if (!entry_got_slot (&plts[p], at, &slot)
+            || (name = g_hash_table_lookup (got_names, GSIZE_TO_POINTER (slot))) == NULL)
+          continue;  /* the PLT's header, or a slot nothing names (IRELATIVE) */
+        demangled = sp_demangle (name);
+        plt_name = g_strconcat (demangled != NULL ? demangled : name, "@plt", NULL);
+        range.start = plts[p].address + at + bias;
+        range.size = plts[p].entry_size;
+        range.name = _sp_symbolizer_intern (self, plt_name);
+        range.rank = 0;  /* over any other name at the entry (mold's "memcmp$plt") */
+        g_array_append_val (symbols, range);
+      }
+}
+
+/* ---- Symbol tables -------------------------------------------------- */
+
+/* The module's functions from its symbol table (*n_functions of them),
+ * and its PLT entries. */
 static GArray *
-read_symbols (Dwfl_Module *mod)
+read_symbols (SpSymbolizer *self,
+              Dwfl_Module *mod,
+              Elf *elf,
+              Dwarf_Addr bias,
+              guint *n_functions)
 {
   GArray *symbols = _sp_symbol_ranges_new ();
   int n = dwfl_module_getsymtab (mod);
@@ -153,6 +288,8 @@ read_symbols (Dwfl_Module *mod)
       range.rank = symbol_rank (&sym, name);
       g_array_append_val (symbols, range);
     }
+  *n_functions = symbols->len;
+  add_plt_symbols (self, elf, bias, symbols);
   _sp_symbol_ranges_finish (symbols, TRUE);
   return symbols;
 }
@@ -189,6 +326,7 @@ load_file (SpSymbolizer *self,
   gboolean vdso = g_str_equal (module->path, "[vdso]");
   int fd = vdso ? vdso_as_file () : -1;
   Dwarf_Addr dwarf_bias;
+  guint n_functions;
   Elf *elf;
 
   module->dwfl = dwfl_begin (&self->dwfl_callbacks);
@@ -209,11 +347,11 @@ load_file (SpSymbolizer *self,
     }
 
   module->segments = read_segments (elf);
-  module->symbols = read_symbols (module->mod);
+  module->symbols = read_symbols (self, module->mod, elf, module->bias, &n_functions);
   /* Opening DWARF decompresses every compressed debug section at once:
    * skipped when nobody wants lines or inline frames. */
   module->has_dwarf = !self->no_dwarf && dwfl_module_getdwarf (module->mod, &dwarf_bias) != NULL;
-  if (module->symbols->len == 0)
+  if (n_functions == 0)
     _sp_symbolizer_add_problem (self, SP_SYMBOL_PROBLEM_NO_SYMBOLS, module->path, "%s: no symbols", module->path);
   if (!module->has_dwarf && !self->no_dwarf && !vdso)
     _sp_symbolizer_add_problem (self, SP_SYMBOL_PROBLEM_NO_DEBUG_INFO, module->path,

@@ -29,9 +29,11 @@ collapse_path (const guint32 *path,
 
       if (i > 0)
         g_string_append_c (line, ';');
-      /* ';' separates frames and ' ' ends the stack: keep names clear of both. */
+      /* ';' separates frames: keep names clear of it. Spaces stay (C++'s
+       * "basic_string<char, std::char_traits<char> >"): the count is after
+       * the last space, which is where flamegraph.pl and inferno split. */
       for (const char *p = name; *p != '\0'; p++)
-        g_string_append_c (line, *p == ';' ? ':' : *p == ' ' ? '_' : *p);
+        g_string_append_c (line, *p == ';' ? ':' : *p == '\n' ? ' ' : *p);
     }
   count = g_hash_table_lookup (c->lines, line->str);
   if (count == NULL)

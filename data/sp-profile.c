@@ -7,6 +7,7 @@
 
 #include "sp-hash-private.h"
 #include "sp-profile-private.h"
+#include "sp-recording-state.h"
 #include "sp-spool-errors.h"
 #include "sp-symbolizer.h"
 
@@ -37,6 +38,9 @@ struct _SpProfile
   GKeyFile      *meta;
   gint64         meta_mtime;
   GHashTable    *thread_names;   /* tid (guint64 *) -> name */
+  GHashTable    *proc_names;     /* tid -> name from /proc, until the side file names it */
+  GHashTable    *proc_gone;      /* tids /proc no longer has */
+  gboolean       live_here;      /* being recorded on this machine now */
 
   SpSymbolizer  *symbolizer;
   gboolean       inline_frames;
@@ -95,6 +99,7 @@ load_meta (SpProfile *self)
   g_autoptr (GKeyFile) meta = g_key_file_new ();
   GStatBuf st;
   gint64 mtime;
+  gboolean first;
 
   if (g_stat (meta_path, &st) != 0)
     return;
@@ -105,10 +110,55 @@ load_meta (SpProfile *self)
   if (!g_key_file_load_from_file (meta, meta_path, G_KEY_FILE_NONE, NULL))
     return;
   self->meta_mtime = mtime;
+  first = self->meta == NULL;
   g_clear_pointer (&self->meta, g_key_file_unref);
   self->meta = g_steal_pointer (&meta);
   index_thread_names (self);
-  sp_symbolizer_load_kernel_symbols (self->symbolizer, self->meta);
+  /* A recording in progress has no kernel symbols in its side file yet
+   * (they come at the end): those read at first stay, rather than
+   * /proc/kallsyms being read again at each of its refreshes. */
+  if (first || g_key_file_has_group (self->meta, "kernel-symbols"))
+    sp_symbolizer_load_kernel_symbols (self->symbolizer, self->meta);
+}
+
+/* A thread's current name, or NULL when /proc has it no more. */
+static char *
+read_proc_name (gint32 pid,
+                guint64 tid)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/task/%" G_GUINT64_FORMAT "/comm", pid, tid);
+  char *name = NULL;
+
+  if (!g_file_get_contents (path, &name, NULL, NULL))
+    return NULL;
+  g_strchomp (name);
+  return name;
+}
+
+/* While a recording is made on this machine, its threads are named as
+ * soon as they appear: the side file names them only when next written
+ * (every 2 s). Until it does, /proc has the name, current even when the
+ * thread renames itself. */
+static void
+name_threads_from_proc (SpProfile *self)
+{
+  const SpThread *threads = sp_spool_reader_get_threads (self->reader);
+
+  if (!self->live_here)
+    return;
+  for (gsize t = 0; t < sp_spool_reader_get_n_threads (self->reader); t++)
+    {
+      guint64 tid = threads[t].tid;
+      char *name;
+
+      if (g_hash_table_contains (self->thread_names, &tid) || g_hash_table_contains (self->proc_gone, &tid))
+        continue;
+      name = read_proc_name (threads[t].pid, tid);
+      if (name != NULL)
+        g_hash_table_replace (self->proc_names, g_memdup2 (&tid, sizeof tid), name);
+      else
+        g_hash_table_add (self->proc_gone, g_memdup2 (&tid, sizeof tid));
+    }
 }
 
 /* ---- Opening ----------------------------------------------------------- */
@@ -132,6 +182,8 @@ profile_new (const char *path,
   self->reader = reader;
   self->inline_frames = TRUE;
   self->thread_names = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  self->proc_names = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  self->proc_gone = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   self->symbolizer = sp_symbolizer_new ();
   self->function_blocks = g_new0 (SpFunction *, MAX_FUNCTION_BLOCKS);
   self->function_index = g_hash_table_new (g_str_hash, g_str_equal);
@@ -179,8 +231,18 @@ sp_profile_update (SpProfile *self)
   if (!ok)
     set_damage (self, &err);
   load_meta (self);
+  name_threads_from_proc (self);
   g_rw_lock_writer_unlock (&self->lock);
   return ok;
+}
+
+void
+sp_profile_set_recorded_here (SpProfile *self)
+{
+  g_rw_lock_writer_lock (&self->lock);
+  self->live_here = TRUE;
+  name_threads_from_proc (self);
+  g_rw_lock_writer_unlock (&self->lock);
 }
 
 void
@@ -189,6 +251,7 @@ sp_profile_finish (SpProfile *self)
   SpSpoolError err;
 
   g_rw_lock_writer_lock (&self->lock);
+  self->live_here = FALSE;
   if (!sp_spool_reader_finish (self->reader, &err))
     set_damage (self, &err);
   self->following = FALSE;
@@ -216,6 +279,8 @@ sp_profile_free (SpProfile *self)
   sp_spool_reader_free (self->reader);
   g_clear_pointer (&self->meta, g_key_file_unref);
   g_hash_table_unref (self->thread_names);
+  g_hash_table_unref (self->proc_names);
+  g_hash_table_unref (self->proc_gone);
   sp_symbolizer_free (self->symbolizer);
   for (guint i = 0; i < MAX_FUNCTION_BLOCKS && self->function_blocks[i] != NULL; i++)
     g_free (self->function_blocks[i]);
@@ -271,7 +336,9 @@ const char *
 sp_profile_get_thread_name (SpProfile *self,
                             guint64 tid)
 {
-  return g_hash_table_lookup (self->thread_names, &tid);
+  const char *name = g_hash_table_lookup (self->thread_names, &tid);
+
+  return name != NULL ? name : g_hash_table_lookup (self->proc_names, &tid);
 }
 
 /* Changing it forgets every resolved frame. */

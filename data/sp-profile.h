@@ -56,6 +56,11 @@ SpProfile *sp_profile_open_follow (const char *path,
  * FALSE once the file is found damaged. */
 gboolean sp_profile_update (SpProfile *self);
 
+/* The followed spool is being recorded on this machine now: until the
+ * side file names a thread, its name comes from /proc (updates, until
+ * sp_profile_finish). */
+void sp_profile_set_recorded_here (SpProfile *self);
+
 /* Ends following: an incomplete tail becomes damage. */
 void sp_profile_finish (SpProfile *self);
 
@@ -128,7 +133,8 @@ void sp_profile_get_thread (SpProfile *self,
                             gint32 *pid,
                             guint64 *tid);
 
-/* A thread's name from the side file, or NULL. */
+/* A thread's name from the side file, or NULL; see
+ * sp_profile_set_recorded_here. */
 const char *sp_profile_get_thread_name (SpProfile *self,
                                         guint64 tid);
 

@@ -108,8 +108,12 @@ sp_spool_summary_from_profile (SpProfile *profile,
     summary->lost_samples = g_key_file_get_uint64 (meta, "recording", "lost_samples", NULL);
   if (meta != NULL)
     summary->dropped_samples = g_key_file_get_uint64 (meta, "recording", "dropped_samples", NULL);
+  /* Before the problems are copied: it resolves the stacks' outer ends. */
+  sp_stack_roots_count (profile, &summary->roots);
+  summary->roots_known = TRUE;
   summary->symbol_problems = sp_symbol_problems_copy (sp_profile_get_symbol_problem_details (profile));
   summary->unwinding = sp_unwind_report_new (meta);
+  summary->recording_state = sp_recording_state_get (sp_profile_get_path (profile), meta);
 }
 
 void

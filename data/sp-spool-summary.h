@@ -11,6 +11,8 @@
 #include <glib.h>
 
 #include "sp-profile.h"
+#include "sp-recording-state.h"
+#include "sp-stack-roots.h"
 #include "sp-unwind-report.h"
 #include "sp-symbolizer.h"
 
@@ -36,6 +38,9 @@ typedef struct {
   guint64  dropped_samples;      /* samples the recorder could not unwind in time */
   GArray  *symbol_problems;      /* SpSymbolProblem (owned copies), or NULL */
   SpUnwindReport *unwinding;     /* how user stacks were unwound (dwarf, auto), or NULL */
+  SpRecordingState recording_state; /* from a profile: complete, in progress, interrupted */
+  gboolean roots_known;          /* from a profile: the stacks were judged */
+  SpStackRoots roots;            /* how many reach their thread's root */
 } SpSpoolSummary;
 
 /* Reads path and fills summary. Returns FALSE (with error) only when the

@@ -107,11 +107,13 @@ _sp_symbolizer_display_name (SpSymbolizer *self,
   if (display == NULL)
     {
       /* "clock_gettime@@GLIBC_2.17": the symbol version is not part of
-       * the function's name. */
+       * the function's name. A PLT entry's "memcmp@plt" is (sp-elf-module.c
+       * demangled it already). */
       const char *at = strchr (raw, '@');
-      g_autofree char *unversioned = at != NULL && at != raw ? g_strndup (raw, (gsize) (at - raw)) : NULL;
+      gboolean plt = at != NULL && g_str_equal (at, "@plt");
+      g_autofree char *unversioned = at != NULL && at != raw && !plt ? g_strndup (raw, (gsize) (at - raw)) : NULL;
       const char *name = unversioned != NULL ? unversioned : raw;
-      g_autofree char *demangled = sp_demangle (name);
+      g_autofree char *demangled = plt ? NULL : sp_demangle (name);
 
       display = _sp_symbolizer_intern (self, demangled != NULL ? demangled : name);
       g_hash_table_insert (self->display_names, (gpointer) raw, (gpointer) display);

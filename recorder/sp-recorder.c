@@ -4,7 +4,10 @@
  * poll() wakes on ring-buffer watermarks, signals (signalfd), the control
  * channel, or every 50 ms. Each round drains every ring into the time
  * queue and writes out the records that are safely in order; the spool is
- * flushed every 100 ms and the side file refreshed every 2 s. */
+ * flushed every 100 ms and the side file refreshed after each flush, so
+ * that its counts describe the spool as it is in the file (spool_bytes)
+ * even when the recorder is killed. A write that fails (a full disk) ends
+ * the recording at once, with the spool cut back to its last record. */
 #include "sp-recorder.h"
 
 #include <errno.h>
@@ -21,6 +24,7 @@
 
 #include "sp-event-queue.h"
 #include "sp-kallsyms.h"
+#include "sp-output.h"
 #include "sp-perf-events.h"
 #include "sp-recording.h"
 #include "sp-side-file.h"
@@ -28,6 +32,11 @@
 
 #define POLL_MS               50
 #define FLUSH_INTERVAL_NS     (100 * 1000000ull)
+/* The side file is rewritten after a flush that changed its counts,
+ * unless its last writing took more than this share of the time since (a
+ * recording of thousands of threads has a large one); and at least this
+ * often (names and exits of threads). */
+#define SIDE_FILE_MAX_SHARE   20
 #define SIDE_FILE_INTERVAL_NS (2000 * 1000000ull)
 #define PROGRESS_INTERVAL_NS  (1000 * 1000000ull)
 /* Records this much older than "now" are surely all out of the rings. */
@@ -51,14 +60,24 @@ typedef struct {
   bool          unwinding;
   uint64_t      cut_record[65536 / 8]; /* a sample with its stack copy cut (8-aligned, as in the ring) */
   SpSpoolWriter *writer;
+  SpOutput      output;
+  SpSideFile    side_file;
   SpSideInfo    side;
+  uint64_t      side_cost_ns;   /* how long the last side file took */
+  uint64_t      side_lost;      /* the losses it counted */
+  uint64_t      side_dropped;
   SpLaunch      launch;
   bool          launched;
   bool          child_done;
   int           child_status;
+  bool          told_following;   /* said that the command's processes outlive it */
+  bool          stop_forwarded;   /* the stop's signal went to every followed process */
+  uint64_t      applied_through_ns; /* every record before this is applied */
+  uint64_t      none_running_since_ns; /* 0: a followed task runs */
   bool          stop_requested;
   uint64_t      stop_requested_ns;
   bool          killed;
+  uint64_t      killed_ns;
   int           signal_fd;
   char          control_line[256];
   size_t        control_used;
@@ -188,14 +207,54 @@ report_progress (Recorder *r,
              (unsigned long long) bytes, final ? "done" : "recording");
 }
 
+/* With the counts of what the file holds now (call it after a flush). */
 static void
 write_side_file (Recorder *r,
                  const SpKallsyms *kallsyms)
 {
-  char message[512];
+  char message[4400];
+  uint64_t start = monotonic_ns ();
+  bool written;
 
-  if (!sp_side_file_write (r->options->output, &r->side, &r->rec, kallsyms, message, sizeof message))
-    fprintf (stderr, "\nstackpulse-record: warning: %s\n", message);
+  if (r->writer != NULL)
+    {
+      r->side.spool_bytes = sp_spool_writer_get_flushed_size (r->writer);
+      r->side.spool_samples = sp_spool_writer_get_flushed_samples (r->writer);
+    }
+  r->side_lost = r->rec.n_lost;
+  r->side_dropped = r->rec.n_dropped;
+  /* The invoker's files, written with the invoker's rights. */
+  sp_invoker_files_begin (r->options->invoker);
+  written = sp_side_file_write (&r->side_file, &r->side, &r->rec, kallsyms, message, sizeof message);
+  sp_invoker_files_end (r->options->invoker);
+  /* A failure is said once, not after every flush. */
+  if (written)
+    r->side_file.failed = false;
+  else if (!r->side_file.failed || r->side.complete)
+    {
+      fprintf (stderr, "\nstackpulse-record: warning: %s\n", message);
+      r->side_file.failed = true;
+    }
+  r->side_cost_ns = monotonic_ns () - start;
+}
+
+static void
+note_write_failure (Recorder *r,
+                    const SpSpoolError *err)
+{
+  if (!r->rec.failed)
+    {
+      r->rec.failed = true;
+      r->rec.error = *err;
+    }
+}
+
+/* Whether the spool or the losses grew since the last side file. */
+static bool
+side_counts_changed (Recorder *r)
+{
+  return sp_spool_writer_get_flushed_size (r->writer) != r->side.spool_bytes || r->rec.n_lost != r->side_lost
+         || r->rec.n_dropped != r->side_dropped;
 }
 
 static void
@@ -203,17 +262,17 @@ periodic_work (Recorder *r,
                uint64_t now)
 {
   SpSpoolError err;
+  bool flushed = false;
 
   if (now - r->last_flush_ns >= FLUSH_INTERVAL_NS)
     {
-      if (!sp_spool_writer_flush (r->writer, &err) && !r->rec.failed)
-        {
-          r->rec.failed = true;
-          r->rec.error = err;
-        }
+      flushed = sp_spool_writer_flush (r->writer, &err);
+      if (!flushed)
+        note_write_failure (r, &err);
       r->last_flush_ns = now;
     }
-  if (now - r->last_side_ns >= SIDE_FILE_INTERVAL_NS)
+  if (flushed && now - r->last_side_ns >= SIDE_FILE_MAX_SHARE * r->side_cost_ns
+      && (side_counts_changed (r) || now - r->last_side_ns >= SIDE_FILE_INTERVAL_NS))
     {
       write_side_file (r, NULL);
       r->last_side_ns = now;
@@ -223,6 +282,90 @@ periodic_work (Recorder *r,
       report_progress (r, now, false);
       r->last_progress_ns = now;
     }
+}
+
+/* ---- Following the process tree ------------------------------------------ */
+
+/* A task the recording saw start (or found at attach) and not yet seen
+ * exit, which still runs: an EXIT record may be lost with a full ring,
+ * and a thread of an attached process may end before the events were
+ * enabled. /proc knows the pid and tid as a pair, so a reused pid is not
+ * taken for it, and a zombie (which nobody may reap here) counts as gone. */
+static bool
+task_running (const SpThreadInfo *thread)
+{
+  return thread->exit_ns == 0 && sp_proc_task_alive ((pid_t) thread->pid, (pid_t) thread->tid);
+}
+
+static bool
+process_running (const SpRecording *rec,
+                 int32_t pid)
+{
+  for (size_t i = 0; i < rec->thread_index.count; i++)
+    if (rec->threads[i].pid == pid && task_running (&rec->threads[i]))
+      return true;
+  return false;
+}
+
+static bool
+any_task_running (const SpRecording *rec)
+{
+  for (size_t i = 0; i < rec->thread_index.count; i++)
+    if (task_running (&rec->threads[i]))
+      return true;
+  return false;
+}
+
+/* Every followed task is gone, as the records applied so far say: a
+ * process that forked just before its parent exited is known only once
+ * the records up to then are applied, so "none" must hold until then. */
+static bool
+followed_all_gone (Recorder *r,
+                   uint64_t now)
+{
+  if (any_task_running (&r->rec))
+    {
+      r->none_running_since_ns = 0;
+      return false;
+    }
+  if (r->none_running_since_ns == 0)
+    r->none_running_since_ns = now;
+  return r->applied_through_ns >= r->none_running_since_ns;
+}
+
+/* Signals every followed process of a launch (the launched one first,
+ * which the table may not know yet). */
+static void
+signal_followed (Recorder *r,
+                 int signal_number)
+{
+  if (!r->child_done)
+    kill (r->launch.pid, signal_number);
+  for (size_t i = 0; i < r->rec.process_index.count; i++)
+    {
+      int32_t pid = r->rec.processes[i].pid;
+
+      /* kill () takes 0 and -1 as "everything": never those. */
+      if (pid > 0 && pid != r->launch.pid && process_running (&r->rec, pid))
+        kill (pid, signal_number);
+    }
+}
+
+/* Once, when the command exits and processes it started run on. */
+static void
+tell_following (Recorder *r)
+{
+  size_t listed = 0;
+
+  if (r->told_following || r->stop_requested)
+    return;
+  r->told_following = true;
+  fprintf (stderr, "%sstackpulse-record: '%s' exited; still recording the processes it left running (pid",
+           r->progress_tty ? "\n" : "", r->options->command[0]);
+  for (size_t i = 0; i < r->rec.process_index.count && listed < 8; i++)
+    if (process_running (&r->rec, r->rec.processes[i].pid))
+      fprintf (stderr, "%s %d", listed++ > 0 ? "," : "", (int) r->rec.processes[i].pid);
+  fprintf (stderr, "%s) until they end or the recording is stopped\n", listed == 8 ? ", ..." : "");
 }
 
 /* ---- Stopping ---------------------------------------------------------- */
@@ -236,8 +379,12 @@ request_stop (Recorder *r,
       r->stop_requested = true;
       r->stop_requested_ns = monotonic_ns ();
     }
-  if (r->launched && !r->child_done && forward_signal != 0)
-    kill (r->launch.pid, forward_signal);
+  if (r->launched && forward_signal != 0)
+    {
+      signal_followed (r, forward_signal);
+      /* SIGINT: what a shell put in the background ignores it. */
+      r->stop_forwarded = forward_signal != SIGINT;
+    }
 }
 
 static void
@@ -303,34 +450,69 @@ read_control (Recorder *r,
     r->control_used = 0;  /* an over-long line means nothing */
 }
 
-static bool
-attached_targets_gone (Recorder *r)
+/* The duration in ns; one past what 64 bits hold is forever (converting
+ * it would be undefined). */
+static uint64_t
+duration_ns (double seconds)
 {
-  for (size_t i = 0; i < r->options->n_pids; i++)
-    if (sp_proc_exists (r->options->pids[i]))
+  return seconds < 1.8e10 ? (uint64_t) (seconds * 1e9) : UINT64_MAX;
+}
+
+/* After a stop, what ignores SIGTERM for the grace period gets SIGKILL;
+ * what survives even that (a process the recorder may not signal) is
+ * left running, and said so, after one more. */
+static bool
+stop_overdue (Recorder *r,
+              uint64_t now)
+{
+  if (!r->stop_requested || now - r->stop_requested_ns < KILL_GRACE_NS)
+    return false;
+  if (!r->killed)
+    {
+      signal_followed (r, SIGKILL);
+      r->killed = true;
+      r->killed_ns = now;
       return false;
+    }
+  if (now - r->killed_ns < KILL_GRACE_NS)
+    return false;
+  fprintf (stderr, "%sstackpulse-record: warning: processes the command started outlived SIGKILL; "
+           "they were recorded until now\n", r->progress_tty ? "\n" : "");
   return true;
 }
 
+/* A launch ends when the command and every process it started are gone
+ * (so a command that leaves a worker running, or a daemon, is recorded
+ * whole), an attach when every followed process is gone or on stop. */
 static bool
 should_end (Recorder *r,
             uint64_t now)
 {
   const SpRecorderOptions *o = r->options;
 
-  if (o->duration_s > 0 && now - r->side.start_monotonic_ns >= (uint64_t) (o->duration_s * 1e9))
+  if (o->duration_s > 0 && now - r->side.start_monotonic_ns >= duration_ns (o->duration_s))
     request_stop (r, SIGTERM);
-  if (r->launched)
+  if (!r->launched)
+    return r->stop_requested || followed_all_gone (r, now);
+  if (!r->child_done)
     {
-      if (r->stop_requested && !r->child_done && !r->killed
-          && now - r->stop_requested_ns >= KILL_GRACE_NS)
-        {
-          kill (r->launch.pid, SIGKILL);
-          r->killed = true;
-        }
-      return r->child_done;
+      /* The command's own status is worth waiting for, however long. */
+      if (!r->killed)
+        stop_overdue (r, now);
+      return false;
     }
-  return r->stop_requested || attached_targets_gone (r);
+  if (followed_all_gone (r, now))
+    return true;
+  if (r->none_running_since_ns == 0)
+    tell_following (r);
+  /* Ctrl-C on a terminal reached the command, but not what it left in
+   * the background or in a session of its own. */
+  if (r->stop_requested && !r->stop_forwarded)
+    {
+      signal_followed (r, SIGTERM);
+      r->stop_forwarded = true;
+    }
+  return stop_overdue (r, now);
 }
 
 static void
@@ -360,6 +542,8 @@ loop (Recorder *r)
 
       now = monotonic_ns ();
       backlog = !pump (r, now, now - ORDERING_SLACK_NS);
+      if (!backlog)
+        r->applied_through_ns = now - ORDERING_SLACK_NS;
       periodic_work (r, now);
       if (should_end (r, now) || r->rec.failed || r->queue_failed)
         break;
@@ -368,16 +552,6 @@ loop (Recorder *r)
 }
 
 /* ---- Setting up ------------------------------------------------------ */
-
-static void
-remove_outputs (const char *output)
-{
-  char meta[4096];
-
-  unlink (output);
-  snprintf (meta, sizeof meta, "%s.meta", output);
-  unlink (meta);
-}
 
 static int
 setup_signals (void)
@@ -474,7 +648,8 @@ setup_launch (Recorder *r)
 {
   char message[1024];
 
-  if (!sp_launch_prepare (&r->launch, r->options->command, r->options->directory, r->options->control_stdin,
+  if (!sp_launch_prepare (&r->launch, r->options->command, r->options->directory, r->options->invoker,
+                          r->options->control_stdin,
                           message, sizeof message))
     {
       fprintf (stderr, "stackpulse-record: %s\n", message);
@@ -499,8 +674,22 @@ exit_status_of (int status)
   return SP_RECORDER_EXIT_FAILED;
 }
 
-/* Stops sampling, writes out every remaining record, the side file and
- * the summary. */
+/* The spool could not be written: what is in the file stays, a valid
+ * spool up to its last whole record, and the recording ends now. */
+static void
+report_write_failure (Recorder *r)
+{
+  const SpSpoolError *err = &r->rec.error;
+
+  fprintf (stderr, "stackpulse-record: cannot write %s: %s; the recording stops here (the spool keeps "
+           "%llu samples)%s\n", r->options->output, err->sys_errno != 0 ? strerror (err->sys_errno) : err->message,
+           (unsigned long long) r->side.spool_samples,
+           r->launched && (!r->child_done || any_task_running (&r->rec)) ? ", and the program goes on unrecorded"
+                                                                          : "");
+}
+
+/* Stops sampling, writes out every remaining record (unless writing
+ * failed), the side file and the summary. */
 static int
 finish (Recorder *r)
 {
@@ -508,23 +697,29 @@ finish (Recorder *r)
   bool have_kallsyms;
   SpSpoolError err;
   uint64_t now = monotonic_ns ();
-  int status = r->launched ? exit_status_of (r->child_status) : 0;
+  int status = r->launched && r->child_done ? exit_status_of (r->child_status) : 0;
   char size[32];
 
   sp_perf_events_disable (&r->events);
-  pump (r, now, UINT64_MAX);
-  sp_recording_finish (&r->rec);
+  if (!r->rec.failed)
+    {
+      pump (r, now, UINT64_MAX);
+      sp_recording_finish (&r->rec);
+    }
 
   r->side.complete = true;
   r->side.end_monotonic_ns = now;
   r->side.end_wall_us = wall_us ();
-  r->side.exit_status = r->launched ? status : -1;
-  format_size (sp_spool_writer_get_size (r->writer), size, sizeof size);
-  if (!sp_spool_writer_close (r->writer, &err) && !r->rec.failed)
-    {
-      r->rec.failed = true;
-      r->rec.error = err;
-    }
+  r->side.exit_status = r->launched && r->child_done ? status : -1;
+  if (!sp_spool_writer_flush (r->writer, &err))
+    note_write_failure (r, &err);
+  r->side.spool_bytes = sp_spool_writer_get_flushed_size (r->writer);
+  r->side.spool_samples = sp_spool_writer_get_flushed_samples (r->writer);
+  if (r->rec.failed)
+    r->side.error = r->rec.error.sys_errno != 0 ? strerror (r->rec.error.sys_errno) : r->rec.error.message;
+  format_size (r->side.spool_bytes, size, sizeof size);
+  if (!sp_spool_writer_close (r->writer, &err))
+    note_write_failure (r, &err);
   r->writer = NULL;
 
   have_kallsyms = r->rec.kernel_addresses.count > 0 && sp_kallsyms_load (&kallsyms, "/proc/kallsyms");
@@ -536,14 +731,14 @@ finish (Recorder *r)
     fputc ('\n', stderr);
   if (r->options->progress_fd >= 0)
     dprintf (r->options->progress_fd, "state=done samples=%llu lost=%llu exit_status=%d\n",
-             (unsigned long long) r->rec.n_samples, (unsigned long long) r->rec.n_lost, status);
+             (unsigned long long) r->side.spool_samples, (unsigned long long) r->rec.n_lost, status);
   fprintf (stderr, "stackpulse-record: %.2f s, %llu samples (%llu lost, %llu dropped), %s written to %s\n",
-           (now - r->side.start_monotonic_ns) / 1e9, (unsigned long long) r->rec.n_samples,
+           (now - r->side.start_monotonic_ns) / 1e9, (unsigned long long) r->side.spool_samples,
            (unsigned long long) r->rec.n_lost, (unsigned long long) r->rec.n_dropped, size,
            r->options->output);
   if (r->rec.failed)
     {
-      fprintf (stderr, "stackpulse-record: writing the spool failed: %s\n", r->rec.error.message);
+      report_write_failure (r);
       return SP_RECORDER_EXIT_FAILED;
     }
   if (r->queue_failed)
@@ -585,11 +780,29 @@ warn_kernel_refused (void)
            "  they need 1 or less, or CAP_PERFMON); recording user stacks only\n", paranoid);
 }
 
+static void
+explain_launch_failure (const Recorder *r,
+                        SpLaunchStep step,
+                        int err)
+{
+  const char *command = r->options->command[0];
+
+  if (step == SP_LAUNCH_STEP_USER)
+    fprintf (stderr, "stackpulse-record: cannot run '%s' as user %u: %s\n", command,
+             (unsigned) r->options->invoker->uid, strerror (err));
+  else if (step == SP_LAUNCH_STEP_DIRECTORY)
+    fprintf (stderr, "stackpulse-record: cannot run '%s' in '%s': %s\n", command, r->options->directory,
+             strerror (err));
+  else
+    fprintf (stderr, "stackpulse-record: cannot run '%s': %s\n", command, strerror (err));
+}
+
 /* Starts the target (or enables the events of attached ones). */
 static int
 start (Recorder *r)
 {
-  int exec_errno = 0;
+  SpLaunchStep failed_step = SP_LAUNCH_STEP_EXEC;
+  int failed_errno = 0;
 
   r->side.kernel_stacks = r->options->kernel_stacks && !r->events.kernel_refused;
   if (r->events.kernel_refused)
@@ -611,11 +824,10 @@ start (Recorder *r)
       return 0;
     }
   r->launched = true;
-  if (!sp_launch_release (&r->launch, &exec_errno))
+  if (!sp_launch_release (&r->launch, &failed_step, &failed_errno))
     {
       r->launched = false;
-      fprintf (stderr, "stackpulse-record: cannot run '%s': %s\n", r->options->command[0],
-               strerror (exec_errno));
+      explain_launch_failure (r, failed_step, failed_errno);
       return SP_RECORDER_EXIT_NOT_FOUND;
     }
   return 0;
@@ -647,6 +859,65 @@ setup_unwinding (Recorder *r,
   return true;
 }
 
+/* Nothing was recorded: the spool this run created goes (with the
+ * invoker's rights, as it was made). */
+static void
+discard_spool (Recorder *r)
+{
+  sp_invoker_files_begin (r->options->invoker);
+  sp_output_discard (&r->output);
+  sp_invoker_files_end (r->options->invoker);
+}
+
+/* Checks and creates the spool, and writes its header at once: an output
+ * that cannot be written is refused before the target starts. */
+static bool
+create_spool (Recorder *r)
+{
+  const SpRecorderOptions *o = r->options;
+  SpOutputInputs inputs = { o->command, o->directory, o->pids, o->n_pids };
+  char message[4400];
+  SpSpoolError err;
+  bool opened;
+
+  /* The invoker's file, created with the invoker's rights. */
+  sp_invoker_files_begin (o->invoker);
+  opened = sp_output_open (&r->output, o->output, &inputs, message, sizeof message);
+  sp_invoker_files_end (o->invoker);
+  if (!opened)
+    {
+      fprintf (stderr, "stackpulse-record: %s\n", message);
+      return false;
+    }
+  sp_side_file_init (&r->side_file, &r->output);
+  r->writer = sp_spool_writer_new_for_fd (r->output.spool_fd, true, wall_us (), 1000000 / o->frequency_hz, &err);
+  if (r->writer != NULL && sp_spool_writer_flush (r->writer, &err))
+    return true;
+  fprintf (stderr, "stackpulse-record: cannot write %s: %s\n", o->output,
+           err.sys_errno != 0 ? strerror (err.sys_errno) : err.message);
+  discard_spool (r);
+  return false;
+}
+
+/* The recording has started: the spool takes its name (replacing an
+ * earlier recording there) and the side file says it is in progress. */
+static void
+place_spool (Recorder *r)
+{
+  char message[4400];
+
+  bool placed;
+
+  if (r->output.replacing)
+    fprintf (stderr, "stackpulse-record: replacing the existing recording %s\n", r->options->output);
+  sp_invoker_files_begin (r->options->invoker);
+  placed = sp_output_commit (&r->output, message, sizeof message);
+  sp_invoker_files_end (r->options->invoker);
+  if (!placed)
+    fprintf (stderr, "stackpulse-record: warning: %s\n", message);
+  write_side_file (r, NULL);
+}
+
 int
 sp_recorder_run (const SpRecorderOptions *o)
 {
@@ -656,7 +927,6 @@ sp_recorder_run (const SpRecorderOptions *o)
     sp_unwinder_regs_mask (),
   };
   static const char *const mode_names[] = { "fp", "dwarf", "auto" };
-  SpSpoolError err;
   int status;
 
   r.options = o;
@@ -673,10 +943,10 @@ sp_recorder_run (const SpRecorderOptions *o)
   };
   signal (SIGPIPE, SIG_IGN);
 
-  r.writer = sp_spool_writer_create (o->output, wall_us (), 1000000 / o->frequency_hz, &err);
-  if (r.writer == NULL)
+  if (!create_spool (&r))
     {
-      fprintf (stderr, "stackpulse-record: %s\n", err.message);
+      sp_spool_writer_close (r.writer, NULL);
+      sp_output_clear (&r.output);
       return SP_RECORDER_EXIT_FAILED;
     }
   r.signal_fd = setup_signals ();
@@ -690,14 +960,19 @@ sp_recorder_run (const SpRecorderOptions *o)
     status = start (&r);
   if (status != 0)
     {
-      /* Nothing was recorded: leave no file that looks like a recording. */
+      /* Nothing was recorded: leave no file that looks like a recording,
+       * and what was there before as it was. */
+      discard_spool (&r);
       cleanup (&r);
-      remove_outputs (o->output);
+      sp_output_clear (&r.output);
       return status;
     }
 
+  place_spool (&r);
   loop (&r);
   status = finish (&r);
   cleanup (&r);
+  sp_side_file_clear (&r.side_file);
+  sp_output_clear (&r.output);
   return status;
 }

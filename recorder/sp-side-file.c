@@ -4,6 +4,7 @@
 #include "sp-side-file.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,6 +91,9 @@ write_recording (FILE *out,
     }
   gethostname (host, sizeof host - 1);
   put_string (out, "hostname", host);
+  /* Readers on this host tell a recording in progress from an interrupted
+   * one by whether this process still lives. */
+  put_u64 (out, "recorder_pid", (uint64_t) getpid ());
   if (uname (&uts) == 0)
     {
       put_string (out, "kernel_release", uts.release);
@@ -107,7 +111,8 @@ write_recording (FILE *out,
       put_u64 (out, "end_wall_us", info->end_wall_us);
       put_u64 (out, "end_monotonic_ns", info->end_monotonic_ns);
     }
-  put_u64 (out, "samples", rec->n_samples);
+  put_u64 (out, "samples", info->spool_samples);
+  put_u64 (out, "spool_bytes", info->spool_bytes);
   put_u64 (out, "lost_samples", rec->n_lost);
   put_u64 (out, "throttled", rec->n_throttled);
   put_u64 (out, "truncated_stacks", rec->n_truncated);
@@ -115,6 +120,8 @@ write_recording (FILE *out,
     put_u64 (out, "dropped_samples", rec->n_dropped);
   if (info->exit_status >= 0)
     put_u64 (out, "exit_status", (uint64_t) info->exit_status);
+  if (info->error != NULL)
+    put_string (out, "error", info->error);
 }
 
 static void
@@ -233,29 +240,67 @@ write_kernel_symbols (FILE *out,
   free (seen);
 }
 
-bool
-sp_side_file_write (const char *spool_path,
-                    const SpSideInfo *info,
-                    const SpRecording *rec,
-                    const SpKallsyms *kallsyms,
-                    char *message,
-                    size_t message_size)
-{
-  size_t len = strlen (spool_path);
-  char *path = malloc (len + sizeof ".meta");
-  char *tmp = malloc (len + sizeof ".meta.tmp");
-  FILE *out = NULL;
-  bool ok = false;
+/* Room kept beyond twice the side file: the last one has more keys, and
+ * kernel symbols. */
+#define SPARE_SLACK_BYTES (16 * 1024)
 
-  if (path == NULL || tmp == NULL)
-    goto out;
-  snprintf (path, len + sizeof ".meta", "%s.meta", spool_path);
-  snprintf (tmp, len + sizeof ".meta.tmp", "%s.meta.tmp", spool_path);
-  out = fopen (tmp, "we");
+void
+sp_side_file_init (SpSideFile *side_file,
+                   const SpOutput *output)
+{
+  *side_file = (SpSideFile) { output, -1, 0, false };
+}
+
+void
+sp_side_file_clear (SpSideFile *side_file)
+{
+  if (side_file->spare_fd >= 0)
+    close (side_file->spare_fd);
+  side_file->spare_fd = -1;
+  side_file->spare_bytes = 0;
+}
+
+/* Grows the room kept to twice size (and the slack); no room is no
+ * error: the disk may just be full. */
+static void
+keep_room_for (SpSideFile *side_file,
+               uint64_t size)
+{
+  uint64_t want = 2 * size + SPARE_SLACK_BYTES;
+
+  if (side_file->spare_fd < 0)
+    side_file->spare_fd = openat (side_file->output->dir_fd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+  if (side_file->spare_fd >= 0 && side_file->spare_bytes < want
+      && fallocate (side_file->spare_fd, 0, 0, (off_t) want) == 0)
+    side_file->spare_bytes = want;
+}
+
+/* A new file under a fresh name, which then replaces the last one: a
+ * reader never sees half of it, and no link is followed. */
+static bool
+write_once (const SpSideFile *side_file,
+            const SpSideInfo *info,
+            const SpRecording *rec,
+            const SpKallsyms *kallsyms,
+            uint64_t *size)
+{
+  const SpOutput *output = side_file->output;
+  char tmp[4096];
+  int fd = sp_output_create_temp (output->dir_fd, output->meta_name, tmp, sizeof tmp);
+  FILE *out = fd >= 0 ? fdopen (fd, "w") : NULL;
+  bool ok;
+  int saved;
+
   if (out == NULL)
     {
-      snprintf (message, message_size, "cannot write %s: %s", tmp, strerror (errno));
-      goto out;
+      saved = errno;
+      if (fd >= 0)
+        {
+          close (fd);
+          unlinkat (output->dir_fd, tmp, 0);
+        }
+      errno = saved;
+      return false;
     }
   fputs ("# stackpulse side file: what the spool has no room for (docs/SIDE-FILE.md)\n", out);
   write_recording (out, info, rec);
@@ -264,16 +309,38 @@ sp_side_file_write (const char *spool_path,
   write_unwinding (out, rec->unwinder);
   write_kernel_symbols (out, rec, kallsyms);
   ok = fflush (out) == 0 && !ferror (out);
+  *size = (uint64_t) ftell (out);
   ok = fclose (out) == 0 && ok;
-  if (ok && rename (tmp, path) != 0)
-    ok = false;
+  ok = ok && renameat (output->dir_fd, tmp, output->dir_fd, output->meta_name) == 0;
   if (!ok)
     {
-      snprintf (message, message_size, "cannot write %s: %s", path, strerror (errno));
-      unlink (tmp);
+      saved = errno;
+      unlinkat (output->dir_fd, tmp, 0);
+      errno = saved;
     }
-out:
-  free (path);
-  free (tmp);
+  return ok;
+}
+
+bool
+sp_side_file_write (SpSideFile *side_file,
+                    const SpSideInfo *info,
+                    const SpRecording *rec,
+                    const SpKallsyms *kallsyms,
+                    char *message,
+                    size_t message_size)
+{
+  uint64_t size = 0;
+  bool ok = write_once (side_file, info, rec, kallsyms, &size);
+
+  if (!ok && (errno == ENOSPC || errno == EDQUOT) && side_file->spare_fd >= 0)
+    {
+      /* The disk is full: the room kept is for this. */
+      sp_side_file_clear (side_file);
+      ok = write_once (side_file, info, rec, kallsyms, &size);
+    }
+  if (!ok)
+    snprintf (message, message_size, "cannot write %s: %s", side_file->output->meta_path, strerror (errno));
+  else if (!info->complete)
+    keep_room_for (side_file, size);
   return ok;
 }

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "sp-kallsyms.h"
+#include "sp-output.h"
 #include "sp-recording.h"
 
 typedef struct {
@@ -28,12 +29,34 @@ typedef struct {
   uint64_t     end_monotonic_ns;
   bool         complete;      /* the recording is over */
   int          exit_status;   /* the target's, -1 when none */
+  uint64_t     spool_bytes;   /* the spool in the file when this is written */
+  uint64_t     spool_samples; /* the samples in those bytes */
+  const char  *error;         /* why writing the spool failed, or NULL */
 } SpSideInfo;
 
-/* kallsyms may be NULL (kernel names unknown). */
-bool sp_side_file_write (const char *spool_path,
+/* Where the side file goes, and room kept for it: an unnamed file
+ * (O_TMPFILE) in the output's folder holding twice the last side file's
+ * size, given back when the disk is full, so that the last side file
+ * (complete=true, with the counts of what the spool kept) can still be
+ * written after the spool filled the disk. */
+typedef struct {
+  const SpOutput *output;
+  int             spare_fd;     /* -1: none (or the folder cannot have one) */
+  uint64_t        spare_bytes;
+  bool            failed;       /* the last writing failed (said once) */
+} SpSideFile;
+
+void sp_side_file_init (SpSideFile *side_file,
+                        const SpOutput *output);
+
+/* Written in the output's folder, never through a link (sp-output.h).
+ * kallsyms may be NULL (kernel names unknown). */
+bool sp_side_file_write (SpSideFile *side_file,
                          const SpSideInfo *info,
                          const SpRecording *rec,
                          const SpKallsyms *kallsyms,
                          char *message,
                          size_t message_size);
+
+/* Gives back the room kept. */
+void sp_side_file_clear (SpSideFile *side_file);

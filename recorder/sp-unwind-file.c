@@ -134,7 +134,9 @@ read_elf (SpUnwindFile *file)
         if (!sp_array_reserve ((void **) &file->segments, &capacity, file->n_segments + 1,
                                sizeof (SpUnwindSegment)))
           break;
-        file->segments[file->n_segments++] = (SpUnwindSegment) { phdr.p_offset, phdr.p_vaddr, phdr.p_filesz };
+        file->segments[file->n_segments++] = (SpUnwindSegment) {
+          phdr.p_offset, phdr.p_vaddr, phdr.p_filesz, (phdr.p_flags & PF_X) != 0,
+        };
       }
 
   while ((scn = elf_nextscn (elf, scn)) != NULL)
@@ -289,6 +291,58 @@ sp_unwind_file_vaddr_of_offset (const SpUnwindFile *file,
         }
     }
   return false;
+}
+
+/* Whether a mapping from file_offset can be (part of) segment s: the
+ * kernel maps a segment from its offset rounded down to a page, so the
+ * mapping may start up to a page before the segment's first byte. */
+static bool
+segment_maps_from (const SpUnwindSegment *s,
+                   uint64_t file_offset,
+                   uint64_t page_size)
+{
+  if (file_offset <= s->offset)
+    return s->offset - file_offset < page_size;
+  return file_offset - s->offset < s->filesz;
+}
+
+/* LLD and mold put the read-only segment and the code in one page of the
+ * file ([0, 0x1194) read-only, code from 0x11a0 at ELF address 0x21a0):
+ * the code's mapping starts at file offset 0x1000, which is the read-only
+ * segment's byte, but it is the code segment that was mapped there. The
+ * recorder is told of executable mappings only, so an executable segment
+ * that fits is the one; any other that fits is a fallback (a file that
+ * marks no segment executable). */
+bool
+sp_unwind_file_load_bias (const SpUnwindFile *file,
+                          uint64_t start,
+                          uint64_t file_offset,
+                          uint64_t *bias)
+{
+  long page = sysconf (_SC_PAGESIZE);
+  uint64_t page_size = page > 0 ? (uint64_t) page : 4096;
+  const SpUnwindSegment *found = NULL;
+
+  for (size_t i = 0; i < file->n_segments; i++)
+    {
+      const SpUnwindSegment *s = &file->segments[i];
+
+      if (!segment_maps_from (s, file_offset, page_size))
+        continue;
+      if (s->executable)
+        {
+          found = s;
+          break;
+        }
+      if (found == NULL)
+        found = s;
+    }
+  if (found == NULL)
+    return false;
+  /* In a segment's mapping, ELF address and file offset differ by the
+   * same amount on every byte (p_vaddr ≡ p_offset modulo the page). */
+  *bias = start - (found->vaddr - found->offset + file_offset);
+  return true;
 }
 
 const SpUnwindFunction *

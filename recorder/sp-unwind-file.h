@@ -23,6 +23,7 @@ typedef struct {
   uint64_t offset;         /* p_offset */
   uint64_t vaddr;          /* p_vaddr */
   uint64_t filesz;
+  bool     executable;     /* PF_X */
 } SpUnwindSegment;
 
 typedef struct {
@@ -74,6 +75,16 @@ void sp_unwind_file_free (SpUnwindFile *file);
 bool sp_unwind_file_vaddr_of_offset (const SpUnwindFile *file,
                                      uint64_t offset,
                                      uint64_t *vaddr);
+
+/* The load bias of an executable mapping of the file (ELF address +
+ * bias = address in the process), from the PT_LOAD it maps: start is
+ * where the mapping begins in memory, file_offset where in the file (the
+ * segment's offset rounded down to a page, as the kernel maps it). false
+ * when no segment fits. */
+bool sp_unwind_file_load_bias (const SpUnwindFile *file,
+                               uint64_t start,
+                               uint64_t file_offset,
+                               uint64_t *bias);
 
 /* The function containing vaddr, or NULL. */
 const SpUnwindFunction *sp_unwind_file_find_function (const SpUnwindFile *file,

@@ -471,17 +471,12 @@ static bool
 mapping_base (const Mapping *m,
               uint64_t *base)
 {
-  uint64_t vaddr;
-
   if (!m->file->is_dyn)
     {
       *base = 0;  /* ignored: ET_EXEC sits at its own addresses */
       return true;
     }
-  if (!sp_unwind_file_vaddr_of_offset (m->file, m->file_offset, &vaddr))
-    return false;
-  *base = m->start - vaddr;
-  return true;
+  return sp_unwind_file_load_bias (m->file, m->start, m->file_offset, base);
 }
 
 static bool

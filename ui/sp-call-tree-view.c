@@ -24,6 +24,7 @@
 #include "sp-batch-list-model.h"
 #include "sp-cells-private.h"
 #include "sp-context-menu-private.h"
+#include "sp-name-label.h"
 #include "sp-tree-item.h"
 #include "sp-tree-rows-private.h"
 
@@ -95,7 +96,7 @@ list_item_get_tree_item (GtkListItem *list_item)
   return row != NULL ? gtk_tree_list_row_get_item (row) : NULL;
 }
 
-/* The tooltip: the function's name in full (the label may ellipsize it),
+/* The tooltip: the function's name in full (the label may shorten it),
  * its module and where it is defined. Asked for only when shown:
  * gtk_widget_set_tooltip_text in bind costs an X round trip per row under
  * GTK 4.8 (it re-queries the pointer), and expanding the hottest path
@@ -116,7 +117,7 @@ function_query_tooltip (GtkWidget *label,
     return FALSE;
   location = sp_tree_item_get_location (item);
   text = _sp_cells_function_tooltip (sp_tree_item_get_name (item), sp_tree_item_get_module (item), location);
-  gtk_tooltip_set_text (tooltip, text);
+  _sp_cells_set_tooltip_text (tooltip, text);
   return TRUE;
 }
 
@@ -126,10 +127,8 @@ function_setup (GtkSignalListItemFactory *factory,
                 gpointer user_data)
 {
   GtkWidget *expander = gtk_tree_expander_new ();
-  GtkWidget *label = gtk_label_new (NULL);
+  GtkWidget *label = sp_name_label_new ();
 
-  gtk_label_set_xalign (GTK_LABEL (label), 0.0);
-  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
   gtk_widget_set_has_tooltip (label, TRUE);
   /* The list item outlives its child label. */
   g_signal_connect (label, "query-tooltip", G_CALLBACK (function_query_tooltip), list_item);
@@ -148,14 +147,14 @@ function_bind (GtkSignalListItemFactory *factory,
                gpointer user_data)
 {
   GtkTreeExpander *expander = GTK_TREE_EXPANDER (gtk_list_item_get_child (list_item));
-  GtkLabel *label = GTK_LABEL (gtk_tree_expander_get_child (expander));
+  SpNameLabel *label = SP_NAME_LABEL (gtk_tree_expander_get_child (expander));
   g_autoptr (SpTreeItem) item = list_item_get_tree_item (list_item);
 
   gtk_tree_expander_set_list_row (expander, gtk_list_item_get_item (list_item));
   if (item == NULL)
     return;
-  gtk_label_set_text (label, sp_tree_item_get_name (item));
-  _sp_cells_style_function_label (label, sp_tree_item_get_kind (item));
+  sp_name_label_set_name (label, sp_tree_item_get_name (item));
+  _sp_cells_style_function_label (GTK_WIDGET (label), sp_tree_item_get_kind (item));
 }
 
 static void

@@ -15,6 +15,7 @@
 #include "sp-cells-private.h"
 #include "sp-context-menu-private.h"
 #include "sp-function-item.h"
+#include "sp-name-label.h"
 
 #define FUNCTION_LIST_WIDTH 380
 
@@ -87,7 +88,7 @@ function_query_tooltip (GtkWidget *label,
     return FALSE;
   location = sp_function_item_get_location (item);
   text = _sp_cells_function_tooltip (sp_function_item_get_name (item), sp_function_item_get_module (item), location);
-  gtk_tooltip_set_text (tooltip, text);
+  _sp_cells_set_tooltip_text (tooltip, text);
   return TRUE;
 }
 
@@ -97,22 +98,27 @@ cell_setup (GtkSignalListItemFactory *factory,
             gpointer user_data)
 {
   Column column = GPOINTER_TO_INT (user_data);
-  GtkWidget *label = gtk_label_new (NULL);
+  GtkWidget *label;
 
-  switch (column)
+  if (column == COLUMN_FUNCTION)
     {
-    case COLUMN_FUNCTION:
-      gtk_label_set_xalign (GTK_LABEL (label), 0.0);
-      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+      label = sp_name_label_new ();
       gtk_widget_set_has_tooltip (label, TRUE);
       /* The list item outlives its child label. */
       g_signal_connect (label, "query-tooltip", G_CALLBACK (function_query_tooltip), list_item);
-      break;
+      gtk_list_item_set_child (list_item, label);
+      _sp_context_menu_remember_item (label, list_item);
+      return;
+    }
+  label = gtk_label_new (NULL);
+  switch (column)
+    {
     case COLUMN_MODULE:
       gtk_label_set_xalign (GTK_LABEL (label), 0.0);
       gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
       gtk_widget_add_css_class (label, "dim-label");
       break;
+    case COLUMN_FUNCTION:
     case COLUMN_SELF:
     case COLUMN_TOTAL:
     default:
@@ -129,15 +135,16 @@ cell_bind (GtkSignalListItemFactory *factory,
            GtkListItem *list_item,
            gpointer user_data)
 {
-  GtkLabel *label = GTK_LABEL (gtk_list_item_get_child (list_item));
+  GtkWidget *child = gtk_list_item_get_child (list_item);
+  GtkLabel *label = GTK_IS_LABEL (child) ? GTK_LABEL (child) : NULL;
   SpFunctionItem *item = gtk_list_item_get_item (list_item);
   g_autofree char *text = NULL;
 
   switch ((Column) GPOINTER_TO_INT (user_data))
     {
     case COLUMN_FUNCTION:
-      gtk_label_set_text (label, sp_function_item_get_name (item));
-      _sp_cells_style_function_label (label, sp_function_item_get_kind (item));
+      sp_name_label_set_name (SP_NAME_LABEL (child), sp_function_item_get_name (item));
+      _sp_cells_style_function_label (child, sp_function_item_get_kind (item));
       return;
     case COLUMN_MODULE:
       gtk_label_set_text (label, sp_function_item_get_module (item));
@@ -358,6 +365,11 @@ focus_box_new (SpCallersView *self)
 
   self->name_label = GTK_LABEL (gtk_label_new (NULL));
   gtk_label_set_xalign (self->name_label, 0);
+  /* A C++ name is often wider than the view: on up to three lines
+   * (broken inside a word if need be) most names show whole. */
+  gtk_label_set_wrap (self->name_label, TRUE);
+  gtk_label_set_wrap_mode (self->name_label, PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_lines (self->name_label, 3);
   gtk_label_set_ellipsize (self->name_label, PANGO_ELLIPSIZE_END);
   gtk_label_set_selectable (self->name_label, TRUE);
   gtk_widget_add_css_class (GTK_WIDGET (self->name_label), "title-4");

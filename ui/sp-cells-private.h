@@ -9,8 +9,9 @@
 
 G_BEGIN_DECLS
 
-/* Unresolved frames dim, kernel and synthetic functions italic. */
-void _sp_cells_style_function_label (GtkLabel *label,
+/* Unresolved frames dim, kernel and synthetic functions italic; label is
+ * a GtkLabel or an SpNameLabel. */
+void _sp_cells_style_function_label (GtkWidget *label,
                                      SpFunctionKind kind);
 
 /* A function's tooltip: its name, then its module and where it is
@@ -19,6 +20,14 @@ void _sp_cells_style_function_label (GtkLabel *label,
 char *_sp_cells_function_tooltip (const char *name,
                                   const char *module,
                                   const char *location);
+
+/* Sets a tooltip's text (or Pango markup) in a label that wraps at a
+ * width well inside the screen, even inside a long C++ name: GTK's own
+ * tooltip label let such a name run off the screen. */
+void _sp_cells_set_tooltip_markup (GtkTooltip *tooltip,
+                                   const char *markup);
+void _sp_cells_set_tooltip_text (GtkTooltip *tooltip,
+                                 const char *text);
 
 /* "12.5%  (1234)": the share of all samples, then the count. */
 char *_sp_cells_format_share (double percent,

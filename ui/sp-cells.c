@@ -2,6 +2,8 @@
 /* sp-cells.c: the cell styling the tables share (sp-cells-private.h). */
 #include "sp-cells-private.h"
 
+#include "sp-name-label.h"
+
 /* The kind a label was last styled for, plus one (0: not styled yet).
  * Rebinding a row to the same function (the call tree's rows after an
  * update, sp-call-tree-view.c) leaves its label alone: setting italic
@@ -9,7 +11,7 @@
 #define STYLED_KIND "sp-cells-styled-kind"
 
 void
-_sp_cells_style_function_label (GtkLabel *label,
+_sp_cells_style_function_label (GtkWidget *label,
                                 SpFunctionKind kind)
 {
   g_autoptr (PangoAttrList) attrs = NULL;
@@ -20,15 +22,18 @@ _sp_cells_style_function_label (GtkLabel *label,
   g_object_set_data (G_OBJECT (label), STYLED_KIND, GINT_TO_POINTER ((int) kind + 1));
 
   if (dim)
-    gtk_widget_add_css_class (GTK_WIDGET (label), "dim-label");
+    gtk_widget_add_css_class (label, "dim-label");
   else
-    gtk_widget_remove_css_class (GTK_WIDGET (label), "dim-label");
+    gtk_widget_remove_css_class (label, "dim-label");
   if (kind == SP_FUNCTION_KERNEL || kind == SP_FUNCTION_SYNTHETIC)
     {
       attrs = pango_attr_list_new ();
       pango_attr_list_insert (attrs, pango_attr_style_new (PANGO_STYLE_ITALIC));
     }
-  gtk_label_set_attributes (label, attrs);
+  if (SP_IS_NAME_LABEL (label))
+    sp_name_label_set_attributes (SP_NAME_LABEL (label), attrs);
+  else
+    gtk_label_set_attributes (GTK_LABEL (label), attrs);
 }
 
 /* What a cell follows: the item and its notify handlers. */
@@ -110,6 +115,36 @@ _sp_cells_function_tooltip (const char *name,
   if (location != NULL)
     g_string_append_printf (text, "\n%s", location);
   return g_string_free (text, FALSE);
+}
+
+/* GTK's own tooltip label does not wrap a long name (a C++ name is often
+ * one "word" wider than the screen), so the tooltip went off the screen's
+ * edge however GTK placed it. A label of limited width that wraps, if need
+ * be inside a word, keeps every tooltip narrower than the screen, and GTK
+ * then slides or flips it to stay on screen. */
+#define TOOLTIP_MAX_WIDTH_CHARS 80
+
+void
+_sp_cells_set_tooltip_markup (GtkTooltip *tooltip,
+                              const char *markup)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_markup (GTK_LABEL (label), markup);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), TOOLTIP_MAX_WIDTH_CHARS);
+  gtk_label_set_xalign (GTK_LABEL (label), 0.0);
+  gtk_tooltip_set_custom (tooltip, label);
+}
+
+void
+_sp_cells_set_tooltip_text (GtkTooltip *tooltip,
+                            const char *text)
+{
+  g_autofree char *markup = g_markup_escape_text (text, -1);
+
+  _sp_cells_set_tooltip_markup (tooltip, markup);
 }
 
 char *

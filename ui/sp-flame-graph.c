@@ -21,6 +21,7 @@
  * roots' end of the content and the view. */
 #include "sp-flame-graph.h"
 
+#include "sp-cells-private.h"
 #include "sp-context-menu-private.h"
 #include "sp-flame-labels.h"
 
@@ -507,7 +508,7 @@ sp_flame_graph_query_tooltip (GtkWidget *widget,
   if (frame == NULL)
     return FALSE;
   markup = tooltip_markup (self, frame->node);
-  gtk_tooltip_set_markup (tooltip, markup);
+  _sp_cells_set_tooltip_markup (tooltip, markup);
   /* The tooltip follows the pointer from frame to frame. */
   area.x = (int) floor (frame->x);
   area.y = (int) (row_y (self, frame->row, content_height (self)) - scroll_offset (self));

@@ -5,17 +5,24 @@
  * string; cutting it at a cluster boundary and drawing the cut glyphs
  * with GSK's text node is what Pango's ellipsizing would give, without
  * shaping again. On a deep 1M-sample flame graph, shaping every label of
- * every zoom took a quarter of each frame. */
+ * every zoom took a quarter of each frame.
+ *
+ * A name too wide for its frame is tried shorter first (sp_name_elide:
+ * template arguments, then parameter lists left out), each form shaped
+ * once too, and only the shortest is cut. */
 #include "sp-flame-labels.h"
+
+#include "sp-name-elide.h"
 
 #include <math.h>
 #include <string.h>
 
 typedef struct {
   char             *name;      /* the key's name when shaped: a changed name is shaped again */
+  char             *text;      /* what was shaped: the name or a shorter form of it */
   PangoFont        *font;      /* NULL: more than one run, laid out per frame */
   PangoGlyphString *glyphs;
-  int               width;     /* Pango units */
+  int               width;     /* Pango units, of the whole text */
   int               height;    /* logical, pixels */
   int               baseline;  /* Pango units below the top */
 } Label;
@@ -25,7 +32,7 @@ struct _SpFlameLabels
   /* Owned references */
   PangoLayout          *layout;  /* shapes names, and lays out the multi-run ones per frame */
   PangoFontDescription *font;    /* the widget's when made */
-  GHashTable  *labels;    /* key -> Label */
+  GHashTable  *labels[SP_NAME_N_ELISIONS];  /* key -> Label, one table per form */
   Label        ellipsis;
 };
 
@@ -33,6 +40,7 @@ static void
 label_clear (Label *label)
 {
   g_clear_pointer (&label->name, g_free);
+  g_clear_pointer (&label->text, g_free);
   g_clear_object (&label->font);
   g_clear_pointer (&label->glyphs, pango_glyph_string_free);
 }
@@ -44,18 +52,22 @@ label_free (gpointer data)
   g_free (data);
 }
 
+/* Shapes text for label, made for name. */
 static void
 shape (SpFlameLabels *labels,
        const char *name,
+       char *text,
        Label *label)
 {
   PangoLayoutLine *line;
 
   label_clear (label);
   label->name = g_strdup (name);
+  label->text = text;
   pango_layout_set_width (labels->layout, -1);
   pango_layout_set_ellipsize (labels->layout, PANGO_ELLIPSIZE_NONE);
-  pango_layout_set_text (labels->layout, name, -1);
+  pango_layout_set_text (labels->layout, text, -1);
+  pango_layout_get_size (labels->layout, &label->width, NULL);
   pango_layout_get_pixel_size (labels->layout, NULL, &label->height);
   label->baseline = pango_layout_get_baseline (labels->layout);
   line = pango_layout_get_line_readonly (labels->layout, 0);
@@ -77,8 +89,9 @@ sp_flame_labels_new (GtkWidget *widget)
   labels->layout = gtk_widget_create_pango_layout (widget, NULL);
   labels->font = pango_font_description_copy (pango_context_get_font_description (gtk_widget_get_pango_context (widget)));
   pango_layout_set_single_paragraph_mode (labels->layout, TRUE);
-  labels->labels = g_hash_table_new_full (NULL, NULL, NULL, label_free);
-  shape (labels, "…", &labels->ellipsis);
+  for (guint i = 0; i < SP_NAME_N_ELISIONS; i++)
+    labels->labels[i] = g_hash_table_new_full (NULL, NULL, NULL, label_free);
+  shape (labels, "…", g_strdup ("…"), &labels->ellipsis);
   return labels;
 }
 
@@ -89,7 +102,8 @@ sp_flame_labels_free (SpFlameLabels *labels)
     return;
   g_clear_object (&labels->layout);
   g_clear_pointer (&labels->font, pango_font_description_free);
-  g_clear_pointer (&labels->labels, g_hash_table_unref);
+  for (guint i = 0; i < SP_NAME_N_ELISIONS; i++)
+    g_clear_pointer (&labels->labels[i], g_hash_table_unref);
   label_clear (&labels->ellipsis);
   g_free (labels);
 }
@@ -102,20 +116,42 @@ sp_flame_labels_is_current (SpFlameLabels *labels,
                                        pango_context_get_font_description (gtk_widget_get_pango_context (widget)));
 }
 
+/* The label of name's form elision, shaped when first asked for. */
 static Label *
 lookup (SpFlameLabels *labels,
         guint32 key,
-        const char *name)
+        const char *name,
+        SpNameElision elision)
 {
-  Label *label = g_hash_table_lookup (labels->labels, GUINT_TO_POINTER (key));
+  GHashTable *table = labels->labels[elision];
+  Label *label = g_hash_table_lookup (table, GUINT_TO_POINTER (key));
 
   if (label == NULL)
     {
       label = g_new0 (Label, 1);
-      g_hash_table_insert (labels->labels, GUINT_TO_POINTER (key), label);
+      g_hash_table_insert (table, GUINT_TO_POINTER (key), label);
     }
   if (label->name == NULL || strcmp (label->name, name) != 0)
-    shape (labels, name, label);
+    shape (labels, name, sp_name_elide (name, elision), label);
+  return label;
+}
+
+/* The longest form of name that fits in room (Pango units); the shortest
+ * when none does. */
+static const Label *
+fitting_form (SpFlameLabels *labels,
+              guint32 key,
+              const char *name,
+              int room)
+{
+  const Label *label = NULL;
+
+  for (SpNameElision e = SP_NAME_FULL; e < SP_NAME_N_ELISIONS; e++)
+    {
+      label = lookup (labels, key, name, e);
+      if (label->width <= room)
+        break;
+    }
   return label;
 }
 
@@ -211,11 +247,11 @@ sp_flame_labels_append (SpFlameLabels *labels,
 
   if (room <= 0)
     return;
-  label = lookup (labels, key, name);
+  label = fitting_form (labels, key, name, room);
   top = rect->origin.y + floor ((rect->size.height - label->height) / 2);
   if (label->font == NULL)
     {
-      append_layout (labels, snapshot, name, rect, padding, top, colour);
+      append_layout (labels, snapshot, label->text, rect, padding, top, colour);
       return;
     }
   baseline = top + (double) label->baseline / PANGO_SCALE;
@@ -231,4 +267,13 @@ sp_flame_labels_append (SpFlameLabels *labels,
     append_glyphs (snapshot, label, fit, x, baseline, colour);
   append_glyphs (snapshot, &labels->ellipsis, labels->ellipsis.glyphs->num_glyphs,
                  x + (double) width / PANGO_SCALE, baseline, colour);
+}
+
+const char *
+sp_flame_labels_text_for (SpFlameLabels *labels,
+                          guint32 key,
+                          const char *name,
+                          double width)
+{
+  return fitting_form (labels, key, name, (int) (width * PANGO_SCALE))->text;
 }

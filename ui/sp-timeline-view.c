@@ -19,6 +19,8 @@
  * Escape or a double click clears the selection. */
 #include "sp-timeline-view.h"
 
+#include "sp-cells-private.h"
+
 #include <math.h>
 
 #define LABEL_WIDTH     160
@@ -574,7 +576,7 @@ sp_timeline_view_query_tooltip (GtkWidget *widget,
   if (lane < 0 || !has_data (self))
     return FALSE;
   markup = lane_tooltip (self, &g_array_index (self->lanes, Lane, lane), x);
-  gtk_tooltip_set_markup (tooltip, markup);
+  _sp_cells_set_tooltip_markup (tooltip, markup);
   area.x = x < LABEL_WIDTH ? 0 : x;
   area.y = RULER_HEIGHT + lane * LANE_HEIGHT;
   area.width = x < LABEL_WIDTH ? LABEL_WIDTH : 1;

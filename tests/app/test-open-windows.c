@@ -129,7 +129,9 @@ test_while_recording (void)
   options.argv = g_new0 (char *, 5);
   options.argv[0] = g_strdup ("/bin/sh");
   options.argv[1] = g_strdup ("-c");
-  options.argv[2] = g_strdup ("exec \"$0\" 3 > /dev/null");
+  /* Long enough to be still running however slowly the machine opens
+   * the other file; Stop ends it below. */
+  options.argv[2] = g_strdup ("exec \"$0\" 60 > /dev/null");
   options.argv[3] = g_strdup (g_getenv ("SP_WORK_THREADS"));
   gtk_window_present (GTK_WINDOW (recording));
   g_assert_true (sp_window_record (recording, &options, &error));
@@ -154,7 +156,8 @@ test_while_recording (void)
   gui_test_save_png (GTK_WIDGET (recording), "open-while-recording-1.png");
   gui_test_save_png (GTK_WIDGET (opened), "open-while-recording-2.png");
 
-  /* It finishes with the program, and shows its own figures. */
+  /* Stopped, it finishes and shows its own figures. */
+  gtk_widget_activate_action (GTK_WIDGET (recording), "win.stop", NULL);
   g_assert_true (window_test_wait (not_recording, recording, 20));
   g_assert_true (window_test_wait (shows_figures, recording, 20));
   g_assert_null (window_test_find_label (GTK_WIDGET (recording), "120 samples over "));

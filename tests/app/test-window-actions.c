@@ -13,6 +13,7 @@
 #include "sp-callers-view.h"
 #include "sp-flame-graph.h"
 #include "sp-function-item.h"
+#include "sp-name-label.h"
 #include "sp-tree-item.h"
 #include "sp-window.h"
 #include "window-test.h"
@@ -632,7 +633,18 @@ table_of (SpCallersView *view,
   return g_ptr_array_index (found, index);
 }
 
-/* The labels with text shown inside table's visible area. */
+/* What a cell shows: a label's text, a function name's name, or NULL. */
+static const char *
+cell_text (GtkWidget *widget)
+{
+  if (GTK_IS_LABEL (widget))
+    return gtk_label_get_text (GTK_LABEL (widget));
+  if (SP_IS_NAME_LABEL (widget))
+    return sp_name_label_get_name (SP_NAME_LABEL (widget));
+  return NULL;
+}
+
+/* The cells with text shown inside table's visible area. */
 static void
 count_shown_labels (GtkWidget *table,
                     GtkWidget *widget,
@@ -640,8 +652,7 @@ count_shown_labels (GtkWidget *table,
 {
   graphene_rect_t bounds;
 
-  if (GTK_IS_LABEL (widget) && gtk_widget_get_mapped (widget)
-      && gtk_label_get_text (GTK_LABEL (widget))[0] != '\0'
+  if (cell_text (widget) != NULL && gtk_widget_get_mapped (widget) && cell_text (widget)[0] != '\0'
       && gtk_widget_compute_bounds (widget, table, &bounds)
       && bounds.origin.y >= 0 && bounds.origin.y + bounds.size.height <= gtk_widget_get_height (table))
     (*n)++;
@@ -650,13 +661,13 @@ count_shown_labels (GtkWidget *table,
     count_shown_labels (table, child, n);
 }
 
-/* The label showing exactly text, mapped and with a size, or NULL. */
+/* The cell showing exactly text, mapped and with a size, or NULL. */
 static GtkWidget *
 find_shown_label (GtkWidget *widget,
                   const char *text)
 {
-  if (GTK_IS_LABEL (widget) && gtk_widget_get_mapped (widget) && gtk_widget_get_height (widget) > 0
-      && g_str_equal (gtk_label_get_text (GTK_LABEL (widget)), text))
+  if (gtk_widget_get_mapped (widget) && gtk_widget_get_height (widget) > 0
+      && g_strcmp0 (cell_text (widget), text) == 0)
     return widget;
   for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
        child = gtk_widget_get_next_sibling (child))
@@ -732,7 +743,7 @@ test_callers_menu (void)
   SpWindow *window;
   SpCallersView *view;
   GtkWidget *callee;
-  GtkLabel *chosen;
+  GtkWidget *chosen;
   graphene_rect_t bounds;
   GtkPopover *menu;
   gpointer args[2];
@@ -763,7 +774,7 @@ test_callers_menu (void)
    * rows at least (all of a short list). */
   g_assert_cmpuint (shown, >=, 3 * MIN (listed, 8));
   /* The chosen function's row among them, selected. */
-  chosen = GTK_LABEL (find_shown_label (table_of (view, 0), "compute_beta"));
+  chosen = find_shown_label (table_of (view, 0), "compute_beta");
   g_assert_nonnull (chosen);
   g_assert_true (gtk_widget_compute_bounds (GTK_WIDGET (chosen), table_of (view, 0), &bounds));
   g_test_message ("compute_beta at %g..%g of %d", bounds.origin.y, bounds.origin.y + bounds.size.height, gtk_widget_get_height (table_of (view, 0)));

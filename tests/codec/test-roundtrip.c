@@ -15,7 +15,9 @@
  * test-seed-cases.c. */
 #include <glib.h>
 #include <glib/gstdio.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "roundtrip-model.h"
 #include "roundtrip-ops.h"
@@ -712,6 +714,58 @@ open_spool (const char *path)
 }
 
 /* More threads than 16 bits count: the reader widens its thread column. */
+/* A write that fails part way (here the file size limit, as a full disk
+ * would) leaves the file at the last whole record: a valid spool with the
+ * samples the writer says are in it. */
+static void
+test_write_fails_at_record_boundary (void)
+{
+  g_autofree char *path = temp_path ("cut.spool");
+  struct rlimit saved, limit;
+  SpModuleTable *table = sp_module_table_new ();
+  SpSpoolWriter *writer = sp_spool_writer_create (path, 0, 0, NULL);
+  SpSpoolReader *reader;
+  SpSpoolError err;
+  gboolean ok = TRUE;
+  guint64 samples, size;
+  GStatBuf st;
+
+  g_assert_nonnull (writer);
+  g_assert_cmpint (getrlimit (RLIMIT_FSIZE, &saved), ==, 0);
+  limit = saved;
+  limit.rlim_cur = 100003;  /* inside some record */
+  signal (SIGXFSZ, SIG_IGN);
+  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &limit), ==, 0);
+  for (guint i = 0; ok && i < 100000; i++)
+    {
+      g_autofree char *module_path = g_strdup_printf ("/usr/lib/%0200u.so", i);
+      SpModule m = user_module (7, 0x1000 * (i + 1), 0x1000 * (i + 2), module_path, i + 1);
+      SpFrame frame;
+      guint32 id;
+
+      ok = sp_module_table_intern (table, writer, &m, &id, &err);
+      frame = sp_module_table_resolve_frame (table, 7, 0x1000 * (i + 1) + 8, SP_FRAME_USER);
+      ok = ok && sp_spool_writer_write_sample (writer, 1000 * i, 7, 7, &frame, 1, NULL, &err);
+    }
+  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &saved), ==, 0);
+  g_assert_false (ok);
+  samples = sp_spool_writer_get_flushed_samples (writer);
+  size = sp_spool_writer_get_flushed_size (writer);
+  g_assert_false (sp_spool_writer_close (writer, NULL));
+  sp_module_table_free (table);
+
+  g_assert_cmpint (g_stat (path, &st), ==, 0);
+  g_assert_cmpuint ((guint64) st.st_size, ==, size);
+  g_assert_cmpuint (size, <, 100003);
+  reader = sp_spool_reader_open (path, &err);
+  if (reader == NULL)
+    g_error ("%s: %s at byte %" G_GUINT64_FORMAT, path, err.message, (guint64) err.offset);
+  g_assert_cmpuint (sp_spool_reader_get_n_samples (reader), ==, samples);
+  g_assert_cmpuint (samples, >, 0);
+  sp_spool_reader_free (reader);
+  g_unlink (path);
+}
+
 static void
 test_many_threads (void)
 {
@@ -764,6 +818,7 @@ main (int argc,
   g_test_add_func ("/codec/roundtrip/bytes/kernel-marker-backwards", test_bytes_kernel_marker_backwards);
   g_test_add_func ("/codec/roundtrip/bytes/exec-reinterns", test_bytes_exec_reinterns);
   g_test_add_func ("/codec/roundtrip/many-threads", test_many_threads);
+  g_test_add_func ("/codec/roundtrip/write-fails-at-record-boundary", test_write_fails_at_record_boundary);
   for (guint seed = 1; seed <= N_SEEDS; seed++)
     {
       g_autofree char *name = g_strdup_printf ("/codec/roundtrip/random/seed-%u", seed);

@@ -601,6 +601,126 @@ test_cxx (void)
     }
 }
 
+/* A lambda inlined into its caller: an inner frame that names the lambda
+ * and says where it is written. GCC gives the lambda's operator() no
+ * DW_AT_decl_file/line (its closure type has them), and in a function
+ * that is not a template no linkage name either, only "operator()". */
+static void
+test_cxx_inlined_lambda (void)
+{
+  g_autoptr (TargetRun) run = run_target ("SP_SYMBOLIZER_TARGET_CXX");
+  g_autoptr (SpSymbolizer) symbolizer = sp_symbolizer_new ();
+  const char *expected[][2] = {
+    { "sp_test::apply<int>(int)::{lambda(int)#1}::operator()(int) const", "int sp_test::apply<int>(int)" },
+    { "sp_test::plain_apply(int)::{lambda}::operator()", "sp_test::plain_apply(int)" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    {
+      const Capture *capture = &run->captures[i];
+      SpSymbolFrame frames[8];
+
+      g_assert_cmpuint (capture->address, !=, 0);
+      g_assert_cmpuint (resolve_in_run (symbolizer, run, capture->address, TRUE, frames, 8), ==, 2);
+      g_assert_cmpstr (frames[0].function, ==, expected[i][0]);
+      g_assert_cmpstr (frames[1].function, ==, expected[i][1]);
+      g_assert_nonnull (frames[0].decl_file);
+      g_assert_true (g_str_has_suffix (frames[0].decl_file, "/symbolizer-target-cxx.cpp"));
+      g_assert_cmpuint (frames[0].decl_line, ==, capture->line);
+      g_assert_cmpuint (frames[1].decl_line, ==, capture->line - 2);  /* "apply (T x)" */
+    }
+}
+
+/* ---- PLT entries ------------------------------------------------------- */
+
+/* The file offset of an ELF address, from the section holding it. */
+static guint64
+file_offset_of (const char *path,
+                guint64 address)
+{
+  int fd = open (path, O_RDONLY | O_CLOEXEC);
+  Elf *elf;
+  Elf_Scn *scn = NULL;
+  guint64 offset = G_MAXUINT64;
+
+  g_assert_cmpint (fd, >=, 0);
+  elf_version (EV_CURRENT);
+  elf = elf_begin (fd, ELF_C_READ, NULL);
+  g_assert_nonnull (elf);
+  while ((scn = elf_nextscn (elf, scn)) != NULL)
+    {
+      GElf_Shdr header;
+
+      if (gelf_getshdr (scn, &header) != NULL && header.sh_type == SHT_PROGBITS && (header.sh_flags & SHF_ALLOC)
+          && address >= header.sh_addr && address - header.sh_addr < header.sh_size)
+        offset = header.sh_offset + (address - header.sh_addr);
+    }
+  elf_end (elf);
+  close (fd);
+  g_assert_cmpuint (offset, !=, G_MAXUINT64);
+  return offset;
+}
+
+/* Every PLT entry objdump names ("<memcmp@plt>:", mold's own symbols
+ * "<memcmp$plt>:") must resolve, anywhere in it, to "memcmp@plt"
+ * (demangled before the suffix), not to the function before the PLT. */
+static void
+assert_plt_names (const char *path)
+{
+  const char *argv[] = { "/usr/bin/objdump", "-d", path, NULL };
+  g_autoptr (SpSymbolizer) symbolizer = sp_symbolizer_new ();
+  g_autoptr (GRegex) label = g_regex_new ("^([0-9a-f]+) <(.+)[@$]plt>:$", G_REGEX_MULTILINE, 0, NULL);
+  g_autoptr (GMatchInfo) match = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *out = NULL;
+  struct stat st;
+  SpModule module;
+  guint n = 0;
+  int status;
+
+  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out, NULL, &status, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  g_assert_cmpint (stat (path, &st), ==, 0);
+  module = (SpModule) { 0x7f0000000000, 0x7f0000000000 + (guint64) st.st_size, 0, st.st_ino, path, strlen (path), 1,
+                        FALSE };
+  for (g_regex_match (label, out, 0, &match); g_match_info_matches (match); g_match_info_next (match, NULL))
+    {
+      g_autofree char *address = g_match_info_fetch (match, 1);
+      g_autofree char *name = g_match_info_fetch (match, 2);
+      g_autofree char *demangled = sp_demangle (name);
+      g_autofree char *expected = g_strconcat (demangled != NULL ? demangled : name, "@plt", NULL);
+      guint64 offset = file_offset_of (path, g_ascii_strtoull (address, NULL, 16));
+
+      /* Its first byte and its jump's last: one entry, one name. */
+      for (guint at = 0; at < 2; at++)
+        {
+          SpSymbolFrame frames[4];
+
+          g_assert_cmpuint (sp_symbolizer_resolve (symbolizer, &module, offset + at * 5, FALSE, frames, 4), ==, 1);
+          if (g_strcmp0 (frames[0].function, expected) != 0)
+            g_error ("%s: the PLT entry at 0x%s is named %s, not %s", path, address, frames[0].function, expected);
+        }
+      n++;
+    }
+  g_test_message ("%s: %u PLT entries named", path, n);
+  g_assert_cmpuint (n, >=, 3);
+}
+
+static void
+test_plt (void)
+{
+  /* GNU ld's always; C++ and the other linkers' where meson built them. */
+  static const char *const targets[] = {
+    "SP_SYMBOLIZER_TARGET_CXX", "SP_SYMBOLIZER_TARGET_LLD", "SP_SYMBOLIZER_TARGET_GOLD", "SP_SYMBOLIZER_TARGET_MOLD",
+  };
+
+  assert_plt_names (target_path ("SP_SYMBOLIZER_TARGET"));
+  for (guint i = 0; i < G_N_ELEMENTS (targets); i++)
+    if (g_getenv (targets[i]) != NULL)
+      assert_plt_names (g_getenv (targets[i]));
+}
+
 /* ---- Kernel symbols, perf maps, demangling ----------------------------- */
 
 static void
@@ -891,6 +1011,9 @@ main (int argc,
   g_test_add_func ("/data/symbolizer/cached", test_cached);
   if (g_getenv ("SP_SYMBOLIZER_TARGET_CXX") != NULL)
     g_test_add_func ("/data/symbolizer/cxx", test_cxx);
+  if (g_getenv ("SP_SYMBOLIZER_TARGET_CXX") != NULL)
+    g_test_add_func ("/data/symbolizer/cxx-inlined-lambda", test_cxx_inlined_lambda);
+  g_test_add_func ("/data/symbolizer/plt", test_plt);
   g_test_add_func ("/data/symbolizer/kernel-key-file", test_kernel_key_file);
   g_test_add_func ("/data/symbolizer/kernel-kallsyms", test_kernel_kallsyms);
   g_test_add_func ("/data/symbolizer/perf-map", test_perf_map);

@@ -253,7 +253,8 @@ GHashTable *
 sp_test_parse_collapsed (const char *text,
                          guint64 *total)
 {
-  g_autoptr (GRegex) format = g_regex_new ("^([^ ;]+(?:;[^ ;]+)*) ([0-9]+)$", 0, 0, NULL);
+  /* Names may hold spaces (C++): the count follows the last one. */
+  g_autoptr (GRegex) format = g_regex_new ("^([^;]+(?:;[^;]+)*) ([0-9]+)$", 0, 0, NULL);
   g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
   GHashTable *stacks = stack_table_new ();
 

@@ -11,6 +11,7 @@
 #include "profile-builder.h"
 #include "sp-call-tree-view.h"
 #include "sp-filter.h"
+#include "sp-name-label.h"
 #include "sp-tree-item.h"
 
 
@@ -353,16 +354,31 @@ settle (void)
     g_main_context_iteration (NULL, FALSE);
 }
 
-/* The first label under widget (depth first). */
-static GtkLabel *
+/* A cell's text: a label's, or the full name of a function's name cell. */
+static const char *
+cell_text (GtkWidget *cell)
+{
+  if (SP_IS_NAME_LABEL (cell))
+    return sp_name_label_get_name (SP_NAME_LABEL (cell));
+  return gtk_label_get_text (GTK_LABEL (cell));
+}
+
+static gboolean
+is_text_cell (GtkWidget *widget)
+{
+  return GTK_IS_LABEL (widget) || SP_IS_NAME_LABEL (widget);
+}
+
+/* The first label or name cell under widget (depth first). */
+static GtkWidget *
 first_label (GtkWidget *widget)
 {
-  if (GTK_IS_LABEL (widget))
-    return GTK_LABEL (widget);
+  if (is_text_cell (widget))
+    return widget;
   for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
        child = gtk_widget_get_next_sibling (child))
     {
-      GtkLabel *label = first_label (child);
+      GtkWidget *label = first_label (child);
 
       if (label != NULL)
         return label;
@@ -377,12 +393,12 @@ function_drawn_at (GtkWidget *scroller,
                    double y)
 {
   GtkWidget *picked = gtk_widget_pick (scroller, 40, y, GTK_PICK_DEFAULT);
-  GtkLabel *label;
+  GtkWidget *label;
 
   while (picked != NULL && !GTK_IS_LIST_VIEW (gtk_widget_get_parent (picked)))
     picked = gtk_widget_get_parent (picked);
   label = picked != NULL ? first_label (picked) : NULL;
-  return label != NULL ? g_strdup (gtk_label_get_text (label)) : NULL;
+  return label != NULL ? g_strdup (cell_text (label)) : NULL;
 }
 
 /* Scrolled down a long list below an opened row, a new tree keeps the
@@ -668,7 +684,7 @@ static void
 collect_labels (GtkWidget *widget,
                 GPtrArray *labels)
 {
-  if (GTK_IS_LABEL (widget))
+  if (is_text_cell (widget))
     g_ptr_array_add (labels, widget);
   for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
        child = gtk_widget_get_next_sibling (child))
@@ -690,7 +706,7 @@ row_widget (SpCallTreeView *view,
       if (!gtk_widget_get_child_visible (row))
         continue;
       collect_labels (row, found);
-      if (found->len == 4 && g_str_equal (gtk_label_get_text (found->pdata[0]), name))
+      if (found->len == 4 && g_str_equal (cell_text (found->pdata[0]), name))
         {
           if (labels != NULL)
             g_ptr_array_extend (labels, found, NULL, NULL);

@@ -1,0 +1,338 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sp-output.c: checking the output path, creating and placing the spool. */
+#include "sp-output.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sp-spool-format.h"
+
+#define CREATE_FLAGS     (O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC)
+#define CREATE_MODE      0666
+#define TEMP_ATTEMPTS    100
+#define SIDE_FILE_HEADER "# stackpulse side file"
+
+/* ---- Names ------------------------------------------------------------- */
+
+/* Splits path into its folder (opened) and its last name. */
+static bool
+open_folder (SpOutput *out,
+             char *message,
+             size_t message_size)
+{
+  const char *slash = strrchr (out->path, '/');
+  const char *base = slash != NULL ? slash + 1 : out->path;
+  char *folder;
+
+  if (*base == '\0' || strcmp (base, ".") == 0 || strcmp (base, "..") == 0)
+    {
+      snprintf (message, message_size, "'%s' names a folder, not a file", out->path);
+      return false;
+    }
+  folder = slash == NULL ? strdup (".") : slash == out->path ? strdup ("/")
+                                                               : strndup (out->path, (size_t) (slash - out->path));
+  out->name = strdup (base);
+  if (folder == NULL || out->name == NULL || asprintf (&out->meta_name, "%s.meta", base) < 0
+      || asprintf (&out->meta_path, "%s.meta", out->path) < 0)
+    {
+      free (folder);
+      out->meta_name = out->meta_path = NULL;
+      snprintf (message, message_size, "out of memory");
+      return false;
+    }
+  out->dir_fd = open (folder, O_PATH | O_DIRECTORY | O_CLOEXEC);
+  if (out->dir_fd < 0)
+    snprintf (message, message_size, "cannot create '%s': folder '%s': %s", out->path, folder, strerror (errno));
+  free (folder);
+  return out->dir_fd >= 0;
+}
+
+int
+sp_output_create_temp (int dir_fd,
+                       const char *base,
+                       char *name,
+                       size_t name_size)
+{
+  static const char letters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+
+  for (int attempt = 0; attempt < TEMP_ATTEMPTS; attempt++)
+    {
+      unsigned char random[6];
+      char suffix[sizeof random + 1];
+      int fd;
+
+      if (getrandom (random, sizeof random, 0) != (ssize_t) sizeof random)
+        return -1;
+      for (size_t i = 0; i < sizeof random; i++)
+        suffix[i] = letters[random[i] % (sizeof letters - 1)];
+      suffix[sizeof random] = '\0';
+      if ((size_t) snprintf (name, name_size, ".%s.%s", base, suffix) >= name_size)
+        {
+          errno = ENAMETOOLONG;
+          return -1;
+        }
+      fd = openat (dir_fd, name, CREATE_FLAGS, CREATE_MODE);
+      if (fd >= 0 || errno != EEXIST)
+        return fd;
+    }
+  errno = EEXIST;
+  return -1;
+}
+
+/* ---- What must not be replaced ------------------------------------------ */
+
+/* path as the command sees it: relative to the folder it runs in. */
+static bool
+stat_in (const char *directory,
+         const char *path,
+         struct stat *st)
+{
+  char *full = NULL;
+  bool ok;
+
+  if (directory != NULL && path[0] != '/')
+    {
+      if (asprintf (&full, "%s/%s", directory, path) < 0)
+        return false;
+      path = full;
+    }
+  ok = stat (path, st) == 0;
+  free (full);
+  return ok;
+}
+
+/* The file execvp would run for name (which has no slash): the first
+ * executable one along PATH. */
+static bool
+stat_on_path (const char *directory,
+              const char *name,
+              struct stat *st)
+{
+  const char *path = getenv ("PATH");
+  char *copy = strdup (path != NULL ? path : "/bin:/usr/bin");
+  char *saveptr = NULL;
+  bool found = false;
+
+  for (char *dir = strtok_r (copy, ":", &saveptr); copy != NULL && dir != NULL && !found;
+       dir = strtok_r (NULL, ":", &saveptr))
+    {
+      char *candidate;
+
+      if (asprintf (&candidate, "%s/%s", dir, name) < 0)
+        break;
+      found = stat_in (directory, candidate, st) && S_ISREG (st->st_mode) && (st->st_mode & 0111) != 0;
+      free (candidate);
+    }
+  free (copy);
+  return found;
+}
+
+static bool
+same_file (const struct stat *a,
+           const struct stat *b)
+{
+  return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+/* What file (described in what) is the one at st: the recorder, the
+ * program, a file on the command line (also after "--option="), an
+ * attached process's program. */
+static bool
+is_an_input (const struct stat *st,
+             const SpOutputInputs *inputs,
+             char *what,
+             size_t what_size)
+{
+  struct stat input;
+  char link[64];
+
+  if (stat ("/proc/self/exe", &input) == 0 && same_file (st, &input))
+    return snprintf (what, what_size, "stackpulse-record itself") > 0;
+  for (size_t i = 0; inputs->command != NULL && inputs->command[i] != NULL; i++)
+    {
+      const char *arg = inputs->command[i];
+      const char *value = arg[0] == '-' && strchr (arg, '=') != NULL ? strchr (arg, '=') + 1 : NULL;
+      bool found = i == 0 && strchr (arg, '/') == NULL ? stat_on_path (inputs->directory, arg, &input)
+                                                        : stat_in (inputs->directory, arg, &input);
+
+      if ((found && same_file (st, &input))
+          || (value != NULL && stat_in (inputs->directory, value, &input) && same_file (st, &input)))
+        return snprintf (what, what_size, i == 0 ? "the program to record (%s)" : "a file the command names (%s)",
+                         arg) > 0;
+    }
+  for (size_t i = 0; i < inputs->n_pids; i++)
+    {
+      snprintf (link, sizeof link, "/proc/%d/exe", (int) inputs->pids[i]);
+      if (stat (link, &input) == 0 && same_file (st, &input))
+        return snprintf (what, what_size, "the program of process %d", (int) inputs->pids[i]) > 0;
+    }
+  return false;
+}
+
+/* Whether name in the folder is empty or begins with prefix. */
+static bool
+begins_with (int dir_fd,
+             const char *name,
+             const char *prefix)
+{
+  size_t len = strlen (prefix);
+  char head[64];
+  struct stat st;
+  ssize_t n;
+  int fd = openat (dir_fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+
+  if (fd < 0)
+    return false;
+  n = fstat (fd, &st) == 0 && S_ISREG (st.st_mode) ? read (fd, head, len) : -1;
+  close (fd);
+  return n == 0 || (n == (ssize_t) len && memcmp (head, prefix, len) == 0);
+}
+
+/* One of the two files a recording is. */
+typedef struct {
+  const char *name;    /* in the output's folder */
+  const char *path;    /* for messages */
+  const char *prefix;  /* what such a file begins with */
+  const char *kind;    /* what it is called */
+} OutputFile;
+
+/* An existing file may be replaced when it is a regular file, no input,
+ * and empty or what its kind begins with. */
+static bool
+check_existing (const SpOutput *out,
+                const OutputFile *file,
+                const SpOutputInputs *inputs,
+                bool *exists,
+                char *message,
+                size_t message_size)
+{
+  const char *path = file->path;
+  struct stat st;
+  char what[4200];
+
+  *exists = false;
+  if (fstatat (out->dir_fd, file->name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+    {
+      if (errno == ENOENT)
+        return true;
+      snprintf (message, message_size, "cannot create '%s': %s", path, strerror (errno));
+      return false;
+    }
+  *exists = true;
+  if (S_ISLNK (st.st_mode))
+    snprintf (message, message_size, "'%s' is a symbolic link: the recorder does not write through links "
+              "(name the file itself, or a new one)", path);
+  else if (S_ISDIR (st.st_mode))
+    snprintf (message, message_size, "'%s' is a folder: name a file in it", path);
+  else if (!S_ISREG (st.st_mode))
+    snprintf (message, message_size, "'%s' is not a regular file: a recording is a spool with its side file "
+              "beside it, name a file", path);
+  else if (is_an_input (&st, inputs, what, sizeof what))
+    snprintf (message, message_size, "'%s' is %s: not writing the recording over it", path, what);
+  else if (!begins_with (out->dir_fd, file->name, file->prefix))
+    snprintf (message, message_size, "'%s' exists and is not a stackpulse %s: not replacing it "
+              "(remove it, or name another file)", path, file->kind);
+  else
+    return true;
+  return false;
+}
+
+/* ---- Creating, placing, removing -------------------------------------- */
+
+bool
+sp_output_open (SpOutput *out,
+                const char *path,
+                const SpOutputInputs *inputs,
+                char *message,
+                size_t message_size)
+{
+  char temp[4096];
+  bool meta_exists;
+
+  memset (out, 0, sizeof *out);
+  out->path = path;
+  out->dir_fd = out->spool_fd = -1;
+  if (!open_folder (out, message, message_size))
+    return false;
+
+  OutputFile spool = { out->name, out->path, SP_SPOOL_MAGIC, "recording" };
+  OutputFile meta = { out->meta_name, out->meta_path, SIDE_FILE_HEADER, "side file" };
+
+  if (!check_existing (out, &spool, inputs, &out->replacing, message, message_size)
+      || !check_existing (out, &meta, inputs, &meta_exists, message, message_size))
+    return false;
+  if (!out->replacing)
+    out->spool_fd = openat (out->dir_fd, out->name, CREATE_FLAGS, CREATE_MODE);
+  else if ((out->spool_fd = sp_output_create_temp (out->dir_fd, out->name, temp, sizeof temp)) >= 0)
+    out->temp_name = strdup (temp);
+  if (out->spool_fd < 0)
+    {
+      snprintf (message, message_size, "cannot create '%s': %s", path,
+                errno == EEXIST ? "it appeared while the recorder was starting" : strerror (errno));
+      return false;
+    }
+  return true;
+}
+
+bool
+sp_output_commit (SpOutput *out,
+                  char *message,
+                  size_t message_size)
+{
+  char *meta_name;
+
+  if (out->temp_name == NULL)
+    return true;
+  if (renameat (out->dir_fd, out->temp_name, out->dir_fd, out->name) == 0)
+    {
+      free (out->temp_name);
+      out->temp_name = NULL;
+      return true;
+    }
+  /* The recording goes on where it is: say where, and put its side file
+   * beside it. */
+  snprintf (message, message_size, "cannot replace '%s' (%s): the recording is in '%s' in the same folder",
+            out->path, strerror (errno), out->temp_name);
+  if (asprintf (&meta_name, "%s.meta", out->temp_name) >= 0)
+    {
+      free (out->meta_name);
+      out->meta_name = meta_name;
+      free (out->meta_path);
+      out->meta_path = strdup (meta_name);
+    }
+  free (out->name);
+  out->name = out->temp_name;
+  out->temp_name = NULL;
+  return false;
+}
+
+void
+sp_output_discard (SpOutput *out)
+{
+  const char *name = out->temp_name != NULL ? out->temp_name : out->name;
+  struct stat ours, there;
+
+  /* Only the file this run created, if it is still the one there. */
+  if (out->spool_fd >= 0 && name != NULL && fstat (out->spool_fd, &ours) == 0
+      && fstatat (out->dir_fd, name, &there, AT_SYMLINK_NOFOLLOW) == 0 && same_file (&ours, &there))
+    unlinkat (out->dir_fd, name, 0);
+}
+
+void
+sp_output_clear (SpOutput *out)
+{
+  if (out->dir_fd >= 0)
+    close (out->dir_fd);
+  free (out->meta_path);
+  free (out->name);
+  free (out->meta_name);
+  free (out->temp_name);
+  memset (out, 0, sizeof *out);
+  out->dir_fd = out->spool_fd = -1;
+}

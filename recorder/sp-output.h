@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sp-output.h: the files a recording writes, created safely.
+ *
+ * The recorder often runs as root, and in folders others can write to
+ * (/tmp). Every file it writes is created in the opened output folder
+ * (openat) under a name nobody had, with O_CREAT | O_EXCL | O_NOFOLLOW,
+ * mode 0666 less the umask, and put in place with rename, which replaces a
+ * name and never follows it.
+ *
+ * A new output is created at its own name at once, so that the window (or
+ * anyone) can follow it as it grows. An existing recording is replaced:
+ * the new spool is written under a temporary name beside it and renamed
+ * into place once the target runs (sp_output_commit), so a command that
+ * cannot start leaves the old recording as it was. Refused, with a message:
+ * a symbolic link, anything but a regular file, the program to record (or
+ * any file named on its command line, or the recorder itself), and an
+ * existing file that is not a recording (or a side file that is not one). */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+typedef struct {
+  char *const *command;    /* launched: its argv, else NULL */
+  const char  *directory;  /* where it runs; NULL: here */
+  const pid_t *pids;       /* attached */
+  size_t       n_pids;
+} SpOutputInputs;
+
+typedef struct {
+  const char *path;        /* as given with -o, for messages */
+  char       *meta_path;   /* path.meta, for messages */
+  int         dir_fd;      /* the folder both are in */
+  char       *name;        /* the spool's name in it */
+  char       *meta_name;   /* the side file's */
+  char       *temp_name;   /* where the new spool is until it replaces name; NULL if new */
+  int         spool_fd;    /* the new spool, for writing (the writer takes it) */
+  bool        replacing;   /* an existing recording is at name */
+} SpOutput;
+
+/* Checks path and creates the new spool; false with a message (naming
+ * path) when it is refused or cannot be created. */
+bool sp_output_open (SpOutput *out,
+                     const char *path,
+                     const SpOutputInputs *inputs,
+                     char *message,
+                     size_t message_size);
+
+/* Puts the new spool at its name (replacing the old recording), once the
+ * recording has started. When that fails the recording stays where it
+ * is, which the message says. */
+bool sp_output_commit (SpOutput *out,
+                       char *message,
+                       size_t message_size);
+
+/* Nothing was recorded: removes the spool this run created, and only it. */
+void sp_output_discard (SpOutput *out);
+
+/* Closes the folder and frees the names (spool_fd is the writer's). */
+void sp_output_clear (SpOutput *out);
+
+/* A new file in dir_fd, opened for writing, under a fresh hidden name made
+ * from base (".BASE.XXXXXX"), which goes to name. -1 (errno) on failure. */
+int sp_output_create_temp (int dir_fd,
+                           const char *base,
+                           char *name,
+                           size_t name_size);

@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* test-report-state.c: stackpulse-report on a recording still being
+ * written, and on one whose recorder was killed.
+ *
+ * The real recorder attaches to sp-work-threads; the report is run while
+ * it records (the summary says "in progress"), then the recorder is
+ * SIGKILLed, leaving a side file with complete=false: the report must say
+ * the recording was interrupted, with the samples the file holds, never
+ * pass the side file's last counts off as the recording's. Without the
+ * recorder's pid (another host, an older recorder), how long the files
+ * have not changed decides. */
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <stdio.h>
+#include <string.h>
+#include <utime.h>
+
+#include "record-run.h"
+#include "record-stacks.h"
+#include "report-output.h"
+
+/* "samples:   N (of M in the file)": M. */
+static guint64
+samples_in_file (const char *summary)
+{
+  const char *line = strstr (summary, "\nsamples:   ");
+  const char *of = line != NULL ? strstr (line, "(of ") : NULL;
+
+  g_assert_nonnull (of);
+  return g_ascii_strtoull (of + 4, NULL, 10);
+}
+
+/* The summary's "recording: " line, without its newline; NULL when none. */
+static char *
+recording_line (const char *summary)
+{
+  const char *line = strstr (summary, "\nrecording: ");
+
+  if (line == NULL)
+    return NULL;
+  line += strlen ("\nrecording: ");
+  return g_strndup (line, strcspn (line, "\n"));
+}
+
+static char *
+summary_of (const char *dir,
+            const char *spool)
+{
+  g_autofree char *out = sp_test_report (dir, spool, NULL);
+
+  g_test_message ("%s", out);
+  return g_steal_pointer (&out);
+}
+
+/* Both files as if last written seconds_ago. */
+static void
+set_age (const char *spool,
+         const char *meta_path,
+         gint64 seconds_ago)
+{
+  struct utimbuf when;
+
+  when.actime = when.modtime = (time_t) (g_get_real_time () / G_USEC_PER_SEC - seconds_ago);
+  g_assert_cmpint (g_utime (spool, &when), ==, 0);
+  g_assert_cmpint (g_utime (meta_path, &when), ==, 0);
+}
+
+/* The side file of an older recorder: no recorder_pid. */
+static void
+forget_recorder_pid (const char *meta_path)
+{
+  g_autoptr (GKeyFile) meta = g_key_file_new ();
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (g_key_file_load_from_file (meta, meta_path, G_KEY_FILE_KEEP_COMMENTS, &error));
+  g_assert_true (g_key_file_remove_key (meta, "recording", "recorder_pid", &error));
+  g_assert_true (g_key_file_save_to_file (meta, meta_path, &error));
+  g_assert_no_error (error);
+}
+
+static void
+test_in_progress_then_interrupted (void)
+{
+  g_autofree char *workload = sp_test_workload ("threads");
+  g_autofree char *dir = sp_test_make_dir ();
+  g_autofree char *ready_path = g_build_filename (dir, "ready", NULL);
+  g_autofree char *spool = g_build_filename (dir, "out.spool", NULL);
+  g_autofree char *meta_path = g_build_filename (dir, "out.spool.meta", NULL);
+  g_autofree char *pid_arg = NULL;
+  g_autofree char *live = NULL;
+  g_autofree char *killed = NULL;
+  g_autofree char *state = NULL;
+  g_autofree char *expected = NULL;
+  g_autoptr (SpChildResult) top = NULL;
+  g_autofree char *ready = NULL;
+  SpChild *target, *recorder;
+
+  target = sp_child_spawn (dir, "workload", (const char *const[]) { workload, "--ready", ready_path, "30", NULL },
+                           FALSE);
+  ready = sp_test_wait_for_file (target, ready_path);
+  pid_arg = g_strdup_printf ("--pid=%d", (int) target->pid);
+  recorder = sp_child_spawn (dir, "record", (const char *const[]) { sp_test_recorder (), "-F", "1000", "-o", spool,
+                                                                     pid_arg, NULL }, FALSE);
+  /* The side file comes after the first samples. */
+  g_free (sp_test_wait_for_file (recorder, meta_path));
+
+  live = summary_of (dir, spool);
+  state = recording_line (live);
+  g_assert_nonnull (state);
+  g_assert_true (g_str_has_prefix (state, "in progress: "));
+  g_assert_nonnull (strstr (live, " or more (counted until the side file was last written)\n"));
+
+  sp_child_kill (recorder);
+  killed = summary_of (dir, spool);
+  g_clear_pointer (&state, g_free);
+  state = recording_line (killed);
+  expected = g_strdup_printf ("interrupted: its recorder ended before finishing it; %" G_GUINT64_FORMAT
+                              " samples over ", samples_in_file (killed));
+  g_assert_cmpuint (samples_in_file (killed), >, 0);
+  g_assert_nonnull (state);
+  g_assert_true (g_str_has_prefix (state, expected));
+  g_assert_true (g_str_has_suffix (state, " s were saved"));
+  /* The outputs meant for other programs say it on stderr. */
+  top = sp_test_report_run (dir, (const char *const[]) { "top", spool, NULL });
+  g_assert_cmpint (top->exit_code, ==, 0);
+  g_assert_nonnull (strstr (top->err, "warning: the recording is interrupted: "));
+
+  /* No pid to ask about: files that stopped changing mean interrupted,
+   * files still changing mean in progress. */
+  forget_recorder_pid (meta_path);
+  set_age (spool, meta_path, 60);
+  g_clear_pointer (&killed, g_free);
+  g_clear_pointer (&state, g_free);
+  killed = summary_of (dir, spool);
+  state = recording_line (killed);
+  g_assert_nonnull (state);
+  g_assert_true (g_str_has_prefix (state, "interrupted: "));
+  set_age (spool, meta_path, 0);
+  g_clear_pointer (&killed, g_free);
+  g_clear_pointer (&state, g_free);
+  killed = summary_of (dir, spool);
+  state = recording_line (killed);
+  g_assert_nonnull (state);
+  g_assert_true (g_str_has_prefix (state, "in progress: "));
+
+  sp_child_kill (target);
+  sp_test_remove_dir (dir);
+}
+
+/* A finished recording says nothing of the kind, and its lost count is
+ * the side file's. */
+static void
+test_complete (void)
+{
+  g_autofree char *workload = sp_test_workload ("threads");
+  g_autoptr (SpTestRecording) rec = sp_test_record (NULL, (const char *const[]) { workload, "0.3", NULL });
+  g_autofree char *summary = NULL;
+  g_autofree char *lost = NULL;
+
+  g_assert_cmpint (rec->result->exit_code, ==, 0);
+  sp_test_recording_load (rec);
+  summary = summary_of (rec->dir, rec->spool);
+  g_assert_null (recording_line (summary));
+  lost = g_strdup_printf ("\nlost:      %" G_GINT64_FORMAT "\n",
+                          g_key_file_get_int64 (rec->meta, "recording", "lost_samples", NULL));
+  g_assert_nonnull (strstr (summary, lost));
+}
+
+int
+main (int argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  if (!sp_test_require_perf ())
+    return 0;
+  g_test_add_func ("/report/state/in-progress-then-interrupted", test_in_progress_then_interrupted);
+  g_test_add_func ("/report/state/complete", test_complete);
+  return g_test_run ();
+}
