@@ -477,7 +477,7 @@ sp_callers_view_set_functions (SpCallersView *self,
                                GArray *functions,
                                guint64 all)
 {
-  g_autoptr (GArray) owned = functions;
+  g_autoptr (GArray) owned G_GNUC_UNUSED = functions;
 
   g_return_if_fail (SP_IS_CALLERS_VIEW (self));
   g_return_if_fail ((profile == NULL) == (functions == NULL));
@@ -506,8 +506,8 @@ sp_callers_view_set_function (SpCallersView *self,
                               GArray *callers,
                               GArray *callees)
 {
-  g_autoptr (GArray) owned_callers = callers;
-  g_autoptr (GArray) owned_callees = callees;
+  g_autoptr (GArray) owned_callers G_GNUC_UNUSED = callers;
+  g_autoptr (GArray) owned_callees G_GNUC_UNUSED = callees;
   gboolean changed;
 
   g_return_if_fail (SP_IS_CALLERS_VIEW (self));
