@@ -17,6 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "sp-file-private.h"
+
 /* A PT_LOAD segment: file bytes [offset, offset + size) are loaded at
  * vaddr. */
 typedef struct {
@@ -181,25 +183,44 @@ vdso_as_file (void)
   return fd;
 }
 
+/* The module's file, opened here rather than by libdwfl: a FIFO would
+ * block its open() forever. */
+static int
+open_module_file (SpSymbolizer *self,
+                  const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  int fd = _sp_file_open_regular (path, &error);
+
+  if (fd < 0)
+    _sp_symbolizer_add_problem (self, SP_SYMBOL_PROBLEM_UNREADABLE, path, "%s", error->message);
+  return fd;
+}
+
 /* Reports the file to a Dwfl of its own and indexes it. */
 static gboolean
 load_file (SpSymbolizer *self,
            SpElfModule *module)
 {
   gboolean vdso = g_str_equal (module->path, "[vdso]");
-  int fd = vdso ? vdso_as_file () : -1;
+  int fd = vdso ? vdso_as_file () : open_module_file (self, module->path);
   Dwarf_Addr dwarf_bias;
+  void **userdata;
   Elf *elf;
 
+  if (fd < 0)
+    return FALSE;
   module->dwfl = dwfl_begin (&self->dwfl_callbacks);
-  if (module->dwfl == NULL || (vdso && fd < 0))
+  if (module->dwfl == NULL)
     {
-      if (fd >= 0)
-        close (fd);
+      close (fd);
       return FALSE;
     }
   module->mod = dwfl_report_offline (module->dwfl, module->path, module->path, fd);
   dwfl_report_end (module->dwfl, NULL, NULL);
+  /* For _sp_debug_file_find, which reports what it skips. */
+  if (module->mod != NULL && dwfl_module_info (module->mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL) != NULL)
+    *userdata = self;
   elf = module->mod != NULL ? dwfl_module_getelf (module->mod, &module->bias) : NULL;
   if (elf == NULL)
     {

@@ -37,9 +37,10 @@ sp_symbolizer_new (void)
 
   /* Offline modules: the file is given, libdwfl finds its debug file
    * (build-id under /usr/lib/debug/.build-id/, then .gnu_debuglink, then
-   * debuginfod servers when DEBUGINFOD_URLS is set, as gdb and perf do). */
+   * debuginfod servers when DEBUGINFOD_URLS is set, as gdb and perf do),
+   * unless a FIFO stands where it looks (sp-debug-file.c). */
   self->dwfl_callbacks.find_elf = dwfl_build_id_find_elf;
-  self->dwfl_callbacks.find_debuginfo = dwfl_standard_find_debuginfo;
+  self->dwfl_callbacks.find_debuginfo = _sp_debug_file_find;
   self->dwfl_callbacks.section_address = dwfl_offline_section_address;
   self->dwfl_callbacks.debuginfo_path = &self->debuginfo_path;
   return self;
