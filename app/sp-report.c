@@ -130,7 +130,9 @@ sp_report_summary (SpProfile *profile,
   fprintf (out, "duration:  %.3f s\n", n > 0 ? (double) (last - first) / 1e9 : 0.0);
   fprintf (out, "samples:   %" G_GUINT64_FORMAT " (of %" G_GSIZE_FORMAT " in the file)\n", counts->n_samples, n);
   fprintf (out, "threads:   %" G_GSIZE_FORMAT "\n", sp_spool_reader_get_n_threads (reader));
-  fprintf (out, "lost:      %s\n", lost != NULL ? lost : "unknown (no side file)");
+  fprintf (out, "lost:      %s\n", lost != NULL ? lost
+                                     : sp_profile_get_meta_problem (profile) != NULL ? "unknown (the side file is damaged)"
+                                     : "unknown (no side file)");
   if (sp_profile_get_damage (profile) != NULL)
     fprintf (out, "damage:    %s\n", sp_profile_get_damage (profile));
   fprintf (out, "\ntop functions (self):\n%8s %8s %10s  %s\n", "self", "total", "samples", "function");
