@@ -88,15 +88,18 @@ index_thread_names (SpProfile *self)
     }
 }
 
+/* why names the file already when it comes from opening it. */
 static void
 set_meta_problem (SpProfile *self,
                   const char *meta_path,
                   const char *why)
 {
+  g_autofree char *where = strstr (why, meta_path) == NULL ? g_strdup_printf ("%s: %s", meta_path, why) : NULL;
+
   g_free (self->meta_problem);
-  self->meta_problem = g_strdup_printf ("the side file %s is unreadable or damaged (%s): "
+  self->meta_problem = g_strdup_printf ("the side file is unreadable or damaged (%s): "
                                         "thread names, kernel symbols and lost counts are not known",
-                                        meta_path, why);
+                                        where != NULL ? where : why);
 }
 
 /* (Re)loads OUT.spool.meta when it changed; the recorder rewrites it
