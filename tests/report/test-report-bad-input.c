@@ -68,10 +68,11 @@ mkfifo_at (const char *path)
 }
 
 /* A spool with 10 samples in each module (a user module of pid 100 at
- * 0x400000 + 16 MiB each), and 10 in JIT code of NO_SUCH_PID. */
+ * 0x400000 + 16 MiB each), and with_jit, 10 in JIT code of NO_SUCH_PID. */
 static void
 write_spool (const char *path,
-             const char *const *module_paths)
+             const char *const *module_paths,
+             gboolean with_jit)
 {
   SpSpoolError err;
   SpSpoolWriter *writer = sp_spool_writer_create (path, 1700000000000000, 1000, &err);
@@ -89,7 +90,7 @@ write_spool (const char *path,
       for (guint s = 0; s < 10; s++, now_ns += 1000000)
         g_assert_true (sp_spool_writer_write_sample (writer, now_ns, 100, 100, &frame, 1, NULL, &err));
     }
-  for (guint s = 0; s < 10; s++, now_ns += 1000000)
+  for (guint s = 0; with_jit && s < 10; s++, now_ns += 1000000)
     {
       SpFrame jit = { 0x7f0000001000, 0x7f0000001000, SP_SPOOL_NO_ID, SP_FRAME_USER };
 
@@ -169,7 +170,7 @@ test_damaged_after_header (void)
   g_autoptr (SpChildResult) result = NULL;
   FILE *file;
 
-  write_spool (spool, NULL);
+  write_spool (spool, NULL, FALSE);
   file = fopen (spool, "a");
   g_assert_nonnull (file);
   fputs ("\xee garbage", file);
@@ -193,7 +194,7 @@ test_fifo_module (void)
   g_autoptr (SpChildResult) result = NULL;
 
   mkfifo_at (module);
-  write_spool (spool, (const char *const[]) { module, NULL });
+  write_spool (spool, (const char *const[]) { module, NULL }, FALSE);
   result = report (dir, spool, NULL);
   g_assert_cmpint (result->exit_code, ==, 0);
   g_assert_nonnull (strstr (result->out, "libfifo.so+0x1100"));
@@ -218,7 +219,7 @@ test_fifo_debug_file (void)
   g_assert_true (g_file_get_contents (stripped, &contents, &length, NULL));
   g_assert_true (g_file_set_contents (program, contents, (gssize) length, NULL));
   mkfifo_at (debug);
-  write_spool (spool, (const char *const[]) { program, NULL });
+  write_spool (spool, (const char *const[]) { program, NULL }, FALSE);
   result = report (dir, spool, NULL);
   g_assert_cmpint (result->exit_code, ==, 0);
   g_assert_nonnull (strstr (result->out, "[prog]"));
@@ -238,7 +239,7 @@ test_fifo_perf_map (void)
 
   g_unlink (map);
   mkfifo_at (map);
-  write_spool (spool, NULL);
+  write_spool (spool, NULL, TRUE);
   result = report (dir, spool, NULL);
   g_unlink (map);
   g_assert_cmpint (result->exit_code, ==, 0);
@@ -275,7 +276,7 @@ test_fifo_side_file (void)
   g_autofree char *spool = g_build_filename (dir, "fifo-meta.spool", NULL);
   g_autofree char *meta = g_strconcat (spool, ".meta", NULL);
 
-  write_spool (spool, NULL);
+  write_spool (spool, NULL, FALSE);
   mkfifo_at (meta);
   assert_side_file_refused (dir, spool, "is a FIFO (named pipe), not a regular file");
   sp_test_remove_dir (dir);
@@ -291,7 +292,7 @@ test_damaged_side_file (void)
 
   for (guint i = 0; i < sizeof bytes; i++)
     bytes[i] = (guint8) (i * 151 + 7);
-  write_spool (spool, NULL);
+  write_spool (spool, NULL, FALSE);
   g_assert_true (g_file_set_contents (meta, (const char *) bytes, sizeof bytes, NULL));
   assert_side_file_refused (dir, spool, "");
   sp_test_remove_dir (dir);
@@ -306,7 +307,7 @@ test_large_side_file (void)
   g_autofree char *meta = g_strconcat (spool, ".meta", NULL);
   int fd;
 
-  write_spool (spool, NULL);
+  write_spool (spool, NULL, FALSE);
   write_meta (spool, "[recording]\nformat=1\n");
   fd = open (meta, O_WRONLY | O_CLOEXEC);
   g_assert_cmpint (fd, >=, 0);
