@@ -67,35 +67,37 @@ mkfifo_at (const char *path)
   g_assert_cmpint (mkfifo (path, 0600), ==, 0);
 }
 
-/* A spool with 10 samples in each module (a user module of pid 100 at
- * 0x400000 + 16 MiB each), and with_jit, 10 in JIT code of NO_SUCH_PID. */
+/* A spool with 10 samples in the kernel, 10 in each module (a user
+ * module of pid 100 at 0x400000 + 16 MiB each), and with_jit, 10 in JIT
+ * code of NO_SUCH_PID. */
 static void
 write_spool (const char *path,
              const char *const *module_paths,
              gboolean with_jit)
 {
+  SpModule kernel = { 0xffffffff80000000, G_MAXUINT64, 0, 0, "[kernel.kallsyms]", 17, -1, true };
+  SpFrame kernel_frame = { 0x1000, 0xffffffff80001000, 0, SP_FRAME_KERNEL };
+  SpFrame jit_frame = { 0x7f0000001000, 0x7f0000001000, SP_SPOOL_NO_ID, SP_FRAME_USER };
   SpSpoolError err;
   SpSpoolWriter *writer = sp_spool_writer_create (path, 1700000000000000, 1000, &err);
   guint64 now_ns = 1000000000;
-  guint n = 0;
 
   g_assert_nonnull (writer);
-  for (; module_paths != NULL && module_paths[n] != NULL; n++)
+  g_assert_true (sp_spool_writer_write_module (writer, 0, &kernel, &err));
+  for (guint s = 0; s < 10; s++, now_ns += 1000000)
+    g_assert_true (sp_spool_writer_write_sample (writer, now_ns, 100, 100, &kernel_frame, 1, NULL, &err));
+  for (guint n = 0; module_paths != NULL && module_paths[n] != NULL; n++)
     {
       guint64 start = 0x400000 + (guint64) n * 0x1000000;
       SpModule module = { start, start + 0x100000, 0, 0, module_paths[n], strlen (module_paths[n]), 100, false };
-      SpFrame frame = { 0x1100, start + 0x1100, n, SP_FRAME_USER };
+      SpFrame frame = { 0x1100, start + 0x1100, n + 1, SP_FRAME_USER };
 
-      g_assert_true (sp_spool_writer_write_module (writer, n, &module, &err));
+      g_assert_true (sp_spool_writer_write_module (writer, n + 1, &module, &err));
       for (guint s = 0; s < 10; s++, now_ns += 1000000)
         g_assert_true (sp_spool_writer_write_sample (writer, now_ns, 100, 100, &frame, 1, NULL, &err));
     }
   for (guint s = 0; with_jit && s < 10; s++, now_ns += 1000000)
-    {
-      SpFrame jit = { 0x7f0000001000, 0x7f0000001000, SP_SPOOL_NO_ID, SP_FRAME_USER };
-
-      g_assert_true (sp_spool_writer_write_sample (writer, now_ns, NO_SUCH_PID, NO_SUCH_PID, &jit, 1, NULL, &err));
-    }
+    g_assert_true (sp_spool_writer_write_sample (writer, now_ns, NO_SUCH_PID, NO_SUCH_PID, &jit_frame, 1, NULL, &err));
   g_assert_true (sp_spool_writer_close (writer, &err));
 }
 
