@@ -191,9 +191,18 @@ open_module_file (SpSymbolizer *self,
 {
   g_autoptr (GError) error = NULL;
   int fd = _sp_file_open_regular (path, &error);
+  struct stat st;
 
   if (fd < 0)
     _sp_symbolizer_add_problem (self, SP_SYMBOL_PROBLEM_UNREADABLE, path, "%s", error->message);
+  /* Empty is no ELF; and files in /proc say size 0, and some block a
+   * read (/proc/kmsg). */
+  else if (fstat (fd, &st) != 0 || st.st_size == 0)
+    {
+      _sp_symbolizer_add_problem (self, SP_SYMBOL_PROBLEM_UNREADABLE, path, "%s is empty", path);
+      close (fd);
+      fd = -1;
+    }
   return fd;
 }
 

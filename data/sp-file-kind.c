@@ -7,6 +7,7 @@
 #include "sp-file-private.h"
 
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sp-spool-format.h"
@@ -94,13 +95,16 @@ _sp_file_check_spool (const char *path,
                       GError **error)
 {
   char head[HEAD_SIZE + 1];
-  gssize len;
+  gssize len = 0;
   g_autofree char *what = NULL;
+  struct stat st = { 0 };
   int fd = _sp_file_open_regular (path, error);
 
   if (fd < 0)
     return FALSE;
-  len = pread (fd, head, HEAD_SIZE, 0);
+  /* Files in /proc say size 0, and some block a read (/proc/kmsg). */
+  if (fstat (fd, &st) != 0 || st.st_size > 0)
+    len = pread (fd, head, (size_t) MIN (st.st_size, HEAD_SIZE), 0);
   close (fd);
   if (len < 0)
     {

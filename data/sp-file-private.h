@@ -27,10 +27,13 @@ int _sp_file_open_regular (const char *path,
  * what libraries will open by path themselves. */
 gboolean _sp_file_is_absent_or_regular (const char *path);
 
-/* The whole of a regular file of at most max_size bytes, NUL-terminated
- * (files in /proc say size 0: reading goes to the end). */
+/* The whole of a regular file of at most max_size bytes, NUL-terminated:
+ * as many bytes as its size says, or with past_size to its end (files in
+ * /proc say size 0; some of them, /proc/kmsg, block a read: only for a
+ * path no recording names). */
 gboolean _sp_file_read_regular (const char *path,
                                 gsize max_size,
+                                gboolean past_size,
                                 char **contents,
                                 gsize *length,
                                 GError **error);

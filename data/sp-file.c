@@ -82,19 +82,24 @@ set_too_big_error (GError **error,
                path, max_size >> 20);
 }
 
-/* Reads to the end, or fails past max_size. */
+/* Reads up to size bytes (the size fstat gave: a file that grows is read
+ * as it was), or with to_end until the end of the file, failing past
+ * max_size. */
 static gboolean
 read_all (int fd,
           const char *path,
+          gsize size,
+          gboolean to_end,
           gsize max_size,
           GByteArray *bytes,
           GError **error)
 {
   guint8 chunk[65536];
 
-  for (;;)
+  while (to_end || bytes->len < size)
     {
-      gssize n = read (fd, chunk, sizeof chunk);
+      gsize want = to_end ? sizeof chunk : MIN (sizeof chunk, size - bytes->len);
+      gssize n = read (fd, chunk, want);
 
       if (n < 0 && errno == EINTR)
         continue;
@@ -107,7 +112,7 @@ read_all (int fd,
           return FALSE;
         }
       if (n == 0)
-        return TRUE;
+        break;
       if (bytes->len + (gsize) n > max_size)
         {
           set_too_big_error (error, path, max_size);
@@ -115,11 +120,13 @@ read_all (int fd,
         }
       g_byte_array_append (bytes, chunk, (guint) n);
     }
+  return TRUE;
 }
 
 gboolean
 _sp_file_read_regular (const char *path,
                        gsize max_size,
+                       gboolean past_size,
                        char **contents,
                        gsize *length,
                        GError **error)
@@ -138,7 +145,7 @@ _sp_file_read_regular (const char *path,
       return FALSE;
     }
   bytes = g_byte_array_sized_new ((guint) MAX (st.st_size, 0) + 1);
-  ok = read_all (fd, path, max_size, bytes, error);
+  ok = read_all (fd, path, (gsize) MAX (st.st_size, 0), past_size, max_size, bytes, error);
   close (fd);
   if (!ok)
     return FALSE;

@@ -48,7 +48,7 @@ _sp_perf_map_load (SpSymbolizer *self,
   g_auto (GStrv) lines = NULL;
   GArray *ranges;
 
-  if (!_sp_file_read_regular (path, SP_FILE_MAX_SYMBOL_FILE, &contents, NULL, error))
+  if (!_sp_file_read_regular (path, SP_FILE_MAX_SYMBOL_FILE, FALSE, &contents, NULL, error))
     return NULL;
   lines = g_strsplit (contents, "\n", -1);
   ranges = _sp_symbol_ranges_new ();

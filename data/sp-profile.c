@@ -124,7 +124,7 @@ load_meta (SpProfile *self)
   if (mtime == self->meta_mtime)
     return;
   self->meta_mtime = mtime;
-  if (!_sp_file_read_regular (meta_path, SP_FILE_MAX_SIDE_FILE, &contents, &length, &error)
+  if (!_sp_file_read_regular (meta_path, SP_FILE_MAX_SIDE_FILE, FALSE, &contents, &length, &error)
       || !g_key_file_load_from_data (meta, contents, length, G_KEY_FILE_NONE, &error))
     {
       set_meta_problem (self, meta_path, error->message);
