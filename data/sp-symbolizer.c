@@ -33,7 +33,9 @@ sp_symbolizer_new (void)
   self->problem_set = g_hash_table_new (g_str_hash, g_str_equal);
   self->perf_maps = g_hash_table_new_full (NULL, NULL, NULL, free_ranges);
   self->perf_map_dir = g_strdup ("/tmp");
-  self->kallsyms_path = g_strdup ("/proc/kallsyms");
+  /* Another boot's symbols can be given (a saved copy of its kallsyms). */
+  self->kallsyms_path = g_strdup (g_getenv ("STACKPULSE_KALLSYMS") != NULL ? g_getenv ("STACKPULSE_KALLSYMS")
+                                                                           : "/proc/kallsyms");
 
   /* Offline modules: the file is given, libdwfl finds its debug file
    * (build-id under /usr/lib/debug/.build-id/, then .gnu_debuglink, then
