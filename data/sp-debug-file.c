@@ -10,6 +10,7 @@
  * separate debug info, and says why. */
 #include "sp-symbolizer-private.h"
 
+#include <elfutils/libdwelf.h>
 #include <string.h>
 
 #include "sp-file-private.h"
@@ -114,4 +115,37 @@ _sp_debug_file_find (Dwfl_Module *mod,
       }
   return dwfl_standard_find_debuginfo (mod, userdata, modname, base, file_name, debuglink_file,
                                        debuglink_crc, debuginfo_file_name);
+}
+
+/* libdw looks for a DWARF's alternate file (.gnu_debugaltlink, from dwz)
+ * itself when the callback above found none: the name as given, or
+ * relative to the debug file's folder. */
+gboolean
+_sp_debug_file_alt_is_safe (SpSymbolizer *self,
+                            Dwfl_Module *mod,
+                            Dwarf *dwarf)
+{
+  const char *altname = NULL;
+  const void *build_id = NULL;
+  const char *main_file = NULL;
+  const char *debug_file = NULL;
+  g_autofree char *debug_dir = NULL;
+  g_autofree char *candidate = NULL;
+
+  if (dwelf_dwarf_gnu_debugaltlink (dwarf, &altname, &build_id) <= 0 || altname == NULL)
+    return TRUE;
+  dwfl_module_info (mod, NULL, NULL, NULL, NULL, NULL, &main_file, &debug_file);
+  if (g_path_is_absolute (altname))
+    candidate = g_strdup (altname);
+  else if (debug_file != NULL || main_file != NULL)
+    {
+      debug_dir = g_path_get_dirname (debug_file != NULL ? debug_file : main_file);
+      candidate = g_build_filename (debug_dir, altname, NULL);
+    }
+  if (candidate == NULL || _sp_file_is_absent_or_regular (candidate))
+    return TRUE;
+  _sp_symbolizer_add_problem (self, SP_SYMBOL_PROBLEM_UNREADABLE, main_file,
+                              "%s: its debug file %s is not a regular file: not read",
+                              main_file != NULL ? main_file : "?", candidate);
+  return FALSE;
 }

@@ -214,6 +214,7 @@ load_file (SpSymbolizer *self,
   gboolean vdso = g_str_equal (module->path, "[vdso]");
   int fd = vdso ? vdso_as_file () : open_module_file (self, module->path);
   Dwarf_Addr dwarf_bias;
+  Dwarf *dwarf;
   void **userdata;
   Elf *elf;
 
@@ -242,7 +243,8 @@ load_file (SpSymbolizer *self,
   module->symbols = read_symbols (module->mod);
   /* Opening DWARF decompresses every compressed debug section at once:
    * skipped when nobody wants lines or inline frames. */
-  module->has_dwarf = !self->no_dwarf && dwfl_module_getdwarf (module->mod, &dwarf_bias) != NULL;
+  dwarf = self->no_dwarf ? NULL : dwfl_module_getdwarf (module->mod, &dwarf_bias);
+  module->has_dwarf = dwarf != NULL && _sp_debug_file_alt_is_safe (self, module->mod, dwarf);
   if (module->symbols->len == 0)
     _sp_symbolizer_add_problem (self, SP_SYMBOL_PROBLEM_NO_SYMBOLS, module->path, "%s: no symbols", module->path);
   if (!module->has_dwarf && !self->no_dwarf && !vdso)

@@ -126,6 +126,12 @@ int _sp_debug_file_find (Dwfl_Module *mod,
                          GElf_Word debuglink_crc,
                          char **debuginfo_file_name);
 
+/* Whether the DWARF's alternate file (dwz) is absent or a regular file;
+ * FALSE, reported, when libdw would block opening it. */
+gboolean _sp_debug_file_alt_is_safe (SpSymbolizer *self,
+                                     Dwfl_Module *mod,
+                                     Dwarf *dwarf);
+
 /* ---- DWARF (sp-dwarf-scopes.c, sp-dwarf-frames.c) ---------------------- */
 
 /* One compile unit's functions and inlined calls, indexed by address. */

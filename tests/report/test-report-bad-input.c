@@ -230,6 +230,37 @@ test_fifo_debug_file (void)
   sp_test_remove_dir (dir);
 }
 
+/* A program with DWARF that names an alternate debug file (as dwz
+ * leaves them), "alt.debug" beside it, which is a FIFO. */
+static void
+test_fifo_alt_debug_file (void)
+{
+  g_autofree char *dir = sp_test_make_dir ();
+  g_autofree char *spool = g_build_filename (dir, "fifo-alt.spool", NULL);
+  g_autofree char *program = g_build_filename (dir, "prog", NULL);
+  g_autofree char *section = g_build_filename (dir, "altlink", NULL);
+  g_autofree char *alt = g_build_filename (dir, "alt.debug", NULL);
+  g_autofree char *workload = sp_test_workload ("threads");
+  g_autofree char *objcopy = g_find_program_in_path ("objcopy");
+  g_autofree char *add = g_strdup_printf (".gnu_debugaltlink=%s", section);
+  g_autoptr (SpChildResult) copied = NULL;
+  g_autoptr (SpChildResult) result = NULL;
+  /* The name, then a build id (any 20 bytes). */
+  static const char altlink[] = "alt.debug\0" "0123456789abcdefghij";
+
+  g_assert_nonnull (objcopy);
+  g_assert_true (g_file_set_contents (section, altlink, sizeof altlink - 1, NULL));
+  copied = sp_test_run (dir, "objcopy", (const char *const[]) { objcopy, "--add-section", add, workload, program, NULL });
+  g_assert_cmpint (copied->exit_code, ==, 0);
+  mkfifo_at (alt);
+  write_spool (spool, (const char *const[]) { program, NULL }, FALSE);
+  result = report (dir, spool, NULL);
+  g_assert_cmpint (result->exit_code, ==, 0);
+  g_assert_nonnull (strstr (result->out, "[prog]"));
+  g_assert_nonnull (strstr (result->out, "alt.debug is not a regular file"));
+  sp_test_remove_dir (dir);
+}
+
 /* /tmp/perf-PID.map as a FIFO: JIT frames stay unnamed, with the reason. */
 static void
 test_fifo_perf_map (void)
@@ -347,6 +378,7 @@ main (int argc,
   g_test_add_func ("/report/bad-input/damaged-after-header", test_damaged_after_header);
   g_test_add_func ("/report/bad-input/fifo-module", test_fifo_module);
   g_test_add_func ("/report/bad-input/fifo-debug-file", test_fifo_debug_file);
+  g_test_add_func ("/report/bad-input/fifo-alt-debug-file", test_fifo_alt_debug_file);
   g_test_add_func ("/report/bad-input/fifo-perf-map", test_fifo_perf_map);
   g_test_add_func ("/report/bad-input/fifo-side-file", test_fifo_side_file);
   g_test_add_func ("/report/bad-input/damaged-side-file", test_damaged_side_file);
