@@ -5,7 +5,8 @@
  * A perf.data (from the real perf) or a text file lands on the error page,
  * which says what the file is, instead of empty views. A spool that names
  * FIFOs opens (it would block the loading thread forever), and its Summary
- * page says the side file could not be read. */
+ * page says the side file could not be read. And `stackpulse --help`
+ * needs no display. */
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
 #include <string.h>
@@ -141,6 +142,31 @@ test_fifos (void)
   g_rmdir (dir);
 }
 
+/* stackpulse --help needs no display; anything else says there is none. */
+static void
+test_help_without_display (void)
+{
+  g_auto (GStrv) env = g_get_environ ();
+  const char *help[] = { g_getenv ("SP_STACKPULSE"), "--help", NULL };
+  const char *open[] = { g_getenv ("SP_STACKPULSE"), "recording.spool", NULL };
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  int status = -1;
+
+  g_assert_nonnull (help[0]);
+  env = g_environ_unsetenv (env, "DISPLAY");
+  env = g_environ_unsetenv (env, "WAYLAND_DISPLAY");
+  g_assert_true (g_spawn_sync (NULL, (char **) help, env, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, NULL));
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  g_assert_nonnull (strstr (out, "Usage:"));
+  g_assert_nonnull (strstr (out, "[FILE.spool…]"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_assert_true (g_spawn_sync (NULL, (char **) open, env, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, NULL));
+  g_assert_false (g_spawn_check_wait_status (status, NULL));
+  g_assert_nonnull (strstr (err, "no display found"));
+}
+
 int
 main (int argc,
       char **argv)
@@ -151,5 +177,6 @@ main (int argc,
   g_test_add_func ("/app/open-bad-input/perf-data", test_perf_data);
   g_test_add_func ("/app/open-bad-input/text", test_text);
   g_test_add_func ("/app/open-bad-input/fifos", test_fifos);
+  g_test_add_func ("/app/open-bad-input/help-without-display", test_help_without_display);
   return g_test_run ();
 }
