@@ -70,6 +70,15 @@ setup (void)
   CHECK (dev_null != NULL);
 }
 
+/* Without the fsync g_file_set_contents would do for each input. */
+static void
+put_file (const char *path,
+          const void *bytes,
+          size_t size)
+{
+  CHECK (g_file_set_contents_full (path, bytes, (gssize) size, G_FILE_SET_CONTENTS_NONE, 0600, NULL));
+}
+
 static void
 write_files (const uint8_t *data,
              size_t size)
@@ -77,13 +86,13 @@ write_files (const uint8_t *data,
   const uint8_t *mark = memmem (data, size, SIDE_FILE_MARK, strlen (SIDE_FILE_MARK));
   size_t spool_size = mark != NULL ? (size_t) (mark - data) : size;
 
-  CHECK (g_file_set_contents (spool_path, (const char *) data, (gssize) spool_size, NULL));
+  put_file (spool_path, data, spool_size);
   g_unlink (meta_path);
   if (mark != NULL)
     {
       const uint8_t *meta = mark + strlen (SIDE_FILE_MARK);
 
-      CHECK (g_file_set_contents (meta_path, (const char *) meta, (gssize) (data + size - meta), NULL));
+      put_file (meta_path, meta, (size_t) (data + size - meta));
     }
 }
 
