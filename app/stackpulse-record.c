@@ -5,18 +5,23 @@
  *   stackpulse-record -o OUT.spool [options] -p PID[,PID...]
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "sp-invoker.h"
 #include "sp-recorder.h"
 
 #define EXIT_USAGE 2
 #define MAX_PIDS   1024
 #define MAX_ENV    256
+/* About 31 years: its nanoseconds still fit in 64 bits. */
+#define MAX_DURATION_S 1e9
 
 static int
 usage (FILE *out,
@@ -47,27 +52,67 @@ usage (FILE *out,
          "  -C, --directory DIR    run the launched command in DIR\n"
          "  -h, --help             this help\n"
          "\n"
-         "A launched command's exit status becomes stackpulse-record's (128+N after\n"
+         "Run as root by pkexec or sudo (PKEXEC_UID or SUDO_UID set), the recorder\n"
+         "samples as root but runs the command as that user, and the files it\n"
+         "writes are that user's.\n"
+         "\n"
+         "A launched command is recorded until it and every process it started have\n"
+         "ended (a stop or --duration ends them: SIGTERM, then SIGKILL after 3 s).\n"
+         "Its exit status becomes stackpulse-record's (128+N after\n"
          "signal N); 127: the command cannot be run; 125: recording failed.\n", out);
   return status;
 }
 
+/* Digits only (strtoul would take a sign, spaces and wrap "-1" round), a
+ * value from min to max. */
 static bool
 parse_unsigned (const char *text,
+                unsigned long min,
                 unsigned long max,
                 unsigned long *value)
 {
   char *end;
 
+  if (text[0] < '0' || text[0] > '9')
+    return false;
   errno = 0;
   *value = strtoul (text, &end, 10);
-  return errno == 0 && end != text && *end == '\0' && *value > 0 && *value <= max;
+  return errno == 0 && *end == '\0' && *value >= min && *value <= max;
+}
+
+/* Seconds, more than 0 and at most MAX_DURATION_S: NaN, infinities and
+ * values whose nanoseconds overflow 64 bits would stop the recording at
+ * once. */
+static bool
+parse_seconds (const char *text,
+               double *seconds)
+{
+  char *end;
+
+  errno = 0;
+  *seconds = strtod (text, &end);
+  return errno == 0 && end != text && *end == '\0' && isfinite (*seconds) && *seconds > 0
+         && *seconds <= MAX_DURATION_S;
 }
 
 static bool
+pid_listed (const pid_t *pids,
+            size_t n_pids,
+            pid_t pid)
+{
+  for (size_t i = 0; i < n_pids; i++)
+    if (pids[i] == pid)
+      return true;
+  return false;
+}
+
+/* A pid given twice would be sampled twice: every sample counted double.
+ * On failure, *duplicate is the pid given twice, or 0. */
+static bool
 parse_pids (const char *text,
             pid_t *pids,
-            size_t *n_pids)
+            size_t *n_pids,
+            pid_t *duplicate)
 {
   char *copy = strdup (text);
   char *saveptr = NULL;
@@ -77,12 +122,54 @@ parse_pids (const char *text,
     {
       unsigned long pid;
 
-      ok = *n_pids < MAX_PIDS && parse_unsigned (item, INT_MAX, &pid);
+      ok = *n_pids < MAX_PIDS && parse_unsigned (item, 1, INT_MAX, &pid);
+      if (ok && pid_listed (pids, *n_pids, (pid_t) pid))
+        {
+          *duplicate = (pid_t) pid;
+          ok = false;
+        }
       if (ok)
         pids[(*n_pids)++] = (pid_t) pid;
     }
   free (copy);
   return ok && *n_pids > 0;
+}
+
+/* The kernel refuses a frequency above its current limit with EINVAL,
+ * which says nothing: say which limit. */
+static bool
+frequency_allowed (unsigned long hz)
+{
+  FILE *file = fopen ("/proc/sys/kernel/perf_event_max_sample_rate", "re");
+  unsigned long limit = 0;
+  bool known;
+
+  if (file == NULL)
+    return true;
+  known = fscanf (file, "%lu", &limit) == 1;
+  fclose (file);
+  if (!known || hz <= limit)
+    return true;
+  fprintf (stderr, "stackpulse-record: -F %lu is above the kernel's limit, kernel.perf_event_max_sample_rate = %lu\n",
+           hz, limit);
+  return false;
+}
+
+/* The progress lines need a descriptor open for writing, now. */
+static bool
+parse_progress_fd (const char *text,
+                   int *fd)
+{
+  unsigned long value;
+  int flags;
+
+  if (!parse_unsigned (text, 0, INT_MAX, &value))
+    return false;
+  flags = fcntl ((int) value, F_GETFL);
+  if (flags < 0 || (flags & O_ACCMODE) == O_RDONLY)
+    return false;
+  *fd = (int) value;
+  return true;
 }
 
 /* The launched command inherits the recorder's environment, and the
@@ -156,7 +243,9 @@ main (int argc,
     .stack_size = SP_STACK_SIZE_DEFAULT,
   };
   unsigned long value;
-  char *end;
+  pid_t duplicate = 0;
+  SpInvoker invoker;
+  char message[256];
   int opt, status;
 
   while ((opt = getopt_long (argc, argv, "+o:F:p:C:h", long_options, NULL)) != -1)
@@ -167,11 +256,13 @@ main (int argc,
           options.output = optarg;
           break;
         case 'F':
-          if (!parse_unsigned (optarg, 100000, &value))
+          if (!parse_unsigned (optarg, 1, 100000, &value))
             {
-              fprintf (stderr, "stackpulse-record: -F takes a frequency from 1 to 100000 Hz\n");
+              fprintf (stderr, "stackpulse-record: -F takes a frequency from 1 to 100000 Hz, not '%s'\n", optarg);
               return EXIT_USAGE;
             }
+          if (!frequency_allowed (value))
+            return EXIT_USAGE;
           options.frequency_hz = (unsigned) value;
           break;
         case OPT_CALL_GRAPH:
@@ -188,9 +279,10 @@ main (int argc,
             }
           break;
         case OPT_STACK_SIZE:
-          if (!parse_unsigned (optarg, SP_STACK_SIZE_MAX, &value) || value < 64)
+          if (!parse_unsigned (optarg, 64, SP_STACK_SIZE_MAX, &value))
             {
-              fprintf (stderr, "stackpulse-record: --stack-size takes 64 to %u bytes\n", SP_STACK_SIZE_MAX);
+              fprintf (stderr, "stackpulse-record: --stack-size takes 64 to %u bytes, not '%s'\n", SP_STACK_SIZE_MAX,
+                       optarg);
               return EXIT_USAGE;
             }
           options.stack_size = (uint32_t) (value & ~7ul);
@@ -199,10 +291,10 @@ main (int argc,
           options.kernel_stacks = false;
           break;
         case OPT_DURATION:
-          options.duration_s = strtod (optarg, &end);
-          if (end == optarg || *end != '\0' || !(options.duration_s > 0))
+          if (!parse_seconds (optarg, &options.duration_s))
             {
-              fprintf (stderr, "stackpulse-record: --duration takes a number of seconds\n");
+              fprintf (stderr, "stackpulse-record: --duration takes a number of seconds, more than 0 and at most %.0f, "
+                       "not '%s'\n", MAX_DURATION_S, optarg);
               return EXIT_USAGE;
             }
           break;
@@ -210,17 +302,20 @@ main (int argc,
           options.control_stdin = true;
           break;
         case OPT_PROGRESS_FD:
-          if (!parse_unsigned (optarg, INT_MAX, &value) && strcmp (optarg, "0") != 0)
+          if (!parse_progress_fd (optarg, &options.progress_fd))
             {
-              fprintf (stderr, "stackpulse-record: --progress-fd takes a file descriptor\n");
+              fprintf (stderr, "stackpulse-record: --progress-fd takes a file descriptor open for writing, not '%s'\n",
+                       optarg);
               return EXIT_USAGE;
             }
-          options.progress_fd = (int) strtol (optarg, NULL, 10);
           break;
         case 'p':
-          if (!parse_pids (optarg, pids, &options.n_pids))
+          if (!parse_pids (optarg, pids, &options.n_pids, &duplicate))
             {
-              fprintf (stderr, "stackpulse-record: -p takes process ids, separated by commas\n");
+              if (duplicate != 0)
+                fprintf (stderr, "stackpulse-record: -p: pid %d is given twice\n", (int) duplicate);
+              else
+                fprintf (stderr, "stackpulse-record: -p takes process ids, separated by commas, not '%s'\n", optarg);
               return EXIT_USAGE;
             }
           options.pids = pids;
@@ -246,7 +341,20 @@ main (int argc,
     options.command = argv + optind;
   if (options.output == NULL || (options.command == NULL) == (options.n_pids == 0))
     return usage (stderr, EXIT_USAGE);
-  if ((status = apply_launch_settings (&options, env, n_env)) != 0)
-    return status;
-  return sp_recorder_run (&options);
+  if (!sp_invoker_from_environment (&invoker, message, sizeof message))
+    {
+      fprintf (stderr, "stackpulse-record: %s\n", message);
+      return SP_RECORDER_EXIT_FAILED;
+    }
+  options.invoker = &invoker;
+  /* The user's HOME and names first, so that --env may still set them. */
+  if (options.command != NULL && !sp_invoker_set_environment (&invoker))
+    {
+      fprintf (stderr, "stackpulse-record: cannot set the user's environment: %s\n", strerror (errno));
+      status = SP_RECORDER_EXIT_FAILED;
+    }
+  else if ((status = apply_launch_settings (&options, env, n_env)) == 0)
+    status = sp_recorder_run (&options);
+  sp_invoker_clear (&invoker);
+  return status;
 }

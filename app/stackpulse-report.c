@@ -3,6 +3,7 @@
  * and scripts. Everything but `dump` goes through data/, the same model the
  * window uses; `dump` prints the codec's canonical dump. */
 #include <glib.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -23,11 +24,14 @@ static const char usage_text[] =
   "  collapsed FILE      folded stacks for flamegraph.pl, speedscope, inferno\n"
   "  dump FILE           every record of the spool as canonical text\n";
 
+/* About 31 years: nanoseconds after the first sample still fit in 64 bits. */
+#define MAX_TIME_S 1e9
+
 typedef struct {
   gint64    *tids;
   gint64    *pids;
   double     from_s;
-  double     to_s;
+  double     to_s;      /* 0: to the end */
   char     **focus;
   char     **merge;
   char     **drop;
@@ -80,8 +84,10 @@ parse_id_list (const char *option,
     {
       gint64 id;
 
-      if (!g_ascii_string_to_signed (items[i], 10, 1, G_MAXINT32, &id, error))
+      if (!g_ascii_string_to_signed (items[i], 10, 1, G_MAXINT32, &id, NULL))
         {
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                       "%s takes ids from 1 to %d, separated by commas, not '%s'", option, G_MAXINT32, items[i]);
           g_array_unref (ids);
           return FALSE;
         }
@@ -90,6 +96,100 @@ parse_id_list (const char *option,
   g_free (*target);
   *target = (gint64 *) g_array_free (ids, FALSE);
   return TRUE;
+}
+
+/* Seconds after the first sample: a time the nanosecond timestamps can
+ * hold (NaN, infinities and negative times would choose nothing). */
+static gboolean
+parse_time (const char *option,
+            const char *value,
+            gpointer data,
+            GError **error)
+{
+  Options *o = data;
+  char *end;
+  double seconds = g_ascii_strtod (value, &end);
+
+  if (end == value || *end != '\0' || !isfinite (seconds) || seconds < 0 || seconds > MAX_TIME_S
+      || (g_str_equal (option, "--to") && seconds == 0))
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   "%s takes seconds after the first sample, from %s to %.0f, not '%s'", option,
+                   g_str_equal (option, "--to") ? "more than 0" : "0", MAX_TIME_S, value);
+      return FALSE;
+    }
+  if (g_str_equal (option, "--to"))
+    o->to_s = seconds;
+  else
+    o->from_s = seconds;
+  return TRUE;
+}
+
+static gboolean
+parse_min_percent (const char *option,
+                   const char *value,
+                   gpointer data,
+                   GError **error)
+{
+  Options *o = data;
+  char *end;
+  double percent = g_ascii_strtod (value, &end);
+
+  if (end == value || *end != '\0' || !isfinite (percent) || percent < 0 || percent > 100)
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   "%s takes a percentage from 0 to 100, not '%s'", option, value);
+      return FALSE;
+    }
+  o->min_percent = percent;
+  return TRUE;
+}
+
+static gboolean
+parse_limit (const char *option,
+             const char *value,
+             gpointer data,
+             GError **error)
+{
+  Options *o = data;
+  guint64 limit;
+
+  if (!g_ascii_string_to_unsigned (value, 10, 0, G_MAXINT, &limit, NULL))
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   "%s takes a number of rows (0: all), not '%s'", option, value);
+      return FALSE;
+    }
+  o->limit = (int) limit;
+  return TRUE;
+}
+
+/* What no single option can see: a range that ends before it starts. */
+static gboolean
+check_options (const Options *o)
+{
+  if (o->to_s > 0 && o->to_s <= o->from_s)
+    {
+      fprintf (stderr, "stackpulse-report: --from %g is not before --to %g: no sample is in between\n", o->from_s,
+               o->to_s);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* A range past the recording's end is no error (its length is not known
+ * before it is read), but an empty report needs a word. */
+static void
+warn_range_outside (const SpSpoolReader *reader,
+                    const Options *o)
+{
+  const guint64 *timestamps = sp_spool_reader_get_sample_timestamps (reader);
+  gsize n = sp_spool_reader_get_n_samples (reader);
+  double span_s = (double) (timestamps[n - 1] - timestamps[0]) / 1e9;
+
+  if (o->from_s > span_s)
+    fprintf (stderr, "stackpulse-report: warning: --from %g is after the last sample (at %.3f s): no sample chosen\n",
+             o->from_s, span_s);
 }
 
 static gboolean
@@ -144,6 +244,7 @@ make_filter (SpProfile *profile,
 
       sp_filter_set_time_range (filter, first + (guint64) (o->from_s * 1e9),
                                 o->to_s > 0 ? first + (guint64) (o->to_s * 1e9) : G_MAXUINT64);
+      warn_range_outside (reader, o);
     }
   /* Functions get their ids as frames are resolved: resolve them all. */
   if (o->focus != NULL || o->merge != NULL || o->drop != NULL)
@@ -223,16 +324,16 @@ main (int argc,
   GOptionEntry entries[] = {
     { "tid", 0, 0, G_OPTION_ARG_CALLBACK, parse_id_list, "Only these threads", "TID[,TID]" },
     { "pid", 0, 0, G_OPTION_ARG_CALLBACK, parse_id_list, "Only these processes", "PID[,PID]" },
-    { "from", 0, 0, G_OPTION_ARG_DOUBLE, &o.from_s, "From SEC after the first sample", "SEC" },
-    { "to", 0, 0, G_OPTION_ARG_DOUBLE, &o.to_s, "Up to SEC after the first sample", "SEC" },
+    { "from", 0, 0, G_OPTION_ARG_CALLBACK, parse_time, "From SEC after the first sample", "SEC" },
+    { "to", 0, 0, G_OPTION_ARG_CALLBACK, parse_time, "Up to SEC after the first sample", "SEC" },
     { "focus", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.focus, "Only stacks through FUNC, rooted at it", "FUNC" },
     { "merge", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.merge, "Merge FUNC into its callers", "FUNC" },
     { "drop", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.drop, "Drop samples with FUNC", "FUNC" },
     { "collapse-module", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.collapse_module, "Collapse module M into one node", "M" },
     { "no-inline", 0, 0, G_OPTION_ARG_NONE, &o.no_inline, "Do not show inlined functions as frames", NULL },
     { "bottom-up", 0, 0, G_OPTION_ARG_NONE, &o.bottom_up, "tree: inverted, from the functions that ran", NULL },
-    { "min-percent", 0, 0, G_OPTION_ARG_DOUBLE, &o.min_percent, "tree: hide nodes below PCT (0.5)", "PCT" },
-    { "limit", 0, 0, G_OPTION_ARG_INT, &o.limit, "top: at most N rows", "N" },
+    { "min-percent", 0, 0, G_OPTION_ARG_CALLBACK, parse_min_percent, "tree: hide nodes below PCT (0.5)", "PCT" },
+    { "limit", 0, 0, G_OPTION_ARG_CALLBACK, parse_limit, "top: at most N rows (0: all)", "N" },
     { NULL },
   };
   g_autoptr (GOptionContext) context = g_option_context_new ("[COMMAND] FILE.spool");
@@ -257,6 +358,8 @@ main (int argc,
                usage_text);
       return 2;
     }
+  if (!check_options (&o))
+    return 2;
   if (argc == 3 && g_str_equal (argv[1], "dump"))
     return dump (argv[2]);
   if (argc == 3 && (g_str_equal (argv[1], "top") || g_str_equal (argv[1], "tree")

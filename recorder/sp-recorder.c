@@ -56,9 +56,14 @@ typedef struct {
   bool          launched;
   bool          child_done;
   int           child_status;
+  bool          told_following;   /* said that the command's processes outlive it */
+  bool          stop_forwarded;   /* the stop's signal went to every followed process */
+  uint64_t      applied_through_ns; /* every record before this is applied */
+  uint64_t      none_running_since_ns; /* 0: a followed task runs */
   bool          stop_requested;
   uint64_t      stop_requested_ns;
   bool          killed;
+  uint64_t      killed_ns;
   int           signal_fd;
   char          control_line[256];
   size_t        control_used;
@@ -193,8 +198,12 @@ write_side_file (Recorder *r,
                  const SpKallsyms *kallsyms)
 {
   char message[512];
+  bool written;
 
-  if (!sp_side_file_write (r->options->output, &r->side, &r->rec, kallsyms, message, sizeof message))
+  sp_invoker_files_begin (r->options->invoker);
+  written = sp_side_file_write (r->options->output, &r->side, &r->rec, kallsyms, message, sizeof message);
+  sp_invoker_files_end (r->options->invoker);
+  if (!written)
     fprintf (stderr, "\nstackpulse-record: warning: %s\n", message);
 }
 
@@ -225,6 +234,90 @@ periodic_work (Recorder *r,
     }
 }
 
+/* ---- Following the process tree ------------------------------------------ */
+
+/* A task the recording saw start (or found at attach) and not yet seen
+ * exit, which still runs: an EXIT record may be lost with a full ring,
+ * and a thread of an attached process may end before the events were
+ * enabled. /proc knows the pid and tid as a pair, so a reused pid is not
+ * taken for it, and a zombie (which nobody may reap here) counts as gone. */
+static bool
+task_running (const SpThreadInfo *thread)
+{
+  return thread->exit_ns == 0 && sp_proc_task_alive ((pid_t) thread->pid, (pid_t) thread->tid);
+}
+
+static bool
+process_running (const SpRecording *rec,
+                 int32_t pid)
+{
+  for (size_t i = 0; i < rec->thread_index.count; i++)
+    if (rec->threads[i].pid == pid && task_running (&rec->threads[i]))
+      return true;
+  return false;
+}
+
+static bool
+any_task_running (const SpRecording *rec)
+{
+  for (size_t i = 0; i < rec->thread_index.count; i++)
+    if (task_running (&rec->threads[i]))
+      return true;
+  return false;
+}
+
+/* Every followed task is gone, as the records applied so far say: a
+ * process that forked just before its parent exited is known only once
+ * the records up to then are applied, so "none" must hold until then. */
+static bool
+followed_all_gone (Recorder *r,
+                   uint64_t now)
+{
+  if (any_task_running (&r->rec))
+    {
+      r->none_running_since_ns = 0;
+      return false;
+    }
+  if (r->none_running_since_ns == 0)
+    r->none_running_since_ns = now;
+  return r->applied_through_ns >= r->none_running_since_ns;
+}
+
+/* Signals every followed process of a launch (the launched one first,
+ * which the table may not know yet). */
+static void
+signal_followed (Recorder *r,
+                 int signal_number)
+{
+  if (!r->child_done)
+    kill (r->launch.pid, signal_number);
+  for (size_t i = 0; i < r->rec.process_index.count; i++)
+    {
+      int32_t pid = r->rec.processes[i].pid;
+
+      /* kill () takes 0 and -1 as "everything": never those. */
+      if (pid > 0 && pid != r->launch.pid && process_running (&r->rec, pid))
+        kill (pid, signal_number);
+    }
+}
+
+/* Once, when the command exits and processes it started run on. */
+static void
+tell_following (Recorder *r)
+{
+  size_t listed = 0;
+
+  if (r->told_following || r->stop_requested)
+    return;
+  r->told_following = true;
+  fprintf (stderr, "%sstackpulse-record: '%s' exited; still recording the processes it left running (pid",
+           r->progress_tty ? "\n" : "", r->options->command[0]);
+  for (size_t i = 0; i < r->rec.process_index.count && listed < 8; i++)
+    if (process_running (&r->rec, r->rec.processes[i].pid))
+      fprintf (stderr, "%s %d", listed++ > 0 ? "," : "", (int) r->rec.processes[i].pid);
+  fprintf (stderr, "%s) until they end or the recording is stopped\n", listed == 8 ? ", ..." : "");
+}
+
 /* ---- Stopping ---------------------------------------------------------- */
 
 static void
@@ -236,8 +329,12 @@ request_stop (Recorder *r,
       r->stop_requested = true;
       r->stop_requested_ns = monotonic_ns ();
     }
-  if (r->launched && !r->child_done && forward_signal != 0)
-    kill (r->launch.pid, forward_signal);
+  if (r->launched && forward_signal != 0)
+    {
+      signal_followed (r, forward_signal);
+      /* SIGINT: what a shell put in the background ignores it. */
+      r->stop_forwarded = forward_signal != SIGINT;
+    }
 }
 
 static void
@@ -303,34 +400,69 @@ read_control (Recorder *r,
     r->control_used = 0;  /* an over-long line means nothing */
 }
 
-static bool
-attached_targets_gone (Recorder *r)
+/* The duration in ns; one past what 64 bits hold is forever (converting
+ * it would be undefined). */
+static uint64_t
+duration_ns (double seconds)
 {
-  for (size_t i = 0; i < r->options->n_pids; i++)
-    if (sp_proc_exists (r->options->pids[i]))
+  return seconds < 1.8e10 ? (uint64_t) (seconds * 1e9) : UINT64_MAX;
+}
+
+/* After a stop, what ignores SIGTERM for the grace period gets SIGKILL;
+ * what survives even that (a process the recorder may not signal) is
+ * left running, and said so, after one more. */
+static bool
+stop_overdue (Recorder *r,
+              uint64_t now)
+{
+  if (!r->stop_requested || now - r->stop_requested_ns < KILL_GRACE_NS)
+    return false;
+  if (!r->killed)
+    {
+      signal_followed (r, SIGKILL);
+      r->killed = true;
+      r->killed_ns = now;
       return false;
+    }
+  if (now - r->killed_ns < KILL_GRACE_NS)
+    return false;
+  fprintf (stderr, "%sstackpulse-record: warning: processes the command started outlived SIGKILL; "
+           "they were recorded until now\n", r->progress_tty ? "\n" : "");
   return true;
 }
 
+/* A launch ends when the command and every process it started are gone
+ * (so a command that leaves a worker running, or a daemon, is recorded
+ * whole), an attach when every followed process is gone or on stop. */
 static bool
 should_end (Recorder *r,
             uint64_t now)
 {
   const SpRecorderOptions *o = r->options;
 
-  if (o->duration_s > 0 && now - r->side.start_monotonic_ns >= (uint64_t) (o->duration_s * 1e9))
+  if (o->duration_s > 0 && now - r->side.start_monotonic_ns >= duration_ns (o->duration_s))
     request_stop (r, SIGTERM);
-  if (r->launched)
+  if (!r->launched)
+    return r->stop_requested || followed_all_gone (r, now);
+  if (!r->child_done)
     {
-      if (r->stop_requested && !r->child_done && !r->killed
-          && now - r->stop_requested_ns >= KILL_GRACE_NS)
-        {
-          kill (r->launch.pid, SIGKILL);
-          r->killed = true;
-        }
-      return r->child_done;
+      /* The command's own status is worth waiting for, however long. */
+      if (!r->killed)
+        stop_overdue (r, now);
+      return false;
     }
-  return r->stop_requested || attached_targets_gone (r);
+  if (followed_all_gone (r, now))
+    return true;
+  if (r->none_running_since_ns == 0)
+    tell_following (r);
+  /* Ctrl-C on a terminal reached the command, but not what it left in
+   * the background or in a session of its own. */
+  if (r->stop_requested && !r->stop_forwarded)
+    {
+      signal_followed (r, SIGTERM);
+      r->stop_forwarded = true;
+    }
+  return stop_overdue (r, now);
 }
 
 static void
@@ -360,6 +492,8 @@ loop (Recorder *r)
 
       now = monotonic_ns ();
       backlog = !pump (r, now, now - ORDERING_SLACK_NS);
+      if (!backlog)
+        r->applied_through_ns = now - ORDERING_SLACK_NS;
       periodic_work (r, now);
       if (should_end (r, now) || r->rec.failed || r->queue_failed)
         break;
@@ -474,7 +608,8 @@ setup_launch (Recorder *r)
 {
   char message[1024];
 
-  if (!sp_launch_prepare (&r->launch, r->options->command, r->options->directory, r->options->control_stdin,
+  if (!sp_launch_prepare (&r->launch, r->options->command, r->options->directory, r->options->invoker,
+                          r->options->control_stdin,
                           message, sizeof message))
     {
       fprintf (stderr, "stackpulse-record: %s\n", message);
@@ -585,11 +720,29 @@ warn_kernel_refused (void)
            "  they need 1 or less, or CAP_PERFMON); recording user stacks only\n", paranoid);
 }
 
+static void
+explain_launch_failure (const Recorder *r,
+                        SpLaunchStep step,
+                        int err)
+{
+  const char *command = r->options->command[0];
+
+  if (step == SP_LAUNCH_STEP_USER)
+    fprintf (stderr, "stackpulse-record: cannot run '%s' as user %u: %s\n", command,
+             (unsigned) r->options->invoker->uid, strerror (err));
+  else if (step == SP_LAUNCH_STEP_DIRECTORY)
+    fprintf (stderr, "stackpulse-record: cannot run '%s' in '%s': %s\n", command, r->options->directory,
+             strerror (err));
+  else
+    fprintf (stderr, "stackpulse-record: cannot run '%s': %s\n", command, strerror (err));
+}
+
 /* Starts the target (or enables the events of attached ones). */
 static int
 start (Recorder *r)
 {
-  int exec_errno = 0;
+  SpLaunchStep failed_step = SP_LAUNCH_STEP_EXEC;
+  int failed_errno = 0;
 
   r->side.kernel_stacks = r->options->kernel_stacks && !r->events.kernel_refused;
   if (r->events.kernel_refused)
@@ -611,11 +764,10 @@ start (Recorder *r)
       return 0;
     }
   r->launched = true;
-  if (!sp_launch_release (&r->launch, &exec_errno))
+  if (!sp_launch_release (&r->launch, &failed_step, &failed_errno))
     {
       r->launched = false;
-      fprintf (stderr, "stackpulse-record: cannot run '%s': %s\n", r->options->command[0],
-               strerror (exec_errno));
+      explain_launch_failure (r, failed_step, failed_errno);
       return SP_RECORDER_EXIT_NOT_FOUND;
     }
   return 0;
@@ -673,7 +825,10 @@ sp_recorder_run (const SpRecorderOptions *o)
   };
   signal (SIGPIPE, SIG_IGN);
 
+  /* The invoker's file, created with the invoker's rights. */
+  sp_invoker_files_begin (o->invoker);
   r.writer = sp_spool_writer_create (o->output, wall_us (), 1000000 / o->frequency_hz, &err);
+  sp_invoker_files_end (o->invoker);
   if (r.writer == NULL)
     {
       fprintf (stderr, "stackpulse-record: %s\n", err.message);

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "sp-invoker.h"
 #include "sp-perf-events.h"
 
 #define SP_RECORDER_EXIT_FAILED    125
@@ -28,6 +29,7 @@ typedef struct {
   int           progress_fd;     /* key=value lines each second, or -1 */
   char *const  *command;         /* launch, or NULL */
   const char   *directory;       /* where the command runs; NULL: here */
+  const SpInvoker *invoker;      /* runs the command and owns the files; NULL: none */
   const pid_t  *pids;            /* attach */
   size_t        n_pids;
 } SpRecorderOptions;

@@ -469,6 +469,7 @@ handle_fork (SpRecording *rec,
   if (thread == NULL)
     return;
   thread->start_ns = time;
+  thread->exit_ns = 0;  /* a tid used again */
   /* A new task starts with its parent's name. */
   parent_thread = parent_index >= 0 ? &rec->threads[parent_index] : NULL;
   if (parent_thread != NULL)

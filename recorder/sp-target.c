@@ -13,10 +13,23 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+/* The child's last word before _exit when a step failed. */
+static void __attribute__ ((noreturn))
+child_failed (int error_fd,
+              SpLaunchStep step,
+              int err)
+{
+  int report[2] = { (int) step, err };
+
+  (void) !write (error_fd, report, sizeof report);
+  _exit (127);
+}
+
 /* In the child between fork and exec: only async-signal-safe calls. */
 static void __attribute__ ((noreturn))
 run_child (char *const argv[],
            const char *directory,
+           const SpInvoker *invoker,
            int go_fd,
            int error_fd,
            bool stdin_null)
@@ -47,22 +60,21 @@ run_child (char *const argv[],
           close (fd);
         }
     }
+  /* The user's rights before the folder: a folder the user may not
+   * enter is refused as it would be without the recorder. */
+  if (invoker != NULL && (err = sp_invoker_become (invoker)) != 0)
+    child_failed (error_fd, SP_LAUNCH_STEP_USER, err);
   if (directory != NULL && chdir (directory) != 0)
-    {
-      err = errno;
-      (void) !write (error_fd, &err, sizeof err);
-      _exit (127);
-    }
+    child_failed (error_fd, SP_LAUNCH_STEP_DIRECTORY, errno);
   execvp (argv[0], argv);
-  err = errno;
-  (void) !write (error_fd, &err, sizeof err);
-  _exit (127);
+  child_failed (error_fd, SP_LAUNCH_STEP_EXEC, errno);
 }
 
 bool
 sp_launch_prepare (SpLaunch *launch,
                    char *const argv[],
                    const char *directory,
+                   const SpInvoker *invoker,
                    bool stdin_null,
                    char *message,
                    size_t size)
@@ -85,7 +97,7 @@ sp_launch_prepare (SpLaunch *launch,
     {
       close (go[1]);
       close (error[0]);
-      run_child (argv, directory, go[0], error[1], stdin_null);
+      run_child (argv, directory, invoker, go[0], error[1], stdin_null);
     }
   close (go[0]);
   close (error[1]);
@@ -96,10 +108,11 @@ sp_launch_prepare (SpLaunch *launch,
 
 bool
 sp_launch_release (SpLaunch *launch,
-                   int *exec_errno)
+                   SpLaunchStep *failed_step,
+                   int *failed_errno)
 {
   char go = 'g';
-  int err = 0;
+  int report[2] = { 0, 0 };
   ssize_t n;
 
   (void) !write (launch->go_fd, &go, 1);
@@ -107,13 +120,14 @@ sp_launch_release (SpLaunch *launch,
   launch->go_fd = -1;
   /* EOF: exec closed the pipe (CLOEXEC), so it worked. */
   do
-    n = read (launch->error_fd, &err, sizeof err);
+    n = read (launch->error_fd, report, sizeof report);
   while (n < 0 && errno == EINTR);
   close (launch->error_fd);
   launch->error_fd = -1;
-  if (n == (ssize_t) sizeof err)
+  if (n == (ssize_t) sizeof report)
     {
-      *exec_errno = err;
+      *failed_step = (SpLaunchStep) report[0];
+      *failed_errno = report[1];
       waitpid (launch->pid, NULL, 0);
       return false;
     }
@@ -221,4 +235,19 @@ bool
 sp_proc_exists (pid_t pid)
 {
   return kill (pid, 0) == 0 || errno == EPERM;
+}
+
+/* "tid (comm) S ...": the state follows the last ')' (comm may hold any). */
+bool
+sp_proc_task_alive (pid_t pid,
+                    pid_t tid)
+{
+  char path[64];
+  char stat[512];
+  const char *paren;
+
+  snprintf (path, sizeof path, "/proc/%d/task/%d/stat", (int) pid, (int) tid);
+  if (!read_small_file (path, stat, sizeof stat) || (paren = strrchr (stat, ')')) == NULL)
+    return false;
+  return paren[1] == ' ' && paren[2] != 'Z' && paren[2] != 'X' && paren[2] != '\0';
 }

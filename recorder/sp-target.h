@@ -11,6 +11,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "sp-invoker.h"
+
 typedef struct {
   pid_t pid;
   int   go_fd;     /* closing/writing it lets the child exec */
@@ -19,17 +21,27 @@ typedef struct {
 
 /* Forks the held child; stdin_null gives it /dev/null as standard input
  * (when the recorder's own stdin is its control channel); directory, when
- * not NULL, is where it runs. */
+ * not NULL, is where it runs; invoker, when active, whom it runs as. */
 bool sp_launch_prepare (SpLaunch *launch,
                         char *const argv[],
                         const char *directory,
+                        const SpInvoker *invoker,
                         bool stdin_null,
                         char *message,
                         size_t message_size);
 
-/* Lets the child exec. Returns false with *exec_errno when it could not. */
+/* What the child could not do before its program ran. */
+typedef enum {
+  SP_LAUNCH_STEP_USER,       /* become the invoker */
+  SP_LAUNCH_STEP_DIRECTORY,  /* change to the directory */
+  SP_LAUNCH_STEP_EXEC,
+} SpLaunchStep;
+
+/* Lets the child exec. Returns false with the step that failed and its
+ * errno when it could not. */
 bool sp_launch_release (SpLaunch *launch,
-                        int *exec_errno);
+                        SpLaunchStep *failed_step,
+                        int *failed_errno);
 
 /* Kills and reaps a child that never got to exec. */
 void sp_launch_abort (SpLaunch *launch);
@@ -49,3 +61,8 @@ bool sp_proc_foreach_mapping (pid_t pid,
                               void *user_data);
 
 bool sp_proc_exists (pid_t pid);
+
+/* Whether thread tid of process pid exists and has not exited (a zombie
+ * no parent reaped yet has). */
+bool sp_proc_task_alive (pid_t pid,
+                         pid_t tid);

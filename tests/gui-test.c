@@ -108,6 +108,50 @@ gui_test_render (GtkWidget *widget)
                                       &GRAPHENE_RECT_INIT (0, 0, width, height));
 }
 
+/* The share of the texture's pixels that differ from its most common
+ * colour (the background), and how many colours it has (up to 1024). */
+static void
+measure_pixels (GdkTexture *texture,
+                double *share_drawn,
+                guint *n_colours)
+{
+  int width = gdk_texture_get_width (texture);
+  int height = gdk_texture_get_height (texture);
+  g_autofree guint32 *pixels = g_new (guint32, (gsize) width * height);
+  g_autoptr (GHashTable) counts = g_hash_table_new (NULL, NULL);
+  guint background_count = 0;
+
+  gdk_texture_download (texture, (guchar *) pixels, (gsize) width * 4);
+  for (gsize i = 0; i < (gsize) width * height; i++)
+    {
+      gpointer key = GUINT_TO_POINTER (pixels[i]);
+      guint count = GPOINTER_TO_UINT (g_hash_table_lookup (counts, key)) + 1;
+
+      if (g_hash_table_size (counts) < 1024 || count > 1)
+        g_hash_table_insert (counts, key, GUINT_TO_POINTER (count));
+      background_count = MAX (background_count, count);
+    }
+  *share_drawn = 1.0 - (double) background_count / ((double) width * height);
+  *n_colours = g_hash_table_size (counts);
+}
+
+void
+gui_test_assert_drawn (GdkTexture *texture,
+                       const char *what)
+{
+  double share_drawn;
+  guint n_colours;
+
+  measure_pixels (texture, &share_drawn, &n_colours);
+  g_test_message ("%s: %.1f%% of the pixels drawn over the background, %u colours", what,
+                  100 * share_drawn, n_colours);
+  /* Text, borders and rows: anti-aliased text alone gives dozens of
+   * colours; an empty or unrealised window gives one or two. */
+  if (share_drawn < 0.005 || n_colours < 8)
+    g_error ("%s shows next to nothing: %.2f%% of its pixels drawn, %u colours", what, 100 * share_drawn,
+             n_colours);
+}
+
 void
 gui_test_save_png (GtkWidget *widget,
                    const char *name)
@@ -121,4 +165,5 @@ gui_test_save_png (GtkWidget *widget,
   texture = gui_test_render (widget);
   g_assert_true (gdk_texture_save_to_png (texture, path));
   g_test_message ("screenshot: %s", path);
+  gui_test_assert_drawn (texture, name);
 }

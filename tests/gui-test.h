@@ -18,7 +18,13 @@ const char *gui_test_screenshot_dir (void);
 /* What widget shows now, over its whole size (for pixel checks). */
 GdkTexture *gui_test_render (GtkWidget *widget);
 
+/* Fails the test when texture is (next to) blank: one colour over almost
+ * all of it, as an unrealised or empty window would be. */
+void gui_test_assert_drawn (GdkTexture *texture,
+                            const char *what);
+
 /* Lets widget lay out and draw, then saves what it shows as a PNG named
- * name in the screenshot folder. */
+ * name in the screenshot folder, and checks it is not blank
+ * (gui_test_assert_drawn). */
 void gui_test_save_png (GtkWidget *widget,
                         const char *name);

@@ -115,6 +115,67 @@ test_control_stdin_eof (void)
   rec = finish_launch (&launch, 128 + SIGTERM);
 }
 
+/* Whether pid is gone, or a zombie its new parent has not reaped yet. */
+static gboolean
+process_ended (gint32 pid)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/stat", (int) pid);
+  g_autofree char *stat = NULL;
+  const char *paren;
+
+  if (!g_file_get_contents (path, &stat, NULL, NULL))
+    return TRUE;
+  paren = strrchr (stat, ')');
+  return paren != NULL && paren[1] == ' ' && paren[2] == 'Z';
+}
+
+/* A stop while the command has exited and the worker it left runs (sh
+ * -c 'W 30 & exit 5'), by a "stop" line (by_duration FALSE) or by
+ * --duration: the worker is stopped too, its samples are in the spool,
+ * and the status is the shell's. */
+static void
+stop_outliving_worker (gboolean by_duration)
+{
+  g_autofree char *workload = sp_test_workload ("threads");
+  g_autofree char *dir = sp_test_make_dir ();
+  g_autofree char *ready_path = g_build_filename (dir, "ready", NULL);
+  g_autofree char *script = g_strdup_printf ("'%s' --ready '%s' 30 & exit 5", workload, ready_path);
+  g_auto (GStrv) argv = by_duration
+    ? sp_test_argv (sp_test_recorder (), "-o", "out.spool", "--duration", "1", "--", "/bin/sh", "-c", script, NULL)
+    : sp_test_argv (sp_test_recorder (), "-o", "out.spool", "--control-stdin", "--", "/bin/sh", "-c", script, NULL);
+  SpChild *recorder = sp_child_spawn (dir, "record", (const char *const *) argv, !by_duration);
+  g_autofree char *ready = sp_test_wait_for_file (recorder, ready_path);
+  gint32 worker = sp_test_ready_id (ready, "main");
+  g_autoptr (SpTestRecording) rec = NULL;
+
+  if (!by_duration)
+    {
+      /* A recorder that ended with the shell closed its stdin: EPIPE. */
+      signal (SIGPIPE, SIG_IGN);
+      g_assert_cmpint (write (recorder->stdin_fd, "stop\n", 5), ==, 5);
+    }
+  rec = sp_test_recording_new (g_steal_pointer (&dir), sp_child_wait (recorder));
+  g_test_message ("recorder's stderr:\n%s", rec->result->err);
+  g_assert_cmpint (rec->result->exit_code, ==, 5);
+  g_assert_true (process_ended (worker));
+  sp_test_recording_load (rec);
+  g_assert_cmpuint (sp_test_count_samples (rec->reader, worker, (guint64) worker), >, 0);
+  sp_test_assert_meta_string (rec, "recording", "complete", "true");
+  sp_test_assert_meta_int (rec, "recording", "exit_status", 5);
+}
+
+static void
+test_stop_outliving_worker (void)
+{
+  stop_outliving_worker (FALSE);
+}
+
+static void
+test_duration_outliving_worker (void)
+{
+  stop_outliving_worker (TRUE);
+}
+
 int
 main (int argc,
       char **argv)
@@ -126,5 +187,7 @@ main (int argc,
   g_test_add_func ("/recorder/control/sigint", test_sigint);
   g_test_add_func ("/recorder/control/stdin-stop", test_control_stdin_stop);
   g_test_add_func ("/recorder/control/stdin-eof", test_control_stdin_eof);
+  g_test_add_func ("/recorder/control/stop-outliving-worker", test_stop_outliving_worker);
+  g_test_add_func ("/recorder/control/duration-outliving-worker", test_duration_outliving_worker);
   return g_test_run ();
 }

@@ -275,6 +275,68 @@ test_missing_directory (Fixture *f,
   assert_nothing_left (f);
 }
 
+/* Every numeric option out of its range, or not a number: refused with
+ * a message naming the option and the value, exit 2, before the command
+ * runs. 1e11 and inf seconds once stopped the recording at once (their
+ * nanoseconds overflowed); -p 1,1 sampled pid 1 twice. */
+static const struct {
+  const char *option;
+  const char *value;
+} bad_numbers[] = {
+  { "-F", "0" }, { "-F", "-5" }, { "-F", "100001" }, { "-F", "1e3" },
+  { "--duration", "1e11" }, { "--duration", "inf" }, { "--duration", "nan" }, { "--duration", "0" },
+  { "--duration", "-2" }, { "--duration", "3s" },
+  { "--stack-size", "63" }, { "--stack-size", "99999999999999999999" }, { "--stack-size", "-64" },
+  { "--progress-fd", "-1" }, { "--progress-fd", "999" }, { "--progress-fd", "x" },
+  { "-p", "0" }, { "-p", "-3" }, { "-p", "1,1" }, { "-p", "2147483648" },
+};
+
+static void
+test_bad_numbers (Fixture *f,
+                  gconstpointer data)
+{
+  g_autofree char *marker = g_build_filename (f->dir, "ran", NULL);
+  g_autofree char *touch = g_strdup_printf ("touch '%s'", marker);
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad_numbers); i++)
+    {
+      const char *option = bad_numbers[i].option;
+      const char *value = bad_numbers[i].value;
+      gboolean attach = g_str_equal (option, "-p");
+      g_auto (GStrv) argv = attach ? sp_test_argv (sp_test_recorder (), "-o", f->spool, option, value, NULL)
+                                   : sp_test_argv (sp_test_recorder (), "-o", f->spool, option, value, "--",
+                                                   "/bin/sh", "-c", touch, NULL);
+      g_autoptr (SpChildResult) result = run_recorder (f, (const char *const *) argv);
+
+      g_test_message ("%s %s", option, value);
+      g_assert_cmpint (result->exit_code, ==, EXIT_USAGE);
+      assert_contains (result->err, option);
+      if (!g_str_equal (value, "1,1"))
+        assert_contains (result->err, value);
+      else
+        assert_contains (result->err, "pid 1 is given twice");
+      g_assert_false (g_file_test (marker, G_FILE_TEST_EXISTS));
+      assert_nothing_left (f);
+    }
+}
+
+/* The largest values each option takes still record. */
+static void
+test_largest_numbers (Fixture *f,
+                      gconstpointer data)
+{
+  g_auto (GStrv) argv = NULL;
+  g_autoptr (SpChildResult) result = NULL;
+
+  if (!need_perf ())
+    return;
+  argv = sp_test_argv (sp_test_recorder (), "-o", f->spool, "--duration", "1e9", "--stack-size", "63488",
+                       "--", "true", NULL);
+  result = run_recorder (f, (const char *const *) argv);
+  g_assert_cmpint (result->exit_code, ==, 0);
+  g_assert_true (g_file_test (f->spool, G_FILE_TEST_IS_REGULAR));
+}
+
 #define ADD(path, func) \
   g_test_add (path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
 
@@ -295,5 +357,7 @@ main (int argc,
   ADD ("/recorder/errors/env-with-pid", test_env_with_pid);
   ADD ("/recorder/errors/env-without-value", test_env_without_value);
   ADD ("/recorder/errors/missing-directory", test_missing_directory);
+  ADD ("/recorder/errors/bad-numbers", test_bad_numbers);
+  ADD ("/recorder/errors/largest-numbers", test_largest_numbers);
   return g_test_run ();
 }

@@ -456,6 +456,52 @@ test_environment_and_folder (void)
   sp_test_remove_dir (work);
 }
 
+/* Records /bin/sh -c "BEFORE'sp-work-threads' 0.6 &AFTER" and checks
+ * that every thread of the workload was recorded to its end although the
+ * shell exited first, and that the recording's status is the shell's. */
+static void
+assert_outliving_workload_recorded (const char *before,
+                                    const char *after,
+                                    int expected_status)
+{
+  g_autofree char *workload = sp_test_workload ("threads");
+  g_autofree char *script = g_strdup_printf ("%s'%s' 0.6 &%s", before, workload, after);
+  g_autoptr (SpTestRecording) rec = sp_test_record (NULL, (const char *const[]) { "/bin/sh", "-c", script, NULL });
+  g_autoptr (GPtrArray) reports = NULL;
+
+  g_test_message ("sh -c %s; recorder's stderr:\n%s", script, rec->result->err);
+  g_assert_cmpint (rec->result->exit_code, ==, expected_status);
+  sp_test_recording_load (rec);
+  /* The workload reports its threads as it ends: the recorder waited. */
+  reports = sp_test_parse_thread_reports (rec->result->out);
+  g_assert_cmpuint (reports->len, ==, 4);
+  for (guint i = 0; i < reports->len; i++)
+    {
+      const SpThreadReport *report = g_ptr_array_index (reports, i);
+
+      sp_test_assert_plausible_samples (report, sp_test_count_samples (rec->reader, report->pid, (guint64) report->tid),
+                                        FREQUENCY_HZ);
+    }
+  sp_test_assert_meta_string (rec, "recording", "complete", "true");
+  sp_test_assert_meta_int (rec, "recording", "exit_status", expected_status);
+  g_assert_nonnull (strstr (rec->result->err, "still recording the processes it left running"));
+}
+
+/* A worker left running by a command that exits: recorded whole (the
+ * recording used to end with the shell, and the worker had no sample). */
+static void
+test_worker_outlives_command (void)
+{
+  assert_outliving_workload_recorded ("", " exit 3", 3);
+}
+
+/* A daemon: forked twice, in a session of its own, its parent gone. */
+static void
+test_daemon_outlives_command (void)
+{
+  assert_outliving_workload_recorded ("(setsid ", "); exit 0", 0);
+}
+
 int
 main (int argc,
       char **argv)
@@ -476,6 +522,8 @@ main (int argc,
   g_test_add_func ("/recorder/launch/deep-recursion", test_deep_recursion);
   g_test_add_func ("/recorder/launch/crash", test_crash);
   g_test_add_func ("/recorder/launch/environment-and-folder", test_environment_and_folder);
+  g_test_add_func ("/recorder/launch/worker-outlives-command", test_worker_outlives_command);
+  g_test_add_func ("/recorder/launch/daemon-outlives-command", test_daemon_outlives_command);
   status = g_test_run ();
 
   g_clear_pointer (&threads_rec, sp_test_recording_free);

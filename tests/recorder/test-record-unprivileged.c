@@ -7,10 +7,17 @@
  * explain why it cannot (kernel.perf_event_paranoid). With paranoid 2 or
  * less, sampling one's own children is allowed, so it must record. The
  * recorder and the workload are copied into the test's folder, which
- * nobody can reach, whatever the build folder's permissions. */
+ * nobody can reach, whatever the build folder's permissions.
+ *
+ * Under pkexec (env -i with PKEXEC_UID stands in for it: root, a clean
+ * environment) the recorder samples as root but runs the command as the
+ * user who asked, and writes that user's files. */
 #include <glib.h>
 #include <glib/gstdio.h>
+#include <grp.h>
+#include <pwd.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "record-run.h"
@@ -120,6 +127,177 @@ test_user_stacks (void)
     }
 }
 
+/* A file the command wrote, without its last newline. */
+static char *
+read_trimmed (const char *dir,
+              const char *name)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autoptr (GError) error = NULL;
+  char *text = NULL;
+
+  g_file_get_contents (path, &text, NULL, &error);
+  g_assert_no_error (error);
+  return g_strchomp (text);
+}
+
+/* What `id -G` prints for a user who logged in: the groups initgroups
+ * gives, primary first. */
+static char *
+login_groups (const struct passwd *pw)
+{
+  gid_t groups[256];
+  int n = G_N_ELEMENTS (groups);
+  GString *text = g_string_new (NULL);
+
+  g_assert_cmpint (getgrouplist (pw->pw_name, pw->pw_gid, groups, &n), >=, 0);
+  g_string_append_printf (text, "%u", (unsigned) pw->pw_gid);
+  for (int i = 0; i < n; i++)
+    if (groups[i] != pw->pw_gid)
+      g_string_append_printf (text, " %u", (unsigned) groups[i]);
+  return g_string_free (text, FALSE);
+}
+
+static void
+assert_owner (const char *path,
+              uid_t uid,
+              gid_t gid)
+{
+  struct stat st;
+
+  g_assert_cmpint (g_stat (path, &st), ==, 0);
+  g_assert_cmpuint (st.st_uid, ==, uid);
+  g_assert_cmpuint (st.st_gid, ==, gid);
+}
+
+/* Records sh -c "id -u > uid; id -G > groups; env > env; exec WORKLOAD"
+ * in a folder anyone may write, under env -i with pkexec_uid (NULL: none)
+ * as PKEXEC_UID. */
+static SpTestRecording *
+record_identity (const char *pkexec_uid)
+{
+  g_autofree char *dir = sp_test_make_dir ();
+  g_autofree char *built_workload = sp_test_workload ("threads");
+  g_autofree char *workload = copy_program (built_workload, dir);
+  g_autofree char *script = g_strdup_printf ("id -u > uid; id -G > groups; env > env; exec '%s' 0.4", workload);
+  g_autofree char *uid_setting = g_strdup_printf ("PKEXEC_UID=%s", pkexec_uid);
+  const char *const clean_root[] = {
+    "/usr/bin/env", "-i", "HOME=/root", "USER=root", "LOGNAME=root", "PATH=/usr/sbin:/usr/bin:/sbin:/bin", NULL,
+  };
+  const char *const record[] = {
+    sp_test_recorder (), "-o", "out.spool", "--env", "SP_MARK=kept", "--", "/bin/sh", "-c", script, NULL,
+  };
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  SpChildResult *result;
+
+  for (const char *const *arg = clean_root; *arg != NULL; arg++)
+    g_ptr_array_add (argv, (char *) *arg);
+  if (pkexec_uid != NULL)
+    g_ptr_array_add (argv, uid_setting);
+  for (const char *const *arg = record; *arg != NULL; arg++)
+    g_ptr_array_add (argv, (char *) *arg);
+  g_ptr_array_add (argv, NULL);
+  g_assert_cmpint (g_chmod (dir, 0777), ==, 0);
+  result = sp_test_run (dir, "record", (const char *const *) argv->pdata);
+  g_test_message ("PKEXEC_UID=%s: exit status %d; stderr:\n%s", pkexec_uid, result->exit_code, result->err);
+  g_assert_cmpint (result->exit_code, ==, 0);
+  return sp_test_recording_new (g_steal_pointer (&dir), result);
+}
+
+/* Before, the command ran as root, and so did whatever it started. */
+static void
+test_pkexec_runs_command_as_user (void)
+{
+  struct passwd *pw = getpwuid (65534);
+  g_autoptr (SpTestRecording) rec = NULL;
+  g_autofree char *uid = NULL;
+  g_autofree char *groups = NULL;
+  g_autofree char *expected_groups = NULL;
+  g_autofree char *env_lines = NULL;
+  g_autofree char *env = NULL;
+  g_autofree char *home = NULL;
+  g_autofree char *user = NULL;
+  g_autoptr (GPtrArray) reports = NULL;
+  const SpThreadReport *alpha;
+
+  if (getuid () != 0 || pw == NULL)
+    {
+      g_test_skip ("needs root and a user 65534");
+      return;
+    }
+  expected_groups = login_groups (pw);
+  home = g_strdup_printf ("\nHOME=%s\n", pw->pw_dir);
+  user = g_strdup_printf ("\nUSER=%s\n", pw->pw_name);
+  rec = record_identity (NOBODY);
+  uid = read_trimmed (rec->dir, "uid");
+  groups = read_trimmed (rec->dir, "groups");
+  env_lines = read_trimmed (rec->dir, "env");
+  env = g_strconcat ("\n", env_lines, "\n", NULL);
+  g_test_message ("id -u: %s; id -G: %s; env:%s", uid, groups, env);
+  g_assert_cmpstr (uid, ==, NOBODY);
+  g_assert_cmpstr (groups, ==, expected_groups);
+  g_assert_nonnull (strstr (env, home));
+  g_assert_nonnull (strstr (env, user));
+  g_assert_nonnull (strstr (env, "\nSP_MARK=kept\n"));
+  g_assert_null (strstr (env, "=root\n"));
+
+  /* Sampled with root's rights: kernel stacks, which nobody alone may
+   * not have (perf_event_paranoid 2). */
+  sp_test_recording_load (rec);
+  g_assert_true (sp_test_has_kernel_frames (rec->reader));
+  sp_test_assert_meta_string (rec, "recording", "kernel_stacks", "true");
+  reports = sp_test_parse_thread_reports (rec->result->out);
+  alpha = sp_test_find_report (reports, "sp-alpha", -1);
+  sp_test_assert_plausible_samples (alpha, sp_test_count_samples (rec->reader, alpha->pid, (guint64) alpha->tid),
+                                    1000);
+  /* The user's files, not root's. */
+  assert_owner (rec->spool, pw->pw_uid, pw->pw_gid);
+  assert_owner (rec->meta_path, pw->pw_uid, pw->pw_gid);
+}
+
+/* Root without pkexec or sudo stays root. */
+static void
+test_root_stays_root (void)
+{
+  g_autoptr (SpTestRecording) rec = NULL;
+  g_autofree char *uid = NULL;
+
+  if (getuid () != 0)
+    {
+      g_test_skip ("needs root");
+      return;
+    }
+  rec = record_identity (NULL);
+  uid = read_trimmed (rec->dir, "uid");
+  g_assert_cmpstr (uid, ==, "0");
+  assert_owner (rec->spool, 0, 0);
+}
+
+/* A PKEXEC_UID no user has: no group to run as, so no run at all. */
+static void
+test_pkexec_unknown_user (void)
+{
+  g_autofree char *dir = sp_test_make_dir ();
+  g_autofree char *marker = g_build_filename (dir, "ran", NULL);
+  g_autofree char *touch = g_strdup_printf ("touch '%s'", marker);
+  const char *const argv[] = { "/usr/bin/env", "PKEXEC_UID=3999999999", sp_test_recorder (), "-o", "out.spool",
+                               "--", "/bin/sh", "-c", touch, NULL };
+  g_autoptr (SpChildResult) result = NULL;
+
+  if (getuid () != 0 || getpwuid (3999999999u) != NULL)
+    {
+      g_test_skip ("needs root, and no user 3999999999");
+      sp_test_remove_dir (dir);
+      return;
+    }
+  result = sp_test_run (dir, "record", argv);
+  g_test_message ("exit status %d; stderr:\n%s", result->exit_code, result->err);
+  g_assert_cmpint (result->exit_code, ==, 125);
+  g_assert_nonnull (strstr (result->err, "PKEXEC_UID=3999999999"));
+  g_assert_false (g_file_test (marker, G_FILE_TEST_EXISTS));
+  sp_test_remove_dir (dir);
+}
+
 int
 main (int argc,
       char **argv)
@@ -129,5 +307,8 @@ main (int argc,
     return 0;
 
   g_test_add_func ("/recorder/unprivileged/user-stacks", test_user_stacks);
+  g_test_add_func ("/recorder/unprivileged/pkexec-runs-command-as-user", test_pkexec_runs_command_as_user);
+  g_test_add_func ("/recorder/unprivileged/root-stays-root", test_root_stays_root);
+  g_test_add_func ("/recorder/unprivileged/pkexec-unknown-user", test_pkexec_unknown_user);
   return g_test_run ();
 }

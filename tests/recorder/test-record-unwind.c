@@ -22,6 +22,10 @@
 
 #define SECONDS "1.5"
 #define DEBIAN_PYTHON "/usr/bin/python3"
+/* Enough samples for a share to mean something. How many a run gets
+ * depends on how much CPU the machine gives the workload (other tests,
+ * other builds), so this is a floor, not an expectation. */
+#define MIN_SAMPLES 100
 
 /* The outermost part of a stack that reached its thread's root, as the
  * description shows it (leaf first; libc frames as "[libc.so.6]"). */
@@ -215,7 +219,7 @@ test_threads_without_frame_pointers (void)
   g_printerr ("# threads workload without frame pointers: %.1f%% of %zu samples reach their thread's root "
               "with --call-graph dwarf, %.1f%% of %zu with fp\n",
               percent (with_dwarf.rooted, with_dwarf.n), with_dwarf.n, percent (with_fp.rooted, with_fp.n), with_fp.n);
-  g_assert_cmpuint (with_dwarf.n, >, 500);
+  g_assert_cmpuint (with_dwarf.n, >, MIN_SAMPLES);
   g_assert_cmpfloat (percent (with_dwarf.rooted, with_dwarf.n), >=, 90.0);
   assert_statistics_match (dwarf);
 }
@@ -259,7 +263,7 @@ test_debian_python (void)
   g_printerr ("# Debian's python3: %.1f%% of %zu samples reach _start with --call-graph dwarf, "
               "%.1f%% of %zu with fp\n",
               percent (with_dwarf.rooted, with_dwarf.n), with_dwarf.n, percent (with_fp.rooted, with_fp.n), with_fp.n);
-  g_assert_cmpuint (with_dwarf.n, >, 500);
+  g_assert_cmpuint (with_dwarf.n, >, MIN_SAMPLES);
   g_assert_cmpfloat (percent (with_dwarf.rooted, with_dwarf.n), >=, 90.0);
   assert_statistics_match (dwarf);
   unlink (script);
@@ -373,7 +377,7 @@ test_attach_without_frame_pointers (void)
   count = count_rooted (rec, list, pid, threads_stack_rooted);
   g_printerr ("# attached, no frame pointers, --call-graph dwarf: %.1f%% of %zu samples reach their thread's "
               "root\n", percent (count.rooted, count.n), count.n);
-  g_assert_cmpuint (count.n, >, 500);
+  g_assert_cmpuint (count.n, >, MIN_SAMPLES);
   g_assert_cmpfloat (percent (count.rooted, count.n), >=, 90.0);
   assert_statistics_match (rec);
 }

@@ -710,6 +710,74 @@ test_unknown_option (void)
   g_assert_nonnull (strstr (command->err, "Usage: stackpulse-report"));
 }
 
+/* Numbers no option can mean: refused, exit 2, with the option and the
+ * value named. A negative or NaN --min-percent once emptied the tree, and
+ * --from after --to chose 0 samples without a word. */
+static void
+test_bad_numbers (void)
+{
+  static const char *const bad[][4] = {
+    { "tree", "--min-percent", "-1", "-1" },
+    { "tree", "--min-percent", "nan", "nan" },
+    { "tree", "--min-percent", "101", "101" },
+    { "top", "--from", "-0.5", "-0.5" },
+    { "top", "--from", "inf", "inf" },
+    { "top", "--to", "nan", "nan" },
+    { "top", "--to", "0", "0" },
+    { "top", "--to", "1e11", "1e11" },
+    { "top", "--limit", "-1", "-1" },
+    { "top", "--limit", "many", "many" },
+    { "top", "--tid", "0", "0" },
+    { "top", "--pid", "-7", "-7" },
+  };
+  get_recorded ();
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autoptr (SpChildResult) result = report_args ((const char *const[]) {
+        bad[i][0], bad[i][1], bad[i][2], spool (), NULL });
+
+      g_test_message ("%s %s %s: %s", bad[i][0], bad[i][1], bad[i][2], result->err);
+      g_assert_cmpint (result->exit_code, ==, 2);
+      g_assert_nonnull (strstr (result->err, bad[i][1]));
+      g_assert_nonnull (strstr (result->err, bad[i][3]));
+      g_assert_cmpstr (result->out, ==, "");
+    }
+}
+
+/* --from at or after --to is a range with nothing in it: said, not shown
+ * as an empty report. */
+static void
+test_range_reversed (void)
+{
+  g_autoptr (SpChildResult) reversed = NULL;
+  g_autoptr (SpChildResult) empty = NULL;
+
+  get_recorded ();
+  reversed = report_args ((const char *const[]) { "--from", "0.5", "--to", "0.2", spool (), NULL });
+  empty = report_args ((const char *const[]) { "--from", "0.3", "--to", "0.3", spool (), NULL });
+  g_assert_cmpint (reversed->exit_code, ==, 2);
+  g_assert_nonnull (strstr (reversed->err, "--from 0.5 is not before --to 0.2"));
+  g_assert_cmpstr (reversed->out, ==, "");
+  g_assert_cmpint (empty->exit_code, ==, 2);
+  g_assert_cmpstr (empty->out, ==, "");
+}
+
+/* A range past the last sample is a report with no sample, and a warning
+ * saying where the samples end. */
+static void
+test_range_after_end (void)
+{
+  Recorded *r = get_recorded ();
+  g_autoptr (SpChildResult) result = report_args ((const char *const[]) { "--from", "1000", spool (), NULL });
+
+  g_test_message ("stderr: %s", result->err);
+  g_assert_cmpint (result->exit_code, ==, 0);
+  g_assert_nonnull (strstr (result->err, "warning: --from 1000 is after the last sample"));
+  g_assert_cmpuint (parse_chosen_samples (result->out, NULL), ==, 0);
+  g_assert_cmpfloat (r->duration_s, <, 1000);
+}
+
 /* A copy of the spool cut inside a record past its middle; returns its
  * path and the samples before the cut. */
 static char *
@@ -797,6 +865,9 @@ main (int argc,
   g_test_add_func ("/report/errors/unknown-function", test_unknown_function);
   g_test_add_func ("/report/errors/unknown-option", test_unknown_option);
   g_test_add_func ("/report/errors/damaged-spool", test_damaged_spool);
+  g_test_add_func ("/report/errors/bad-numbers", test_bad_numbers);
+  g_test_add_func ("/report/errors/range-reversed", test_range_reversed);
+  g_test_add_func ("/report/errors/range-after-end", test_range_after_end);
   g_test_add_func ("/report/transform/focus", test_focus);
   g_test_add_func ("/report/transform/drop", test_drop);
   g_test_add_func ("/report/transform/merge", test_merge);
