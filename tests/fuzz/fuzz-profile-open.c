@@ -9,8 +9,10 @@
  * file, else a small kallsyms copy written here, so each run does not
  * read the machine's /proc/kallsyms; module paths are whatever the input
  * names), the trees, the summary, the reports and the export, all to
- * /dev/null. Beyond "no crash, no sanitizer report, no hang": a file that
- * is refused says why, and the summary agrees with the reader. */
+ * /dev/null; then again as the window follows a growing file. Beyond "no
+ * crash, no sanitizer report, no hang": a file that is refused says why,
+ * the summary agrees with the reader, and following reads what opening
+ * read. */
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <stdio.h>
@@ -123,6 +125,28 @@ use_profile (SpProfile *profile)
   sp_spool_summary_clear (&summary);
 }
 
+/* Following the same file (as the window follows a recording) and
+ * finishing reads the same records, and the same damage. */
+static void
+check_follow (SpProfile *whole)
+{
+  g_autoptr (GError) error = NULL;
+  SpProfile *follow = sp_profile_open_follow (spool_path, &error);
+  const SpSpoolReader *a = sp_profile_get_reader (whole);
+  const SpSpoolReader *b;
+
+  CHECK (follow != NULL);
+  sp_profile_update (follow);
+  sp_profile_finish (follow);
+  b = sp_profile_get_reader (follow);
+  CHECK (sp_spool_reader_get_n_samples (a) == sp_spool_reader_get_n_samples (b));
+  CHECK (sp_spool_reader_get_n_frames (a) == sp_spool_reader_get_n_frames (b));
+  CHECK (sp_spool_reader_get_n_modules (a) == sp_spool_reader_get_n_modules (b));
+  CHECK (g_strcmp0 (sp_profile_get_damage (whole), sp_profile_get_damage (follow)) == 0);
+  CHECK (g_strcmp0 (sp_profile_get_meta_problem (whole), sp_profile_get_meta_problem (follow)) == 0);
+  sp_profile_free (follow);
+}
+
 int
 LLVMFuzzerTestOneInput (const uint8_t *data,
                         size_t size)
@@ -144,6 +168,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   if (g_file_test (meta_path, G_FILE_TEST_EXISTS))
     CHECK ((sp_profile_get_meta (profile) != NULL) != (sp_profile_get_meta_problem (profile) != NULL));
   use_profile (profile);
+  check_follow (profile);
   sp_profile_free (profile);
   return 0;
 }
