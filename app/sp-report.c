@@ -145,7 +145,8 @@ print_lost (SpProfile *profile,
 
   meta_string (profile, "lost_samples", &lost);
   if (lost == NULL)
-    fprintf (out, "lost:      unknown (no side file)\n");
+    fprintf (out, "lost:      unknown (%s)\n",
+             sp_profile_get_meta_problem (profile) != NULL ? "the side file is damaged" : "no side file");
   else if (recording_state (profile) == SP_RECORDING_STATE_COMPLETE)
     fprintf (out, "lost:      %s\n", lost);
   else

@@ -32,6 +32,8 @@ lost_text (const SpSpoolSummary *s)
   g_autoptr (GString) text = g_string_new (NULL);
   guint64 recorded = s->n_samples + s->lost_samples + s->dropped_samples;
 
+  if (!s->lost_known && s->side_file_problem != NULL)
+    return g_strdup_printf ("unknown: %s", s->side_file_problem);
   if (!s->lost_known)
     return g_strdup ("unknown (the recording has no side file)");
   if (s->recording_state == SP_RECORDING_STATE_IN_PROGRESS || s->recording_state == SP_RECORDING_STATE_INTERRUPTED)

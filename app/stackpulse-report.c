@@ -291,6 +291,8 @@ run (const char *command,
   /* The summary says it on its own; other outputs are often piped. */
   if (command != NULL)
     warn_recording_state (profile);
+  if (sp_profile_get_meta_problem (profile) != NULL)
+    fprintf (stderr, "stackpulse-report: warning: %s\n", sp_profile_get_meta_problem (profile));
   sp_profile_set_inline_frames (profile, !o->no_inline);
   /* The reports print no source lines: without inline frames, DWARF has
    * nothing to give them. */
@@ -313,6 +315,18 @@ run (const char *command,
       return 1;
     }
   return ok && fflush (stdout) == 0 ? 0 : 1;
+}
+
+/* A command word given without a file would be taken for the file. */
+static gboolean
+is_command (const char *word)
+{
+  static const char *const commands[] = { "summary", "top", "tree", "callers", "callees", "collapsed", "dump" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    if (g_str_equal (word, commands[i]) && !g_file_test (word, G_FILE_TEST_EXISTS))
+      return TRUE;
+  return FALSE;
 }
 
 int
@@ -348,6 +362,13 @@ main (int argc,
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {
       fprintf (stderr, "stackpulse-report: %s\n%s", error->message, usage_text);
+      return 2;
+    }
+  if (argc == 2 && is_command (argv[1]))
+    {
+      fprintf (stderr, "stackpulse-report: %s needs a recording: stackpulse-report %s%s FILE.spool\n\n%s",
+               argv[1], argv[1], g_str_equal (argv[1], "callers") || g_str_equal (argv[1], "callees") ? " FUNC" : "",
+               usage_text);
       return 2;
     }
   if (!check_options (&o))

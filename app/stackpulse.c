@@ -5,6 +5,22 @@
 
 #include "sp-application.h"
 
+/* Options GApplication answers on the command line, before it starts
+ * GTK: they need no display. */
+static gboolean
+wants_help_only (int argc,
+                 char **argv)
+{
+  for (int i = 1; i < argc; i++)
+    {
+      if (g_str_equal (argv[i], "--"))
+        break;
+      if (g_str_equal (argv[i], "-h") || g_str_equal (argv[i], "-?") || g_str_has_prefix (argv[i], "--help"))
+        return TRUE;
+    }
+  return FALSE;
+}
+
 int
 main (int argc,
       char **argv)
@@ -12,7 +28,7 @@ main (int argc,
   g_autoptr (SpApplication) app = NULL;
 
   /* GTK would abort with a terse warning; say what to do instead. */
-  if (!gtk_init_check ())
+  if (!wants_help_only (argc, argv) && !gtk_init_check ())
     {
       fprintf (stderr,
                "stackpulse: no display found (DISPLAY or WAYLAND_DISPLAY is unset or unreachable).\n"
@@ -23,5 +39,10 @@ main (int argc,
       return 1;
     }
   app = sp_application_new ();
+  g_application_set_option_context_parameter_string (G_APPLICATION (app), "[FILE.spool…]");
+  g_application_set_option_context_summary (G_APPLICATION (app),
+                                            "Opens each recording in a window of its own; without a file, a window "
+                                            "to record a program.\nOn a terminal: stackpulse-record records, "
+                                            "stackpulse-report reads a recording.");
   return g_application_run (G_APPLICATION (app), argc, argv);
 }

@@ -723,25 +723,62 @@ map_file (SpSpoolReader *r,
   return true;
 }
 
+static const char *
+file_type_name (mode_t mode)
+{
+  if (S_ISDIR (mode))
+    return "a directory";
+  if (S_ISFIFO (mode))
+    return "a FIFO (named pipe)";
+  if (S_ISCHR (mode))
+    return "a character device";
+  if (S_ISBLK (mode))
+    return "a block device";
+  if (S_ISSOCK (mode))
+    return "a socket";
+  return "of an unknown type";
+}
+
+/* A FIFO would block open() until a writer comes, and a device read
+ * forever: the file is opened without blocking and kept only if it is a
+ * regular file. */
+static int
+open_regular (const char *path,
+              SpSpoolError *err)
+{
+  struct stat st = { 0 };
+  int fd = open (path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+  if (fd < 0)
+    {
+      sp_spool_error_set_errno (err, errno, "cannot open", path);
+      return -1;
+    }
+  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
+    {
+      sp_spool_error_set (err, SP_SPOOL_ERROR_IO, 0, 0, "%s is %s, not a regular file", path,
+                          file_type_name (st.st_mode));
+      close (fd);
+      return -1;
+    }
+  if (fcntl (fd, F_SETFL, fcntl (fd, F_GETFL) & ~O_NONBLOCK) != 0)
+    {
+      sp_spool_error_set_errno (err, errno, "cannot open", path);
+      close (fd);
+      return -1;
+    }
+  return fd;
+}
+
 SpSpoolReader *
 sp_spool_reader_open_follow (const char *path,
                              SpSpoolError *err)
 {
   SpSpoolReader *r;
-  struct stat st;
-  int fd = open (path, O_RDONLY | O_CLOEXEC);
+  int fd = open_regular (path, err);
 
   if (fd < 0)
-    {
-      sp_spool_error_set_errno (err, errno, "cannot open", path);
-      return NULL;
-    }
-  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
-    {
-      sp_spool_error_set (err, SP_SPOOL_ERROR_IO, 0, 0, "%s is not a regular file", path);
-      close (fd);
-      return NULL;
-    }
+    return NULL;
   r = calloc (1, sizeof *r);
   if (r == NULL)
     {

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "sp-demangle.h"
+#include "sp-file-private.h"
 
 /* A PT_LOAD segment: file bytes [offset, offset + size) are loaded at
  * vaddr. */
@@ -318,26 +319,55 @@ vdso_as_file (void)
   return fd;
 }
 
+/* The module's file, opened here rather than by libdwfl: a FIFO would
+ * block its open() forever. */
+static int
+open_module_file (SpSymbolizer *self,
+                  const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  int fd = _sp_file_open_regular (path, &error);
+  struct stat st;
+
+  if (fd < 0)
+    _sp_symbolizer_add_problem (self, SP_SYMBOL_PROBLEM_UNREADABLE, path, "%s", error->message);
+  /* Empty is no ELF; and files in /proc say size 0, and some block a
+   * read (/proc/kmsg). */
+  else if (fstat (fd, &st) != 0 || st.st_size == 0)
+    {
+      _sp_symbolizer_add_problem (self, SP_SYMBOL_PROBLEM_UNREADABLE, path, "%s is empty", path);
+      close (fd);
+      fd = -1;
+    }
+  return fd;
+}
+
 /* Reports the file to a Dwfl of its own and indexes it. */
 static gboolean
 load_file (SpSymbolizer *self,
            SpElfModule *module)
 {
   gboolean vdso = g_str_equal (module->path, "[vdso]");
-  int fd = vdso ? vdso_as_file () : -1;
+  int fd = vdso ? vdso_as_file () : open_module_file (self, module->path);
   Dwarf_Addr dwarf_bias;
   guint n_functions;
+  Dwarf *dwarf;
+  void **userdata;
   Elf *elf;
 
+  if (fd < 0)
+    return FALSE;
   module->dwfl = dwfl_begin (&self->dwfl_callbacks);
-  if (module->dwfl == NULL || (vdso && fd < 0))
+  if (module->dwfl == NULL)
     {
-      if (fd >= 0)
-        close (fd);
+      close (fd);
       return FALSE;
     }
   module->mod = dwfl_report_offline (module->dwfl, module->path, module->path, fd);
   dwfl_report_end (module->dwfl, NULL, NULL);
+  /* For _sp_debug_file_find, which reports what it skips. */
+  if (module->mod != NULL && dwfl_module_info (module->mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL) != NULL)
+    *userdata = self;
   elf = module->mod != NULL ? dwfl_module_getelf (module->mod, &module->bias) : NULL;
   if (elf == NULL)
     {
@@ -350,7 +380,8 @@ load_file (SpSymbolizer *self,
   module->symbols = read_symbols (self, module->mod, elf, module->bias, &n_functions);
   /* Opening DWARF decompresses every compressed debug section at once:
    * skipped when nobody wants lines or inline frames. */
-  module->has_dwarf = !self->no_dwarf && dwfl_module_getdwarf (module->mod, &dwarf_bias) != NULL;
+  dwarf = self->no_dwarf ? NULL : dwfl_module_getdwarf (module->mod, &dwarf_bias);
+  module->has_dwarf = dwarf != NULL && _sp_debug_file_alt_is_safe (self, module->mod, dwarf);
   if (n_functions == 0)
     _sp_symbolizer_add_problem (self, SP_SYMBOL_PROBLEM_NO_SYMBOLS, module->path, "%s: no symbols", module->path);
   if (!module->has_dwarf && !self->no_dwarf && !vdso)

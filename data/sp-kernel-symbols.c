@@ -12,6 +12,8 @@
 
 #include <string.h>
 
+#include "sp-file-private.h"
+
 #define KERNEL_SYMBOLS_GROUP "kernel-symbols"
 
 static gboolean
@@ -109,7 +111,7 @@ _sp_kernel_symbols_from_kallsyms (SpSymbolizer *self,
   gboolean nonzero = FALSE;
   char *save = NULL;
 
-  if (!g_file_get_contents (path, &contents, NULL, NULL))
+  if (!_sp_file_read_regular (path, SP_FILE_MAX_SYMBOL_FILE, TRUE, &contents, NULL, NULL))
     return NULL;
   symbols = _sp_symbol_ranges_new ();
   for (char *line = strtok_r (contents, "\n", &save); line != NULL; line = strtok_r (NULL, "\n", &save))

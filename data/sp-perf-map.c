@@ -9,6 +9,8 @@
 
 #include <string.h>
 
+#include "sp-file-private.h"
+
 static gboolean
 parse_line (SpSymbolizer *self,
             const char *line,
@@ -46,7 +48,7 @@ _sp_perf_map_load (SpSymbolizer *self,
   g_auto (GStrv) lines = NULL;
   GArray *ranges;
 
-  if (!g_file_get_contents (path, &contents, NULL, error))
+  if (!_sp_file_read_regular (path, SP_FILE_MAX_SYMBOL_FILE, FALSE, &contents, NULL, error))
     return NULL;
   lines = g_strsplit (contents, "\n", -1);
   ranges = _sp_symbol_ranges_new ();

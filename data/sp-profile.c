@@ -5,6 +5,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include "sp-file-private.h"
 #include "sp-hash-private.h"
 #include "sp-profile-private.h"
 #include "sp-recording-state.h"
@@ -37,6 +38,7 @@ struct _SpProfile
 
   GKeyFile      *meta;
   gint64         meta_mtime;
+  char          *meta_problem;   /* why the side file was not read, or NULL */
   GHashTable    *thread_names;   /* tid (guint64 *) -> name */
   GHashTable    *proc_names;     /* tid -> name from /proc, until the side file names it */
   GHashTable    *proc_gone;      /* tids /proc no longer has */
@@ -90,13 +92,32 @@ index_thread_names (SpProfile *self)
     }
 }
 
+/* why names the file already when it comes from opening it. */
+static void
+set_meta_problem (SpProfile *self,
+                  const char *meta_path,
+                  const char *why)
+{
+  g_autofree char *where = strstr (why, meta_path) == NULL ? g_strdup_printf ("%s: %s", meta_path, why) : NULL;
+
+  g_free (self->meta_problem);
+  self->meta_problem = g_strdup_printf ("the side file is unreadable or damaged (%s): "
+                                        "thread names, kernel symbols and lost counts are not known",
+                                        where != NULL ? where : why);
+}
+
 /* (Re)loads OUT.spool.meta when it changed; the recorder rewrites it
- * atomically, so a read never sees half a file. */
+ * atomically, so a read never sees half a file. A side file that cannot
+ * be read is a problem to report, not a reason to refuse the recording;
+ * one read earlier stays. */
 static void
 load_meta (SpProfile *self)
 {
   g_autofree char *meta_path = g_strconcat (self->path, ".meta", NULL);
   g_autoptr (GKeyFile) meta = g_key_file_new ();
+  g_autoptr (GError) error = NULL;
+  g_autofree char *contents = NULL;
+  gsize length = 0;
   GStatBuf st;
   gint64 mtime;
   gboolean first;
@@ -107,9 +128,14 @@ load_meta (SpProfile *self)
   mtime = (gint64) st.st_mtim.tv_sec * G_GINT64_CONSTANT (1000000000) + st.st_mtim.tv_nsec;
   if (mtime == self->meta_mtime)
     return;
-  if (!g_key_file_load_from_file (meta, meta_path, G_KEY_FILE_NONE, NULL))
-    return;
   self->meta_mtime = mtime;
+  if (!_sp_file_read_regular (meta_path, SP_FILE_MAX_SIDE_FILE, FALSE, &contents, &length, &error)
+      || !g_key_file_load_from_data (meta, contents, length, G_KEY_FILE_NONE, &error))
+    {
+      set_meta_problem (self, meta_path, error->message);
+      return;
+    }
+  g_clear_pointer (&self->meta_problem, g_free);
   first = self->meta == NULL;
   g_clear_pointer (&self->meta, g_key_file_unref);
   self->meta = g_steal_pointer (&meta);
@@ -165,12 +191,16 @@ name_threads_from_proc (SpProfile *self)
 
 static SpProfile *
 profile_new (const char *path,
+             gboolean following,
              GError **error)
 {
   SpSpoolError err;
-  SpSpoolReader *reader = sp_spool_reader_open_follow (path, &err);
+  SpSpoolReader *reader;
   SpProfile *self;
 
+  if (!_sp_file_check_spool (path, following, error))
+    return NULL;
+  reader = sp_spool_reader_open_follow (path, &err);
   if (reader == NULL)
     {
       sp_spool_error_propagate (error, &err);
@@ -202,7 +232,7 @@ SpProfile *
 sp_profile_open (const char *path,
                  GError **error)
 {
-  SpProfile *self = profile_new (path, error);
+  SpProfile *self = profile_new (path, FALSE, error);
 
   if (self != NULL)
     sp_profile_finish (self);
@@ -213,7 +243,7 @@ SpProfile *
 sp_profile_open_follow (const char *path,
                         GError **error)
 {
-  SpProfile *self = profile_new (path, error);
+  SpProfile *self = profile_new (path, TRUE, error);
 
   if (self != NULL)
     self->following = TRUE;
@@ -294,6 +324,7 @@ sp_profile_free (SpProfile *self)
   g_clear_pointer (&self->skeleton, _sp_tree_skeleton_free);
   g_clear_pointer (&self->sample_index, sp_sample_index_free);
   g_free (self->damage);
+  g_free (self->meta_problem);
   g_free (self->path);
   g_rw_lock_clear (&self->lock);
   g_free (self);
@@ -303,6 +334,7 @@ const char *sp_profile_get_path (SpProfile *self) { return self->path; }
 const char *sp_profile_get_damage (SpProfile *self) { return self->damage; }
 const SpSpoolReader *sp_profile_get_reader (SpProfile *self) { return self->reader; }
 GKeyFile *sp_profile_get_meta (SpProfile *self) { return self->meta; }
+const char *sp_profile_get_meta_problem (SpProfile *self) { return self->meta_problem; }
 guint sp_profile_get_n_functions (SpProfile *self) { return self->n_functions; }
 const GPtrArray *sp_profile_get_symbol_problems (SpProfile *self) { return sp_symbolizer_get_problems (self->symbolizer); }
 const GArray *sp_profile_get_symbol_problem_details (SpProfile *self) { return sp_symbolizer_get_problem_details (self->symbolizer); }

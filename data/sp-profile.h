@@ -43,12 +43,14 @@ typedef struct {
 typedef struct _SpProfile SpProfile;
 
 /* Reads the whole file. A damaged file still opens, with every record
- * before the damage (sp_profile_get_damage says what is wrong); only a file
- * that cannot be read at all fails. */
+ * before the damage (sp_profile_get_damage says what is wrong); a file
+ * that cannot be read at all, or is no spool (empty, a perf.data, a
+ * program, text…: the error says which), fails. */
 SpProfile *sp_profile_open (const char *path,
                             GError **error);
 
-/* Opens a spool that is still being written; call sp_profile_update. */
+/* Opens a spool that is still being written (it may still be empty);
+ * call sp_profile_update. */
 SpProfile *sp_profile_open_follow (const char *path,
                                    GError **error);
 
@@ -76,6 +78,9 @@ const char *sp_profile_get_damage (SpProfile *self);
 const SpSpoolReader *sp_profile_get_reader (SpProfile *self);
 /* The side file, or NULL when there is none. */
 GKeyFile *sp_profile_get_meta (SpProfile *self);
+/* Why the side file there is was not read (not a regular file, too
+ * large, damaged), with its path; NULL when it was, or there is none. */
+const char *sp_profile_get_meta_problem (SpProfile *self);
 
 /* With inline frames off, a frame is only its outermost function. */
 void sp_profile_set_inline_frames (SpProfile *self,

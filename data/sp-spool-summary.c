@@ -103,6 +103,7 @@ sp_spool_summary_from_profile (SpProfile *profile,
   memset (summary, 0, sizeof *summary);
   summary->damage = g_strdup (sp_profile_get_damage (profile));
   summarize_reader (sp_profile_get_reader (profile), summary);
+  summary->side_file_problem = g_strdup (sp_profile_get_meta_problem (profile));
   summary->lost_known = meta != NULL && g_key_file_has_key (meta, "recording", "lost_samples", NULL);
   if (summary->lost_known)
     summary->lost_samples = g_key_file_get_uint64 (meta, "recording", "lost_samples", NULL);
@@ -120,6 +121,7 @@ void
 sp_spool_summary_clear (SpSpoolSummary *summary)
 {
   g_clear_pointer (&summary->damage, g_free);
+  g_clear_pointer (&summary->side_file_problem, g_free);
   g_clear_pointer (&summary->symbol_problems, g_array_unref);
   g_clear_pointer (&summary->unwinding, sp_unwind_report_free);
 }

@@ -34,6 +34,7 @@ typedef struct {
   guint    max_depth;
   char    *damage;               /* what is wrong with the file, or NULL */
   gboolean lost_known;           /* the side file counts lost samples */
+  char    *side_file_problem;    /* why the side file there is was not read, or NULL */
   guint64  lost_samples;         /* samples the kernel dropped (ring buffer full) */
   guint64  dropped_samples;      /* samples the recorder could not unwind in time */
   GArray  *symbol_problems;      /* SpSymbolProblem (owned copies), or NULL */

@@ -112,6 +112,26 @@ guint        _sp_elf_module_resolve (SpSymbolizer *self,
                                      SpSymbolFrame *frames,
                                      guint max);
 
+/* ---- Separate debug files (sp-debug-file.c) ---------------------------- */
+
+/* libdwfl's find_debuginfo callback: the standard search, unless a
+ * candidate path is not a regular file (a FIFO would block it). The
+ * module's userdata is the symbolizer (or NULL). */
+int _sp_debug_file_find (Dwfl_Module *mod,
+                         void **userdata,
+                         const char *modname,
+                         Dwarf_Addr base,
+                         const char *file_name,
+                         const char *debuglink_file,
+                         GElf_Word debuglink_crc,
+                         char **debuginfo_file_name);
+
+/* Whether the DWARF's alternate file (dwz) is absent or a regular file;
+ * FALSE, reported, when libdw would block opening it. */
+gboolean _sp_debug_file_alt_is_safe (SpSymbolizer *self,
+                                     Dwfl_Module *mod,
+                                     Dwarf *dwarf);
+
 /* ---- DWARF (sp-dwarf-scopes.c, sp-dwarf-frames.c) ---------------------- */
 
 /* One compile unit's functions and inlined calls, indexed by address. */

@@ -33,13 +33,16 @@ sp_symbolizer_new (void)
   self->problem_set = g_hash_table_new (g_str_hash, g_str_equal);
   self->perf_maps = g_hash_table_new_full (NULL, NULL, NULL, free_ranges);
   self->perf_map_dir = g_strdup ("/tmp");
-  self->kallsyms_path = g_strdup ("/proc/kallsyms");
+  /* Another boot's symbols can be given (a saved copy of its kallsyms). */
+  self->kallsyms_path = g_strdup (g_getenv ("STACKPULSE_KALLSYMS") != NULL ? g_getenv ("STACKPULSE_KALLSYMS")
+                                                                           : "/proc/kallsyms");
 
   /* Offline modules: the file is given, libdwfl finds its debug file
    * (build-id under /usr/lib/debug/.build-id/, then .gnu_debuglink, then
-   * debuginfod servers when DEBUGINFOD_URLS is set, as gdb and perf do). */
+   * debuginfod servers when DEBUGINFOD_URLS is set, as gdb and perf do),
+   * unless a FIFO stands where it looks (sp-debug-file.c). */
   self->dwfl_callbacks.find_elf = dwfl_build_id_find_elf;
-  self->dwfl_callbacks.find_debuginfo = dwfl_standard_find_debuginfo;
+  self->dwfl_callbacks.find_debuginfo = _sp_debug_file_find;
   self->dwfl_callbacks.section_address = dwfl_offline_section_address;
   self->dwfl_callbacks.debuginfo_path = &self->debuginfo_path;
   return self;

@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sp-debug-file.c: finding a module's separate debug file, safely.
+ *
+ * libdwfl's standard search opens each candidate path with a blocking
+ * open(): a FIFO named like a debug file beside a module the spool names
+ * ("prog.debug", ".debug/prog.debug", the .gnu_debuglink name) would hang
+ * the viewer. The candidates it will try are checked first, in its own
+ * order (elfutils' find_debuginfo_in_path and build-id lookup); when any
+ * of them is something other than a regular file, the module goes without
+ * separate debug info, and says why. */
+#include "sp-symbolizer-private.h"
+
+#include <elfutils/libdwelf.h>
+#include <string.h>
+
+#include "sp-file-private.h"
+
+#define DEFAULT_DEBUGINFO_PATH ":.debug:/usr/lib/debug"
+
+/* dir/.build-id/xx/rest.debug */
+static void
+add_build_id_candidate (GPtrArray *candidates,
+                        Dwfl_Module *mod,
+                        const char *dir)
+{
+  const unsigned char *bits = NULL;
+  GElf_Addr vaddr;
+  int len = dwfl_module_build_id (mod, &bits, &vaddr);
+  g_autoptr (GString) name = NULL;
+
+  if (len < 2)
+    return;
+  name = g_string_new (dir);
+  g_string_append_printf (name, "/.build-id/%02x/", bits[0]);
+  for (int i = 1; i < len; i++)
+    g_string_append_printf (name, "%02x", bits[i]);
+  g_string_append (name, ".debug");
+  g_ptr_array_add (candidates, g_string_free (g_steal_pointer (&name), FALSE));
+}
+
+/* An absolute element: dir/SUBDIR/link for each tail of the module's
+ * directory ("a/b/c", "b/c", "c"), then dir/link. */
+static void
+add_absolute_candidates (GPtrArray *candidates,
+                         const char *dir,
+                         const char *module_dir,
+                         const char *link)
+{
+  for (const char *sub = module_dir; sub != NULL; sub = strchr (sub + 1, '/'))
+    if (sub[1] != '\0')
+      g_ptr_array_add (candidates, g_build_filename (dir, sub + 1, link, NULL));
+  g_ptr_array_add (candidates, g_build_filename (dir, link, NULL));
+}
+
+static GPtrArray *
+candidates_of (Dwfl_Module *mod,
+               const char *search_path,
+               const char *file_name,
+               const char *link)
+{
+  GPtrArray *candidates = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *module_dir = file_name != NULL ? g_path_get_dirname (file_name) : NULL;
+  g_auto (GStrv) elements = g_strsplit (search_path, ":", -1);
+
+  if (g_path_is_absolute (link))
+    g_ptr_array_add (candidates, g_strdup (link));
+  for (guint i = 0; elements[i] != NULL; i++)
+    {
+      const char *element = elements[i] + strspn (elements[i], "+-");
+
+      if (element[0] == '/')
+        add_build_id_candidate (candidates, mod, element);
+      if (module_dir == NULL)
+        continue;
+      if (element[0] == '\0')
+        g_ptr_array_add (candidates, g_build_filename (module_dir, link, NULL));
+      else if (element[0] == '/')
+        add_absolute_candidates (candidates, element, module_dir, link);
+      else
+        g_ptr_array_add (candidates, g_build_filename (module_dir, element, link, NULL));
+    }
+  return candidates;
+}
+
+int
+_sp_debug_file_find (Dwfl_Module *mod,
+                     void **userdata,
+                     const char *modname,
+                     Dwarf_Addr base,
+                     const char *file_name,
+                     const char *debuglink_file,
+                     GElf_Word debuglink_crc,
+                     char **debuginfo_file_name)
+{
+  SpSymbolizer *self = *userdata;
+  g_autofree char *base_name = file_name != NULL ? g_path_get_basename (file_name) : NULL;
+  g_autofree char *invented = base_name != NULL ? g_strconcat (base_name, ".debug", NULL) : NULL;
+  const char *link = debuglink_file != NULL ? debuglink_file : invented;
+  const char *search_path = self != NULL && self->debuginfo_path != NULL ? self->debuginfo_path
+                                                                        : DEFAULT_DEBUGINFO_PATH;
+  g_autoptr (GPtrArray) candidates = NULL;
+
+  if (link == NULL)
+    return dwfl_standard_find_debuginfo (mod, userdata, modname, base, file_name, debuglink_file,
+                                         debuglink_crc, debuginfo_file_name);
+  candidates = candidates_of (mod, search_path, file_name, link);
+  for (guint i = 0; i < candidates->len; i++)
+    if (!_sp_file_is_absent_or_regular (g_ptr_array_index (candidates, i)))
+      {
+        if (self != NULL)
+          _sp_symbolizer_add_problem (self, SP_SYMBOL_PROBLEM_UNREADABLE, file_name,
+                                      "%s: its debug file %s is not a regular file: not read", file_name,
+                                      (const char *) g_ptr_array_index (candidates, i));
+        return -1;
+      }
+  return dwfl_standard_find_debuginfo (mod, userdata, modname, base, file_name, debuglink_file,
+                                       debuglink_crc, debuginfo_file_name);
+}
+
+/* libdw looks for a DWARF's alternate file (.gnu_debugaltlink, from dwz)
+ * itself when the callback above found none: the name as given, or
+ * relative to the debug file's folder. */
+gboolean
+_sp_debug_file_alt_is_safe (SpSymbolizer *self,
+                            Dwfl_Module *mod,
+                            Dwarf *dwarf)
+{
+  const char *altname = NULL;
+  const void *build_id = NULL;
+  const char *main_file = NULL;
+  const char *debug_file = NULL;
+  g_autofree char *debug_dir = NULL;
+  g_autofree char *candidate = NULL;
+
+  if (dwelf_dwarf_gnu_debugaltlink (dwarf, &altname, &build_id) <= 0 || altname == NULL)
+    return TRUE;
+  dwfl_module_info (mod, NULL, NULL, NULL, NULL, NULL, &main_file, &debug_file);
+  if (g_path_is_absolute (altname))
+    candidate = g_strdup (altname);
+  else if (debug_file != NULL || main_file != NULL)
+    {
+      debug_dir = g_path_get_dirname (debug_file != NULL ? debug_file : main_file);
+      candidate = g_build_filename (debug_dir, altname, NULL);
+    }
+  if (candidate == NULL || _sp_file_is_absent_or_regular (candidate))
+    return TRUE;
+  _sp_symbolizer_add_problem (self, SP_SYMBOL_PROBLEM_UNREADABLE, main_file,
+                              "%s: its debug file %s is not a regular file: not read",
+                              main_file != NULL ? main_file : "?", candidate);
+  return FALSE;
+}

@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* test-open-bad-input.c: the window given what is no spool, or a spool
+ * whose side file and module are FIFOs.
+ *
+ * A perf.data (from the real perf) or a text file lands on the error page,
+ * which says what the file is, instead of empty views. A spool that names
+ * FIFOs opens (it would block the loading thread forever), and its Summary
+ * page says the side file could not be read. And `stackpulse --help`
+ * needs no display. */
+#include <glib/gstdio.h>
+#include <gtk/gtk.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "gui-test.h"
+#include "sp-spool-writer.h"
+#include "sp-window.h"
+#include "window-test.h"
+
+static gboolean
+shows_page (SpWindow *window,
+            const char *page)
+{
+  return g_strcmp0 (sp_window_get_page (window), page) == 0;
+}
+
+static gboolean
+shows_error (gpointer window)
+{
+  return shows_page (window, "error");
+}
+
+static gboolean
+shows_profile (gpointer window)
+{
+  return shows_page (window, "profile");
+}
+
+static SpWindow *
+open_window (const char *path)
+{
+  SpWindow *window = sp_window_new (NULL);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+
+  gtk_window_present (GTK_WINDOW (window));
+  sp_window_open_file (window, file);
+  return window;
+}
+
+/* The error page shows text (and so no views). */
+static void
+assert_error_page_says (const char *path,
+                        const char *text)
+{
+  SpWindow *window = open_window (path);
+  GtkLabel *label;
+
+  g_assert_true (window_test_wait (shows_error, window, 20));
+  label = window_test_find_label (GTK_WIDGET (window), text);
+  g_assert_nonnull (label);
+  g_assert_true (window_test_is_shown (GTK_WIDGET (label)));
+  g_assert_nonnull (strstr (gtk_label_get_text (label), path));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+test_perf_data (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("stackpulse-app-XXXXXX", NULL);
+  g_autofree char *data = g_build_filename (dir, "perf.data", NULL);
+  g_autofree char *perf = g_find_program_in_path ("perf");
+  const char *argv[] = { perf, "record", "-o", data, "--", "true", NULL };
+  int status = -1;
+
+  if (perf == NULL)
+    {
+      if (g_getenv ("CI") != NULL)
+        g_error ("perf is not installed (package linux-perf)");
+      g_test_skip ("perf is not installed");
+      return;
+    }
+  g_assert_true (g_spawn_sync (dir, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                               NULL, NULL, NULL, NULL, &status, NULL));
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  assert_error_page_says (data, "perf.data files are not supported yet");
+  g_unlink (data);
+  g_rmdir (dir);
+}
+
+static void
+test_text (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("stackpulse-app-XXXXXX", NULL);
+  g_autofree char *text = g_build_filename (dir, "notes.txt", NULL);
+
+  g_assert_true (g_file_set_contents (text, "a note, not a recording\n", -1, NULL));
+  assert_error_page_says (text, "is a text file");
+  g_unlink (text);
+  g_rmdir (dir);
+}
+
+/* 10 samples in a module that is a FIFO. */
+static void
+write_spool (const char *path,
+             const char *module_path)
+{
+  SpModule module = { 0x400000, 0x500000, 0, 0, module_path, strlen (module_path), 100, false };
+  SpFrame frame = { 0x1100, 0x401100, 0, SP_FRAME_USER };
+  SpSpoolError err;
+  SpSpoolWriter *writer = sp_spool_writer_create (path, 1700000000000000, 1000, &err);
+
+  g_assert_nonnull (writer);
+  g_assert_true (sp_spool_writer_write_module (writer, 0, &module, &err));
+  for (guint s = 0; s < 10; s++)
+    g_assert_true (sp_spool_writer_write_sample (writer, 1000000000 + s * 1000000, 100, 100, &frame, 1, NULL, &err));
+  g_assert_true (sp_spool_writer_close (writer, &err));
+}
+
+static void
+test_fifos (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("stackpulse-app-XXXXXX", NULL);
+  g_autofree char *spool = g_build_filename (dir, "fifos.spool", NULL);
+  g_autofree char *meta = g_strconcat (spool, ".meta", NULL);
+  g_autofree char *module = g_build_filename (dir, "libfifo.so", NULL);
+  SpWindow *window;
+  GtkLabel *label;
+
+  g_assert_cmpint (mkfifo (meta, 0600), ==, 0);
+  g_assert_cmpint (mkfifo (module, 0600), ==, 0);
+  write_spool (spool, module);
+  window = open_window (spool);
+  g_assert_true (window_test_wait (shows_profile, window, 20));
+  label = window_test_find_label (GTK_WIDGET (window), "the side file is unreadable or damaged");
+  g_assert_nonnull (label);
+  g_assert_nonnull (strstr (gtk_label_get_text (label), "is a FIFO (named pipe), not a regular file"));
+  g_assert_true (sp_window_search_function (window, "libfifo.so+0x1100"));
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_unlink (spool);
+  g_unlink (meta);
+  g_unlink (module);
+  g_rmdir (dir);
+}
+
+/* stackpulse --help needs no display; anything else says there is none. */
+static void
+test_help_without_display (void)
+{
+  g_auto (GStrv) env = g_get_environ ();
+  const char *help[] = { g_getenv ("SP_STACKPULSE"), "--help", NULL };
+  const char *open[] = { g_getenv ("SP_STACKPULSE"), "recording.spool", NULL };
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  int status = -1;
+
+  g_assert_nonnull (help[0]);
+  env = g_environ_unsetenv (env, "DISPLAY");
+  env = g_environ_unsetenv (env, "WAYLAND_DISPLAY");
+  g_assert_true (g_spawn_sync (NULL, (char **) help, env, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, NULL));
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  g_assert_nonnull (strstr (out, "Usage:"));
+  g_assert_nonnull (strstr (out, "[FILE.spool…]"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_assert_true (g_spawn_sync (NULL, (char **) open, env, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, NULL));
+  g_assert_false (g_spawn_check_wait_status (status, NULL));
+  g_assert_nonnull (strstr (err, "no display found"));
+}
+
+int
+main (int argc,
+      char **argv)
+{
+  if (!gui_test_init (&argc, &argv))
+    return 0;
+
+  g_test_add_func ("/app/open-bad-input/perf-data", test_perf_data);
+  g_test_add_func ("/app/open-bad-input/text", test_text);
+  g_test_add_func ("/app/open-bad-input/fifos", test_fifos);
+  g_test_add_func ("/app/open-bad-input/help-without-display", test_help_without_display);
+  return g_test_run ();
+}
