@@ -2,6 +2,8 @@
 /* sp-report.c: plain aligned text from data/'s aggregations. */
 #include "sp-report.h"
 
+#include <string.h>
+
 
 #include "sp-call-tree.h"
 #include "sp-function-list.h"
@@ -39,6 +41,39 @@ meta_string (SpProfile *profile,
 
   *owned = meta != NULL ? g_key_file_get_string (meta, "recording", key, NULL) : NULL;
   return *owned;
+}
+
+/* The launched command as a shell would take it back: the side file's
+ * list, each argument quoted only when it needs to be ("a;b" stays one
+ * argument, 'e f' too). NULL after an attach. */
+static char *
+command_line (SpProfile *profile)
+{
+  GKeyFile *meta = sp_profile_get_meta (profile);
+  g_auto (GStrv) argv = meta != NULL ? g_key_file_get_string_list (meta, "recording", "command", NULL, NULL) : NULL;
+  GString *line;
+
+  if (argv == NULL || argv[0] == NULL)
+    return NULL;
+  line = g_string_new (NULL);
+  for (guint i = 0; argv[i] != NULL; i++)
+    {
+      gboolean plain = argv[i][0] != '\0';
+
+      for (const char *c = argv[i]; *c != '\0' && plain; c++)
+        plain = g_ascii_isalnum (*c) || strchr ("/._-+=:,@%", *c) != NULL;
+      if (i > 0)
+        g_string_append_c (line, ' ');
+      if (plain)
+        g_string_append (line, argv[i]);
+      else
+        {
+          g_autofree char *quoted = g_shell_quote (argv[i]);
+
+          g_string_append (line, quoted);
+        }
+    }
+  return g_string_free (line, FALSE);
 }
 
 /* "[libc.so.6]", but "[kernel.kallsyms]" as it is and "[-]" for none. */
@@ -180,19 +215,15 @@ sp_report_summary (SpProfile *profile,
   const SpSpoolReader *reader = sp_profile_get_reader (profile);
   g_autoptr (SpStackCounts) counts = sp_stack_counts_new (profile, filter);
   g_autoptr (GArray) functions = sp_function_list_new (profile, filter, counts);
-  g_autofree char *command = NULL;
+  g_autofree char *command = command_line (profile);
   g_autofree char *state = sp_report_recording_state (profile);
   gsize n = sp_spool_reader_get_n_samples (reader);
   const GPtrArray *problems;
   SpStackRoots roots;
 
-  meta_string (profile, "command", &command);
   fprintf (out, "file:      %s\n", sp_profile_get_path (profile));
   if (command != NULL)
-    {
-      g_strdelimit (command, ";", ' ');
-      fprintf (out, "command:   %s\n", g_strstrip (command));
-    }
+    fprintf (out, "command:   %s\n", command);
   fprintf (out, "duration:  %.3f s\n", recorded_ns (reader) / 1e9);
   fprintf (out, "samples:   %" G_GUINT64_FORMAT " (of %" G_GSIZE_FORMAT " in the file)\n", counts->n_samples, n);
   fprintf (out, "threads:   %" G_GSIZE_FORMAT "\n", sp_spool_reader_get_n_threads (reader));

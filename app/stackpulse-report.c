@@ -317,16 +317,22 @@ run (const char *command,
   return ok && fflush (stdout) == 0 ? 0 : 1;
 }
 
-/* A command word given without a file would be taken for the file. */
 static gboolean
-is_command (const char *word)
+is_command_word (const char *word)
 {
   static const char *const commands[] = { "summary", "top", "tree", "callers", "callees", "collapsed", "dump" };
 
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
-    if (g_str_equal (word, commands[i]) && !g_file_test (word, G_FILE_TEST_EXISTS))
+    if (g_str_equal (word, commands[i]))
       return TRUE;
   return FALSE;
+}
+
+/* A command word given without a file would be taken for the file. */
+static gboolean
+is_command (const char *word)
+{
+  return is_command_word (word) && !g_file_test (word, G_FILE_TEST_EXISTS);
 }
 
 int
@@ -385,6 +391,12 @@ main (int argc,
     }
   else if (argc != 2)
     {
+      if (argc > 2 && !is_command_word (argv[1]))
+        fprintf (stderr, "stackpulse-report: unknown command \"%s\"\n\n", argv[1]);
+      else if (argc > 2)
+        fprintf (stderr, "stackpulse-report: %s takes %sone file, not %d arguments\n\n", argv[1],
+                 g_str_equal (argv[1], "callers") || g_str_equal (argv[1], "callees") ? "a function and " : "",
+                 argc - 2);
       fputs (usage_text, stderr);
       return 2;
     }

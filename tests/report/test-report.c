@@ -708,6 +708,23 @@ test_unknown_option (void)
   g_assert_cmpstr (option->out, ==, "");
   g_assert_cmpint (command->exit_code, ==, 2);
   g_assert_nonnull (strstr (command->err, "Usage: stackpulse-report"));
+  /* A mistyped command is named, not only met with the usage. */
+  g_assert_nonnull (strstr (command->err, "unknown command \"no-such-command\""));
+}
+
+/* The summary's command line is the one that was run, as a shell would
+ * take it back: an argument with a ';' or a space stays one argument. */
+static void
+test_summary_command_quoted (void)
+{
+  g_autoptr (SpTestRecording) rec = sp_test_record (NULL, (const char *const[]) { "/bin/sh", "-c", ":", "a;b", "e f",
+                                                                                 "it's", NULL });
+  g_autofree char *out = NULL;
+
+  g_assert_cmpint (rec->result->exit_code, ==, 0);
+  out = sp_test_report (rec->dir, rec->spool, NULL);
+  g_test_message ("%s", out);
+  g_assert_nonnull (strstr (out, "\ncommand:   /bin/sh -c : 'a;b' 'e f' 'it'\\''s'\n"));
 }
 
 /* Numbers no option can mean: refused, exit 2, with the option and the
@@ -866,6 +883,7 @@ main (int argc,
   g_test_add_func ("/report/errors/unknown-option", test_unknown_option);
   g_test_add_func ("/report/errors/damaged-spool", test_damaged_spool);
   g_test_add_func ("/report/errors/bad-numbers", test_bad_numbers);
+  g_test_add_func ("/report/summary/command-quoted", test_summary_command_quoted);
   g_test_add_func ("/report/errors/range-reversed", test_range_reversed);
   g_test_add_func ("/report/errors/range-after-end", test_range_after_end);
   g_test_add_func ("/report/transform/focus", test_focus);
