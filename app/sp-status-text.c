@@ -23,6 +23,10 @@ sp_status_text_figures (const SpSpoolSummary *s)
     g_string_append (text, "  ·  interrupted: the recorder ended before finishing the recording");
   else if (s->lost_known && lost == 0)
     g_string_append (text, "  ·  none lost");
+  /* Without its side file a recording has no names nor lost counts:
+   * say why rather than nothing. */
+  if (!s->lost_known && s->side_file_problem != NULL)
+    g_string_append (text, "  ·  ⚠ the side file is unreadable (see Summary)");
   if (s->lost_known && lost > 0)
     g_string_append_printf (text, "  ·  %s%" G_GUINT64_FORMAT " lost (%.1f%%)",
                             s->recording_state == SP_RECORDING_STATE_COMPLETE ? "" : "at least ", lost,

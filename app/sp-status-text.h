@@ -19,7 +19,8 @@ G_BEGIN_DECLS
 /* "12000 samples over 4.00 s  ·  none lost  ·  15 truncated stacks (0.1%)":
  * lost only when the side file counts them, truncated only when any; and
  * "⚠ 38% of stacks are broken" when SP_STACK_ROOTS_WARN_PERCENT or more
- * of the stacks miss their outer frames. */
+ * of the stacks miss their outer frames; "⚠ the side file is unreadable"
+ * when there is one that could not be read. */
 char *sp_status_text_figures (const SpSpoolSummary *summary);
 
 /* Whether problem leaves frames as addresses (everything but missing
