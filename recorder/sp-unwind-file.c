@@ -101,6 +101,26 @@ read_functions (SpUnwindFile *file,
       file->n_frame_pointer_functions++;
 }
 
+static bool
+is_plt_section (const char *name)
+{
+  return strcmp (name, ".plt") == 0 || strcmp (name, ".plt.sec") == 0 || strcmp (name, ".plt.got") == 0
+         || strcmp (name, ".iplt") == 0;
+}
+
+static void
+note_plt (SpUnwindFile *file,
+          const char *name,
+          const GElf_Shdr *shdr)
+{
+  if (file->n_plts == SP_UNWIND_MAX_PLTS || shdr->sh_type != SHT_PROGBITS || shdr->sh_size == 0
+      || shdr->sh_offset > file->image_size || shdr->sh_size > file->image_size - shdr->sh_offset)
+    return;
+  file->plts[file->n_plts++] = (SpUnwindPlt) {
+    shdr->sh_addr, shdr->sh_size, shdr->sh_offset, strcmp (name, ".plt") == 0,
+  };
+}
+
 static void
 read_elf (SpUnwindFile *file)
 {
@@ -152,6 +172,8 @@ read_elf (SpUnwindFile *file)
         file->has_debug_frame = true;
       else if (strcmp (name, ".gnu_debuglink") == 0)
         file->has_debuglink = true;
+      else if (is_plt_section (name))
+        note_plt (file, name, &shdr);
       else if (shdr.sh_type == SHT_SYMTAB)
         {
           symtab = scn;
@@ -397,13 +419,102 @@ saved_at_cfa (const Dwarf_Op *ops,
   return true;
 }
 
+/* The instructions linkers put in PLT stubs: their length, and how many
+ * words they push. */
+typedef struct {
+  uint8_t bytes[4];
+  uint8_t n_bytes;    /* that identify it */
+  uint8_t length;
+  uint8_t pushes;
+} PltInstruction;
+
+static const PltInstruction plt_instructions[] = {
+  { { 0xf3, 0x0f, 0x1e, 0xfa }, 4, 4, 0 },  /* endbr64 */
+  { { 0xff, 0x25 }, 2, 6, 0 },              /* jmp *GOT(%rip) */
+  { { 0xf2, 0xff, 0x25 }, 3, 7, 0 },        /* bnd jmp *GOT(%rip) */
+  { { 0xff, 0x35 }, 2, 6, 1 },              /* push GOT+8(%rip) (PLT0) */
+  { { 0x68 }, 1, 5, 1 },                    /* push $index (lazy entry) */
+  { { 0xe9 }, 1, 5, 0 },                    /* jmp PLT0 */
+  { { 0xf2, 0xe9 }, 2, 6, 0 },              /* bnd jmp PLT0 */
+  { { 0x41, 0x53 }, 2, 2, 1 },              /* push %r11 (mold's PLT0) */
+  { { 0x41, 0xbb }, 2, 6, 0 },              /* mov $index,%r11d (mold's entry) */
+  { { 0x90 }, 1, 1, 0 },                    /* nop */
+  { { 0x66, 0x90 }, 2, 2, 0 },              /* xchg %ax,%ax */
+  { { 0x0f, 0x1f, 0x00 }, 3, 3, 0 },        /* nopl (%rax) */
+  { { 0x0f, 0x1f, 0x40 }, 3, 4, 0 },        /* nopl 0(%rax) */
+  { { 0x0f, 0x1f, 0x44 }, 3, 5, 0 },        /* nopl 0(%rax,%rax,1) */
+  { { 0x66, 0x0f, 0x1f, 0x44 }, 4, 6, 0 },  /* nopw 0(%rax,%rax,1) */
+};
+
+static const PltInstruction *
+plt_instruction_at (const uint8_t *code,
+                    size_t available)
+{
+  for (size_t i = 0; i < sizeof plt_instructions / sizeof plt_instructions[0]; i++)
+    {
+      const PltInstruction *known = &plt_instructions[i];
+
+      if (available >= known->length && memcmp (code, known->bytes, known->n_bytes) == 0)
+        return known;
+    }
+  return NULL;
+}
+
+/* A PLT stub has no frame: the return address its caller pushed is at
+ * %rsp, below whatever the stub pushed on its way to the lazy binder.
+ * Stubs sit in 16-byte slots (two 8-byte ones in .plt.got); the words
+ * pushed at vaddr are counted by reading the slot's code up to it. The
+ * first slot of .plt is PLT0, reached from a lazy entry that pushed its
+ * index (mold passes it in %r11, which PLT0 pushes itself). */
+static SpLeafRule
+plt_rule (const SpUnwindFile *file,
+          uint64_t vaddr)
+{
+  SpLeafRule rule = { 0, 0, SP_LEAF_UNKNOWN, false };
+
+  for (size_t i = 0; i < file->n_plts; i++)
+    {
+      const SpUnwindPlt *plt = &file->plts[i];
+      uint64_t slot, end, at;
+      int pushes = 0;
+
+      if (vaddr < plt->vaddr || vaddr - plt->vaddr >= plt->size)
+        continue;
+      slot = (vaddr - plt->vaddr) & ~(uint64_t) 15;
+      end = slot + 16 < plt->size ? slot + 16 : plt->size;
+      /* (An instruction may run on past its slot: mold's PLT0 is 32 bytes.) */
+      if (plt->lazy && slot == 0)
+        {
+          const uint8_t *code = file->image + plt->offset;
+          bool keeps_index_in_r11 = false;
+
+          for (at = 0; at + 1 < end; at++)
+            keeps_index_in_r11 |= code[at] == 0x41 && code[at + 1] == 0x53;
+          pushes = keeps_index_in_r11 ? 0 : 1;
+        }
+      for (at = slot; at < vaddr - plt->vaddr;)
+        {
+          const PltInstruction *instruction = plt_instruction_at (file->image + plt->offset + at, plt->size - at);
+
+          if (instruction == NULL)
+            return rule;
+          pushes += instruction->pushes;
+          at += instruction->length;
+        }
+      if (at != vaddr - plt->vaddr || plt_instruction_at (file->image + plt->offset + at, plt->size - at) == NULL)
+        return rule;  /* not at an instruction of a stub */
+      return (SpLeafRule) { 8 + 8 * pushes, 0, SP_LEAF_RSP, true };
+    }
+  return rule;
+}
+
 /* The rule at vaddr from .eh_frame; SP_LEAF_UNKNOWN when it is not one
  * of the simple ones every compiler emits. */
 static SpLeafRule
 compute_leaf_rule (SpUnwindFile *file,
                    uint64_t vaddr)
 {
-  SpLeafRule rule = { 0, 0, SP_LEAF_UNKNOWN };
+  SpLeafRule rule = { 0, 0, SP_LEAF_UNKNOWN, false };
   Dwarf_Frame *frame = NULL;
   Dwarf_Op ops_mem[3];
   Dwarf_Op *ops;
@@ -418,7 +529,7 @@ compute_leaf_rule (SpUnwindFile *file,
         file->cfi = dwarf_getcfi_elf (file->elf);
     }
   if (file->cfi == NULL || dwarf_cfi_addrframe (file->cfi, vaddr, &frame) != 0)
-    return rule;
+    return plt_rule (file, vaddr);  /* no CFI there: LLD's and mold's PLT */
   /* The return address (DWARF 16): undefined in the outermost frame
    * (_start, clone3's child), else at CFA - 8. */
   if (dwarf_frame_register (frame, 16, ops_mem, &ops, &nops) != 0)
@@ -492,7 +603,7 @@ sp_unwind_file_leaf_rule (SpUnwindFile *file,
   size_t at;
 
   if (file->leaf_count * 2 >= file->leaf_capacity && !grow_leaf_cache (file))
-    return (SpLeafRule) { 0, 0, SP_LEAF_UNKNOWN };
+    return (SpLeafRule) { 0, 0, SP_LEAF_UNKNOWN, false };
   at = (size_t) (key * UINT64_C (0x9E3779B97F4A7C15) >> 20) & (file->leaf_capacity - 1);
   while (file->leaf_keys[at] != 0 && file->leaf_keys[at] != key)
     at = (at + 1) & (file->leaf_capacity - 1);

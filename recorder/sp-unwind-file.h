@@ -26,6 +26,17 @@ typedef struct {
   bool     executable;     /* PF_X */
 } SpUnwindSegment;
 
+/* A section of PLT stubs (.plt, .plt.sec, .plt.got, .iplt): LLD and
+ * mold give them no CFI. */
+typedef struct {
+  uint64_t vaddr;
+  uint64_t size;
+  uint64_t offset;         /* sh_offset */
+  bool     lazy;           /* .plt: its first slot is the lazy-binding PLT0 */
+} SpUnwindPlt;
+
+#define SP_UNWIND_MAX_PLTS 4
+
 typedef struct {
   char             *path;
   uint64_t          inode;           /* of the file mapped; 0: not known */
@@ -36,6 +47,8 @@ typedef struct {
   bool              has_debuglink;   /* a separate debug file may exist */
   bool              has_symbols;     /* .symtab or .dynsym */
   SpUnwindSegment  *segments;
+  SpUnwindPlt       plts[SP_UNWIND_MAX_PLTS];
+  size_t            n_plts;
   size_t            n_segments;
   SpUnwindFunction *functions;       /* sorted by start */
   size_t            n_functions;
@@ -94,6 +107,8 @@ const SpUnwindFunction *sp_unwind_file_find_function (const SpUnwindFile *file,
  * CFA is %rsp + cfa_offset (SP_LEAF_RSP) or %rbp + 16 (SP_LEAF_RBP: the
  * frame-pointer frame is set up); the caller's %rbp is still in %rbp, or
  * saved at CFA + rbp_offset. On x86-64 the return address is at CFA - 8.
+ * A PLT stub without CFI (LLD, mold) gets its rule from its code, with
+ * plt set: the CFA is %rsp + 8 plus the words its pushes left.
  * Looked up once per address, then cached. */
 typedef enum {
   SP_LEAF_UNKNOWN,
@@ -106,6 +121,7 @@ typedef struct SpLeafRule {
   int32_t cfa_offset;
   int16_t rbp_offset;     /* 0: %rbp is the caller's */
   uint8_t base;           /* SpLeafBase */
+  bool    plt;            /* a PLT stub's, read from its code */
 } SpLeafRule;
 
 SpLeafRule sp_unwind_file_leaf_rule (SpUnwindFile *file,

@@ -71,6 +71,7 @@ struct SpUnwindProcess {
   int32_t            tid;
   const SpUserState *state;
   bool               resume;    /* start from resume_* instead of the sample */
+  bool               resume_all_registers;  /* the sample's, but for %rsp and pc */
   uint64_t           resume_pc;
   uint64_t           resume_sp;
   uint64_t           resume_fp;
@@ -441,6 +442,15 @@ set_initial_registers (Dwfl_Thread *thread,
     r[REG_IP],
   };
 
+  if (process->resume && process->resume_all_registers)
+    {
+      /* The caller of a PLT stub, which changed no register but %rsp. */
+      dwarf[7] = process->resume_sp;
+      if (!dwfl_thread_state_registers (thread, 0, DWARF_N_REGS, dwarf))
+        return false;
+      dwfl_thread_state_register_pc (thread, process->resume_pc - 1);
+      return true;
+    }
   if (process->resume)
     {
       /* An outer frame reached through frame pointers: its %rsp and %rbp
@@ -609,6 +619,45 @@ reuse_tail (SpUnwinder *unwinder,
   return true;
 }
 
+static SpLeafBase leaf_rule (const SpUnwindProcess *process,
+                             uint64_t pc,
+                             SpLeafRule *rule);
+static bool read_stack (SpUnwindProcess *process,
+                        const SpUserState *state,
+                        uint64_t sp,
+                        uint64_t address,
+                        uint64_t *value);
+
+/* LLD and mold give PLT stubs no CFI, and libdw finds no caller for a
+ * sample stopped in one: the step to the caller is taken here, from the
+ * rule the stub's code gives (the return address at %rsp, or above the
+ * words the lazy path pushed), and libdw goes on from the caller with the
+ * sample's registers, which the stub left alone but for %rsp. */
+static bool
+step_out_of_plt (SpUnwindProcess *process,
+                 const SpUserState *state,
+                 uint64_t *frames,
+                 size_t max_frames)
+{
+  uint64_t sp = state->regs[REG_SP];
+  uint64_t cfa, return_address;
+  SpLeafRule rule;
+
+  if (max_frames < 3 || leaf_rule (process, state->regs[REG_IP], &rule) != SP_LEAF_RSP || !rule.plt)
+    return false;
+  cfa = sp + (uint64_t) (int64_t) rule.cfa_offset;
+  if (!read_stack (process, state, sp, cfa - 8, &return_address) || return_address == 0)
+    return false;
+  frames[0] = state->regs[REG_IP];
+  frames[1] = return_address;
+  process->n_frames = 2;
+  process->resume = true;
+  process->resume_all_registers = true;
+  process->resume_pc = return_address;
+  process->resume_sp = cfa;
+  return true;
+}
+
 /* Unwinds from the sample's registers, or (n_frames > 0) on from the
  * outermost of the frames[] already found through frame pointers, whose
  * %rsp and %rbp process->resume_* hold. */
@@ -635,10 +684,15 @@ unwind_dwarf (SpUnwinder *unwinder,
   process->n_frames = n_frames;
   process->capped = false;
   process->resume = n_frames > 0;
+  process->resume_all_registers = false;
   if (process->resume)
     process->resume_pc = frames[n_frames - 1];
+  else
+    step_out_of_plt (process, state, frames, max_frames);
 
-  if (process->resume && reuse_tail (unwinder, process, state))
+  /* (The tail cache knows frame-pointer resumes, which %rsp, %rbp and
+   * the stack decide; a PLT caller's unwind may read other registers.) */
+  if (process->resume && !process->resume_all_registers && reuse_tail (unwinder, process, state))
     return SP_UNWIND_COMPLETE;
   if (!ensure_dwfl (unwinder, process))
     {
@@ -646,7 +700,7 @@ unwind_dwarf (SpUnwinder *unwinder,
         frames[process->n_frames++] = state->regs[REG_IP];
       return SP_UNWIND_STOPPED;
     }
-  tail = process->resume ? tail_of (unwinder, tid) : NULL;
+  tail = process->resume && !process->resume_all_registers ? tail_of (unwinder, tid) : NULL;
   if (tail != NULL)
     {
       process->log = tail->reads;
@@ -720,7 +774,7 @@ leaf_rule (const SpUnwindProcess *process,
   const Mapping *m = mapping_at (process, pc);
   uint64_t vaddr;
 
-  *rule = (SpLeafRule) { 0, 0, SP_LEAF_UNKNOWN };
+  *rule = (SpLeafRule) { 0, 0, SP_LEAF_UNKNOWN, false };
   if (m != NULL && m->file->readable
       && sp_unwind_file_vaddr_of_offset (m->file, pc - m->start + m->file_offset, &vaddr))
     *rule = sp_unwind_file_leaf_rule (m->file, vaddr);

@@ -14,6 +14,11 @@
  * and the program's own call path must be there, named (C++'s with the
  * spaces of its parameter lists).
  *
+ * A program that calls abs through the PLT in its hot loop, linked by LLD
+ * and by mold (whose PLT stubs have no CFI, as GNU ld's have), is recorded
+ * in auto and dwarf mode: the samples stopped in the stub (the report
+ * names it abs@plt) must reach a thread root like the others.
+ *
  * A thread root is the outermost frame a thread's stack can have: _start
  * (the process's entry), clone3 or clone (where glibc starts a thread),
  * and for Go the runtime's own: runtime.goexit under every goroutine,
@@ -36,6 +41,7 @@
 
 typedef enum {
   LANGUAGE_C,
+  LANGUAGE_C_PLT,     /* sp-work-plt.c */
   LANGUAGE_CXX,
   LANGUAGE_RUST,
   LANGUAGE_GO,
@@ -81,6 +87,11 @@ static const Row rows[] = {
   { "gcc-mold-dwarf", LANGUAGE_C, "gcc", "mold", "mold ", { "-fuse-ld=mold", NULL }, FALSE, FALSE, "dwarf" },
   { "rustc-lld-dwarf", LANGUAGE_RUST, "/usr/bin/rustc", "ld.lld", "LLD ", { "-C", "link-arg=-fuse-ld=lld", NULL },
     FALSE, FALSE, "dwarf" },
+  /* A hot PLT stub, where LLD and mold leave no CFI. */
+  { "gcc-lld-plt", LANGUAGE_C_PLT, "gcc", "ld.lld", "LLD ", { "-fuse-ld=lld", NULL }, FALSE, FALSE },
+  { "gcc-lld-plt-dwarf", LANGUAGE_C_PLT, "gcc", "ld.lld", "LLD ", { "-fuse-ld=lld", NULL }, FALSE, FALSE, "dwarf" },
+  { "gcc-mold-plt", LANGUAGE_C_PLT, "gcc", "mold", "mold ", { "-fuse-ld=mold", NULL }, FALSE, FALSE },
+  { "gcc-mold-plt-dwarf", LANGUAGE_C_PLT, "gcc", "mold", "mold ", { "-fuse-ld=mold", NULL }, FALSE, FALSE, "dwarf" },
 };
 
 /* The program's own call paths (root first, as collapsed writes them),
@@ -92,6 +103,10 @@ own_paths (Language language)
     "main;run_workers;compute_main;main_leaf",
     "worker_main;compute_alpha;alpha_leaf",
     "worker_main;compute_beta;beta_leaf",
+    NULL,
+  };
+  static const char *const c_plt[] = {
+    "main;call_through_plt",
     NULL,
   };
   /* Names as C++ spells them, spaces and all (collapsed keeps them). */
@@ -114,6 +129,7 @@ own_paths (Language language)
   switch (language)
     {
     case LANGUAGE_C: return c;
+    case LANGUAGE_C_PLT: return c_plt;
     case LANGUAGE_CXX: return cxx;
     case LANGUAGE_RUST: return rust;
     case LANGUAGE_GO: return go;
@@ -181,6 +197,18 @@ build_command (const Row *row,
       g_ptr_array_add (argv, workload_source ("sp-work-threads.c"));
       g_ptr_array_add (argv, workload_source ("sp-workload.c"));
       g_ptr_array_add (argv, g_strdup ("-pthread"));
+      break;
+    case LANGUAGE_C_PLT:
+      /* -fno-builtin: abs is called, not inlined; the PLT as linkers
+       * make it by default (no -fno-plt). */
+      g_ptr_array_add (argv, g_find_program_in_path (row->compiler));
+      g_ptr_array_add (argv, g_strdup ("-O2"));
+      g_ptr_array_add (argv, g_strdup ("-g"));
+      g_ptr_array_add (argv, g_strdup ("-fno-builtin"));
+      add_flags (argv, row);
+      g_ptr_array_add (argv, g_strdup ("-o"));
+      g_ptr_array_add (argv, g_strdup (out));
+      g_ptr_array_add (argv, workload_source ("sp-work-plt.c"));
       break;
     case LANGUAGE_CXX:
       g_ptr_array_add (argv, g_find_program_in_path (row->compiler));
@@ -356,6 +384,44 @@ count_containing (GHashTable *stacks,
   return n;
 }
 
+/* The PLT stubs' samples (the report names a stub NAME@plt): at least
+ * MIN_PLT_SAMPLES of them, and MIN_ROOTED of those reach a thread root.
+ * Without CFI for the stub, an unwinder finds no caller: the stack is the
+ * stub alone. */
+#define MIN_PLT_SAMPLES 20
+
+static void
+assert_plt_samples_rooted (const Row *row,
+                           GHashTable *stacks)
+{
+  GHashTableIter iter;
+  gpointer key, value;
+  guint64 n = 0;
+  guint64 rooted = 0;
+
+  g_hash_table_iter_init (&iter, stacks);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      const char *leaf = strrchr (key, ';') != NULL ? strrchr (key, ';') + 1 : key;
+      g_autofree char *outermost = g_strndup (key, strcspn (key, ";"));
+
+      if (!g_str_has_suffix (leaf, "@plt"))
+        continue;
+      n += *(guint64 *) value;
+      if (is_thread_root (outermost))
+        rooted += *(guint64 *) value;
+      else
+        g_test_message ("  %6" G_GUINT64_FORMAT "  %s", *(guint64 *) value, (char *) key);
+    }
+  g_test_message ("%s: %" G_GUINT64_FORMAT " samples in a PLT stub, %" G_GUINT64_FORMAT " reach a thread root",
+                  row->name, n, rooted);
+  if (n < MIN_PLT_SAMPLES)
+    g_error ("%s: %" G_GUINT64_FORMAT " samples in a PLT stub, want %d or more", row->name, n, MIN_PLT_SAMPLES);
+  if ((double) rooted < MIN_ROOTED * (double) n)
+    g_error ("%s: %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " samples in a PLT stub reach a thread root, "
+             "want %.0f%% or more", row->name, rooted, n, 100 * MIN_ROOTED);
+}
+
 /* The heaviest stacks, for whoever reads a failure. */
 static void
 print_heaviest (GHashTable *stacks)
@@ -426,6 +492,8 @@ test_row (gconstpointer data)
     }
 
   assert_summary_agrees (row, rec);
+  if (row->language == LANGUAGE_C_PLT)
+    assert_plt_samples_rooted (row, stacks);
 
   paths = own_paths (row->language);
   for (guint i = 0; paths[i] != NULL; i++)
