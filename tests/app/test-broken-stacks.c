@@ -17,29 +17,6 @@
 
 #define BROKEN_WARNING "of stacks are broken"
 
-/* Records program for 0.6 s into spool; FALSE (the test skipped) where
- * perf_event is refused, except in CI. */
-static gboolean
-record (const char *program,
-        const char *spool)
-{
-  g_autoptr (GError) error = NULL;
-  const char *argv[] = { g_getenv ("SP_RECORD"), "-o", spool, "--", program, "0.6", NULL };
-  int status = 0;
-
-  g_assert_nonnull (argv[0]);
-  g_assert_nonnull (program);
-  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
-                NULL, NULL, NULL, NULL, &status, &error);
-  g_assert_no_error (error);
-  if (g_spawn_check_wait_status (status, NULL))
-    return TRUE;
-  if (g_getenv ("CI") != NULL)
-    g_error ("stackpulse-record failed here (status %d): CI must be able to record", status);
-  g_test_skip ("stackpulse-record cannot record here (perf_event refused?)");
-  return FALSE;
-}
-
 static gboolean
 shows_figures (gpointer window)
 {
@@ -61,7 +38,7 @@ status_of_recording (const char *program,
   char *status;
 
   g_assert_no_error (error);
-  if (!record (program, spool))
+  if (!window_test_record (spool, NULL, program, "0.6", NULL))
     {
       g_rmdir (dir);
       return NULL;

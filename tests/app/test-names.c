@@ -31,42 +31,6 @@ static char *spool;
 
 /* ---- The recording ----------------------------------------------------- */
 
-/* Removes the test's folder and what it holds (the spool, its side file). */
-static void
-remove_dir (const char *dir)
-{
-  g_autoptr (GDir) listing = g_dir_open (dir, 0, NULL);
-  const char *name;
-
-  while (listing != NULL && (name = g_dir_read_name (listing)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (dir, name, NULL);
-
-      g_unlink (path);
-    }
-  g_rmdir (dir);
-}
-
-static gboolean
-record_templates (void)
-{
-  g_autoptr (GError) error = NULL;
-  const char *argv[] = { g_getenv ("SP_RECORD"), "-F", "1000", "-o", spool, "--",
-                         g_getenv ("SP_WORK_TEMPLATES"), "1", NULL };
-  int status = 0;
-
-  g_assert_nonnull (argv[0]);
-  g_assert_nonnull (argv[6]);
-  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
-                NULL, NULL, NULL, NULL, &status, &error);
-  g_assert_no_error (error);
-  if (g_spawn_check_wait_status (status, NULL))
-    return TRUE;
-  if (g_getenv ("CI") != NULL)
-    g_error ("stackpulse-record failed here (status %d): CI must be able to record", status);
-  return FALSE;
-}
-
 /* The line where the workload writes its lambda. */
 static guint
 lambda_source_line (void)
@@ -514,16 +478,15 @@ main (int argc,
   tmp_dir = g_dir_make_tmp ("stackpulse-names-XXXXXX", &error);
   g_assert_no_error (error);
   spool = g_build_filename (tmp_dir, "templates.spool", NULL);
-  if (!record_templates ())
+  if (!window_test_record (spool, "1000", g_getenv ("SP_WORK_TEMPLATES"), "1", NULL))
     {
-      g_test_skip ("stackpulse-record cannot record here (perf_event refused?)");
-      remove_dir (tmp_dir);
+      window_test_remove_dir (tmp_dir);
       return g_test_run ();
     }
   g_test_add_func ("/app/names/call-tree-elided", test_call_tree_elided);
   g_test_add_func ("/app/names/tooltips", test_tooltips);
   g_test_add_func ("/app/names/callers-column-resize", test_callers_column_resize);
   status = g_test_run ();
-  remove_dir (tmp_dir);
+  window_test_remove_dir (tmp_dir);
   return status;
 }

@@ -57,7 +57,6 @@ get_recording (Recording which)
   static const char *const names[] = { "deep.spool", "threads.spool" };
   g_autoptr (GError) error = NULL;
   g_autofree char *path = NULL;
-  int status = 0;
 
   if (recordings[which] != NULL)
     return recordings[which];
@@ -65,23 +64,10 @@ get_recording (Recording which)
     recording_dir = g_dir_make_tmp ("stackpulse-actions-XXXXXX", &error);
   g_assert_no_error (error);
   path = g_build_filename (recording_dir, names[which], NULL);
-  {
-    const char *argv[] = { g_getenv ("SP_RECORD"), "-F", "1000", "-o", path, "--",
-                           g_getenv (which == RECORDING_DEEP ? "SP_WORK_DEEP" : "SP_WORK_THREADS"), "0.5",
-                           which == RECORDING_DEEP ? DEPTH : NULL, NULL };
-
-    g_assert_nonnull (argv[0]);
-    g_assert_nonnull (argv[6]);
-    g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
-                  NULL, NULL, NULL, NULL, &status, &error);
-  }
-  g_assert_no_error (error);
-  if (g_spawn_check_wait_status (status, NULL))
-    return recordings[which] = g_steal_pointer (&path);
-  if (g_getenv ("CI") != NULL)
-    g_error ("stackpulse-record failed here (status %d): CI must be able to record", status);
-  g_test_skip ("stackpulse-record cannot record here (perf_event refused?)");
-  return NULL;
+  if (!window_test_record (path, "1000", g_getenv (which == RECORDING_DEEP ? "SP_WORK_DEEP" : "SP_WORK_THREADS"),
+                           "0.5", which == RECORDING_DEEP ? DEPTH : NULL, NULL))
+    return NULL;
+  return recordings[which] = g_steal_pointer (&path);
 }
 
 static gboolean

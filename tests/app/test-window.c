@@ -161,46 +161,6 @@ call_tree_total (SpWindow *window)
   return top_level_total (sp_window_get_call_tree_model (window));
 }
 
-/* Records program (the threads workload, or a copy) for 0.6 s into spool
- * with the real recorder. FALSE (the test skipped) where perf_event is
- * refused, except in CI. */
-static gboolean
-record_workload (const char *program,
-                 const char *spool)
-{
-  g_autoptr (GError) error = NULL;
-  const char *argv[] = { g_getenv ("SP_RECORD"), "-F", "2000", "-o", spool, "--", program, "0.6", NULL };
-  int status = 0;
-
-  g_assert_nonnull (argv[0]);
-  g_assert_nonnull (program);
-  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
-                NULL, NULL, NULL, NULL, &status, &error);
-  g_assert_no_error (error);
-  if (g_spawn_check_wait_status (status, NULL))
-    return TRUE;
-  if (g_getenv ("CI") != NULL)
-    g_error ("stackpulse-record failed here (status %d): CI must be able to record", status);
-  g_test_skip ("stackpulse-record cannot record here (perf_event refused?)");
-  return FALSE;
-}
-
-/* Removes a test's folder and what the test left in it. */
-static void
-remove_dir (const char *dir)
-{
-  g_autoptr (GDir) listing = g_dir_open (dir, 0, NULL);
-  const char *name;
-
-  while (listing != NULL && (name = g_dir_read_name (listing)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (dir, name, NULL);
-
-      g_unlink (path);
-    }
-  g_rmdir (dir);
-}
-
 /* What `stackpulse-report callers FUNC --from --to` counts through func
  * in that range of the file: the window must show the same. */
 static guint64
@@ -291,9 +251,9 @@ test_open_recording (void)
   SpWindow *window;
   g_autofree char *samples = NULL;
 
-  if (!record_workload (g_getenv ("SP_WORK_THREADS"), spool))
+  if (!window_test_record (spool, "2000", g_getenv ("SP_WORK_THREADS"), "0.6", NULL))
     {
-      remove_dir (dir);
+      window_test_remove_dir (dir);
       return;
     }
   window = open_window (spool);
@@ -402,7 +362,7 @@ test_open_recording (void)
   sp_window_show_view (window, "flame-graph");
   gui_test_save_png (GTK_WIDGET (window), "recording-flame-graph.png");
   gtk_window_destroy (GTK_WINDOW (window));
-  remove_dir (dir);
+  window_test_remove_dir (dir);
 }
 
 static gboolean
@@ -832,9 +792,9 @@ test_callers (void)
   SpWindow *window;
   gint64 deadline;
 
-  if (!record_workload (g_getenv ("SP_WORK_THREADS"), spool))
+  if (!window_test_record (spool, "2000", g_getenv ("SP_WORK_THREADS"), "0.6", NULL))
     {
-      remove_dir (dir);
+      window_test_remove_dir (dir);
       return;
     }
   window = open_window (spool);
@@ -888,7 +848,7 @@ test_callers (void)
   g_assert_cmpuint (in_range, <, sp_function_item_get_total (leaf));
   g_assert_cmpuint (sp_callers_view_get_function (view), ==, sp_function_item_get_function (leaf_in_range));
   gtk_window_destroy (GTK_WINDOW (window));
-  remove_dir (dir);
+  window_test_remove_dir (dir);
 }
 
 /* "clone3;start_thread;worker_main": the names from the top row down. */
@@ -1112,9 +1072,9 @@ test_symbol_problems (void)
   /* A copy of the program, recorded, then deleted. */
   g_assert_true (g_file_copy (source, copy, G_FILE_COPY_ALL_METADATA, NULL, NULL, NULL, &error));
   g_assert_no_error (error);
-  if (!record_workload (program, missing))
+  if (!window_test_record (missing, "2000", program, "0.6", NULL))
     {
-      remove_dir (dir);
+      window_test_remove_dir (dir);
       return;
     }
   g_assert_cmpint (g_unlink (program), ==, 0);
@@ -1125,7 +1085,7 @@ test_symbol_problems (void)
 
   /* A stripped program: its frames are addresses, and the status says
    * why. */
-  g_assert_true (record_workload (g_getenv ("SP_WORK_THREADS_STRIPPED"), stripped));
+  g_assert_true (window_test_record (stripped, "2000", g_getenv ("SP_WORK_THREADS_STRIPPED"), "0.6", NULL));
   window = open_window (stripped);
   g_assert_true (wait_for_page (window, "profile"));
   assert_problem_shown (window, "sp-work-threads-stripped has no symbols", "sp-work-threads-stripped: no symbols",
@@ -1134,7 +1094,7 @@ test_symbol_problems (void)
   g_assert_true (sp_window_search_function (window, "sp-work-threads-stripped+0x"));
   gui_test_save_png (GTK_WIDGET (window), "symbols-stripped-call-tree.png");
   gtk_window_destroy (GTK_WINDOW (window));
-  remove_dir (dir);
+  window_test_remove_dir (dir);
 }
 
 static void

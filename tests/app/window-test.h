@@ -36,3 +36,15 @@ gboolean window_test_is_shown (GtkWidget *widget);
  * burning CPU), started in the background; and its end. */
 GPid window_test_start_workload (double seconds);
 void window_test_stop_workload (GPid pid);
+
+/* Records program (its arguments follow, up to a NULL) into spool with
+ * the real recorder (SP_RECORD), at frequency samples a second (NULL:
+ * the recorder's own). FALSE, the test skipped, where perf_event is
+ * refused, except in CI, which must be able to record. */
+gboolean window_test_record (const char *spool,
+                             const char *frequency,
+                             const char *program,
+                             ...) G_GNUC_NULL_TERMINATED;
+
+/* Removes a test's folder and the files the test left in it. */
+void window_test_remove_dir (const char *dir);
