@@ -9,13 +9,13 @@
  * screen; the function column of Callers & Callees is widened by a real
  * drag on its header's edge. */
 #include <X11/Xlib.h>
-#include <X11/extensions/XTest.h>
 #include <gdk/x11/gdkx.h>
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
 #include <string.h>
 
 #include "gui-test.h"
+#include "pointer-test.h"
 #include "sp-call-tree-view.h"
 #include "sp-callers-view.h"
 #include "sp-flame-graph.h"
@@ -185,52 +185,6 @@ x_display (GtkWidget *widget)
   return gdk_x11_display_get_xdisplay (widget != NULL ? gtk_widget_get_display (widget) : gdk_display_get_default ());
 }
 
-/* Where (x, y) of widget is on the screen. */
-static void
-screen_point (GtkWidget *widget,
-              double x,
-              double y,
-              int *screen_x,
-              int *screen_y)
-{
-  GtkNative *native = gtk_widget_get_native (widget);
-  Display *display = x_display (widget);
-  graphene_point_t point;
-  double surface_x, surface_y;
-  Window child;
-
-  g_assert_true (gtk_widget_compute_point (widget, GTK_WIDGET (native), &GRAPHENE_POINT_INIT (x, y), &point));
-  gtk_native_get_surface_transform (native, &surface_x, &surface_y);
-  XTranslateCoordinates (display, gdk_x11_surface_get_xid (gtk_native_get_surface (native)),
-                         DefaultRootWindow (display), (int) (point.x + surface_x), (int) (point.y + surface_y),
-                         screen_x, screen_y, &child);
-}
-
-static void
-pointer_to (GtkWidget *widget,
-            double x,
-            double y)
-{
-  Display *display = x_display (widget);
-  int sx, sy;
-
-  screen_point (widget, x, y, &sx, &sy);
-  XTestFakeMotionEvent (display, -1, sx, sy, CurrentTime);
-  XFlush (display);
-  window_test_run (0.2);
-}
-
-static void
-pointer_button (GtkWidget *widget,
-                gboolean press)
-{
-  Display *display = x_display (widget);
-
-  XTestFakeButtonEvent (display, 1, press, CurrentTime);
-  XFlush (display);
-  window_test_run (0.2);
-}
-
 /* Hovers (x, y) of widget until a tooltip holding needle shows. */
 static GtkLabel *
 hover_for_tooltip (GtkWidget *window,
@@ -241,8 +195,8 @@ hover_for_tooltip (GtkWidget *window,
 {
   Search search = { window, needle, NULL };
 
-  pointer_to (widget, x - 4, y);
-  pointer_to (widget, x, y);
+  pointer_test_move (widget, x - 4, y);
+  pointer_test_move (widget, x, y);
   g_assert_true (window_test_wait (tooltip_shown, &search, 10));
   return GTK_LABEL (search.found);
 }
@@ -399,12 +353,12 @@ test_tooltips (void)
   x = gtk_widget_get_width (flame) - 4;
   y = gtk_widget_get_height (flame) - 4;
   g_assert_cmpuint (sp_flame_graph_node_at (SP_FLAME_GRAPH (flame), x, y), !=, SP_CALL_TREE_NONE);
-  screen_point (flame, x, y, &corner_x, &corner_y);
+  pointer_test_screen_point (flame, x, y, &corner_x, &corner_y);
   g_assert_cmpint (corner_x, >=, DisplayWidth (x_display (flame), 0) - 40);
   g_assert_cmpint (corner_y, >=, DisplayHeight (x_display (flame), 0) - 40);
   tooltip = hover_for_tooltip (GTK_WIDGET (window), flame, x, y, "Total:");
   assert_on_screen (tooltip);
-  pointer_to (GTK_WIDGET (window), 1, 1);
+  pointer_test_move (GTK_WIDGET (window), 1, 1);
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -443,11 +397,11 @@ test_callers_column_resize (void)
   drag = text_width (GTK_WIDGET (label), shortest) + 40 - gtk_widget_get_width (GTK_WIDGET (label));
   edge_x = bounds.size.width - 5;  /* GTK's grip lies just inside the edge */
   edge_y = bounds.size.height / 2;
-  pointer_to (title, edge_x, edge_y);
-  pointer_button (title, TRUE);
+  pointer_test_move (title, edge_x, edge_y);
+  pointer_test_press (title, 1);
   for (int step = 1; step <= 10; step++)
-    pointer_to (title, edge_x + drag * step / 10, edge_y);
-  pointer_button (title, FALSE);
+    pointer_test_move (title, edge_x + drag * step / 10, edge_y);
+  pointer_test_release (title, 1);
   window_test_run (0.5);
 
   g_assert_true (gtk_widget_compute_bounds (title, title, &bounds));
