@@ -167,3 +167,69 @@ gui_test_save_png (GtkWidget *widget,
   g_test_message ("screenshot: %s", path);
   gui_test_assert_drawn (texture, name);
 }
+
+GtkWidget *
+gui_test_find (GtkWidget *widget,
+               GuiTestMatch matches,
+               gconstpointer data)
+{
+  if (matches (widget, data))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = gui_test_find (child, matches, data);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static void
+collect_matches (GtkWidget *widget,
+                 GuiTestMatch matches,
+                 gconstpointer data,
+                 GPtrArray *found)
+{
+  if (matches (widget, data))
+    g_ptr_array_add (found, widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    collect_matches (child, matches, data, found);
+}
+
+GPtrArray *
+gui_test_find_all (GtkWidget *widget,
+                   GuiTestMatch matches,
+                   gconstpointer data)
+{
+  GPtrArray *found = g_ptr_array_new ();
+
+  collect_matches (widget, matches, data, found);
+  return found;
+}
+
+static gboolean
+is_column_view (GtkWidget *widget,
+                gconstpointer data)
+{
+  (void) data;
+  return GTK_IS_COLUMN_VIEW (widget);
+}
+
+GPtrArray *
+gui_test_column_views (GtkWidget *widget)
+{
+  return gui_test_find_all (widget, is_column_view, NULL);
+}
+
+GtkColumnView *
+gui_test_column_view (GtkWidget *widget,
+                      guint index)
+{
+  g_autoptr (GPtrArray) found = gui_test_column_views (widget);
+
+  g_assert_cmpuint (index, <, found->len);
+  return g_ptr_array_index (found, index);
+}

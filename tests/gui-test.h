@@ -28,3 +28,26 @@ void gui_test_assert_drawn (GdkTexture *texture,
  * (gui_test_assert_drawn). */
 void gui_test_save_png (GtkWidget *widget,
                         const char *name);
+
+/* Whether widget is what a search wants (data: what the search was given). */
+typedef gboolean (*GuiTestMatch) (GtkWidget *widget,
+                                  gconstpointer data);
+
+/* The first widget under widget (widget itself included, depth first, in
+ * widget-tree order) that matches, or NULL. */
+GtkWidget *gui_test_find (GtkWidget *widget,
+                          GuiTestMatch matches,
+                          gconstpointer data);
+
+/* Every widget under widget that matches, in the same order (not owned). */
+GPtrArray *gui_test_find_all (GtkWidget *widget,
+                              GuiTestMatch matches,
+                              gconstpointer data);
+
+/* The GtkColumnViews under widget, in widget-tree order (not owned). */
+GPtrArray *gui_test_column_views (GtkWidget *widget);
+
+/* The index-th GtkColumnView under widget, in widget-tree order; fails
+ * the test when there are fewer. */
+GtkColumnView *gui_test_column_view (GtkWidget *widget,
+                                     guint index);

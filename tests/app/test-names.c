@@ -77,22 +77,19 @@ open_recording (void)
 /* ---- Finding what is shown --------------------------------------------- */
 
 /* The first mapped SpNameLabel under widget whose name contains needle. */
+static gboolean
+is_mapped_name_with (GtkWidget *widget,
+                     gconstpointer needle)
+{
+  return SP_IS_NAME_LABEL (widget) && gtk_widget_get_mapped (widget)
+         && strstr (sp_name_label_get_name (SP_NAME_LABEL (widget)), needle) != NULL;
+}
+
 static SpNameLabel *
 find_name_label (GtkWidget *widget,
                  const char *needle)
 {
-  if (SP_IS_NAME_LABEL (widget) && gtk_widget_get_mapped (widget)
-      && strstr (sp_name_label_get_name (SP_NAME_LABEL (widget)), needle) != NULL)
-    return SP_NAME_LABEL (widget);
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      SpNameLabel *found = find_name_label (child, needle);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
+  return SP_NAME_LABEL (gui_test_find (widget, is_mapped_name_with, needle));
 }
 
 typedef struct {
@@ -122,23 +119,29 @@ wait_for_name_label (GtkWidget *under,
 
 /* A shown label, in a native other than the window (a tooltip), whose
  * text contains needle. */
+typedef struct {
+  GtkNative  *window;
+  const char *needle;
+} PopupLabel;
+
+static gboolean
+is_popup_label_with (GtkWidget *widget,
+                     gconstpointer data)
+{
+  const PopupLabel *wanted = data;
+
+  return GTK_IS_LABEL (widget) && gtk_widget_get_mapped (widget) && gtk_widget_get_native (widget) != wanted->window
+         && strstr (gtk_label_get_text (GTK_LABEL (widget)), wanted->needle) != NULL;
+}
+
 static GtkLabel *
 find_popup_label (GtkWidget *widget,
                   GtkNative *window,
                   const char *needle)
 {
-  if (GTK_IS_LABEL (widget) && gtk_widget_get_mapped (widget) && gtk_widget_get_native (widget) != window
-      && strstr (gtk_label_get_text (GTK_LABEL (widget)), needle) != NULL)
-    return GTK_LABEL (widget);
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkLabel *found = find_popup_label (child, window, needle);
+  PopupLabel wanted = { window, needle };
 
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
+  return GTK_LABEL (gui_test_find (widget, is_popup_label_with, &wanted));
 }
 
 static gboolean

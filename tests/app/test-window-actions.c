@@ -596,27 +596,12 @@ test_flame_graph_menu (void)
 
 /* ---- Callers and callees -------------------------------------------------- */
 
-static void
-collect_column_views (GtkWidget *widget,
-                      GPtrArray *found)
-{
-  if (GTK_IS_COLUMN_VIEW (widget))
-    g_ptr_array_add (found, widget);
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    collect_column_views (child, found);
-}
-
 /* The tables of the view: 0 the function list, 1 callers, 2 callees. */
 static GtkWidget *
 table_of (SpCallersView *view,
           guint index)
 {
-  g_autoptr (GPtrArray) found = g_ptr_array_new ();
-
-  collect_column_views (GTK_WIDGET (view), found);
-  g_assert_cmpuint (index, <, found->len);
-  return g_ptr_array_index (found, index);
+  return GTK_WIDGET (gui_test_column_view (GTK_WIDGET (view), index));
 }
 
 /* What a cell shows: a label's text, a function name's name, or NULL. */

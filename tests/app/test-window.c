@@ -675,45 +675,19 @@ test_record_missing_command (void)
 /* ---- Callers and callees, live state, status ------------------------- */
 
 /* The first mapped label under widget whose text contains text. */
+static gboolean
+is_mapped_label_with (GtkWidget *widget,
+                      gconstpointer text)
+{
+  return GTK_IS_LABEL (widget) && gtk_widget_get_mapped (widget)
+         && strstr (gtk_label_get_text (GTK_LABEL (widget)), text) != NULL;
+}
+
 static GtkLabel *
 find_label (GtkWidget *widget,
             const char *text)
 {
-  if (GTK_IS_LABEL (widget) && gtk_widget_get_mapped (widget)
-      && strstr (gtk_label_get_text (GTK_LABEL (widget)), text) != NULL)
-    return GTK_LABEL (widget);
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkLabel *found = find_label (child, text);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
-static void
-collect_column_views (GtkWidget *widget,
-                      GPtrArray *found)
-{
-  if (GTK_IS_COLUMN_VIEW (widget))
-    g_ptr_array_add (found, widget);
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    collect_column_views (child, found);
-}
-
-/* The index-th column view under widget, in widget-tree order. */
-static GtkColumnView *
-column_view_in (GtkWidget *widget,
-                guint index)
-{
-  g_autoptr (GPtrArray) found = g_ptr_array_new ();
-
-  collect_column_views (widget, found);
-  g_assert_cmpuint (index, <, found->len);
-  return g_ptr_array_index (found, index);
+  return GTK_LABEL (gui_test_find (widget, is_mapped_label_with, text));
 }
 
 /* The position of the function named name in a callers view table, or
@@ -821,7 +795,7 @@ test_callers (void)
 
   /* A double click on beta_leaf among the callees: now it is shown,
    * called from compute_beta. */
-  g_signal_emit_by_name (column_view_in (GTK_WIDGET (view), 2), "activate",
+  g_signal_emit_by_name (gui_test_column_view (GTK_WIDGET (view), 2), "activate",
                          function_position (sp_callers_view_get_callees (view), "beta_leaf"));
   g_assert_true (wait_for_chosen (view, "beta_leaf"));
   g_assert_cmpint (function_position (sp_callers_view_get_callers (view), "compute_beta"), >=, 0);
@@ -893,7 +867,7 @@ row_at_path (SpWindow *window,
 static char *
 selected_path (SpWindow *window)
 {
-  GtkSelectionModel *selection = gtk_column_view_get_model (column_view_in (
+  GtkSelectionModel *selection = gtk_column_view_get_model (gui_test_column_view (
     GTK_WIDGET (sp_window_get_call_tree_view (window)), 0));
   GtkTreeListRow *row = gtk_single_selection_get_selected_item (GTK_SINGLE_SELECTION (selection));
 
@@ -970,7 +944,7 @@ test_live_keeps_state (void)
       g_autoptr (GtkTreeListRow) row = g_list_model_get_item (sp_window_get_call_tree_model (window), i);
 
       if (row == child)
-        gtk_selection_model_select_item (gtk_column_view_get_model (column_view_in (
+        gtk_selection_model_select_item (gtk_column_view_get_model (gui_test_column_view (
           GTK_WIDGET (sp_window_get_call_tree_view (window)), 0)), i, TRUE);
     }
   opened_path = row_path (opened);

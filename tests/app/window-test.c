@@ -9,6 +9,8 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "gui-test.h"
+
 gboolean
 window_test_wait (gboolean (*cond) (gpointer data),
                   gpointer data,
@@ -65,24 +67,29 @@ widget_text (GtkWidget *widget)
   return NULL;
 }
 
+typedef struct {
+  GType       type;
+  const char *text;
+} Wanted;
+
+static gboolean
+shows_wanted (GtkWidget *widget,
+              gconstpointer data)
+{
+  const Wanted *wanted = data;
+  const char *shown = widget_text (widget);
+
+  return G_TYPE_CHECK_INSTANCE_TYPE (widget, wanted->type) && shown != NULL && strstr (shown, wanted->text) != NULL;
+}
+
 static GtkWidget *
 find_widget (GtkWidget *widget,
              GType type,
              const char *text)
 {
-  const char *shown = widget_text (widget);
+  Wanted wanted = { type, text };
 
-  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type) && shown != NULL && strstr (shown, text) != NULL)
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_widget (child, type, text);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
+  return gui_test_find (widget, shows_wanted, &wanted);
 }
 
 GtkLabel *
@@ -106,21 +113,18 @@ window_test_find_check_button (GtkWidget *widget,
   return GTK_CHECK_BUTTON (find_widget (widget, GTK_TYPE_CHECK_BUTTON, text));
 }
 
+static gboolean
+is_of_type (GtkWidget *widget,
+            gconstpointer type)
+{
+  return G_TYPE_CHECK_INSTANCE_TYPE (widget, GPOINTER_TO_SIZE (type));
+}
+
 GtkWidget *
 window_test_find_widget (GtkWidget *widget,
                          GType type)
 {
-  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = window_test_find_widget (child, type);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
+  return gui_test_find (widget, is_of_type, GSIZE_TO_POINTER (type));
 }
 
 gboolean

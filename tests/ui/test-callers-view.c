@@ -91,24 +91,12 @@ set_functions (SpCallersView *view,
 
 /* The view's column views, in the order they are in the widget tree:
  * functions, callers, callees. */
-static void
-collect_column_views (GtkWidget *widget,
-                      GPtrArray *found)
-{
-  if (GTK_IS_COLUMN_VIEW (widget))
-    g_ptr_array_add (found, widget);
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    collect_column_views (child, found);
-}
-
 static GtkColumnView *
 table_of (SpCallersView *view,
           guint index)
 {
-  g_autoptr (GPtrArray) found = g_ptr_array_new ();
+  g_autoptr (GPtrArray) found = gui_test_column_views (GTK_WIDGET (view));
 
-  collect_column_views (GTK_WIDGET (view), found);
   g_assert_cmpuint (found->len, ==, 3);
   return g_ptr_array_index (found, index);
 }
@@ -200,21 +188,18 @@ test_activate (void)
 }
 
 /* The first label under widget showing text, or NULL. */
+static gboolean
+is_label_showing (GtkWidget *widget,
+                  gconstpointer text)
+{
+  return GTK_IS_LABEL (widget) && g_str_equal (gtk_label_get_text (GTK_LABEL (widget)), text);
+}
+
 static GtkWidget *
 find_label (GtkWidget *widget,
             const char *text)
 {
-  if (GTK_IS_LABEL (widget) && g_str_equal (gtk_label_get_text (GTK_LABEL (widget)), text))
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_label (child, text);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
+  return gui_test_find (widget, is_label_showing, text);
 }
 
 /* The window as the user sees it, for review: a parser's profile with
@@ -267,21 +252,18 @@ cell_text (GtkWidget *widget)
 }
 
 /* The cell showing text, mapped, or NULL. */
+static gboolean
+is_mapped_cell_showing (GtkWidget *widget,
+                        gconstpointer text)
+{
+  return gtk_widget_get_mapped (widget) && g_strcmp0 (cell_text (widget), text) == 0;
+}
+
 static GtkWidget *
 find_cell (GtkWidget *widget,
            const char *text)
 {
-  if (gtk_widget_get_mapped (widget) && g_strcmp0 (cell_text (widget), text) == 0)
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_cell (child, text);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
+  return gui_test_find (widget, is_mapped_cell_showing, text);
 }
 
 /* Cells with text in table's visible part. */
