@@ -660,26 +660,11 @@ rows_shown (GtkWidget *table)
   return n;
 }
 
-static char *
-chosen_name (SpCallersView *view)
-{
-  GListModel *rows = sp_callers_view_get_functions (view);
-
-  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
-    {
-      g_autoptr (SpFunctionItem) item = g_list_model_get_item (rows, i);
-
-      if (sp_function_item_get_function (item) == sp_callers_view_get_function (view))
-        return g_strdup (sp_function_item_get_name (item));
-    }
-  return NULL;
-}
-
 static gboolean
 chosen_is (gpointer data)
 {
   gpointer *args = data;
-  g_autofree char *chosen = chosen_name (args[0]);
+  g_autofree char *chosen = window_test_chosen_name (args[0]);
 
   return g_strcmp0 (chosen, args[1]) == 0;
 }

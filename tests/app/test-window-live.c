@@ -48,18 +48,7 @@ not_recording (gpointer window)
 static guint64
 call_tree_total (SpWindow *window)
 {
-  GListModel *rows = sp_window_get_call_tree_model (window);
-  guint64 total = 0;
-
-  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
-    {
-      g_autoptr (GtkTreeListRow) row = g_list_model_get_item (rows, i);
-      g_autoptr (SpTreeItem) item = gtk_tree_list_row_get_item (row);
-
-      if (gtk_tree_list_row_get_depth (row) == 0)
-        total += sp_tree_item_get_total (item);
-    }
-  return total;
+  return window_test_top_level_total (sp_window_get_call_tree_model (window));
 }
 
 typedef struct {

@@ -138,27 +138,11 @@ test_open_damaged (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
-/* Samples under the top-level rows of a call tree model. */
-static guint64
-top_level_total (GListModel *rows)
-{
-  guint64 total = 0;
-
-  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
-    {
-      g_autoptr (GtkTreeListRow) row = g_list_model_get_item (rows, i);
-      g_autoptr (SpTreeItem) item = gtk_tree_list_row_get_item (row);
-
-      if (gtk_tree_list_row_get_depth (row) == 0)
-        total += sp_tree_item_get_total (item);
-    }
-  return total;
-}
-
+/* Samples under the call tree's top-level rows. */
 static guint64
 call_tree_total (SpWindow *window)
 {
-  return top_level_total (sp_window_get_call_tree_model (window));
+  return window_test_top_level_total (sp_window_get_call_tree_model (window));
 }
 
 /* What `stackpulse-report callers FUNC --from --to` counts through func
@@ -480,14 +464,14 @@ test_open_bottom_up (void)
   guint64 all, bottom_up = 0;
 
   g_assert_true (wait_for_page (window, "profile"));
-  all = top_level_total (view_model (window, "call-tree"));
+  all = window_test_top_level_total (view_model (window, "call-tree"));
   g_assert_cmpuint (all, >, 0);
   sp_window_show_view (window, "bottom-up");
   for (gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
        bottom_up == 0 && g_get_monotonic_time () < deadline;)
     {
       g_main_context_iteration (NULL, FALSE);
-      bottom_up = top_level_total (view_model (window, "bottom-up"));
+      bottom_up = window_test_top_level_total (view_model (window, "bottom-up"));
     }
   g_assert_cmpuint (bottom_up, ==, all);
   gui_test_save_png (GTK_WIDGET (window), "window-bottom-up.png");
@@ -507,27 +491,27 @@ test_open_again (void)
   guint64 all, part, bottom_up = 0;
 
   g_assert_true (wait_for_page (window, "profile"));
-  all = top_level_total (view_model (window, "call-tree"));
+  all = window_test_top_level_total (view_model (window, "call-tree"));
   sp_window_select_time (window, 0.01, 0.03);
   part = all;
   for (gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
        part == all && g_get_monotonic_time () < deadline;)
     {
       g_main_context_iteration (NULL, FALSE);
-      part = top_level_total (view_model (window, "call-tree"));
+      part = window_test_top_level_total (view_model (window, "call-tree"));
     }
   g_assert_cmpuint (part, <, all);
 
   sp_window_open_file (window, file);
   g_assert_cmpstr (sp_window_get_page (window), ==, "loading");
   g_assert_true (wait_for_page (window, "profile"));
-  g_assert_cmpuint (top_level_total (view_model (window, "call-tree")), ==, all);
+  g_assert_cmpuint (window_test_top_level_total (view_model (window, "call-tree")), ==, all);
   sp_window_show_view (window, "bottom-up");
   for (gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
        bottom_up == 0 && g_get_monotonic_time () < deadline;)
     {
       g_main_context_iteration (NULL, FALSE);
-      bottom_up = top_level_total (view_model (window, "bottom-up"));
+      bottom_up = window_test_top_level_total (view_model (window, "bottom-up"));
     }
   g_assert_cmpuint (bottom_up, ==, all);
   gtk_window_destroy (GTK_WINDOW (window));
@@ -619,14 +603,14 @@ test_open_after_recording (void)
 
   sp_window_open_file (window, file);
   g_assert_true (wait_for_page (window, "profile"));
-  all = top_level_total (view_model (window, "call-tree"));
+  all = window_test_top_level_total (view_model (window, "call-tree"));
   g_assert_cmpuint (all, >, 0);
   sp_window_show_view (window, "bottom-up");
   for (gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
        bottom_up == 0 && g_get_monotonic_time () < deadline;)
     {
       g_main_context_iteration (NULL, FALSE);
-      bottom_up = top_level_total (view_model (window, "bottom-up"));
+      bottom_up = window_test_top_level_total (view_model (window, "bottom-up"));
     }
   g_test_message ("%" G_GUINT64_FORMAT " samples in the file, %" G_GUINT64_FORMAT " bottom-up", all, bottom_up);
   g_assert_cmpuint (bottom_up, ==, all);
@@ -715,22 +699,6 @@ function_row (GListModel *rows,
   return position >= 0 ? g_list_model_get_item (rows, position) : NULL;
 }
 
-/* The name of the function the callers view shows, from its list. */
-static char *
-chosen_name (SpCallersView *view)
-{
-  GListModel *rows = sp_callers_view_get_functions (view);
-
-  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
-    {
-      g_autoptr (SpFunctionItem) item = g_list_model_get_item (rows, i);
-
-      if (sp_function_item_get_function (item) == sp_callers_view_get_function (view))
-        return g_strdup (sp_function_item_get_name (item));
-    }
-  return NULL;
-}
-
 static gboolean
 wait_for_chosen (SpCallersView *view,
                  const char *name)
@@ -739,7 +707,7 @@ wait_for_chosen (SpCallersView *view,
 
   while (g_get_monotonic_time () < deadline)
     {
-      g_autofree char *chosen = chosen_name (view);
+      g_autofree char *chosen = window_test_chosen_name (view);
 
       if (g_strcmp0 (chosen, name) == 0)
         return TRUE;

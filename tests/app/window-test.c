@@ -10,6 +10,8 @@
 #include <sys/wait.h>
 
 #include "gui-test.h"
+#include "sp-function-item.h"
+#include "sp-tree-item.h"
 
 gboolean
 window_test_wait (gboolean (*cond) (gpointer data),
@@ -225,4 +227,35 @@ window_test_remove_dir (const char *dir)
       g_unlink (path);
     }
   g_rmdir (dir);
+}
+
+guint64
+window_test_top_level_total (GListModel *rows)
+{
+  guint64 total = 0;
+
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr (GtkTreeListRow) row = g_list_model_get_item (rows, i);
+      g_autoptr (SpTreeItem) item = gtk_tree_list_row_get_item (row);
+
+      if (gtk_tree_list_row_get_depth (row) == 0)
+        total += sp_tree_item_get_total (item);
+    }
+  return total;
+}
+
+char *
+window_test_chosen_name (SpCallersView *view)
+{
+  GListModel *rows = sp_callers_view_get_functions (view);
+
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr (SpFunctionItem) item = g_list_model_get_item (rows, i);
+
+      if (sp_function_item_get_function (item) == sp_callers_view_get_function (view))
+        return g_strdup (sp_function_item_get_name (item));
+    }
+  return NULL;
 }

@@ -5,6 +5,8 @@
 
 #include <gtk/gtk.h>
 
+#include "sp-callers-view.h"
+
 /* Runs the main loop until cond (data) holds; FALSE after timeout_s. */
 gboolean window_test_wait (gboolean (*cond) (gpointer data),
                            gpointer data,
@@ -48,3 +50,11 @@ gboolean window_test_record (const char *spool,
 
 /* Removes a test's folder and the files the test left in it. */
 void window_test_remove_dir (const char *dir);
+
+/* Samples under the top-level rows of a call tree model (rows of
+ * SpTreeItems). */
+guint64 window_test_top_level_total (GListModel *rows);
+
+/* The name of the function the callers view shows, from its list; NULL
+ * when none is chosen. */
+char *window_test_chosen_name (SpCallersView *view);
