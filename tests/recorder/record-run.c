@@ -63,6 +63,25 @@ sp_test_require_perf (void)
   return FALSE;
 }
 
+gboolean
+sp_test_case_needs_perf (void)
+{
+  g_autofree char *reason = NULL;
+
+  if (sp_test_perf_usable (&reason))
+    return TRUE;
+  g_test_skip (reason);
+  return FALSE;
+}
+
+void
+sp_test_assert_contains (const char *text,
+                         const char *part)
+{
+  if (strstr (text, part) == NULL)
+    g_error ("expected \"%s\" in:\n%s", part, text);
+}
+
 const char *
 sp_test_recorder (void)
 {
@@ -286,6 +305,16 @@ sp_test_run (const char *dir,
   return sp_child_wait (sp_child_spawn (dir, name, argv, FALSE));
 }
 
+SpChildResult *
+sp_test_run_recorder (const char *dir,
+                      const char *const *argv)
+{
+  SpChildResult *result = sp_test_run (dir, "record", argv);
+
+  g_test_message ("exit status %d, stderr:\n%s", result->exit_code, result->err);
+  return result;
+}
+
 void
 sp_child_result_free (SpChildResult *result)
 {
@@ -399,6 +428,14 @@ sp_test_assert_meta_string (SpTestRecording *rec,
 
   g_assert_no_error (error);
   g_assert_cmpstr (value, ==, expected);
+}
+
+void
+sp_test_assert_recorded (const SpTestRecording *rec,
+                         const char *what)
+{
+  if (rec->result->exit_code != 0)
+    g_error ("%s: stackpulse-record exited with %d:\n%s", what, rec->result->exit_code, rec->result->err);
 }
 
 void

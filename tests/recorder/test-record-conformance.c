@@ -410,8 +410,7 @@ test_row (gconstpointer data)
 
     rec = sp_test_record (row->call_graph != NULL ? options : NULL, command);
   }
-  if (rec->result->exit_code != 0)
-    g_error ("%s: stackpulse-record exited with %d:\n%s", row->name, rec->result->exit_code, rec->result->err);
+  sp_test_assert_recorded (rec, row->name);
   collapsed = sp_test_report (rec->dir, "collapsed", rec->spool, NULL);
   stacks = sp_test_parse_collapsed (collapsed, &total);
   rooted = count_rooted (stacks);

@@ -48,18 +48,6 @@ fixture_tear_down (Fixture *f,
   g_free (f->spool);
 }
 
-/* Cases that reach perf_event_open skip without it (CI never skips). */
-static gboolean
-need_perf (void)
-{
-  g_autofree char *reason = NULL;
-
-  if (sp_test_perf_usable (&reason))
-    return TRUE;
-  g_test_skip (reason);
-  return FALSE;
-}
-
 static void
 assert_nothing_left (Fixture *f)
 {
@@ -69,37 +57,19 @@ assert_nothing_left (Fixture *f)
 }
 
 static void
-assert_contains (const char *text,
-                 const char *part)
-{
-  if (strstr (text, part) == NULL)
-    g_error ("expected \"%s\" in:\n%s", part, text);
-}
-
-static SpChildResult *
-run_recorder (Fixture *f,
-              const char *const *argv)
-{
-  SpChildResult *result = sp_test_run (f->dir, "record", argv);
-
-  g_test_message ("exit status %d, stderr:\n%s", result->exit_code, result->err);
-  return result;
-}
-
-static void
 test_command_not_found (Fixture *f,
                         gconstpointer data)
 {
   g_auto (GStrv) argv = NULL;
   g_autoptr (SpChildResult) result = NULL;
 
-  if (!need_perf ())
+  if (!sp_test_case_needs_perf ())
     return;
   argv = sp_test_argv (sp_test_recorder (), "-o", f->spool, "--", "sp-no-such-command-4711", NULL);
-  result = run_recorder (f, (const char *const *) argv);
+  result = sp_test_run_recorder (f->dir, (const char *const *) argv);
   g_assert_cmpint (result->exit_code, ==, EXIT_NOT_FOUND);
-  assert_contains (result->err, "sp-no-such-command-4711");
-  assert_contains (result->err, g_strerror (ENOENT));
+  sp_test_assert_contains (result->err, "sp-no-such-command-4711");
+  sp_test_assert_contains (result->err, g_strerror (ENOENT));
   assert_nothing_left (f);
 }
 
@@ -112,16 +82,16 @@ test_command_not_executable (Fixture *f,
   g_auto (GStrv) argv = NULL;
   g_autoptr (SpChildResult) result = NULL;
 
-  if (!need_perf ())
+  if (!sp_test_case_needs_perf ())
     return;
   g_file_set_contents (script, "#!/bin/sh\nexit 0\n", -1, &error);
   g_assert_no_error (error);
   g_assert_cmpint (g_chmod (script, 0644), ==, 0);
   argv = sp_test_argv (sp_test_recorder (), "-o", f->spool, "--", script, NULL);
-  result = run_recorder (f, (const char *const *) argv);
+  result = sp_test_run_recorder (f->dir, (const char *const *) argv);
   g_assert_cmpint (result->exit_code, ==, EXIT_NOT_FOUND);
-  assert_contains (result->err, script);
-  assert_contains (result->err, g_strerror (EACCES));
+  sp_test_assert_contains (result->err, script);
+  sp_test_assert_contains (result->err, g_strerror (EACCES));
   assert_nothing_left (f);
 }
 
@@ -146,11 +116,11 @@ test_no_such_pid (Fixture *f,
 {
   g_autofree char *pid = g_strdup_printf ("%d", (int) unused_pid ());
   g_auto (GStrv) argv = sp_test_argv (sp_test_recorder (), "-o", f->spool, "-p", pid, "--duration", "1", NULL);
-  g_autoptr (SpChildResult) result = run_recorder (f, (const char *const *) argv);
+  g_autoptr (SpChildResult) result = sp_test_run_recorder (f->dir, (const char *const *) argv);
 
   g_assert_true (WIFEXITED (result->wait_status));
   g_assert_cmpint (result->exit_code, !=, 0);
-  assert_contains (result->err, pid);
+  sp_test_assert_contains (result->err, pid);
   assert_nothing_left (f);
 }
 
@@ -163,11 +133,11 @@ assert_output_refused (Fixture *f,
   g_autofree char *marker = g_build_filename (f->dir, "marker", NULL);
   g_auto (GStrv) argv = sp_test_argv (sp_test_recorder (), "-o", output, "--",
                                       workload, "--ready", marker, "0.1", NULL);
-  g_autoptr (SpChildResult) result = run_recorder (f, (const char *const *) argv);
+  g_autoptr (SpChildResult) result = sp_test_run_recorder (f->dir, (const char *const *) argv);
 
   g_assert_true (WIFEXITED (result->wait_status));
   g_assert_cmpint (result->exit_code, !=, 0);
-  assert_contains (result->err, output);
+  sp_test_assert_contains (result->err, output);
   /* Had it started, the target would have written the marker by now. */
   g_usleep (300 * 1000);
   g_assert_false (g_file_test (marker, G_FILE_TEST_EXISTS));
@@ -195,10 +165,10 @@ static void
 assert_usage (Fixture *f,
               const char *const *argv)
 {
-  g_autoptr (SpChildResult) result = run_recorder (f, argv);
+  g_autoptr (SpChildResult) result = sp_test_run_recorder (f->dir, argv);
 
   g_assert_cmpint (result->exit_code, ==, EXIT_USAGE);
-  assert_contains (result->err, "Usage: stackpulse-record");
+  sp_test_assert_contains (result->err, "Usage: stackpulse-record");
   g_assert_cmpstr (result->out, ==, "");
   assert_nothing_left (f);
 }
@@ -237,10 +207,10 @@ test_env_with_pid (Fixture *f,
                    gconstpointer data)
 {
   g_auto (GStrv) argv = sp_test_argv (sp_test_recorder (), "-o", f->spool, "--env", "A=b", "-p", "1", NULL);
-  g_autoptr (SpChildResult) result = run_recorder (f, (const char *const *) argv);
+  g_autoptr (SpChildResult) result = sp_test_run_recorder (f->dir, (const char *const *) argv);
 
   g_assert_cmpint (result->exit_code, ==, EXIT_USAGE);
-  assert_contains (result->err, "apply to a launched command");
+  sp_test_assert_contains (result->err, "apply to a launched command");
   assert_nothing_left (f);
 }
 
@@ -249,10 +219,10 @@ test_env_without_value (Fixture *f,
                         gconstpointer data)
 {
   g_auto (GStrv) argv = sp_test_argv (sp_test_recorder (), "-o", f->spool, "--env", "NOEQUALS", "--", "true", NULL);
-  g_autoptr (SpChildResult) result = run_recorder (f, (const char *const *) argv);
+  g_autoptr (SpChildResult) result = sp_test_run_recorder (f->dir, (const char *const *) argv);
 
   g_assert_cmpint (result->exit_code, ==, EXIT_USAGE);
-  assert_contains (result->err, "--env takes KEY=VALUE");
+  sp_test_assert_contains (result->err, "--env takes KEY=VALUE");
   assert_nothing_left (f);
 }
 
@@ -267,10 +237,10 @@ test_missing_directory (Fixture *f,
   g_autofree char *touch = g_strdup_printf ("touch '%s'", marker);
   g_auto (GStrv) argv = sp_test_argv (sp_test_recorder (), "-o", f->spool, "--directory", missing, "--",
                                       "/bin/sh", "-c", touch, NULL);
-  g_autoptr (SpChildResult) result = run_recorder (f, (const char *const *) argv);
+  g_autoptr (SpChildResult) result = sp_test_run_recorder (f->dir, (const char *const *) argv);
 
   g_assert_cmpint (result->exit_code, ==, EXIT_NOT_FOUND);
-  assert_contains (result->err, "no-such-folder");
+  sp_test_assert_contains (result->err, "no-such-folder");
   g_assert_false (g_file_test (marker, G_FILE_TEST_EXISTS));
   assert_nothing_left (f);
 }
@@ -306,15 +276,15 @@ test_bad_numbers (Fixture *f,
       g_auto (GStrv) argv = attach ? sp_test_argv (sp_test_recorder (), "-o", f->spool, option, value, NULL)
                                    : sp_test_argv (sp_test_recorder (), "-o", f->spool, option, value, "--",
                                                    "/bin/sh", "-c", touch, NULL);
-      g_autoptr (SpChildResult) result = run_recorder (f, (const char *const *) argv);
+      g_autoptr (SpChildResult) result = sp_test_run_recorder (f->dir, (const char *const *) argv);
 
       g_test_message ("%s %s", option, value);
       g_assert_cmpint (result->exit_code, ==, EXIT_USAGE);
-      assert_contains (result->err, option);
+      sp_test_assert_contains (result->err, option);
       if (!g_str_equal (value, "1,1"))
-        assert_contains (result->err, value);
+        sp_test_assert_contains (result->err, value);
       else
-        assert_contains (result->err, "pid 1 is given twice");
+        sp_test_assert_contains (result->err, "pid 1 is given twice");
       g_assert_false (g_file_test (marker, G_FILE_TEST_EXISTS));
       assert_nothing_left (f);
     }
@@ -328,11 +298,11 @@ test_largest_numbers (Fixture *f,
   g_auto (GStrv) argv = NULL;
   g_autoptr (SpChildResult) result = NULL;
 
-  if (!need_perf ())
+  if (!sp_test_case_needs_perf ())
     return;
   argv = sp_test_argv (sp_test_recorder (), "-o", f->spool, "--duration", "1e9", "--stack-size", "63488",
                        "--", "true", NULL);
-  result = run_recorder (f, (const char *const *) argv);
+  result = sp_test_run_recorder (f->dir, (const char *const *) argv);
   g_assert_cmpint (result->exit_code, ==, 0);
   g_assert_true (g_file_test (f->spool, G_FILE_TEST_IS_REGULAR));
 }

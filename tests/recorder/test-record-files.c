@@ -66,35 +66,6 @@ fixture_tear_down (Fixture *f,
   g_free (f->meta);
 }
 
-static gboolean
-need_perf (void)
-{
-  g_autofree char *reason = NULL;
-
-  if (sp_test_perf_usable (&reason))
-    return TRUE;
-  g_test_skip (reason);
-  return FALSE;
-}
-
-static void
-assert_contains (const char *text,
-                 const char *part)
-{
-  if (strstr (text, part) == NULL)
-    g_error ("expected \"%s\" in:\n%s", part, text);
-}
-
-static SpChildResult *
-run_recorder (Fixture *f,
-              const char *const *argv)
-{
-  SpChildResult *result = sp_test_run (f->dir, "record", argv);
-
-  g_test_message ("exit status %d, stderr:\n%s", result->exit_code, result->err);
-  return result;
-}
-
 static char *
 read_file (const char *path)
 {
@@ -134,7 +105,7 @@ record_threads (Fixture *f,
   g_autofree char *workload = sp_test_workload ("threads");
   g_auto (GStrv) argv = sp_test_argv (sp_test_recorder (), "-o", f->spool, "--", workload, seconds, NULL);
 
-  return run_recorder (f, (const char *const *) argv);
+  return sp_test_run_recorder (f->dir, (const char *const *) argv);
 }
 
 static SpSpoolReader *
@@ -181,7 +152,7 @@ record_with_marker (Fixture *f,
   g_auto (GStrv) argv = sp_test_argv (sp_test_recorder (), "-o", output, "--",
                                       workload, "--ready", marker, "0.1", NULL);
 
-  return run_recorder (f, (const char *const *) argv);
+  return sp_test_run_recorder (f->dir, (const char *const *) argv);
 }
 
 /* Refused before the target started (it would have written the marker),
@@ -194,7 +165,7 @@ assert_refused (Fixture *f,
   g_autofree char *marker = g_build_filename (f->dir, "marker", NULL);
 
   g_assert_cmpint (result->exit_code, ==, EXIT_FAILED);
-  assert_contains (result->err, output);
+  sp_test_assert_contains (result->err, output);
   g_usleep (300 * 1000);
   g_assert_false (g_file_test (marker, G_FILE_TEST_EXISTS));
 }
@@ -240,7 +211,7 @@ test_not_started_keeps_recording (Fixture *f,
   g_auto (GStrv) argv = NULL;
   gsize spool_len, after_len;
 
-  if (!need_perf ())
+  if (!sp_test_case_needs_perf ())
     return;
   first = record_threads (f, "0.2");
   g_assert_cmpint (first->exit_code, ==, 0);
@@ -249,7 +220,7 @@ test_not_started_keeps_recording (Fixture *f,
   before = sp_test_list_dir (f->rec);
 
   argv = sp_test_argv (sp_test_recorder (), "-o", f->spool, "--", "sp-no-such-command-4711", NULL);
-  result = run_recorder (f, (const char *const *) argv);
+  result = sp_test_run_recorder (f->dir, (const char *const *) argv);
   g_assert_cmpint (result->exit_code, ==, EXIT_NOT_FOUND);
   g_assert_true (g_file_get_contents (f->spool, &after, &after_len, NULL));
   g_assert_true (after_len == spool_len && memcmp (after, spool, spool_len) == 0);
@@ -272,9 +243,9 @@ test_not_started_keeps_other_files (Fixture *f,
 
   write_file (notes, "my notes\n");
   write_file (notes_meta, "more notes\n");
-  result = run_recorder (f, (const char *const *) argv);
+  result = sp_test_run_recorder (f->dir, (const char *const *) argv);
   g_assert_cmpint (result->exit_code, !=, 0);
-  assert_contains (result->err, notes);
+  sp_test_assert_contains (result->err, notes);
   assert_file_is (notes, "my notes\n");
   assert_file_is (notes_meta, "more notes\n");
 }
@@ -324,7 +295,7 @@ test_output_is_program (Fixture *f,
 
   g_test_message ("stderr:\n%s", result->err);
   assert_refused (f, result, "'prog'");
-  assert_contains (result->err, "program");
+  sp_test_assert_contains (result->err, "program");
   assert_same_size (prog, workload);
   g_assert_true (g_file_test (prog, G_FILE_TEST_IS_EXECUTABLE));
   {
@@ -346,16 +317,16 @@ test_output_is_input (Fixture *f,
   g_auto (GStrv) argv = NULL;
   gsize len, after_len;
 
-  if (!need_perf ())
+  if (!sp_test_case_needs_perf ())
     return;
   first = record_threads (f, "0.2");
   g_assert_cmpint (first->exit_code, ==, 0);
   g_assert_true (g_file_get_contents (f->spool, &spool, &len, NULL));
   argv = sp_test_argv (sp_test_recorder (), "-o", f->spool, "--", "cat", f->spool, NULL);
-  result = run_recorder (f, (const char *const *) argv);
+  result = sp_test_run_recorder (f->dir, (const char *const *) argv);
   g_assert_cmpint (result->exit_code, ==, EXIT_FAILED);
-  assert_contains (result->err, f->spool);
-  assert_contains (result->err, "names");
+  sp_test_assert_contains (result->err, f->spool);
+  sp_test_assert_contains (result->err, "names");
   g_assert_true (g_file_get_contents (f->spool, &after, &after_len, NULL));
   g_assert_true (after_len == len && memcmp (after, spool, len) == 0);
 }
@@ -371,7 +342,7 @@ test_output_is_device (Fixture *f,
 
   result = record_with_marker (f, "/dev/null");
   assert_refused (f, result, "/dev/null");
-  assert_contains (result->err, "not a regular file");
+  sp_test_assert_contains (result->err, "not a regular file");
   if (!existed)
     g_assert_false (g_file_test ("/dev/null.meta", G_FILE_TEST_EXISTS));
   else
@@ -408,7 +379,7 @@ test_output_is_other_file (Fixture *f,
   write_file (notes, "my notes\n");
   result = record_with_marker (f, notes);
   assert_refused (f, result, notes);
-  assert_contains (result->err, "not a stackpulse recording");
+  sp_test_assert_contains (result->err, "not a stackpulse recording");
   assert_file_is (notes, "my notes\n");
   g_assert_false (g_file_test (f->meta, G_FILE_TEST_EXISTS));
 }
@@ -426,15 +397,15 @@ test_replaces_recording (Fixture *f,
   g_autofree char *listing = NULL;
   SpSpoolReader *reader;
 
-  if (!need_perf ())
+  if (!sp_test_case_needs_perf ())
     return;
   first = record_threads (f, "0.2");
   g_assert_cmpint (first->exit_code, ==, 0);
   g_assert_null (strstr (first->err, "replacing"));
   second = record_threads (f, "0.3");
   g_assert_cmpint (second->exit_code, ==, 0);
-  assert_contains (second->err, "replacing the existing recording");
-  assert_contains (second->err, f->spool);
+  sp_test_assert_contains (second->err, "replacing the existing recording");
+  sp_test_assert_contains (second->err, f->spool);
 
   reader = open_spool (f->spool);
   meta = load_meta (f->meta);
@@ -484,7 +455,7 @@ test_replacing_recording_grows (Fixture *f,
   guint64 first_start;
   size_t n;
 
-  if (!need_perf ())
+  if (!sp_test_case_needs_perf ())
     return;
   first = record_threads (f, "0.2");
   g_assert_cmpint (first->exit_code, ==, 0);
@@ -529,7 +500,7 @@ test_symlink_at_output (Fixture *f,
   g_assert_cmpint (symlink (victim, f->spool), ==, 0);
   result = record_with_marker (f, f->spool);
   assert_refused (f, result, f->spool);
-  assert_contains (result->err, "symbolic link");
+  sp_test_assert_contains (result->err, "symbolic link");
   assert_file_is (victim, "precious\n");
   g_assert_true (g_file_test (f->spool, G_FILE_TEST_IS_SYMLINK));
   g_assert_false (g_file_test (f->meta, G_FILE_TEST_EXISTS));
@@ -558,7 +529,7 @@ test_symlink_at_side_file (Fixture *f,
   g_assert_cmpint (symlink (victim, f->meta), ==, 0);
   result = record_with_marker (f, f->spool);
   assert_refused (f, result, f->meta);
-  assert_contains (result->err, "symbolic link");
+  sp_test_assert_contains (result->err, "symbolic link");
   assert_file_is (victim, "precious\n");
   g_assert_false (g_file_test (f->spool, G_FILE_TEST_EXISTS));
 }
@@ -575,7 +546,7 @@ test_symlink_at_side_file_temporary (Fixture *f,
   g_autoptr (GKeyFile) meta = NULL;
   SpSpoolReader *reader;
 
-  if (!need_perf ())
+  if (!sp_test_case_needs_perf ())
     return;
   g_assert_cmpint (symlink (victim, tmp), ==, 0);
   result = record_threads (f, "0.3");
@@ -643,7 +614,7 @@ test_disk_full (Fixture *f,
   pid_t pid;
   gboolean went_on;
 
-  if (!need_perf () || !need_own_mounts ())
+  if (!sp_test_case_needs_perf () || !need_own_mounts ())
     return;
   if (mount ("tmpfs", f->rec, "tmpfs", 0, "size=256k") != 0)
     g_error ("cannot mount a tmpfs on %s: %s", f->rec, g_strerror (errno));
@@ -655,8 +626,8 @@ test_disk_full (Fixture *f,
   result = sp_child_wait (child);
   g_test_message ("exit status %d, stderr:\n%s", result->exit_code, result->err);
   g_assert_cmpint (result->exit_code, ==, EXIT_FAILED);
-  assert_contains (result->err, f->spool);
-  assert_contains (result->err, g_strerror (ENOSPC));
+  sp_test_assert_contains (result->err, f->spool);
+  sp_test_assert_contains (result->err, g_strerror (ENOSPC));
 
   reader = open_spool (f->spool);
   pid = recorded_pid (reader);
@@ -709,7 +680,7 @@ test_killed_side_file (Fixture *f,
   SpSpoolReader *reader;
   guint64 samples, bytes;
 
-  if (!need_perf ())
+  if (!sp_test_case_needs_perf ())
     return;
   argv = sp_test_argv (sp_test_recorder (), "-o", f->spool, "--", workload, "--ready", ready, "20", NULL);
   child = sp_child_spawn (f->dir, "record", (const char *const *) argv, FALSE);
