@@ -2,6 +2,8 @@
 /* gui-test.c: display check, screenshot folder, widget to PNG. */
 #include "gui-test.h"
 
+#include "sp-name-label.h"
+
 #include <glib/gstdio.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -232,4 +234,35 @@ gui_test_column_view (GtkWidget *widget,
 
   g_assert_cmpuint (index, <, found->len);
   return g_ptr_array_index (found, index);
+}
+
+const char *
+gui_test_cell_text (GtkWidget *widget)
+{
+  if (GTK_IS_LABEL (widget))
+    return gtk_label_get_text (GTK_LABEL (widget));
+  if (SP_IS_NAME_LABEL (widget))
+    return sp_name_label_get_name (SP_NAME_LABEL (widget));
+  return NULL;
+}
+
+static gboolean
+is_shown_cell (GtkWidget *widget,
+               gconstpointer data)
+{
+  GtkWidget *table = (GtkWidget *) data;
+  const char *text = gui_test_cell_text (widget);
+  graphene_rect_t bounds;
+
+  return text != NULL && gtk_widget_get_mapped (widget) && text[0] != '\0'
+         && gtk_widget_compute_bounds (widget, table, &bounds)
+         && bounds.origin.y >= 0 && bounds.origin.y + bounds.size.height <= gtk_widget_get_height (table);
+}
+
+guint
+gui_test_count_shown_cells (GtkWidget *table)
+{
+  g_autoptr (GPtrArray) shown = gui_test_find_all (table, is_shown_cell, table);
+
+  return shown->len;
 }

@@ -51,3 +51,11 @@ GPtrArray *gui_test_column_views (GtkWidget *widget);
  * the test when there are fewer. */
 GtkColumnView *gui_test_column_view (GtkWidget *widget,
                                      guint index);
+
+/* What a cell of ui/'s views shows: a label's text, an SpNameLabel's
+ * name, or NULL for any other widget. */
+const char *gui_test_cell_text (GtkWidget *widget);
+
+/* How many cells with text (gui_test_cell_text, not empty) under table
+ * are mapped and lie wholly inside table's height: the rows it shows. */
+guint gui_test_count_shown_cells (GtkWidget *table);

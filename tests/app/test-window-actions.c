@@ -172,22 +172,19 @@ top_level_names (SpCallTreeView *view)
 }
 
 /* The expander shown for row (mapped, with a size), or NULL. */
+static gboolean
+is_shown_expander_of (GtkWidget *widget,
+                      gconstpointer row)
+{
+  return GTK_IS_TREE_EXPANDER (widget) && gtk_tree_expander_get_list_row (GTK_TREE_EXPANDER (widget)) == row
+         && gtk_widget_get_mapped (widget) && gtk_widget_get_height (widget) > 0;
+}
+
 static GtkWidget *
 find_expander (GtkWidget *widget,
                GtkTreeListRow *row)
 {
-  if (GTK_IS_TREE_EXPANDER (widget) && gtk_tree_expander_get_list_row (GTK_TREE_EXPANDER (widget)) == row
-      && gtk_widget_get_mapped (widget) && gtk_widget_get_height (widget) > 0)
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_expander (child, row);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
+  return gui_test_find (widget, is_shown_expander_of, row);
 }
 
 /* The label showing row's function name, scrolled into the view's
@@ -604,60 +601,20 @@ table_of (SpCallersView *view,
   return GTK_WIDGET (gui_test_column_view (GTK_WIDGET (view), index));
 }
 
-/* What a cell shows: a label's text, a function name's name, or NULL. */
-static const char *
-cell_text (GtkWidget *widget)
-{
-  if (GTK_IS_LABEL (widget))
-    return gtk_label_get_text (GTK_LABEL (widget));
-  if (SP_IS_NAME_LABEL (widget))
-    return sp_name_label_get_name (SP_NAME_LABEL (widget));
-  return NULL;
-}
-
-/* The cells with text shown inside table's visible area. */
-static void
-count_shown_labels (GtkWidget *table,
-                    GtkWidget *widget,
-                    guint *n)
-{
-  graphene_rect_t bounds;
-
-  if (cell_text (widget) != NULL && gtk_widget_get_mapped (widget) && cell_text (widget)[0] != '\0'
-      && gtk_widget_compute_bounds (widget, table, &bounds)
-      && bounds.origin.y >= 0 && bounds.origin.y + bounds.size.height <= gtk_widget_get_height (table))
-    (*n)++;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    count_shown_labels (table, child, n);
-}
-
 /* The cell showing exactly text, mapped and with a size, or NULL. */
+static gboolean
+is_shown_cell_showing (GtkWidget *widget,
+                       gconstpointer text)
+{
+  return gtk_widget_get_mapped (widget) && gtk_widget_get_height (widget) > 0
+         && g_strcmp0 (gui_test_cell_text (widget), text) == 0;
+}
+
 static GtkWidget *
 find_shown_label (GtkWidget *widget,
                   const char *text)
 {
-  if (gtk_widget_get_mapped (widget) && gtk_widget_get_height (widget) > 0
-      && g_strcmp0 (cell_text (widget), text) == 0)
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_shown_label (child, text);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
-static guint
-rows_shown (GtkWidget *table)
-{
-  guint n = 0;
-
-  count_shown_labels (table, table, &n);
-  return n;
+  return gui_test_find (widget, is_shown_cell_showing, text);
 }
 
 static gboolean
@@ -723,7 +680,7 @@ test_callers_menu (void)
   window_test_run (0.5);
   gui_test_save_png (GTK_WIDGET (window), "actions-callers-opened.png");
   listed = g_list_model_get_n_items (sp_callers_view_get_functions (view));
-  shown = rows_shown (table_of (view, 0));
+  shown = gui_test_count_shown_cells (table_of (view, 0));
   g_test_message ("%u functions, %u labels shown", listed, shown);
   g_assert_cmpuint (listed, >=, 4);
   /* Three labels a row (the list has no module column), for the first

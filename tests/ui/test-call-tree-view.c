@@ -354,15 +354,6 @@ settle (void)
     g_main_context_iteration (NULL, FALSE);
 }
 
-/* A cell's text: a label's, or the full name of a function's name cell. */
-static const char *
-cell_text (GtkWidget *cell)
-{
-  if (SP_IS_NAME_LABEL (cell))
-    return sp_name_label_get_name (SP_NAME_LABEL (cell));
-  return gtk_label_get_text (GTK_LABEL (cell));
-}
-
 static gboolean
 is_text_cell (GtkWidget *widget,
               gconstpointer data)
@@ -390,7 +381,7 @@ function_drawn_at (GtkWidget *scroller,
   while (picked != NULL && !GTK_IS_LIST_VIEW (gtk_widget_get_parent (picked)))
     picked = gtk_widget_get_parent (picked);
   label = picked != NULL ? first_label (picked) : NULL;
-  return label != NULL ? g_strdup (cell_text (label)) : NULL;
+  return label != NULL ? g_strdup (gui_test_cell_text (label)) : NULL;
 }
 
 /* Scrolled down a long list below an opened row, a new tree keeps the
@@ -687,7 +678,7 @@ row_widget (SpCallTreeView *view,
       if (!gtk_widget_get_child_visible (row))
         continue;
       found = gui_test_find_all (row, is_text_cell, NULL);
-      if (found->len == 4 && g_str_equal (cell_text (found->pdata[0]), name))
+      if (found->len == 4 && g_str_equal (gui_test_cell_text (found->pdata[0]), name))
         {
           if (labels != NULL)
             g_ptr_array_extend (labels, found, NULL, NULL);

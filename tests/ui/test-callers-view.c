@@ -240,23 +240,12 @@ test_screenshot (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
-/* What a cell shows: a label's text, a function name's name, or NULL. */
-static const char *
-cell_text (GtkWidget *widget)
-{
-  if (GTK_IS_LABEL (widget))
-    return gtk_label_get_text (GTK_LABEL (widget));
-  if (SP_IS_NAME_LABEL (widget))
-    return sp_name_label_get_name (SP_NAME_LABEL (widget));
-  return NULL;
-}
-
 /* The cell showing text, mapped, or NULL. */
 static gboolean
 is_mapped_cell_showing (GtkWidget *widget,
                         gconstpointer text)
 {
-  return gtk_widget_get_mapped (widget) && g_strcmp0 (cell_text (widget), text) == 0;
+  return gtk_widget_get_mapped (widget) && g_strcmp0 (gui_test_cell_text (widget), text) == 0;
 }
 
 static GtkWidget *
@@ -264,23 +253,6 @@ find_cell (GtkWidget *widget,
            const char *text)
 {
   return gui_test_find (widget, is_mapped_cell_showing, text);
-}
-
-/* Cells with text in table's visible part. */
-static void
-count_shown (GtkWidget *table,
-             GtkWidget *widget,
-             guint *n)
-{
-  graphene_rect_t bounds;
-
-  if (cell_text (widget) != NULL && gtk_widget_get_mapped (widget) && cell_text (widget)[0] != '\0'
-      && gtk_widget_compute_bounds (widget, table, &bounds)
-      && bounds.origin.y >= 0 && bounds.origin.y + bounds.size.height <= gtk_widget_get_height (table))
-    (*n)++;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    count_shown (table, child, n);
 }
 
 static void
@@ -306,7 +278,7 @@ test_chosen_while_hidden (void)
   SpCallersView *view = sp_callers_view_new ();
   GtkWidget *chosen;
   graphene_rect_t bounds;
-  guint shown = 0;
+  guint shown;
 
   /* 40 functions, f39 the lightest: last in the list. */
   for (guint i = 0; i < 40; i++)
@@ -326,7 +298,7 @@ test_chosen_while_hidden (void)
   run_frames (0.5);
   gui_test_save_png (window, "callers-view-chosen-while-hidden.png");
 
-  count_shown (GTK_WIDGET (table_of (view, 0)), GTK_WIDGET (table_of (view, 0)), &shown);
+  shown = gui_test_count_shown_cells (GTK_WIDGET (table_of (view, 0)));
   g_test_message ("%u labels shown", shown);
   /* Three a row: ten rows at least. */
   g_assert_cmpuint (shown, >=, 30);
