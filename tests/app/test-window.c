@@ -41,42 +41,6 @@ wait_for_page (SpWindow *window,
 }
 
 
-/* The text of the value label next to the name label in the figures grid. */
-static char *
-figure_text (SpWindow *window,
-             const char *name)
-{
-  GtkWidget *grid = NULL;
-  GtkWidget *child;
-
-  /* The grid is the only GtkGrid in the window. */
-  for (child = gtk_widget_get_first_child (GTK_WIDGET (window)); child != NULL;)
-    {
-      if (GTK_IS_GRID (child))
-        {
-          grid = child;
-          break;
-        }
-      if (gtk_widget_get_first_child (child) != NULL)
-        child = gtk_widget_get_first_child (child);
-      else
-        {
-          while (child != NULL && gtk_widget_get_next_sibling (child) == NULL)
-            child = gtk_widget_get_parent (child);
-          child = child ? gtk_widget_get_next_sibling (child) : NULL;
-        }
-    }
-  g_assert_nonnull (grid);
-  for (int row = 0; gtk_grid_get_child_at (GTK_GRID (grid), 0, row) != NULL; row++)
-    {
-      GtkWidget *label = gtk_grid_get_child_at (GTK_GRID (grid), 0, row);
-
-      if (g_str_equal (gtk_label_get_text (GTK_LABEL (label)), name))
-        return g_strdup (gtk_label_get_text (GTK_LABEL (gtk_grid_get_child_at (GTK_GRID (grid), 1, row))));
-    }
-  return NULL;
-}
-
 static SpWindow *
 open_window (const char *path)
 {
@@ -108,8 +72,8 @@ test_open_valid (void)
   g_autofree char *threads = NULL;
 
   g_assert_true (wait_for_page (window, "profile"));
-  samples = figure_text (window, "Samples");
-  threads = figure_text (window, "Threads");
+  samples = window_test_figure_text (GTK_WIDGET (window), "Samples");
+  threads = window_test_figure_text (GTK_WIDGET (window), "Threads");
   g_assert_cmpstr (samples, ==, "120");
   g_assert_nonnull (threads);
   g_assert_true (g_str_has_suffix (threads, "processes"));
@@ -131,7 +95,7 @@ test_open_damaged (void)
   g_autofree char *samples = NULL;
 
   g_assert_true (wait_for_page (window, "profile"));
-  samples = figure_text (window, "Samples");
+  samples = window_test_figure_text (GTK_WIDGET (window), "Samples");
   g_assert_cmpstr (samples, ==, "119");
   sp_window_show_view (window, "summary");
   gui_test_save_png (GTK_WIDGET (window), "window-damaged.png");
@@ -242,7 +206,7 @@ test_open_recording (void)
     }
   window = open_window (spool);
   g_assert_true (wait_for_page (window, "profile"));
-  samples = figure_text (window, "Samples");
+  samples = window_test_figure_text (GTK_WIDGET (window), "Samples");
   g_assert_nonnull (samples);
   g_assert_cmpint (atoi (samples), >, 0);
   g_assert_cmpuint (atoi (samples), ==, report_samples (spool, NULL));
@@ -553,17 +517,17 @@ test_record_live (void)
   /* The last update reads the finished file and fills the summary. */
   for (gint64 until = g_get_monotonic_time () + 2 * G_USEC_PER_SEC; g_get_monotonic_time () < until;)
     g_main_context_iteration (NULL, FALSE);
-  samples = figure_text (window, "Samples");
+  samples = window_test_figure_text (GTK_WIDGET (window), "Samples");
   g_assert_nonnull (samples);
   g_assert_cmpint (atoi (samples), >, 100);
   /* Stop ended the recording: the file spans less than the 8 s the
    * workload would have run (its own timestamps, not the test's clock). */
-  duration = figure_text (window, "Duration");
+  duration = window_test_figure_text (GTK_WIDGET (window), "Duration");
   g_assert_nonnull (duration);
   g_test_message ("Duration: %s", duration);
   g_assert_cmpfloat (g_ascii_strtod (duration, NULL), <, 7.5);
   /* Recorded in the default mode: the summary says how stacks were unwound. */
-  unwinding = figure_text (window, "Unwinding");
+  unwinding = window_test_figure_text (GTK_WIDGET (window), "Unwinding");
   g_assert_nonnull (unwinding);
   g_test_message ("Unwinding: %s", unwinding);
   g_assert_true (g_str_has_prefix (unwinding, "--call-graph auto, 16384-byte stack copies: "));
@@ -989,8 +953,8 @@ assert_problem_shown (SpWindow *window,
 
   g_assert_nonnull (find_label (GTK_WIDGET (window), "samples over"));
   g_assert_nonnull (find_label (GTK_WIDGET (window), headline));
-  symbols = figure_text (window, "Symbols");
-  lost = figure_text (window, "Lost samples");
+  symbols = window_test_figure_text (GTK_WIDGET (window), "Symbols");
+  lost = window_test_figure_text (GTK_WIDGET (window), "Lost samples");
   g_test_message ("symbols: %s; lost: %s", symbols, lost);
   g_assert_nonnull (strstr (symbols, summary_line));
   g_assert_false (g_str_has_prefix (lost, "unknown"));

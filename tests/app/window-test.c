@@ -259,3 +259,20 @@ window_test_chosen_name (SpCallersView *view)
     }
   return NULL;
 }
+
+char *
+window_test_figure_text (GtkWidget *window,
+                         const char *name)
+{
+  GtkWidget *grid = window_test_find_widget (window, GTK_TYPE_GRID);
+
+  g_assert_nonnull (grid);
+  for (int row = 0; gtk_grid_get_child_at (GTK_GRID (grid), 0, row) != NULL; row++)
+    {
+      GtkWidget *label = gtk_grid_get_child_at (GTK_GRID (grid), 0, row);
+
+      if (g_str_equal (gtk_label_get_text (GTK_LABEL (label)), name))
+        return g_strdup (gtk_label_get_text (GTK_LABEL (gtk_grid_get_child_at (GTK_GRID (grid), 1, row))));
+    }
+  return NULL;
+}

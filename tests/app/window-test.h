@@ -58,3 +58,9 @@ guint64 window_test_top_level_total (GListModel *rows);
 /* The name of the function the callers view shows, from its list; NULL
  * when none is chosen. */
 char *window_test_chosen_name (SpCallersView *view);
+
+/* The Summary page's value for name: the text of the label next to the
+ * label name in the window's (only) figures grid; NULL when none is
+ * named so. */
+char *window_test_figure_text (GtkWidget *window,
+                               const char *name);
