@@ -305,6 +305,28 @@ sp_test_run (const char *dir,
   return sp_child_wait (sp_child_spawn (dir, name, argv, FALSE));
 }
 
+void
+sp_test_folder_set_up (SpTestFolder *f,
+                       gconstpointer data)
+{
+  f->dir = sp_test_make_dir ();
+  f->rec = g_build_filename (f->dir, "rec", NULL);
+  g_assert_cmpint (g_mkdir (f->rec, 0755), ==, 0);
+  f->spool = g_build_filename (f->rec, "out.spool", NULL);
+  f->meta = g_strconcat (f->spool, ".meta", NULL);
+}
+
+void
+sp_test_folder_tear_down (SpTestFolder *f,
+                          gconstpointer data)
+{
+  sp_test_remove_dir (f->dir);
+  g_free (f->dir);
+  g_free (f->rec);
+  g_free (f->spool);
+  g_free (f->meta);
+}
+
 SpChildResult *
 sp_test_run_recorder (const char *dir,
                       const char *const *argv)

@@ -96,6 +96,21 @@ SpChildResult *sp_test_run (const char *dir,
                             const char *name,
                             const char *const *argv);
 
+/* A test case's folders, for g_test_add (): made before the case
+ * (sp_test_folder_set_up), removed with all they hold after it
+ * (sp_test_folder_tear_down). */
+typedef struct {
+  char *dir;      /* the case's folder: captured output, markers */
+  char *rec;      /* dir/rec, where the recording goes */
+  char *spool;    /* dir/rec/out.spool */
+  char *meta;     /* dir/rec/out.spool.meta */
+} SpTestFolder;
+
+void sp_test_folder_set_up (SpTestFolder *f,
+                            gconstpointer data);
+void sp_test_folder_tear_down (SpTestFolder *f,
+                               gconstpointer data);
+
 /* sp_test_run () of the recorder's argv in dir (its output there as
  * "record"); its exit status and stderr go to the test's log. */
 SpChildResult *sp_test_run_recorder (const char *dir,

@@ -22,31 +22,8 @@
 #define EXIT_USAGE     2
 #define EXIT_NOT_FOUND 127
 
-typedef struct {
-  char *dir;      /* the test's folder: captured output, markers */
-  char *rec;      /* dir/rec, where the recording would go */
-  char *spool;    /* dir/rec/out.spool */
-} Fixture;
-
-static void
-fixture_set_up (Fixture *f,
-                gconstpointer data)
-{
-  f->dir = sp_test_make_dir ();
-  f->rec = g_build_filename (f->dir, "rec", NULL);
-  g_assert_cmpint (g_mkdir (f->rec, 0755), ==, 0);
-  f->spool = g_build_filename (f->rec, "out.spool", NULL);
-}
-
-static void
-fixture_tear_down (Fixture *f,
-                   gconstpointer data)
-{
-  sp_test_remove_dir (f->dir);
-  g_free (f->dir);
-  g_free (f->rec);
-  g_free (f->spool);
-}
+/* The case's folders (record-run.h). */
+typedef SpTestFolder Fixture;
 
 static void
 assert_nothing_left (Fixture *f)
@@ -308,7 +285,7 @@ test_largest_numbers (Fixture *f,
 }
 
 #define ADD(path, func) \
-  g_test_add (path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
+  g_test_add (path, Fixture, NULL, sp_test_folder_set_up, func, sp_test_folder_tear_down)
 
 int
 main (int argc,

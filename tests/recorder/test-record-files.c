@@ -37,34 +37,8 @@
 static gboolean own_mounts;
 static int own_mounts_errno;
 
-typedef struct {
-  char *dir;      /* the test's folder: captured output, markers */
-  char *rec;      /* dir/rec, where the recording goes */
-  char *spool;    /* dir/rec/out.spool */
-  char *meta;     /* dir/rec/out.spool.meta */
-} Fixture;
-
-static void
-fixture_set_up (Fixture *f,
-                gconstpointer data)
-{
-  f->dir = sp_test_make_dir ();
-  f->rec = g_build_filename (f->dir, "rec", NULL);
-  g_assert_cmpint (g_mkdir (f->rec, 0755), ==, 0);
-  f->spool = g_build_filename (f->rec, "out.spool", NULL);
-  f->meta = g_strconcat (f->spool, ".meta", NULL);
-}
-
-static void
-fixture_tear_down (Fixture *f,
-                   gconstpointer data)
-{
-  sp_test_remove_dir (f->dir);
-  g_free (f->dir);
-  g_free (f->rec);
-  g_free (f->spool);
-  g_free (f->meta);
-}
+/* The case's folders (record-run.h). */
+typedef SpTestFolder Fixture;
 
 static char *
 read_file (const char *path)
@@ -702,7 +676,7 @@ test_killed_side_file (Fixture *f,
 }
 
 #define ADD(path, func) \
-  g_test_add (path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
+  g_test_add (path, Fixture, NULL, sp_test_folder_set_up, func, sp_test_folder_tear_down)
 
 /* Before any thread exists: a mount namespace of the test's own, where
  * mounts do not reach the rest of the machine and end with the test. */
