@@ -52,6 +52,17 @@ read_file (const char *path)
   return text;
 }
 
+/* path's bytes, which must be readable. */
+static GBytes *
+file_bytes (const char *path)
+{
+  char *contents = NULL;
+  gsize len;
+
+  g_assert_true (g_file_get_contents (path, &contents, &len, NULL));
+  return g_bytes_new_take (contents, len);
+}
+
 static void
 write_file (const char *path,
             const char *text)
@@ -178,26 +189,25 @@ test_not_started_keeps_recording (Fixture *f,
 {
   g_autoptr (SpChildResult) first = NULL;
   g_autoptr (SpChildResult) result = NULL;
-  g_autofree char *spool = NULL;
+  g_autoptr (GBytes) spool = NULL;
+  g_autoptr (GBytes) after = NULL;
   g_autofree char *meta = NULL;
   g_autofree char *before = NULL;
-  g_autofree char *after = NULL;
   g_auto (GStrv) argv = NULL;
-  gsize spool_len, after_len;
 
   if (!sp_test_case_needs_perf ())
     return;
   first = record_threads (f, "0.2");
   g_assert_cmpint (first->exit_code, ==, 0);
-  g_assert_true (g_file_get_contents (f->spool, &spool, &spool_len, NULL));
+  spool = file_bytes (f->spool);
   meta = read_file (f->meta);
   before = sp_test_list_dir (f->rec);
 
   argv = sp_test_argv (sp_test_recorder (), "-o", f->spool, "--", "sp-no-such-command-4711", NULL);
   result = sp_test_run_recorder (f->dir, (const char *const *) argv);
   g_assert_cmpint (result->exit_code, ==, EXIT_NOT_FOUND);
-  g_assert_true (g_file_get_contents (f->spool, &after, &after_len, NULL));
-  g_assert_true (after_len == spool_len && memcmp (after, spool, spool_len) == 0);
+  after = file_bytes (f->spool);
+  g_assert_true (g_bytes_equal (after, spool));
   assert_file_is (f->meta, meta);
   {
     g_autofree char *listing = sp_test_list_dir (f->rec);
@@ -286,23 +296,22 @@ test_output_is_input (Fixture *f,
 {
   g_autoptr (SpChildResult) first = NULL;
   g_autoptr (SpChildResult) result = NULL;
-  g_autofree char *spool = NULL;
-  g_autofree char *after = NULL;
+  g_autoptr (GBytes) spool = NULL;
+  g_autoptr (GBytes) after = NULL;
   g_auto (GStrv) argv = NULL;
-  gsize len, after_len;
 
   if (!sp_test_case_needs_perf ())
     return;
   first = record_threads (f, "0.2");
   g_assert_cmpint (first->exit_code, ==, 0);
-  g_assert_true (g_file_get_contents (f->spool, &spool, &len, NULL));
+  spool = file_bytes (f->spool);
   argv = sp_test_argv (sp_test_recorder (), "-o", f->spool, "--", "cat", f->spool, NULL);
   result = sp_test_run_recorder (f->dir, (const char *const *) argv);
   g_assert_cmpint (result->exit_code, ==, EXIT_FAILED);
   sp_test_assert_contains (result->err, f->spool);
   sp_test_assert_contains (result->err, "names");
-  g_assert_true (g_file_get_contents (f->spool, &after, &after_len, NULL));
-  g_assert_true (after_len == len && memcmp (after, spool, len) == 0);
+  after = file_bytes (f->spool);
+  g_assert_true (g_bytes_equal (after, spool));
 }
 
 static void
