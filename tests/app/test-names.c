@@ -48,12 +48,6 @@ lambda_source_line (void)
   g_assert_not_reached ();
 }
 
-static gboolean
-shows_profile (gpointer window)
-{
-  return g_strcmp0 (sp_window_get_page (window), "profile") == 0;
-}
-
 static SpWindow *
 open_recording_sized (int width,
                       int height)
@@ -64,7 +58,7 @@ open_recording_sized (int width,
   gtk_window_set_default_size (GTK_WINDOW (window), width, height);
   gtk_window_present (GTK_WINDOW (window));
   sp_window_open_file (window, file);
-  g_assert_true (window_test_wait (shows_profile, window, 30));
+  g_assert_true (window_test_wait_for_page (window, "profile", 30));
   return window;
 }
 

@@ -70,12 +70,6 @@ get_recording (Recording which)
   return recordings[which] = g_steal_pointer (&path);
 }
 
-static gboolean
-shows_profile (gpointer window)
-{
-  return g_strcmp0 (sp_window_get_page (window), "profile") == 0;
-}
-
 /* The recording in a new window, raised above other tests' windows. */
 static SpWindow *
 open_recording (const char *path)
@@ -85,7 +79,7 @@ open_recording (const char *path)
 
   gtk_window_present (GTK_WINDOW (window));
   sp_window_open_file (window, file);
-  g_assert_true (window_test_wait (shows_profile, window, 20));
+  g_assert_true (window_test_wait_for_page (window, "profile", 20));
   if (!pointer_test_available (GTK_WIDGET (window)))
     g_error ("no XTEST on this display: the tests need real pointer events");
   pointer_test_raise (GTK_WINDOW (window));

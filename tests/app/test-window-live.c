@@ -33,12 +33,6 @@ file_exists (gpointer path)
 }
 
 static gboolean
-on_profile_page (gpointer window)
-{
-  return g_strcmp0 (sp_window_get_page (window), "profile") == 0;
-}
-
-static gboolean
 not_recording (gpointer window)
 {
   return !sp_window_is_recording (window);
@@ -262,7 +256,7 @@ test_follow_then_interrupted (void)
   g_assert_true (window_test_wait (file_exists, meta_path, 20));
   gtk_window_present (GTK_WINDOW (window));
   sp_window_open_file (window, file);
-  g_assert_true (window_test_wait (on_profile_page, window, 20));
+  g_assert_true (window_test_wait_for_page (window, "profile", 20));
   g_assert_true (status_says (window, "recording in progress"));
   recording = window_test_figure_text (GTK_WIDGET (window), "Recording");
   g_assert_nonnull (recording);

@@ -24,22 +24,6 @@ vector_path (const char *name)
   return g_build_filename (g_getenv ("SP_TEST_VECTORS"), name, NULL);
 }
 
-static gboolean
-wait_for_page (SpWindow *window,
-               const char *page)
-{
-  gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
-
-  while (g_get_monotonic_time () < deadline)
-    {
-      if (g_strcmp0 (sp_window_get_page (window), page) == 0)
-        return TRUE;
-      g_main_context_iteration (NULL, FALSE);
-      g_usleep (1000);
-    }
-  return FALSE;
-}
-
 
 static SpWindow *
 open_window (const char *path)
@@ -71,7 +55,7 @@ test_open_valid (void)
   g_autofree char *samples = NULL;
   g_autofree char *threads = NULL;
 
-  g_assert_true (wait_for_page (window, "profile"));
+  g_assert_true (window_test_wait_for_page (window, "profile", 20));
   samples = window_test_figure_text (GTK_WIDGET (window), "Samples");
   threads = window_test_figure_text (GTK_WIDGET (window), "Threads");
   g_assert_cmpstr (samples, ==, "120");
@@ -94,7 +78,7 @@ test_open_damaged (void)
   SpWindow *window = open_window (path);
   g_autofree char *samples = NULL;
 
-  g_assert_true (wait_for_page (window, "profile"));
+  g_assert_true (window_test_wait_for_page (window, "profile", 20));
   samples = window_test_figure_text (GTK_WIDGET (window), "Samples");
   g_assert_cmpstr (samples, ==, "119");
   sp_window_show_view (window, "summary");
@@ -205,7 +189,7 @@ test_open_recording (void)
       return;
     }
   window = open_window (spool);
-  g_assert_true (wait_for_page (window, "profile"));
+  g_assert_true (window_test_wait_for_page (window, "profile", 20));
   samples = window_test_figure_text (GTK_WIDGET (window), "Samples");
   g_assert_nonnull (samples);
   g_assert_cmpint (atoi (samples), >, 0);
@@ -361,7 +345,7 @@ test_flame_graph_focus (void)
       return;
     }
   window = open_window (spool);
-  g_assert_true (wait_for_page (window, "profile"));
+  g_assert_true (window_test_wait_for_page (window, "profile", 20));
   sp_window_show_view (window, "flame-graph");
   graph = window_test_find_widget (GTK_WIDGET (window), SP_TYPE_FLAME_GRAPH);
   g_assert_nonnull (graph);
@@ -427,7 +411,7 @@ test_open_bottom_up (void)
   SpWindow *window = open_window (path);
   guint64 all, bottom_up = 0;
 
-  g_assert_true (wait_for_page (window, "profile"));
+  g_assert_true (window_test_wait_for_page (window, "profile", 20));
   all = window_test_top_level_total (view_model (window, "call-tree"));
   g_assert_cmpuint (all, >, 0);
   sp_window_show_view (window, "bottom-up");
@@ -454,7 +438,7 @@ test_open_again (void)
   SpWindow *window = open_window (path);
   guint64 all, part, bottom_up = 0;
 
-  g_assert_true (wait_for_page (window, "profile"));
+  g_assert_true (window_test_wait_for_page (window, "profile", 20));
   all = window_test_top_level_total (view_model (window, "call-tree"));
   sp_window_select_time (window, 0.01, 0.03);
   part = all;
@@ -468,7 +452,7 @@ test_open_again (void)
 
   sp_window_open_file (window, file);
   g_assert_cmpstr (sp_window_get_page (window), ==, "loading");
-  g_assert_true (wait_for_page (window, "profile"));
+  g_assert_true (window_test_wait_for_page (window, "profile", 20));
   g_assert_cmpuint (window_test_top_level_total (view_model (window, "call-tree")), ==, all);
   sp_window_show_view (window, "bottom-up");
   for (gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
@@ -566,7 +550,7 @@ test_open_after_recording (void)
   g_assert_true (call_tree_has_rows (window));
 
   sp_window_open_file (window, file);
-  g_assert_true (wait_for_page (window, "profile"));
+  g_assert_true (window_test_wait_for_page (window, "profile", 20));
   all = window_test_top_level_total (view_model (window, "call-tree"));
   g_assert_cmpuint (all, >, 0);
   sp_window_show_view (window, "bottom-up");
@@ -614,7 +598,7 @@ test_record_missing_command (void)
   options.frequency_hz = 1000;
   gtk_window_present (GTK_WINDOW (window));
   g_assert_true (sp_window_record (window, &options, &error));
-  g_assert_true (wait_for_page (window, "error"));
+  g_assert_true (window_test_wait_for_page (window, "error", 20));
   gui_test_save_png (GTK_WIDGET (window), "record-missing-command.png");
   gtk_window_destroy (GTK_WINDOW (window));
   sp_record_options_clear (&options);
@@ -704,7 +688,7 @@ test_callers (void)
       return;
     }
   window = open_window (spool);
-  g_assert_true (wait_for_page (window, "profile"));
+  g_assert_true (window_test_wait_for_page (window, "profile", 20));
   view = sp_window_get_callers_view (window);
 
   /* From the call tree's menu to the view: compute_beta, called from
@@ -985,7 +969,7 @@ test_symbol_problems (void)
     }
   g_assert_cmpint (g_unlink (program), ==, 0);
   window = open_window (missing);
-  g_assert_true (wait_for_page (window, "profile"));
+  g_assert_true (window_test_wait_for_page (window, "profile", 20));
   assert_problem_shown (window, "sp-work-threads was not found", not_found, "symbols-missing.png");
   gtk_window_destroy (GTK_WINDOW (window));
 
@@ -993,7 +977,7 @@ test_symbol_problems (void)
    * why. */
   g_assert_true (window_test_record (stripped, "2000", g_getenv ("SP_WORK_THREADS_STRIPPED"), "0.6", NULL));
   window = open_window (stripped);
-  g_assert_true (wait_for_page (window, "profile"));
+  g_assert_true (window_test_wait_for_page (window, "profile", 20));
   assert_problem_shown (window, "sp-work-threads-stripped has no symbols", "sp-work-threads-stripped: no symbols",
                         "symbols-stripped.png");
   g_assert_false (sp_window_search_function (window, "worker_main"));
@@ -1008,7 +992,7 @@ test_open_missing (void)
 {
   SpWindow *window = open_window ("/nonexistent/recording.spool");
 
-  g_assert_true (wait_for_page (window, "error"));
+  g_assert_true (window_test_wait_for_page (window, "error", 20));
   gui_test_save_png (GTK_WIDGET (window), "window-missing.png");
   gtk_window_destroy (GTK_WINDOW (window));
 }

@@ -276,3 +276,26 @@ window_test_figure_text (GtkWidget *window,
     }
   return NULL;
 }
+
+typedef struct {
+  SpWindow   *window;
+  const char *page;
+} Page;
+
+static gboolean
+shows_page (gpointer data)
+{
+  const Page *wanted = data;
+
+  return g_strcmp0 (sp_window_get_page (wanted->window), wanted->page) == 0;
+}
+
+gboolean
+window_test_wait_for_page (SpWindow *window,
+                           const char *page,
+                           double timeout_s)
+{
+  Page wanted = { window, page };
+
+  return window_test_wait (shows_page, &wanted, timeout_s);
+}

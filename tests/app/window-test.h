@@ -6,6 +6,7 @@
 #include <gtk/gtk.h>
 
 #include "sp-callers-view.h"
+#include "sp-window.h"
 
 /* Runs the main loop until cond (data) holds; FALSE after timeout_s. */
 gboolean window_test_wait (gboolean (*cond) (gpointer data),
@@ -64,3 +65,9 @@ char *window_test_chosen_name (SpCallersView *view);
  * named so. */
 char *window_test_figure_text (GtkWidget *window,
                                const char *name);
+
+/* Runs the main loop until window shows page ("profile", "error"...);
+ * FALSE after timeout_s. */
+gboolean window_test_wait_for_page (SpWindow *window,
+                                    const char *page,
+                                    double timeout_s);
