@@ -7,7 +7,6 @@
  * page must say how many reach their thread's root. A recording of the
  * threads workload, whose stacks are whole, gets no warning. Both are real
  * recordings by the real recorder. */
-#include <glib/gstdio.h>
 #include <gtk/gtk.h>
 #include <string.h>
 
@@ -31,7 +30,6 @@ status_of_recording (const char *program,
   g_autoptr (GError) error = NULL;
   g_autofree char *dir = g_dir_make_tmp ("stackpulse-broken-XXXXXX", &error);
   g_autofree char *spool = g_build_filename (dir, "out.spool", NULL);
-  g_autofree char *meta = g_strconcat (spool, ".meta", NULL);
   g_autoptr (GFile) file = g_file_new_for_path (spool);
   SpWindow *window;
   GtkLabel *label;
@@ -40,7 +38,7 @@ status_of_recording (const char *program,
   g_assert_no_error (error);
   if (!window_test_record (spool, NULL, program, "0.6", NULL))
     {
-      g_rmdir (dir);
+      window_test_remove_dir (dir);
       return NULL;
     }
   window = sp_window_new (NULL);
@@ -55,9 +53,7 @@ status_of_recording (const char *program,
   if (strstr (status, BROKEN_WARNING) != NULL)
     g_assert_nonnull (window_test_find_label (GTK_WIDGET (window), "miss their outer frames"));
   gtk_window_destroy (GTK_WINDOW (window));
-  g_unlink (spool);
-  g_unlink (meta);
-  g_rmdir (dir);
+  window_test_remove_dir (dir);
   return status;
 }
 
