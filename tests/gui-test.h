@@ -39,12 +39,14 @@ GtkWidget *gui_test_find (GtkWidget *widget,
                           GuiTestMatch matches,
                           gconstpointer data);
 
-/* Every widget under widget that matches, in the same order (not owned). */
+/* Every widget under widget that matches, in the same order: the array
+ * is the caller's, the widgets are not. */
 GPtrArray *gui_test_find_all (GtkWidget *widget,
                               GuiTestMatch matches,
                               gconstpointer data);
 
-/* The GtkColumnViews under widget, in widget-tree order (not owned). */
+/* The GtkColumnViews under widget, in widget-tree order: the array is
+ * the caller's, the views are not. */
 GPtrArray *gui_test_column_views (GtkWidget *widget);
 
 /* The index-th GtkColumnView under widget, in widget-tree order; fails

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* window-test.h: finding what a window shows, and waiting for it, in the
- * app's tests. */
+/* window-test.h: finding what a window shows, waiting for it, and the
+ * recordings and workloads it shows, in the app's tests. */
 #pragma once
 
 #include <gtk/gtk.h>
