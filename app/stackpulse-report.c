@@ -98,6 +98,20 @@ parse_id_list (const char *option,
   return TRUE;
 }
 
+/* Whether value is, whole, a finite decimal number from min to max (the
+ * number then in *number). */
+static gboolean
+read_decimal (const char *value,
+              double min,
+              double max,
+              double *number)
+{
+  char *end;
+
+  *number = g_ascii_strtod (value, &end);
+  return end != value && *end == '\0' && isfinite (*number) && *number >= min && *number <= max;
+}
+
 /* Seconds after the first sample: a time the nanosecond timestamps can
  * hold (NaN, infinities and negative times would choose nothing). */
 static gboolean
@@ -107,11 +121,9 @@ parse_time (const char *option,
             GError **error)
 {
   Options *o = data;
-  char *end;
-  double seconds = g_ascii_strtod (value, &end);
+  double seconds;
 
-  if (end == value || *end != '\0' || !isfinite (seconds) || seconds < 0 || seconds > MAX_TIME_S
-      || (g_str_equal (option, "--to") && seconds == 0))
+  if (!read_decimal (value, 0, MAX_TIME_S, &seconds) || (g_str_equal (option, "--to") && seconds == 0))
     {
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
                    "%s takes seconds after the first sample, from %s to %.0f, not '%s'", option,
@@ -132,10 +144,9 @@ parse_min_percent (const char *option,
                    GError **error)
 {
   Options *o = data;
-  char *end;
-  double percent = g_ascii_strtod (value, &end);
+  double percent;
 
-  if (end == value || *end != '\0' || !isfinite (percent) || percent < 0 || percent > 100)
+  if (!read_decimal (value, 0, 100, &percent))
     {
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
                    "%s takes a percentage from 0 to 100, not '%s'", option, value);

@@ -2,6 +2,8 @@
 /* gui-test.c: display check, screenshot folder, widget to PNG. */
 #include "gui-test.h"
 
+#include "sp-name-label.h"
+
 #include <glib/gstdio.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -166,4 +168,101 @@ gui_test_save_png (GtkWidget *widget,
   g_assert_true (gdk_texture_save_to_png (texture, path));
   g_test_message ("screenshot: %s", path);
   gui_test_assert_drawn (texture, name);
+}
+
+GtkWidget *
+gui_test_find (GtkWidget *widget,
+               GuiTestMatch matches,
+               gconstpointer data)
+{
+  if (matches (widget, data))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = gui_test_find (child, matches, data);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static void
+collect_matches (GtkWidget *widget,
+                 GuiTestMatch matches,
+                 gconstpointer data,
+                 GPtrArray *found)
+{
+  if (matches (widget, data))
+    g_ptr_array_add (found, widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    collect_matches (child, matches, data, found);
+}
+
+GPtrArray *
+gui_test_find_all (GtkWidget *widget,
+                   GuiTestMatch matches,
+                   gconstpointer data)
+{
+  GPtrArray *found = g_ptr_array_new ();
+
+  collect_matches (widget, matches, data, found);
+  return found;
+}
+
+static gboolean
+is_column_view (GtkWidget *widget,
+                gconstpointer data)
+{
+  (void) data;
+  return GTK_IS_COLUMN_VIEW (widget);
+}
+
+GPtrArray *
+gui_test_column_views (GtkWidget *widget)
+{
+  return gui_test_find_all (widget, is_column_view, NULL);
+}
+
+GtkColumnView *
+gui_test_column_view (GtkWidget *widget,
+                      guint index)
+{
+  g_autoptr (GPtrArray) found = gui_test_column_views (widget);
+
+  g_assert_cmpuint (index, <, found->len);
+  return g_ptr_array_index (found, index);
+}
+
+const char *
+gui_test_cell_text (GtkWidget *widget)
+{
+  if (GTK_IS_LABEL (widget))
+    return gtk_label_get_text (GTK_LABEL (widget));
+  if (SP_IS_NAME_LABEL (widget))
+    return sp_name_label_get_name (SP_NAME_LABEL (widget));
+  return NULL;
+}
+
+static gboolean
+is_shown_cell (GtkWidget *widget,
+               gconstpointer data)
+{
+  GtkWidget *table = (GtkWidget *) data;
+  const char *text = gui_test_cell_text (widget);
+  graphene_rect_t bounds;
+
+  return text != NULL && gtk_widget_get_mapped (widget) && text[0] != '\0'
+         && gtk_widget_compute_bounds (widget, table, &bounds)
+         && bounds.origin.y >= 0 && bounds.origin.y + bounds.size.height <= gtk_widget_get_height (table);
+}
+
+guint
+gui_test_count_shown_cells (GtkWidget *table)
+{
+  g_autoptr (GPtrArray) shown = gui_test_find_all (table, is_shown_cell, table);
+
+  return shown->len;
 }

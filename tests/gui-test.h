@@ -28,3 +28,36 @@ void gui_test_assert_drawn (GdkTexture *texture,
  * (gui_test_assert_drawn). */
 void gui_test_save_png (GtkWidget *widget,
                         const char *name);
+
+/* Whether widget is what a search wants (data: what the search was given). */
+typedef gboolean (*GuiTestMatch) (GtkWidget *widget,
+                                  gconstpointer data);
+
+/* The first widget under widget (widget itself included, depth first, in
+ * widget-tree order) that matches, or NULL. */
+GtkWidget *gui_test_find (GtkWidget *widget,
+                          GuiTestMatch matches,
+                          gconstpointer data);
+
+/* Every widget under widget that matches, in the same order: the array
+ * is the caller's, the widgets are not. */
+GPtrArray *gui_test_find_all (GtkWidget *widget,
+                              GuiTestMatch matches,
+                              gconstpointer data);
+
+/* The GtkColumnViews under widget, in widget-tree order: the array is
+ * the caller's, the views are not. */
+GPtrArray *gui_test_column_views (GtkWidget *widget);
+
+/* The index-th GtkColumnView under widget, in widget-tree order; fails
+ * the test when there are fewer. */
+GtkColumnView *gui_test_column_view (GtkWidget *widget,
+                                     guint index);
+
+/* What a cell of ui/'s views shows: a label's text, an SpNameLabel's
+ * name, or NULL for any other widget. */
+const char *gui_test_cell_text (GtkWidget *widget);
+
+/* How many cells with text (gui_test_cell_text, not empty) under table
+ * are mapped and lie wholly inside table's height: the rows it shows. */
+guint gui_test_count_shown_cells (GtkWidget *table);

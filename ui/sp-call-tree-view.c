@@ -24,6 +24,7 @@
 #include "sp-batch-list-model.h"
 #include "sp-cells-private.h"
 #include "sp-context-menu-private.h"
+#include "sp-heaviest-private.h"
 #include "sp-name-label.h"
 #include "sp-tree-item.h"
 #include "sp-tree-rows-private.h"
@@ -510,21 +511,7 @@ selection_changed (GtkSingleSelection *selection,
 }
 
 /* ------------------------------------------------------------------ */
-/* Search: the matches, heaviest first */
-
-/* Heavier nodes first; between equals, the tree's order. */
-static int
-compare_heavier (gconstpointer a,
-                 gconstpointer b,
-                 gpointer user_data)
-{
-  const SpCallTree *tree = user_data;
-  guint32 na = *(const guint32 *) a, nb = *(const guint32 *) b;
-
-  if (tree->nodes[na].total != tree->nodes[nb].total)
-    return tree->nodes[na].total > tree->nodes[nb].total ? -1 : 1;
-  return na < nb ? -1 : na > nb;
-}
+/* Search: the matches, heaviest first (_sp_heaviest_nodes) */
 
 /* Which functions' names contain text, ignoring case: one bit each. */
 static gboolean *
@@ -1017,20 +1004,6 @@ sp_call_tree_view_set_tree (SpCallTreeView *self,
   show_tree (self, profile, tree);
 }
 
-/* The nodes whose function matches, heaviest first. */
-static GArray *
-matching_nodes (const SpCallTree *tree,
-                const gboolean *matches)
-{
-  GArray *nodes = g_array_new (FALSE, FALSE, sizeof (guint32));
-
-  for (guint32 n = 1; n < tree->n_nodes; n++)
-    if (matches[tree->nodes[n].function])
-      g_array_append_val (nodes, n);
-  g_array_sort_with_data (nodes, compare_heavier, (gpointer) tree);
-  return nodes;
-}
-
 gboolean
 sp_call_tree_view_search_next (SpCallTreeView *self,
                                const char *text)
@@ -1050,7 +1023,7 @@ sp_call_tree_view_search_next (SpCallTreeView *self,
     return FALSE;
   tree = sp_tree_source_get_tree (self->source);
   matches = match_functions (self->profile, text);
-  nodes = matching_nodes (tree, matches);
+  nodes = _sp_heaviest_nodes (tree, matches);
   if (nodes->len == 0)
     return FALSE;
   /* The same search again goes on from the match selected. */

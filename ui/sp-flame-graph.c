@@ -23,6 +23,7 @@
 
 #include "sp-cells-private.h"
 #include "sp-context-menu-private.h"
+#include "sp-heaviest-private.h"
 #include "sp-flame-labels.h"
 
 #include <math.h>
@@ -538,20 +539,6 @@ on_pressed (GtkGestureClick *gesture,
     sp_flame_graph_zoom_to (self, node);
 }
 
-/* Heavier nodes first; between equals, the tree's order. */
-static int
-compare_heavier (gconstpointer a,
-                 gconstpointer b,
-                 gpointer user_data)
-{
-  const SpCallTree *tree = user_data;
-  guint32 na = *(const guint32 *) a, nb = *(const guint32 *) b;
-
-  if (tree->nodes[na].total != tree->nodes[nb].total)
-    return tree->nodes[na].total > tree->nodes[nb].total ? -1 : 1;
-  return na < nb ? -1 : na > nb;
-}
-
 static gboolean
 zoom_out (GtkWidget *widget,
           GVariant *args,
@@ -996,13 +983,12 @@ static GArray *
 matching_nodes (SpFlameGraph *self,
                 const char *text)
 {
-  GArray *nodes = g_array_new (FALSE, FALSE, sizeof (guint32));
+  guint n_functions = sp_profile_get_n_functions (self->profile);
+  g_autofree gboolean *matches = g_new0 (gboolean, n_functions);
 
-  for (guint32 n = 1; n < self->tree->n_nodes; n++)
-    if (strstr (node_name (self, n), text) != NULL)
-      g_array_append_val (nodes, n);
-  g_array_sort_with_data (nodes, compare_heavier, self->tree);
-  return nodes;
+  for (guint f = 0; f < n_functions; f++)
+    matches[f] = strstr (sp_profile_get_function (self->profile, f)->name, text) != NULL;
+  return _sp_heaviest_nodes (self->tree, matches);
 }
 
 gboolean

@@ -37,13 +37,12 @@ pointer_test_raise (GtkWindow *window)
   window_test_run (SETTLE_S);
 }
 
-/* (x, y) in widget's coordinates on the X screen. */
-static void
-to_root (GtkWidget *widget,
-         double x,
-         double y,
-         int *root_x,
-         int *root_y)
+void
+pointer_test_screen_point (GtkWidget *widget,
+                           double x,
+                           double y,
+                           int *root_x,
+                           int *root_y)
 {
   GtkNative *native = gtk_widget_get_native (widget);
   Display *xdisplay = xdisplay_of (widget);
@@ -66,10 +65,36 @@ pointer_test_move (GtkWidget *widget,
   Display *xdisplay = xdisplay_of (widget);
   int root_x, root_y;
 
-  to_root (widget, x, y, &root_x, &root_y);
+  pointer_test_screen_point (widget, x, y, &root_x, &root_y);
   XTestFakeMotionEvent (xdisplay, -1, root_x, root_y, CurrentTime);
   XSync (xdisplay, False);
   window_test_run (SETTLE_S);
+}
+
+static void
+button_event (GtkWidget *widget,
+              guint button,
+              gboolean press)
+{
+  Display *xdisplay = xdisplay_of (widget);
+
+  XTestFakeButtonEvent (xdisplay, button, press, CurrentTime);
+  XSync (xdisplay, False);
+  window_test_run (SETTLE_S);
+}
+
+void
+pointer_test_press (GtkWidget *widget,
+                    guint button)
+{
+  button_event (widget, button, True);
+}
+
+void
+pointer_test_release (GtkWidget *widget,
+                      guint button)
+{
+  button_event (widget, button, False);
 }
 
 void
@@ -78,15 +103,9 @@ pointer_test_click (GtkWidget *widget,
                     double y,
                     guint button)
 {
-  Display *xdisplay = xdisplay_of (widget);
-
   pointer_test_move (widget, x, y);
-  XTestFakeButtonEvent (xdisplay, button, True, CurrentTime);
-  XSync (xdisplay, False);
-  window_test_run (SETTLE_S);
-  XTestFakeButtonEvent (xdisplay, button, False, CurrentTime);
-  XSync (xdisplay, False);
-  window_test_run (SETTLE_S);
+  pointer_test_press (widget, button);
+  pointer_test_release (widget, button);
 }
 
 void

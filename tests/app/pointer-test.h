@@ -19,6 +19,20 @@ void pointer_test_move (GtkWidget *widget,
                         double x,
                         double y);
 
+/* Where (x, y) in widget's coordinates is on the X screen. */
+void pointer_test_screen_point (GtkWidget *widget,
+                                double x,
+                                double y,
+                                int *screen_x,
+                                int *screen_y);
+
+/* Presses, or releases, button (1 left, 3 right) where the pointer is:
+ * a drag is a press, moves, and a release. */
+void pointer_test_press (GtkWidget *widget,
+                         guint button);
+void pointer_test_release (GtkWidget *widget,
+                           guint button);
+
 /* Moves there, then presses and releases button (1 left, 3 right). */
 void pointer_test_click (GtkWidget *widget,
                          double x,

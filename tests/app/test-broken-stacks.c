@@ -7,7 +7,6 @@
  * page must say how many reach their thread's root. A recording of the
  * threads workload, whose stacks are whole, gets no warning. Both are real
  * recordings by the real recorder. */
-#include <glib/gstdio.h>
 #include <gtk/gtk.h>
 #include <string.h>
 
@@ -16,29 +15,6 @@
 #include "window-test.h"
 
 #define BROKEN_WARNING "of stacks are broken"
-
-/* Records program for 0.6 s into spool; FALSE (the test skipped) where
- * perf_event is refused, except in CI. */
-static gboolean
-record (const char *program,
-        const char *spool)
-{
-  g_autoptr (GError) error = NULL;
-  const char *argv[] = { g_getenv ("SP_RECORD"), "-o", spool, "--", program, "0.6", NULL };
-  int status = 0;
-
-  g_assert_nonnull (argv[0]);
-  g_assert_nonnull (program);
-  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
-                NULL, NULL, NULL, NULL, &status, &error);
-  g_assert_no_error (error);
-  if (g_spawn_check_wait_status (status, NULL))
-    return TRUE;
-  if (g_getenv ("CI") != NULL)
-    g_error ("stackpulse-record failed here (status %d): CI must be able to record", status);
-  g_test_skip ("stackpulse-record cannot record here (perf_event refused?)");
-  return FALSE;
-}
 
 static gboolean
 shows_figures (gpointer window)
@@ -54,16 +30,15 @@ status_of_recording (const char *program,
   g_autoptr (GError) error = NULL;
   g_autofree char *dir = g_dir_make_tmp ("stackpulse-broken-XXXXXX", &error);
   g_autofree char *spool = g_build_filename (dir, "out.spool", NULL);
-  g_autofree char *meta = g_strconcat (spool, ".meta", NULL);
   g_autoptr (GFile) file = g_file_new_for_path (spool);
   SpWindow *window;
   GtkLabel *label;
   char *status;
 
   g_assert_no_error (error);
-  if (!record (program, spool))
+  if (!window_test_record (spool, NULL, program, "0.6", NULL))
     {
-      g_rmdir (dir);
+      window_test_remove_dir (dir);
       return NULL;
     }
   window = sp_window_new (NULL);
@@ -78,9 +53,7 @@ status_of_recording (const char *program,
   if (strstr (status, BROKEN_WARNING) != NULL)
     g_assert_nonnull (window_test_find_label (GTK_WIDGET (window), "miss their outer frames"));
   gtk_window_destroy (GTK_WINDOW (window));
-  g_unlink (spool);
-  g_unlink (meta);
-  g_rmdir (dir);
+  window_test_remove_dir (dir);
   return status;
 }
 

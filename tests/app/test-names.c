@@ -9,13 +9,13 @@
  * screen; the function column of Callers & Callees is widened by a real
  * drag on its header's edge. */
 #include <X11/Xlib.h>
-#include <X11/extensions/XTest.h>
 #include <gdk/x11/gdkx.h>
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
 #include <string.h>
 
 #include "gui-test.h"
+#include "pointer-test.h"
 #include "sp-call-tree-view.h"
 #include "sp-callers-view.h"
 #include "sp-flame-graph.h"
@@ -30,42 +30,6 @@ static char *tmp_dir;
 static char *spool;
 
 /* ---- The recording ----------------------------------------------------- */
-
-/* Removes the test's folder and what it holds (the spool, its side file). */
-static void
-remove_dir (const char *dir)
-{
-  g_autoptr (GDir) listing = g_dir_open (dir, 0, NULL);
-  const char *name;
-
-  while (listing != NULL && (name = g_dir_read_name (listing)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (dir, name, NULL);
-
-      g_unlink (path);
-    }
-  g_rmdir (dir);
-}
-
-static gboolean
-record_templates (void)
-{
-  g_autoptr (GError) error = NULL;
-  const char *argv[] = { g_getenv ("SP_RECORD"), "-F", "1000", "-o", spool, "--",
-                         g_getenv ("SP_WORK_TEMPLATES"), "1", NULL };
-  int status = 0;
-
-  g_assert_nonnull (argv[0]);
-  g_assert_nonnull (argv[6]);
-  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
-                NULL, NULL, NULL, NULL, &status, &error);
-  g_assert_no_error (error);
-  if (g_spawn_check_wait_status (status, NULL))
-    return TRUE;
-  if (g_getenv ("CI") != NULL)
-    g_error ("stackpulse-record failed here (status %d): CI must be able to record", status);
-  return FALSE;
-}
 
 /* The line where the workload writes its lambda. */
 static guint
@@ -84,12 +48,6 @@ lambda_source_line (void)
   g_assert_not_reached ();
 }
 
-static gboolean
-shows_profile (gpointer window)
-{
-  return g_strcmp0 (sp_window_get_page (window), "profile") == 0;
-}
-
 static SpWindow *
 open_recording_sized (int width,
                       int height)
@@ -100,7 +58,7 @@ open_recording_sized (int width,
   gtk_window_set_default_size (GTK_WINDOW (window), width, height);
   gtk_window_present (GTK_WINDOW (window));
   sp_window_open_file (window, file);
-  g_assert_true (window_test_wait (shows_profile, window, 30));
+  g_assert_true (window_test_wait_for_page (window, "profile", 30));
   return window;
 }
 
@@ -113,22 +71,19 @@ open_recording (void)
 /* ---- Finding what is shown --------------------------------------------- */
 
 /* The first mapped SpNameLabel under widget whose name contains needle. */
+static gboolean
+is_mapped_name_with (GtkWidget *widget,
+                     gconstpointer needle)
+{
+  return SP_IS_NAME_LABEL (widget) && gtk_widget_get_mapped (widget)
+         && strstr (sp_name_label_get_name (SP_NAME_LABEL (widget)), needle) != NULL;
+}
+
 static SpNameLabel *
 find_name_label (GtkWidget *widget,
                  const char *needle)
 {
-  if (SP_IS_NAME_LABEL (widget) && gtk_widget_get_mapped (widget)
-      && strstr (sp_name_label_get_name (SP_NAME_LABEL (widget)), needle) != NULL)
-    return SP_NAME_LABEL (widget);
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      SpNameLabel *found = find_name_label (child, needle);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
+  return SP_NAME_LABEL (gui_test_find (widget, is_mapped_name_with, needle));
 }
 
 typedef struct {
@@ -158,23 +113,29 @@ wait_for_name_label (GtkWidget *under,
 
 /* A shown label, in a native other than the window (a tooltip), whose
  * text contains needle. */
+typedef struct {
+  GtkNative  *window;
+  const char *needle;
+} PopupLabel;
+
+static gboolean
+is_popup_label_with (GtkWidget *widget,
+                     gconstpointer data)
+{
+  const PopupLabel *wanted = data;
+
+  return GTK_IS_LABEL (widget) && gtk_widget_get_mapped (widget) && gtk_widget_get_native (widget) != wanted->window
+         && strstr (gtk_label_get_text (GTK_LABEL (widget)), wanted->needle) != NULL;
+}
+
 static GtkLabel *
 find_popup_label (GtkWidget *widget,
                   GtkNative *window,
                   const char *needle)
 {
-  if (GTK_IS_LABEL (widget) && gtk_widget_get_mapped (widget) && gtk_widget_get_native (widget) != window
-      && strstr (gtk_label_get_text (GTK_LABEL (widget)), needle) != NULL)
-    return GTK_LABEL (widget);
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkLabel *found = find_popup_label (child, window, needle);
+  PopupLabel wanted = { window, needle };
 
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
+  return GTK_LABEL (gui_test_find (widget, is_popup_label_with, &wanted));
 }
 
 static gboolean
@@ -221,52 +182,6 @@ x_display (GtkWidget *widget)
   return gdk_x11_display_get_xdisplay (widget != NULL ? gtk_widget_get_display (widget) : gdk_display_get_default ());
 }
 
-/* Where (x, y) of widget is on the screen. */
-static void
-screen_point (GtkWidget *widget,
-              double x,
-              double y,
-              int *screen_x,
-              int *screen_y)
-{
-  GtkNative *native = gtk_widget_get_native (widget);
-  Display *display = x_display (widget);
-  graphene_point_t point;
-  double surface_x, surface_y;
-  Window child;
-
-  g_assert_true (gtk_widget_compute_point (widget, GTK_WIDGET (native), &GRAPHENE_POINT_INIT (x, y), &point));
-  gtk_native_get_surface_transform (native, &surface_x, &surface_y);
-  XTranslateCoordinates (display, gdk_x11_surface_get_xid (gtk_native_get_surface (native)),
-                         DefaultRootWindow (display), (int) (point.x + surface_x), (int) (point.y + surface_y),
-                         screen_x, screen_y, &child);
-}
-
-static void
-pointer_to (GtkWidget *widget,
-            double x,
-            double y)
-{
-  Display *display = x_display (widget);
-  int sx, sy;
-
-  screen_point (widget, x, y, &sx, &sy);
-  XTestFakeMotionEvent (display, -1, sx, sy, CurrentTime);
-  XFlush (display);
-  window_test_run (0.2);
-}
-
-static void
-pointer_button (GtkWidget *widget,
-                gboolean press)
-{
-  Display *display = x_display (widget);
-
-  XTestFakeButtonEvent (display, 1, press, CurrentTime);
-  XFlush (display);
-  window_test_run (0.2);
-}
-
 /* Hovers (x, y) of widget until a tooltip holding needle shows. */
 static GtkLabel *
 hover_for_tooltip (GtkWidget *window,
@@ -277,8 +192,8 @@ hover_for_tooltip (GtkWidget *window,
 {
   Search search = { window, needle, NULL };
 
-  pointer_to (widget, x - 4, y);
-  pointer_to (widget, x, y);
+  pointer_test_move (widget, x - 4, y);
+  pointer_test_move (widget, x, y);
   g_assert_true (window_test_wait (tooltip_shown, &search, 10));
   return GTK_LABEL (search.found);
 }
@@ -435,12 +350,12 @@ test_tooltips (void)
   x = gtk_widget_get_width (flame) - 4;
   y = gtk_widget_get_height (flame) - 4;
   g_assert_cmpuint (sp_flame_graph_node_at (SP_FLAME_GRAPH (flame), x, y), !=, SP_CALL_TREE_NONE);
-  screen_point (flame, x, y, &corner_x, &corner_y);
+  pointer_test_screen_point (flame, x, y, &corner_x, &corner_y);
   g_assert_cmpint (corner_x, >=, DisplayWidth (x_display (flame), 0) - 40);
   g_assert_cmpint (corner_y, >=, DisplayHeight (x_display (flame), 0) - 40);
   tooltip = hover_for_tooltip (GTK_WIDGET (window), flame, x, y, "Total:");
   assert_on_screen (tooltip);
-  pointer_to (GTK_WIDGET (window), 1, 1);
+  pointer_test_move (GTK_WIDGET (window), 1, 1);
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -479,11 +394,11 @@ test_callers_column_resize (void)
   drag = text_width (GTK_WIDGET (label), shortest) + 40 - gtk_widget_get_width (GTK_WIDGET (label));
   edge_x = bounds.size.width - 5;  /* GTK's grip lies just inside the edge */
   edge_y = bounds.size.height / 2;
-  pointer_to (title, edge_x, edge_y);
-  pointer_button (title, TRUE);
+  pointer_test_move (title, edge_x, edge_y);
+  pointer_test_press (title, 1);
   for (int step = 1; step <= 10; step++)
-    pointer_to (title, edge_x + drag * step / 10, edge_y);
-  pointer_button (title, FALSE);
+    pointer_test_move (title, edge_x + drag * step / 10, edge_y);
+  pointer_test_release (title, 1);
   window_test_run (0.5);
 
   g_assert_true (gtk_widget_compute_bounds (title, title, &bounds));
@@ -514,16 +429,15 @@ main (int argc,
   tmp_dir = g_dir_make_tmp ("stackpulse-names-XXXXXX", &error);
   g_assert_no_error (error);
   spool = g_build_filename (tmp_dir, "templates.spool", NULL);
-  if (!record_templates ())
+  if (!window_test_record (spool, "1000", g_getenv ("SP_WORK_TEMPLATES"), "1", NULL))
     {
-      g_test_skip ("stackpulse-record cannot record here (perf_event refused?)");
-      remove_dir (tmp_dir);
+      window_test_remove_dir (tmp_dir);
       return g_test_run ();
     }
   g_test_add_func ("/app/names/call-tree-elided", test_call_tree_elided);
   g_test_add_func ("/app/names/tooltips", test_tooltips);
   g_test_add_func ("/app/names/callers-column-resize", test_callers_column_resize);
   status = g_test_run ();
-  remove_dir (tmp_dir);
+  window_test_remove_dir (tmp_dir);
   return status;
 }

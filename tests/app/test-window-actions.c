@@ -57,7 +57,6 @@ get_recording (Recording which)
   static const char *const names[] = { "deep.spool", "threads.spool" };
   g_autoptr (GError) error = NULL;
   g_autofree char *path = NULL;
-  int status = 0;
 
   if (recordings[which] != NULL)
     return recordings[which];
@@ -65,29 +64,10 @@ get_recording (Recording which)
     recording_dir = g_dir_make_tmp ("stackpulse-actions-XXXXXX", &error);
   g_assert_no_error (error);
   path = g_build_filename (recording_dir, names[which], NULL);
-  {
-    const char *argv[] = { g_getenv ("SP_RECORD"), "-F", "1000", "-o", path, "--",
-                           g_getenv (which == RECORDING_DEEP ? "SP_WORK_DEEP" : "SP_WORK_THREADS"), "0.5",
-                           which == RECORDING_DEEP ? DEPTH : NULL, NULL };
-
-    g_assert_nonnull (argv[0]);
-    g_assert_nonnull (argv[6]);
-    g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
-                  NULL, NULL, NULL, NULL, &status, &error);
-  }
-  g_assert_no_error (error);
-  if (g_spawn_check_wait_status (status, NULL))
-    return recordings[which] = g_steal_pointer (&path);
-  if (g_getenv ("CI") != NULL)
-    g_error ("stackpulse-record failed here (status %d): CI must be able to record", status);
-  g_test_skip ("stackpulse-record cannot record here (perf_event refused?)");
-  return NULL;
-}
-
-static gboolean
-shows_profile (gpointer window)
-{
-  return g_strcmp0 (sp_window_get_page (window), "profile") == 0;
+  if (!window_test_record (path, "1000", g_getenv (which == RECORDING_DEEP ? "SP_WORK_DEEP" : "SP_WORK_THREADS"),
+                           "0.5", which == RECORDING_DEEP ? DEPTH : NULL, NULL))
+    return NULL;
+  return recordings[which] = g_steal_pointer (&path);
 }
 
 /* The recording in a new window, raised above other tests' windows. */
@@ -99,7 +79,7 @@ open_recording (const char *path)
 
   gtk_window_present (GTK_WINDOW (window));
   sp_window_open_file (window, file);
-  g_assert_true (window_test_wait (shows_profile, window, 20));
+  g_assert_true (window_test_wait_for_page (window, "profile", 20));
   if (!pointer_test_available (GTK_WIDGET (window)))
     g_error ("no XTEST on this display: the tests need real pointer events");
   pointer_test_raise (GTK_WINDOW (window));
@@ -186,22 +166,19 @@ top_level_names (SpCallTreeView *view)
 }
 
 /* The expander shown for row (mapped, with a size), or NULL. */
+static gboolean
+is_shown_expander_of (GtkWidget *widget,
+                      gconstpointer row)
+{
+  return GTK_IS_TREE_EXPANDER (widget) && gtk_tree_expander_get_list_row (GTK_TREE_EXPANDER (widget)) == row
+         && gtk_widget_get_mapped (widget) && gtk_widget_get_height (widget) > 0;
+}
+
 static GtkWidget *
 find_expander (GtkWidget *widget,
                GtkTreeListRow *row)
 {
-  if (GTK_IS_TREE_EXPANDER (widget) && gtk_tree_expander_get_list_row (GTK_TREE_EXPANDER (widget)) == row
-      && gtk_widget_get_mapped (widget) && gtk_widget_get_height (widget) > 0)
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_expander (child, row);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
+  return gui_test_find (widget, is_shown_expander_of, row);
 }
 
 /* The label showing row's function name, scrolled into the view's
@@ -610,105 +587,35 @@ test_flame_graph_menu (void)
 
 /* ---- Callers and callees -------------------------------------------------- */
 
-static void
-collect_column_views (GtkWidget *widget,
-                      GPtrArray *found)
-{
-  if (GTK_IS_COLUMN_VIEW (widget))
-    g_ptr_array_add (found, widget);
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    collect_column_views (child, found);
-}
-
 /* The tables of the view: 0 the function list, 1 callers, 2 callees. */
 static GtkWidget *
 table_of (SpCallersView *view,
           guint index)
 {
-  g_autoptr (GPtrArray) found = g_ptr_array_new ();
-
-  collect_column_views (GTK_WIDGET (view), found);
-  g_assert_cmpuint (index, <, found->len);
-  return g_ptr_array_index (found, index);
-}
-
-/* What a cell shows: a label's text, a function name's name, or NULL. */
-static const char *
-cell_text (GtkWidget *widget)
-{
-  if (GTK_IS_LABEL (widget))
-    return gtk_label_get_text (GTK_LABEL (widget));
-  if (SP_IS_NAME_LABEL (widget))
-    return sp_name_label_get_name (SP_NAME_LABEL (widget));
-  return NULL;
-}
-
-/* The cells with text shown inside table's visible area. */
-static void
-count_shown_labels (GtkWidget *table,
-                    GtkWidget *widget,
-                    guint *n)
-{
-  graphene_rect_t bounds;
-
-  if (cell_text (widget) != NULL && gtk_widget_get_mapped (widget) && cell_text (widget)[0] != '\0'
-      && gtk_widget_compute_bounds (widget, table, &bounds)
-      && bounds.origin.y >= 0 && bounds.origin.y + bounds.size.height <= gtk_widget_get_height (table))
-    (*n)++;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    count_shown_labels (table, child, n);
+  return GTK_WIDGET (gui_test_column_view (GTK_WIDGET (view), index));
 }
 
 /* The cell showing exactly text, mapped and with a size, or NULL. */
+static gboolean
+is_shown_cell_showing (GtkWidget *widget,
+                       gconstpointer text)
+{
+  return gtk_widget_get_mapped (widget) && gtk_widget_get_height (widget) > 0
+         && g_strcmp0 (gui_test_cell_text (widget), text) == 0;
+}
+
 static GtkWidget *
 find_shown_label (GtkWidget *widget,
                   const char *text)
 {
-  if (gtk_widget_get_mapped (widget) && gtk_widget_get_height (widget) > 0
-      && g_strcmp0 (cell_text (widget), text) == 0)
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_shown_label (child, text);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
-static guint
-rows_shown (GtkWidget *table)
-{
-  guint n = 0;
-
-  count_shown_labels (table, table, &n);
-  return n;
-}
-
-static char *
-chosen_name (SpCallersView *view)
-{
-  GListModel *rows = sp_callers_view_get_functions (view);
-
-  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
-    {
-      g_autoptr (SpFunctionItem) item = g_list_model_get_item (rows, i);
-
-      if (sp_function_item_get_function (item) == sp_callers_view_get_function (view))
-        return g_strdup (sp_function_item_get_name (item));
-    }
-  return NULL;
+  return gui_test_find (widget, is_shown_cell_showing, text);
 }
 
 static gboolean
 chosen_is (gpointer data)
 {
   gpointer *args = data;
-  g_autofree char *chosen = chosen_name (args[0]);
+  g_autofree char *chosen = window_test_chosen_name (args[0]);
 
   return g_strcmp0 (chosen, args[1]) == 0;
 }
@@ -767,7 +674,7 @@ test_callers_menu (void)
   window_test_run (0.5);
   gui_test_save_png (GTK_WIDGET (window), "actions-callers-opened.png");
   listed = g_list_model_get_n_items (sp_callers_view_get_functions (view));
-  shown = rows_shown (table_of (view, 0));
+  shown = gui_test_count_shown_cells (table_of (view, 0));
   g_test_message ("%u functions, %u labels shown", listed, shown);
   g_assert_cmpuint (listed, >=, 4);
   /* Three labels a row (the list has no module column), for the first

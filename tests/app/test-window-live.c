@@ -33,12 +33,6 @@ file_exists (gpointer path)
 }
 
 static gboolean
-on_profile_page (gpointer window)
-{
-  return g_strcmp0 (sp_window_get_page (window), "profile") == 0;
-}
-
-static gboolean
 not_recording (gpointer window)
 {
   return !sp_window_is_recording (window);
@@ -48,18 +42,7 @@ not_recording (gpointer window)
 static guint64
 call_tree_total (SpWindow *window)
 {
-  GListModel *rows = sp_window_get_call_tree_model (window);
-  guint64 total = 0;
-
-  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
-    {
-      g_autoptr (GtkTreeListRow) row = g_list_model_get_item (rows, i);
-      g_autoptr (SpTreeItem) item = gtk_tree_list_row_get_item (row);
-
-      if (gtk_tree_list_row_get_depth (row) == 0)
-        total += sp_tree_item_get_total (item);
-    }
-  return total;
+  return window_test_top_level_total (sp_window_get_call_tree_model (window));
 }
 
 typedef struct {
@@ -96,24 +79,6 @@ says (gpointer data)
   Saying *saying = data;
 
   return status_says (saying->window, saying->text);
-}
-
-/* The Summary page's value for name. */
-static char *
-figure_text (SpWindow *window,
-             const char *name)
-{
-  GtkWidget *grid = window_test_find_widget (GTK_WIDGET (window), GTK_TYPE_GRID);
-
-  g_assert_nonnull (grid);
-  for (int row = 0; gtk_grid_get_child_at (GTK_GRID (grid), 0, row) != NULL; row++)
-    {
-      GtkWidget *label = gtk_grid_get_child_at (GTK_GRID (grid), 0, row);
-
-      if (g_str_equal (gtk_label_get_text (GTK_LABEL (label)), name))
-        return g_strdup (gtk_label_get_text (GTK_LABEL (gtk_grid_get_child_at (GTK_GRID (grid), 1, row))));
-    }
-  return NULL;
 }
 
 /* Whether every workload thread's lane on the timeline has its name. */
@@ -291,9 +256,9 @@ test_follow_then_interrupted (void)
   g_assert_true (window_test_wait (file_exists, meta_path, 20));
   gtk_window_present (GTK_WINDOW (window));
   sp_window_open_file (window, file);
-  g_assert_true (window_test_wait (on_profile_page, window, 20));
+  g_assert_true (window_test_wait_for_page (window, "profile", 20));
   g_assert_true (status_says (window, "recording in progress"));
-  recording = figure_text (window, "Recording");
+  recording = window_test_figure_text (GTK_WIDGET (window), "Recording");
   g_assert_nonnull (recording);
   g_assert_true (g_str_has_prefix (recording, "in progress: "));
 
@@ -312,8 +277,8 @@ test_follow_then_interrupted (void)
   g_assert_true (window_test_wait (says, &interrupted, 20));
   g_assert_false (status_says (window, "Recording in progress"));
   g_clear_pointer (&recording, g_free);
-  recording = figure_text (window, "Recording");
-  samples = figure_text (window, "Samples");
+  recording = window_test_figure_text (GTK_WIDGET (window), "Recording");
+  samples = window_test_figure_text (GTK_WIDGET (window), "Samples");
   g_hash_table_unref (file_thread_samples (spool, &n_samples));
   expected = g_strdup_printf ("interrupted: its recorder ended before finishing it; %" G_GUINT64_FORMAT
                               " samples over ", n_samples);
@@ -357,8 +322,8 @@ test_follow_to_the_end (void)
   g_assert_cmpint (waitpid (recorder, &status, 0), ==, recorder);
   g_assert_true (g_spawn_check_wait_status (status, NULL));
   g_assert_true (window_test_wait (says, &none_lost, 20));
-  recording = figure_text (window, "Recording");
-  samples = figure_text (window, "Samples");
+  recording = window_test_figure_text (GTK_WIDGET (window), "Recording");
+  samples = window_test_figure_text (GTK_WIDGET (window), "Samples");
   g_hash_table_unref (file_thread_samples (spool, &n_samples));
   g_assert_cmpstr (recording, ==, "complete");
   g_assert_cmpuint (g_ascii_strtoull (samples, NULL, 10), ==, n_samples);
@@ -486,7 +451,7 @@ test_record_interrupted (void)
   kill (program, SIGKILL);
   g_assert_true (window_test_wait (says, &interrupted, 20));
   g_assert_false (status_says (window, "the program failed"));
-  recording = figure_text (window, "Recording");
+  recording = window_test_figure_text (GTK_WIDGET (window), "Recording");
   g_test_message ("Recording: %s", recording);
   g_assert_true (g_str_has_prefix (recording, "interrupted: its recorder ended before finishing it; "));
   gui_test_save_png (GTK_WIDGET (window), "live-interrupted.png");

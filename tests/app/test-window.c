@@ -24,58 +24,6 @@ vector_path (const char *name)
   return g_build_filename (g_getenv ("SP_TEST_VECTORS"), name, NULL);
 }
 
-static gboolean
-wait_for_page (SpWindow *window,
-               const char *page)
-{
-  gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
-
-  while (g_get_monotonic_time () < deadline)
-    {
-      if (g_strcmp0 (sp_window_get_page (window), page) == 0)
-        return TRUE;
-      g_main_context_iteration (NULL, FALSE);
-      g_usleep (1000);
-    }
-  return FALSE;
-}
-
-
-/* The text of the value label next to the name label in the figures grid. */
-static char *
-figure_text (SpWindow *window,
-             const char *name)
-{
-  GtkWidget *grid = NULL;
-  GtkWidget *child;
-
-  /* The grid is the only GtkGrid in the window. */
-  for (child = gtk_widget_get_first_child (GTK_WIDGET (window)); child != NULL;)
-    {
-      if (GTK_IS_GRID (child))
-        {
-          grid = child;
-          break;
-        }
-      if (gtk_widget_get_first_child (child) != NULL)
-        child = gtk_widget_get_first_child (child);
-      else
-        {
-          while (child != NULL && gtk_widget_get_next_sibling (child) == NULL)
-            child = gtk_widget_get_parent (child);
-          child = child ? gtk_widget_get_next_sibling (child) : NULL;
-        }
-    }
-  g_assert_nonnull (grid);
-  for (int row = 0; gtk_grid_get_child_at (GTK_GRID (grid), 0, row) != NULL; row++)
-    {
-      GtkWidget *label = gtk_grid_get_child_at (GTK_GRID (grid), 0, row);
-
-      if (g_str_equal (gtk_label_get_text (GTK_LABEL (label)), name))
-        return g_strdup (gtk_label_get_text (GTK_LABEL (gtk_grid_get_child_at (GTK_GRID (grid), 1, row))));
-    }
-  return NULL;
-}
 
 static SpWindow *
 open_window (const char *path)
@@ -107,9 +55,9 @@ test_open_valid (void)
   g_autofree char *samples = NULL;
   g_autofree char *threads = NULL;
 
-  g_assert_true (wait_for_page (window, "profile"));
-  samples = figure_text (window, "Samples");
-  threads = figure_text (window, "Threads");
+  g_assert_true (window_test_wait_for_page (window, "profile", 20));
+  samples = window_test_figure_text (GTK_WIDGET (window), "Samples");
+  threads = window_test_figure_text (GTK_WIDGET (window), "Threads");
   g_assert_cmpstr (samples, ==, "120");
   g_assert_nonnull (threads);
   g_assert_true (g_str_has_suffix (threads, "processes"));
@@ -130,75 +78,19 @@ test_open_damaged (void)
   SpWindow *window = open_window (path);
   g_autofree char *samples = NULL;
 
-  g_assert_true (wait_for_page (window, "profile"));
-  samples = figure_text (window, "Samples");
+  g_assert_true (window_test_wait_for_page (window, "profile", 20));
+  samples = window_test_figure_text (GTK_WIDGET (window), "Samples");
   g_assert_cmpstr (samples, ==, "119");
   sp_window_show_view (window, "summary");
   gui_test_save_png (GTK_WIDGET (window), "window-damaged.png");
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
-/* Samples under the top-level rows of a call tree model. */
-static guint64
-top_level_total (GListModel *rows)
-{
-  guint64 total = 0;
-
-  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
-    {
-      g_autoptr (GtkTreeListRow) row = g_list_model_get_item (rows, i);
-      g_autoptr (SpTreeItem) item = gtk_tree_list_row_get_item (row);
-
-      if (gtk_tree_list_row_get_depth (row) == 0)
-        total += sp_tree_item_get_total (item);
-    }
-  return total;
-}
-
+/* Samples under the call tree's top-level rows. */
 static guint64
 call_tree_total (SpWindow *window)
 {
-  return top_level_total (sp_window_get_call_tree_model (window));
-}
-
-/* Records program (the threads workload, or a copy) for 0.6 s into spool
- * with the real recorder. FALSE (the test skipped) where perf_event is
- * refused, except in CI. */
-static gboolean
-record_workload (const char *program,
-                 const char *spool)
-{
-  g_autoptr (GError) error = NULL;
-  const char *argv[] = { g_getenv ("SP_RECORD"), "-F", "2000", "-o", spool, "--", program, "0.6", NULL };
-  int status = 0;
-
-  g_assert_nonnull (argv[0]);
-  g_assert_nonnull (program);
-  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
-                NULL, NULL, NULL, NULL, &status, &error);
-  g_assert_no_error (error);
-  if (g_spawn_check_wait_status (status, NULL))
-    return TRUE;
-  if (g_getenv ("CI") != NULL)
-    g_error ("stackpulse-record failed here (status %d): CI must be able to record", status);
-  g_test_skip ("stackpulse-record cannot record here (perf_event refused?)");
-  return FALSE;
-}
-
-/* Removes a test's folder and what the test left in it. */
-static void
-remove_dir (const char *dir)
-{
-  g_autoptr (GDir) listing = g_dir_open (dir, 0, NULL);
-  const char *name;
-
-  while (listing != NULL && (name = g_dir_read_name (listing)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (dir, name, NULL);
-
-      g_unlink (path);
-    }
-  g_rmdir (dir);
+  return window_test_top_level_total (sp_window_get_call_tree_model (window));
 }
 
 /* What `stackpulse-report callers FUNC --from --to` counts through func
@@ -291,14 +183,14 @@ test_open_recording (void)
   SpWindow *window;
   g_autofree char *samples = NULL;
 
-  if (!record_workload (g_getenv ("SP_WORK_THREADS"), spool))
+  if (!window_test_record (spool, "2000", g_getenv ("SP_WORK_THREADS"), "0.6", NULL))
     {
-      remove_dir (dir);
+      window_test_remove_dir (dir);
       return;
     }
   window = open_window (spool);
-  g_assert_true (wait_for_page (window, "profile"));
-  samples = figure_text (window, "Samples");
+  g_assert_true (window_test_wait_for_page (window, "profile", 20));
+  samples = window_test_figure_text (GTK_WIDGET (window), "Samples");
   g_assert_nonnull (samples);
   g_assert_cmpint (atoi (samples), >, 0);
   g_assert_cmpuint (atoi (samples), ==, report_samples (spool, NULL));
@@ -402,7 +294,7 @@ test_open_recording (void)
   sp_window_show_view (window, "flame-graph");
   gui_test_save_png (GTK_WIDGET (window), "recording-flame-graph.png");
   gtk_window_destroy (GTK_WINDOW (window));
-  remove_dir (dir);
+  window_test_remove_dir (dir);
 }
 
 static gboolean
@@ -453,7 +345,7 @@ test_flame_graph_focus (void)
       return;
     }
   window = open_window (spool);
-  g_assert_true (wait_for_page (window, "profile"));
+  g_assert_true (window_test_wait_for_page (window, "profile", 20));
   sp_window_show_view (window, "flame-graph");
   graph = window_test_find_widget (GTK_WIDGET (window), SP_TYPE_FLAME_GRAPH);
   g_assert_nonnull (graph);
@@ -519,15 +411,15 @@ test_open_bottom_up (void)
   SpWindow *window = open_window (path);
   guint64 all, bottom_up = 0;
 
-  g_assert_true (wait_for_page (window, "profile"));
-  all = top_level_total (view_model (window, "call-tree"));
+  g_assert_true (window_test_wait_for_page (window, "profile", 20));
+  all = window_test_top_level_total (view_model (window, "call-tree"));
   g_assert_cmpuint (all, >, 0);
   sp_window_show_view (window, "bottom-up");
   for (gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
        bottom_up == 0 && g_get_monotonic_time () < deadline;)
     {
       g_main_context_iteration (NULL, FALSE);
-      bottom_up = top_level_total (view_model (window, "bottom-up"));
+      bottom_up = window_test_top_level_total (view_model (window, "bottom-up"));
     }
   g_assert_cmpuint (bottom_up, ==, all);
   gui_test_save_png (GTK_WIDGET (window), "window-bottom-up.png");
@@ -546,28 +438,28 @@ test_open_again (void)
   SpWindow *window = open_window (path);
   guint64 all, part, bottom_up = 0;
 
-  g_assert_true (wait_for_page (window, "profile"));
-  all = top_level_total (view_model (window, "call-tree"));
+  g_assert_true (window_test_wait_for_page (window, "profile", 20));
+  all = window_test_top_level_total (view_model (window, "call-tree"));
   sp_window_select_time (window, 0.01, 0.03);
   part = all;
   for (gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
        part == all && g_get_monotonic_time () < deadline;)
     {
       g_main_context_iteration (NULL, FALSE);
-      part = top_level_total (view_model (window, "call-tree"));
+      part = window_test_top_level_total (view_model (window, "call-tree"));
     }
   g_assert_cmpuint (part, <, all);
 
   sp_window_open_file (window, file);
   g_assert_cmpstr (sp_window_get_page (window), ==, "loading");
-  g_assert_true (wait_for_page (window, "profile"));
-  g_assert_cmpuint (top_level_total (view_model (window, "call-tree")), ==, all);
+  g_assert_true (window_test_wait_for_page (window, "profile", 20));
+  g_assert_cmpuint (window_test_top_level_total (view_model (window, "call-tree")), ==, all);
   sp_window_show_view (window, "bottom-up");
   for (gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
        bottom_up == 0 && g_get_monotonic_time () < deadline;)
     {
       g_main_context_iteration (NULL, FALSE);
-      bottom_up = top_level_total (view_model (window, "bottom-up"));
+      bottom_up = window_test_top_level_total (view_model (window, "bottom-up"));
     }
   g_assert_cmpuint (bottom_up, ==, all);
   gtk_window_destroy (GTK_WINDOW (window));
@@ -609,17 +501,17 @@ test_record_live (void)
   /* The last update reads the finished file and fills the summary. */
   for (gint64 until = g_get_monotonic_time () + 2 * G_USEC_PER_SEC; g_get_monotonic_time () < until;)
     g_main_context_iteration (NULL, FALSE);
-  samples = figure_text (window, "Samples");
+  samples = window_test_figure_text (GTK_WIDGET (window), "Samples");
   g_assert_nonnull (samples);
   g_assert_cmpint (atoi (samples), >, 100);
   /* Stop ended the recording: the file spans less than the 8 s the
    * workload would have run (its own timestamps, not the test's clock). */
-  duration = figure_text (window, "Duration");
+  duration = window_test_figure_text (GTK_WIDGET (window), "Duration");
   g_assert_nonnull (duration);
   g_test_message ("Duration: %s", duration);
   g_assert_cmpfloat (g_ascii_strtod (duration, NULL), <, 7.5);
   /* Recorded in the default mode: the summary says how stacks were unwound. */
-  unwinding = figure_text (window, "Unwinding");
+  unwinding = window_test_figure_text (GTK_WIDGET (window), "Unwinding");
   g_assert_nonnull (unwinding);
   g_test_message ("Unwinding: %s", unwinding);
   g_assert_true (g_str_has_prefix (unwinding, "--call-graph auto, 16384-byte stack copies: "));
@@ -658,15 +550,15 @@ test_open_after_recording (void)
   g_assert_true (call_tree_has_rows (window));
 
   sp_window_open_file (window, file);
-  g_assert_true (wait_for_page (window, "profile"));
-  all = top_level_total (view_model (window, "call-tree"));
+  g_assert_true (window_test_wait_for_page (window, "profile", 20));
+  all = window_test_top_level_total (view_model (window, "call-tree"));
   g_assert_cmpuint (all, >, 0);
   sp_window_show_view (window, "bottom-up");
   for (gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
        bottom_up == 0 && g_get_monotonic_time () < deadline;)
     {
       g_main_context_iteration (NULL, FALSE);
-      bottom_up = top_level_total (view_model (window, "bottom-up"));
+      bottom_up = window_test_top_level_total (view_model (window, "bottom-up"));
     }
   g_test_message ("%" G_GUINT64_FORMAT " samples in the file, %" G_GUINT64_FORMAT " bottom-up", all, bottom_up);
   g_assert_cmpuint (bottom_up, ==, all);
@@ -706,7 +598,7 @@ test_record_missing_command (void)
   options.frequency_hz = 1000;
   gtk_window_present (GTK_WINDOW (window));
   g_assert_true (sp_window_record (window, &options, &error));
-  g_assert_true (wait_for_page (window, "error"));
+  g_assert_true (window_test_wait_for_page (window, "error", 20));
   gui_test_save_png (GTK_WIDGET (window), "record-missing-command.png");
   gtk_window_destroy (GTK_WINDOW (window));
   sp_record_options_clear (&options);
@@ -715,45 +607,19 @@ test_record_missing_command (void)
 /* ---- Callers and callees, live state, status ------------------------- */
 
 /* The first mapped label under widget whose text contains text. */
+static gboolean
+is_mapped_label_with (GtkWidget *widget,
+                      gconstpointer text)
+{
+  return GTK_IS_LABEL (widget) && gtk_widget_get_mapped (widget)
+         && strstr (gtk_label_get_text (GTK_LABEL (widget)), text) != NULL;
+}
+
 static GtkLabel *
 find_label (GtkWidget *widget,
             const char *text)
 {
-  if (GTK_IS_LABEL (widget) && gtk_widget_get_mapped (widget)
-      && strstr (gtk_label_get_text (GTK_LABEL (widget)), text) != NULL)
-    return GTK_LABEL (widget);
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkLabel *found = find_label (child, text);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
-static void
-collect_column_views (GtkWidget *widget,
-                      GPtrArray *found)
-{
-  if (GTK_IS_COLUMN_VIEW (widget))
-    g_ptr_array_add (found, widget);
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    collect_column_views (child, found);
-}
-
-/* The index-th column view under widget, in widget-tree order. */
-static GtkColumnView *
-column_view_in (GtkWidget *widget,
-                guint index)
-{
-  g_autoptr (GPtrArray) found = g_ptr_array_new ();
-
-  collect_column_views (widget, found);
-  g_assert_cmpuint (index, <, found->len);
-  return g_ptr_array_index (found, index);
+  return GTK_LABEL (gui_test_find (widget, is_mapped_label_with, text));
 }
 
 /* The position of the function named name in a callers view table, or
@@ -781,22 +647,6 @@ function_row (GListModel *rows,
   return position >= 0 ? g_list_model_get_item (rows, position) : NULL;
 }
 
-/* The name of the function the callers view shows, from its list. */
-static char *
-chosen_name (SpCallersView *view)
-{
-  GListModel *rows = sp_callers_view_get_functions (view);
-
-  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
-    {
-      g_autoptr (SpFunctionItem) item = g_list_model_get_item (rows, i);
-
-      if (sp_function_item_get_function (item) == sp_callers_view_get_function (view))
-        return g_strdup (sp_function_item_get_name (item));
-    }
-  return NULL;
-}
-
 static gboolean
 wait_for_chosen (SpCallersView *view,
                  const char *name)
@@ -805,7 +655,7 @@ wait_for_chosen (SpCallersView *view,
 
   while (g_get_monotonic_time () < deadline)
     {
-      g_autofree char *chosen = chosen_name (view);
+      g_autofree char *chosen = window_test_chosen_name (view);
 
       if (g_strcmp0 (chosen, name) == 0)
         return TRUE;
@@ -832,13 +682,13 @@ test_callers (void)
   SpWindow *window;
   gint64 deadline;
 
-  if (!record_workload (g_getenv ("SP_WORK_THREADS"), spool))
+  if (!window_test_record (spool, "2000", g_getenv ("SP_WORK_THREADS"), "0.6", NULL))
     {
-      remove_dir (dir);
+      window_test_remove_dir (dir);
       return;
     }
   window = open_window (spool);
-  g_assert_true (wait_for_page (window, "profile"));
+  g_assert_true (window_test_wait_for_page (window, "profile", 20));
   view = sp_window_get_callers_view (window);
 
   /* From the call tree's menu to the view: compute_beta, called from
@@ -861,7 +711,7 @@ test_callers (void)
 
   /* A double click on beta_leaf among the callees: now it is shown,
    * called from compute_beta. */
-  g_signal_emit_by_name (column_view_in (GTK_WIDGET (view), 2), "activate",
+  g_signal_emit_by_name (gui_test_column_view (GTK_WIDGET (view), 2), "activate",
                          function_position (sp_callers_view_get_callees (view), "beta_leaf"));
   g_assert_true (wait_for_chosen (view, "beta_leaf"));
   g_assert_cmpint (function_position (sp_callers_view_get_callers (view), "compute_beta"), >=, 0);
@@ -888,7 +738,7 @@ test_callers (void)
   g_assert_cmpuint (in_range, <, sp_function_item_get_total (leaf));
   g_assert_cmpuint (sp_callers_view_get_function (view), ==, sp_function_item_get_function (leaf_in_range));
   gtk_window_destroy (GTK_WINDOW (window));
-  remove_dir (dir);
+  window_test_remove_dir (dir);
 }
 
 /* "clone3;start_thread;worker_main": the names from the top row down. */
@@ -933,7 +783,7 @@ row_at_path (SpWindow *window,
 static char *
 selected_path (SpWindow *window)
 {
-  GtkSelectionModel *selection = gtk_column_view_get_model (column_view_in (
+  GtkSelectionModel *selection = gtk_column_view_get_model (gui_test_column_view (
     GTK_WIDGET (sp_window_get_call_tree_view (window)), 0));
   GtkTreeListRow *row = gtk_single_selection_get_selected_item (GTK_SINGLE_SELECTION (selection));
 
@@ -1010,7 +860,7 @@ test_live_keeps_state (void)
       g_autoptr (GtkTreeListRow) row = g_list_model_get_item (sp_window_get_call_tree_model (window), i);
 
       if (row == child)
-        gtk_selection_model_select_item (gtk_column_view_get_model (column_view_in (
+        gtk_selection_model_select_item (gtk_column_view_get_model (gui_test_column_view (
           GTK_WIDGET (sp_window_get_call_tree_view (window)), 0)), i, TRUE);
     }
   opened_path = row_path (opened);
@@ -1087,8 +937,8 @@ assert_problem_shown (SpWindow *window,
 
   g_assert_nonnull (find_label (GTK_WIDGET (window), "samples over"));
   g_assert_nonnull (find_label (GTK_WIDGET (window), headline));
-  symbols = figure_text (window, "Symbols");
-  lost = figure_text (window, "Lost samples");
+  symbols = window_test_figure_text (GTK_WIDGET (window), "Symbols");
+  lost = window_test_figure_text (GTK_WIDGET (window), "Lost samples");
   g_test_message ("symbols: %s; lost: %s", symbols, lost);
   g_assert_nonnull (strstr (symbols, summary_line));
   g_assert_false (g_str_has_prefix (lost, "unknown"));
@@ -1112,29 +962,29 @@ test_symbol_problems (void)
   /* A copy of the program, recorded, then deleted. */
   g_assert_true (g_file_copy (source, copy, G_FILE_COPY_ALL_METADATA, NULL, NULL, NULL, &error));
   g_assert_no_error (error);
-  if (!record_workload (program, missing))
+  if (!window_test_record (missing, "2000", program, "0.6", NULL))
     {
-      remove_dir (dir);
+      window_test_remove_dir (dir);
       return;
     }
   g_assert_cmpint (g_unlink (program), ==, 0);
   window = open_window (missing);
-  g_assert_true (wait_for_page (window, "profile"));
+  g_assert_true (window_test_wait_for_page (window, "profile", 20));
   assert_problem_shown (window, "sp-work-threads was not found", not_found, "symbols-missing.png");
   gtk_window_destroy (GTK_WINDOW (window));
 
   /* A stripped program: its frames are addresses, and the status says
    * why. */
-  g_assert_true (record_workload (g_getenv ("SP_WORK_THREADS_STRIPPED"), stripped));
+  g_assert_true (window_test_record (stripped, "2000", g_getenv ("SP_WORK_THREADS_STRIPPED"), "0.6", NULL));
   window = open_window (stripped);
-  g_assert_true (wait_for_page (window, "profile"));
+  g_assert_true (window_test_wait_for_page (window, "profile", 20));
   assert_problem_shown (window, "sp-work-threads-stripped has no symbols", "sp-work-threads-stripped: no symbols",
                         "symbols-stripped.png");
   g_assert_false (sp_window_search_function (window, "worker_main"));
   g_assert_true (sp_window_search_function (window, "sp-work-threads-stripped+0x"));
   gui_test_save_png (GTK_WIDGET (window), "symbols-stripped-call-tree.png");
   gtk_window_destroy (GTK_WINDOW (window));
-  remove_dir (dir);
+  window_test_remove_dir (dir);
 }
 
 static void
@@ -1142,7 +992,7 @@ test_open_missing (void)
 {
   SpWindow *window = open_window ("/nonexistent/recording.spool");
 
-  g_assert_true (wait_for_page (window, "error"));
+  g_assert_true (window_test_wait_for_page (window, "error", 20));
   gui_test_save_png (GTK_WIDGET (window), "window-missing.png");
   gtk_window_destroy (GTK_WINDOW (window));
 }

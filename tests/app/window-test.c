@@ -5,8 +5,13 @@
 
 #include <glib/gstdio.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <string.h>
 #include <sys/wait.h>
+
+#include "gui-test.h"
+#include "sp-function-item.h"
+#include "sp-tree-item.h"
 
 gboolean
 window_test_wait (gboolean (*cond) (gpointer data),
@@ -64,24 +69,29 @@ widget_text (GtkWidget *widget)
   return NULL;
 }
 
+typedef struct {
+  GType       type;
+  const char *text;
+} Wanted;
+
+static gboolean
+shows_wanted (GtkWidget *widget,
+              gconstpointer data)
+{
+  const Wanted *wanted = data;
+  const char *shown = widget_text (widget);
+
+  return G_TYPE_CHECK_INSTANCE_TYPE (widget, wanted->type) && shown != NULL && strstr (shown, wanted->text) != NULL;
+}
+
 static GtkWidget *
 find_widget (GtkWidget *widget,
              GType type,
              const char *text)
 {
-  const char *shown = widget_text (widget);
+  Wanted wanted = { type, text };
 
-  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type) && shown != NULL && strstr (shown, text) != NULL)
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_widget (child, type, text);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
+  return gui_test_find (widget, shows_wanted, &wanted);
 }
 
 GtkLabel *
@@ -105,21 +115,18 @@ window_test_find_check_button (GtkWidget *widget,
   return GTK_CHECK_BUTTON (find_widget (widget, GTK_TYPE_CHECK_BUTTON, text));
 }
 
+static gboolean
+is_of_type (GtkWidget *widget,
+            gconstpointer type)
+{
+  return G_TYPE_CHECK_INSTANCE_TYPE (widget, GPOINTER_TO_SIZE (type));
+}
+
 GtkWidget *
 window_test_find_widget (GtkWidget *widget,
                          GType type)
 {
-  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = window_test_find_widget (child, type);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
+  return gui_test_find (widget, is_of_type, GSIZE_TO_POINTER (type));
 }
 
 gboolean
@@ -165,4 +172,130 @@ window_test_stop_workload (GPid pid)
 {
   kill (pid, SIGKILL);
   waitpid (pid, NULL, 0);
+}
+
+gboolean
+window_test_record (const char *spool,
+                    const char *frequency,
+                    const char *program,
+                    ...)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr (GError) error = NULL;
+  const char *argument;
+  int status = 0;
+  va_list arguments;
+
+  g_assert_nonnull (g_getenv ("SP_RECORD"));
+  g_assert_nonnull (program);
+  g_ptr_array_add (argv, (char *) g_getenv ("SP_RECORD"));
+  if (frequency != NULL)
+    {
+      g_ptr_array_add (argv, (char *) "-F");
+      g_ptr_array_add (argv, (char *) frequency);
+    }
+  g_ptr_array_add (argv, (char *) "-o");
+  g_ptr_array_add (argv, (char *) spool);
+  g_ptr_array_add (argv, (char *) "--");
+  g_ptr_array_add (argv, (char *) program);
+  va_start (arguments, program);
+  while ((argument = va_arg (arguments, const char *)) != NULL)
+    g_ptr_array_add (argv, (char *) argument);
+  va_end (arguments);
+  g_ptr_array_add (argv, NULL);
+  g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                NULL, NULL, NULL, NULL, &status, &error);
+  g_assert_no_error (error);
+  if (g_spawn_check_wait_status (status, NULL))
+    return TRUE;
+  if (g_getenv ("CI") != NULL)
+    g_error ("stackpulse-record failed here (status %d): CI must be able to record", status);
+  g_test_skip ("stackpulse-record cannot record here (perf_event refused?)");
+  return FALSE;
+}
+
+void
+window_test_remove_dir (const char *dir)
+{
+  g_autoptr (GDir) listing = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  while (listing != NULL && (name = g_dir_read_name (listing)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+
+      g_unlink (path);
+    }
+  g_rmdir (dir);
+}
+
+guint64
+window_test_top_level_total (GListModel *rows)
+{
+  guint64 total = 0;
+
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr (GtkTreeListRow) row = g_list_model_get_item (rows, i);
+      g_autoptr (SpTreeItem) item = gtk_tree_list_row_get_item (row);
+
+      if (gtk_tree_list_row_get_depth (row) == 0)
+        total += sp_tree_item_get_total (item);
+    }
+  return total;
+}
+
+char *
+window_test_chosen_name (SpCallersView *view)
+{
+  GListModel *rows = sp_callers_view_get_functions (view);
+
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr (SpFunctionItem) item = g_list_model_get_item (rows, i);
+
+      if (sp_function_item_get_function (item) == sp_callers_view_get_function (view))
+        return g_strdup (sp_function_item_get_name (item));
+    }
+  return NULL;
+}
+
+char *
+window_test_figure_text (GtkWidget *window,
+                         const char *name)
+{
+  GtkWidget *grid = window_test_find_widget (window, GTK_TYPE_GRID);
+
+  g_assert_nonnull (grid);
+  for (int row = 0; gtk_grid_get_child_at (GTK_GRID (grid), 0, row) != NULL; row++)
+    {
+      GtkWidget *label = gtk_grid_get_child_at (GTK_GRID (grid), 0, row);
+
+      if (g_str_equal (gtk_label_get_text (GTK_LABEL (label)), name))
+        return g_strdup (gtk_label_get_text (GTK_LABEL (gtk_grid_get_child_at (GTK_GRID (grid), 1, row))));
+    }
+  return NULL;
+}
+
+typedef struct {
+  SpWindow   *window;
+  const char *page;
+} Page;
+
+static gboolean
+shows_page (gpointer data)
+{
+  const Page *wanted = data;
+
+  return g_strcmp0 (sp_window_get_page (wanted->window), wanted->page) == 0;
+}
+
+gboolean
+window_test_wait_for_page (SpWindow *window,
+                           const char *page,
+                           double timeout_s)
+{
+  Page wanted = { window, page };
+
+  return window_test_wait (shows_page, &wanted, timeout_s);
 }

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* window-test.h: finding what a window shows, and waiting for it, in the
- * app's tests. */
+/* window-test.h: finding what a window shows, waiting for it, and the
+ * recordings and workloads it shows, in the app's tests. */
 #pragma once
 
 #include <gtk/gtk.h>
+
+#include "sp-callers-view.h"
+#include "sp-window.h"
 
 /* Runs the main loop until cond (data) holds; FALSE after timeout_s. */
 gboolean window_test_wait (gboolean (*cond) (gpointer data),
@@ -36,3 +39,35 @@ gboolean window_test_is_shown (GtkWidget *widget);
  * burning CPU), started in the background; and its end. */
 GPid window_test_start_workload (double seconds);
 void window_test_stop_workload (GPid pid);
+
+/* Records program (its arguments follow, up to a NULL) into spool with
+ * the real recorder (SP_RECORD), at frequency samples a second (NULL:
+ * the recorder's own). FALSE, the test skipped, where perf_event is
+ * refused, except in CI, which must be able to record. */
+gboolean window_test_record (const char *spool,
+                             const char *frequency,
+                             const char *program,
+                             ...) G_GNUC_NULL_TERMINATED;
+
+/* Removes a test's folder and the files the test left in it. */
+void window_test_remove_dir (const char *dir);
+
+/* Samples under the top-level rows of a call tree model (rows of
+ * SpTreeItems). */
+guint64 window_test_top_level_total (GListModel *rows);
+
+/* The name of the function the callers view shows, from its list; NULL
+ * when none is chosen. */
+char *window_test_chosen_name (SpCallersView *view);
+
+/* The Summary page's value for name: the text of the label next to the
+ * label name in the window's (only) figures grid; NULL when none is
+ * named so. */
+char *window_test_figure_text (GtkWidget *window,
+                               const char *name);
+
+/* Runs the main loop until window shows page ("profile", "error"...);
+ * FALSE after timeout_s. */
+gboolean window_test_wait_for_page (SpWindow *window,
+                                    const char *page,
+                                    double timeout_s);

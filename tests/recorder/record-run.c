@@ -63,6 +63,25 @@ sp_test_require_perf (void)
   return FALSE;
 }
 
+gboolean
+sp_test_case_needs_perf (void)
+{
+  g_autofree char *reason = NULL;
+
+  if (sp_test_perf_usable (&reason))
+    return TRUE;
+  g_test_skip (reason);
+  return FALSE;
+}
+
+void
+sp_test_assert_contains (const char *text,
+                         const char *part)
+{
+  if (strstr (text, part) == NULL)
+    g_error ("expected \"%s\" in:\n%s", part, text);
+}
+
 const char *
 sp_test_recorder (void)
 {
@@ -287,6 +306,38 @@ sp_test_run (const char *dir,
 }
 
 void
+sp_test_folder_set_up (SpTestFolder *f,
+                       gconstpointer data)
+{
+  f->dir = sp_test_make_dir ();
+  f->rec = g_build_filename (f->dir, "rec", NULL);
+  g_assert_cmpint (g_mkdir (f->rec, 0755), ==, 0);
+  f->spool = g_build_filename (f->rec, "out.spool", NULL);
+  f->meta = g_strconcat (f->spool, ".meta", NULL);
+}
+
+void
+sp_test_folder_tear_down (SpTestFolder *f,
+                          gconstpointer data)
+{
+  sp_test_remove_dir (f->dir);
+  g_free (f->dir);
+  g_free (f->rec);
+  g_free (f->spool);
+  g_free (f->meta);
+}
+
+SpChildResult *
+sp_test_run_recorder (const char *dir,
+                      const char *const *argv)
+{
+  SpChildResult *result = sp_test_run (dir, "record", argv);
+
+  g_test_message ("exit status %d, stderr:\n%s", result->exit_code, result->err);
+  return result;
+}
+
+void
 sp_child_result_free (SpChildResult *result)
 {
   g_free (result->out);
@@ -399,6 +450,14 @@ sp_test_assert_meta_string (SpTestRecording *rec,
 
   g_assert_no_error (error);
   g_assert_cmpstr (value, ==, expected);
+}
+
+void
+sp_test_assert_recorded (const SpTestRecording *rec,
+                         const char *what)
+{
+  if (rec->result->exit_code != 0)
+    g_error ("%s: stackpulse-record exited with %d:\n%s", what, rec->result->exit_code, rec->result->err);
 }
 
 void

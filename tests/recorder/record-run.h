@@ -26,6 +26,15 @@ gboolean sp_test_perf_usable (char **reason);
  * should return 0 without registering any test. */
 gboolean sp_test_require_perf (void);
 
+/* For one test case that reaches perf_event_open: calls
+ * sp_test_perf_usable() and, when perf is unusable outside CI, skips the
+ * case (g_test_skip) and returns FALSE. */
+gboolean sp_test_case_needs_perf (void);
+
+/* Fails the test, showing text, unless text contains part. */
+void sp_test_assert_contains (const char *text,
+                              const char *part);
+
 /* $SP_RECORD, the stackpulse-record under test. */
 const char *sp_test_recorder (void);
 
@@ -87,6 +96,26 @@ SpChildResult *sp_test_run (const char *dir,
                             const char *name,
                             const char *const *argv);
 
+/* A test case's folders, for g_test_add (): made before the case
+ * (sp_test_folder_set_up), removed with all they hold after it
+ * (sp_test_folder_tear_down). */
+typedef struct {
+  char *dir;      /* the case's folder: captured output, markers */
+  char *rec;      /* dir/rec, where the recording goes */
+  char *spool;    /* dir/rec/out.spool */
+  char *meta;     /* dir/rec/out.spool.meta */
+} SpTestFolder;
+
+void sp_test_folder_set_up (SpTestFolder *f,
+                            gconstpointer data);
+void sp_test_folder_tear_down (SpTestFolder *f,
+                               gconstpointer data);
+
+/* sp_test_run () of the recorder's argv in dir (its output there as
+ * "record"); its exit status and stderr go to the test's log. */
+SpChildResult *sp_test_run_recorder (const char *dir,
+                                     const char *const *argv);
+
 void sp_child_result_free (SpChildResult *result);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpChildResult, sp_child_result_free)
 
@@ -131,6 +160,11 @@ void sp_test_assert_meta_string (SpTestRecording *rec,
                                  const char *group,
                                  const char *key,
                                  const char *expected);
+
+/* Fails the test, with what (a row's, a workload's name) and the
+ * recorder's stderr, unless stackpulse-record exited with 0. */
+void sp_test_assert_recorded (const SpTestRecording *rec,
+                              const char *what);
 
 void sp_test_recording_free (SpTestRecording *rec);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpTestRecording, sp_test_recording_free)

@@ -173,6 +173,23 @@ add_flags (GPtrArray *argv,
     g_ptr_array_add (argv, g_strdup (row->flags[i]));
 }
 
+/* What every C and C++ row is built with: optimised, with its debug
+ * information, and every function a frame of its own (no inlining, no
+ * sibling calls), then the row's flags and the output. */
+static void
+add_c_family_flags (GPtrArray *argv,
+                    const Row *row,
+                    const char *out)
+{
+  g_ptr_array_add (argv, g_strdup ("-O2"));
+  g_ptr_array_add (argv, g_strdup ("-g"));
+  g_ptr_array_add (argv, g_strdup ("-fno-inline"));
+  g_ptr_array_add (argv, g_strdup ("-fno-optimize-sibling-calls"));
+  add_flags (argv, row);
+  g_ptr_array_add (argv, g_strdup ("-o"));
+  g_ptr_array_add (argv, g_strdup (out));
+}
+
 /* The command that builds row's program at out, run in dir (the
  * programs by their paths: the test spawns without a PATH search). */
 static GPtrArray *
@@ -187,13 +204,7 @@ build_command (const Row *row,
     case LANGUAGE_C:
       g_ptr_array_add (argv, g_find_program_in_path (row->compiler));
       g_ptr_array_add (argv, g_strdup ("-D_GNU_SOURCE"));
-      g_ptr_array_add (argv, g_strdup ("-O2"));
-      g_ptr_array_add (argv, g_strdup ("-g"));
-      g_ptr_array_add (argv, g_strdup ("-fno-inline"));
-      g_ptr_array_add (argv, g_strdup ("-fno-optimize-sibling-calls"));
-      add_flags (argv, row);
-      g_ptr_array_add (argv, g_strdup ("-o"));
-      g_ptr_array_add (argv, g_strdup (out));
+      add_c_family_flags (argv, row, out);
       g_ptr_array_add (argv, workload_source ("sp-work-threads.c"));
       g_ptr_array_add (argv, workload_source ("sp-workload.c"));
       g_ptr_array_add (argv, g_strdup ("-pthread"));
@@ -212,13 +223,7 @@ build_command (const Row *row,
       break;
     case LANGUAGE_CXX:
       g_ptr_array_add (argv, g_find_program_in_path (row->compiler));
-      g_ptr_array_add (argv, g_strdup ("-O2"));
-      g_ptr_array_add (argv, g_strdup ("-g"));
-      g_ptr_array_add (argv, g_strdup ("-fno-inline"));
-      g_ptr_array_add (argv, g_strdup ("-fno-optimize-sibling-calls"));
-      add_flags (argv, row);
-      g_ptr_array_add (argv, g_strdup ("-o"));
-      g_ptr_array_add (argv, g_strdup (out));
+      add_c_family_flags (argv, row, out);
       g_ptr_array_add (argv, workload_source ("sp-work-cxx.cpp"));
       g_ptr_array_add (argv, g_strdup ("-pthread"));
       break;
@@ -476,8 +481,7 @@ test_row (gconstpointer data)
 
     rec = sp_test_record (row->call_graph != NULL ? options : NULL, command);
   }
-  if (rec->result->exit_code != 0)
-    g_error ("%s: stackpulse-record exited with %d:\n%s", row->name, rec->result->exit_code, rec->result->err);
+  sp_test_assert_recorded (rec, row->name);
   collapsed = sp_test_report (rec->dir, "collapsed", rec->spool, NULL);
   stacks = sp_test_parse_collapsed (collapsed, &total);
   rooted = count_rooted (stacks);

@@ -22,43 +22,8 @@
 #define EXIT_USAGE     2
 #define EXIT_NOT_FOUND 127
 
-typedef struct {
-  char *dir;      /* the test's folder: captured output, markers */
-  char *rec;      /* dir/rec, where the recording would go */
-  char *spool;    /* dir/rec/out.spool */
-} Fixture;
-
-static void
-fixture_set_up (Fixture *f,
-                gconstpointer data)
-{
-  f->dir = sp_test_make_dir ();
-  f->rec = g_build_filename (f->dir, "rec", NULL);
-  g_assert_cmpint (g_mkdir (f->rec, 0755), ==, 0);
-  f->spool = g_build_filename (f->rec, "out.spool", NULL);
-}
-
-static void
-fixture_tear_down (Fixture *f,
-                   gconstpointer data)
-{
-  sp_test_remove_dir (f->dir);
-  g_free (f->dir);
-  g_free (f->rec);
-  g_free (f->spool);
-}
-
-/* Cases that reach perf_event_open skip without it (CI never skips). */
-static gboolean
-need_perf (void)
-{
-  g_autofree char *reason = NULL;
-
-  if (sp_test_perf_usable (&reason))
-    return TRUE;
-  g_test_skip (reason);
-  return FALSE;
-}
+/* The case's folders (record-run.h). */
+typedef SpTestFolder Fixture;
 
 static void
 assert_nothing_left (Fixture *f)
@@ -69,37 +34,19 @@ assert_nothing_left (Fixture *f)
 }
 
 static void
-assert_contains (const char *text,
-                 const char *part)
-{
-  if (strstr (text, part) == NULL)
-    g_error ("expected \"%s\" in:\n%s", part, text);
-}
-
-static SpChildResult *
-run_recorder (Fixture *f,
-              const char *const *argv)
-{
-  SpChildResult *result = sp_test_run (f->dir, "record", argv);
-
-  g_test_message ("exit status %d, stderr:\n%s", result->exit_code, result->err);
-  return result;
-}
-
-static void
 test_command_not_found (Fixture *f,
                         gconstpointer data)
 {
   g_auto (GStrv) argv = NULL;
   g_autoptr (SpChildResult) result = NULL;
 
-  if (!need_perf ())
+  if (!sp_test_case_needs_perf ())
     return;
   argv = sp_test_argv (sp_test_recorder (), "-o", f->spool, "--", "sp-no-such-command-4711", NULL);
-  result = run_recorder (f, (const char *const *) argv);
+  result = sp_test_run_recorder (f->dir, (const char *const *) argv);
   g_assert_cmpint (result->exit_code, ==, EXIT_NOT_FOUND);
-  assert_contains (result->err, "sp-no-such-command-4711");
-  assert_contains (result->err, g_strerror (ENOENT));
+  sp_test_assert_contains (result->err, "sp-no-such-command-4711");
+  sp_test_assert_contains (result->err, g_strerror (ENOENT));
   assert_nothing_left (f);
 }
 
@@ -112,16 +59,16 @@ test_command_not_executable (Fixture *f,
   g_auto (GStrv) argv = NULL;
   g_autoptr (SpChildResult) result = NULL;
 
-  if (!need_perf ())
+  if (!sp_test_case_needs_perf ())
     return;
   g_file_set_contents (script, "#!/bin/sh\nexit 0\n", -1, &error);
   g_assert_no_error (error);
   g_assert_cmpint (g_chmod (script, 0644), ==, 0);
   argv = sp_test_argv (sp_test_recorder (), "-o", f->spool, "--", script, NULL);
-  result = run_recorder (f, (const char *const *) argv);
+  result = sp_test_run_recorder (f->dir, (const char *const *) argv);
   g_assert_cmpint (result->exit_code, ==, EXIT_NOT_FOUND);
-  assert_contains (result->err, script);
-  assert_contains (result->err, g_strerror (EACCES));
+  sp_test_assert_contains (result->err, script);
+  sp_test_assert_contains (result->err, g_strerror (EACCES));
   assert_nothing_left (f);
 }
 
@@ -146,11 +93,11 @@ test_no_such_pid (Fixture *f,
 {
   g_autofree char *pid = g_strdup_printf ("%d", (int) unused_pid ());
   g_auto (GStrv) argv = sp_test_argv (sp_test_recorder (), "-o", f->spool, "-p", pid, "--duration", "1", NULL);
-  g_autoptr (SpChildResult) result = run_recorder (f, (const char *const *) argv);
+  g_autoptr (SpChildResult) result = sp_test_run_recorder (f->dir, (const char *const *) argv);
 
   g_assert_true (WIFEXITED (result->wait_status));
   g_assert_cmpint (result->exit_code, !=, 0);
-  assert_contains (result->err, pid);
+  sp_test_assert_contains (result->err, pid);
   assert_nothing_left (f);
 }
 
@@ -163,11 +110,11 @@ assert_output_refused (Fixture *f,
   g_autofree char *marker = g_build_filename (f->dir, "marker", NULL);
   g_auto (GStrv) argv = sp_test_argv (sp_test_recorder (), "-o", output, "--",
                                       workload, "--ready", marker, "0.1", NULL);
-  g_autoptr (SpChildResult) result = run_recorder (f, (const char *const *) argv);
+  g_autoptr (SpChildResult) result = sp_test_run_recorder (f->dir, (const char *const *) argv);
 
   g_assert_true (WIFEXITED (result->wait_status));
   g_assert_cmpint (result->exit_code, !=, 0);
-  assert_contains (result->err, output);
+  sp_test_assert_contains (result->err, output);
   /* Had it started, the target would have written the marker by now. */
   g_usleep (300 * 1000);
   g_assert_false (g_file_test (marker, G_FILE_TEST_EXISTS));
@@ -195,10 +142,10 @@ static void
 assert_usage (Fixture *f,
               const char *const *argv)
 {
-  g_autoptr (SpChildResult) result = run_recorder (f, argv);
+  g_autoptr (SpChildResult) result = sp_test_run_recorder (f->dir, argv);
 
   g_assert_cmpint (result->exit_code, ==, EXIT_USAGE);
-  assert_contains (result->err, "Usage: stackpulse-record");
+  sp_test_assert_contains (result->err, "Usage: stackpulse-record");
   g_assert_cmpstr (result->out, ==, "");
   assert_nothing_left (f);
 }
@@ -237,10 +184,10 @@ test_env_with_pid (Fixture *f,
                    gconstpointer data)
 {
   g_auto (GStrv) argv = sp_test_argv (sp_test_recorder (), "-o", f->spool, "--env", "A=b", "-p", "1", NULL);
-  g_autoptr (SpChildResult) result = run_recorder (f, (const char *const *) argv);
+  g_autoptr (SpChildResult) result = sp_test_run_recorder (f->dir, (const char *const *) argv);
 
   g_assert_cmpint (result->exit_code, ==, EXIT_USAGE);
-  assert_contains (result->err, "apply to a launched command");
+  sp_test_assert_contains (result->err, "apply to a launched command");
   assert_nothing_left (f);
 }
 
@@ -249,10 +196,10 @@ test_env_without_value (Fixture *f,
                         gconstpointer data)
 {
   g_auto (GStrv) argv = sp_test_argv (sp_test_recorder (), "-o", f->spool, "--env", "NOEQUALS", "--", "true", NULL);
-  g_autoptr (SpChildResult) result = run_recorder (f, (const char *const *) argv);
+  g_autoptr (SpChildResult) result = sp_test_run_recorder (f->dir, (const char *const *) argv);
 
   g_assert_cmpint (result->exit_code, ==, EXIT_USAGE);
-  assert_contains (result->err, "--env takes KEY=VALUE");
+  sp_test_assert_contains (result->err, "--env takes KEY=VALUE");
   assert_nothing_left (f);
 }
 
@@ -267,10 +214,10 @@ test_missing_directory (Fixture *f,
   g_autofree char *touch = g_strdup_printf ("touch '%s'", marker);
   g_auto (GStrv) argv = sp_test_argv (sp_test_recorder (), "-o", f->spool, "--directory", missing, "--",
                                       "/bin/sh", "-c", touch, NULL);
-  g_autoptr (SpChildResult) result = run_recorder (f, (const char *const *) argv);
+  g_autoptr (SpChildResult) result = sp_test_run_recorder (f->dir, (const char *const *) argv);
 
   g_assert_cmpint (result->exit_code, ==, EXIT_NOT_FOUND);
-  assert_contains (result->err, "no-such-folder");
+  sp_test_assert_contains (result->err, "no-such-folder");
   g_assert_false (g_file_test (marker, G_FILE_TEST_EXISTS));
   assert_nothing_left (f);
 }
@@ -306,15 +253,15 @@ test_bad_numbers (Fixture *f,
       g_auto (GStrv) argv = attach ? sp_test_argv (sp_test_recorder (), "-o", f->spool, option, value, NULL)
                                    : sp_test_argv (sp_test_recorder (), "-o", f->spool, option, value, "--",
                                                    "/bin/sh", "-c", touch, NULL);
-      g_autoptr (SpChildResult) result = run_recorder (f, (const char *const *) argv);
+      g_autoptr (SpChildResult) result = sp_test_run_recorder (f->dir, (const char *const *) argv);
 
       g_test_message ("%s %s", option, value);
       g_assert_cmpint (result->exit_code, ==, EXIT_USAGE);
-      assert_contains (result->err, option);
+      sp_test_assert_contains (result->err, option);
       if (!g_str_equal (value, "1,1"))
-        assert_contains (result->err, value);
+        sp_test_assert_contains (result->err, value);
       else
-        assert_contains (result->err, "pid 1 is given twice");
+        sp_test_assert_contains (result->err, "pid 1 is given twice");
       g_assert_false (g_file_test (marker, G_FILE_TEST_EXISTS));
       assert_nothing_left (f);
     }
@@ -328,17 +275,17 @@ test_largest_numbers (Fixture *f,
   g_auto (GStrv) argv = NULL;
   g_autoptr (SpChildResult) result = NULL;
 
-  if (!need_perf ())
+  if (!sp_test_case_needs_perf ())
     return;
   argv = sp_test_argv (sp_test_recorder (), "-o", f->spool, "--duration", "1e9", "--stack-size", "63488",
                        "--", "true", NULL);
-  result = run_recorder (f, (const char *const *) argv);
+  result = sp_test_run_recorder (f->dir, (const char *const *) argv);
   g_assert_cmpint (result->exit_code, ==, 0);
   g_assert_true (g_file_test (f->spool, G_FILE_TEST_IS_REGULAR));
 }
 
 #define ADD(path, func) \
-  g_test_add (path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
+  g_test_add (path, Fixture, NULL, sp_test_folder_set_up, func, sp_test_folder_tear_down)
 
 int
 main (int argc,

@@ -37,63 +37,8 @@
 static gboolean own_mounts;
 static int own_mounts_errno;
 
-typedef struct {
-  char *dir;      /* the test's folder: captured output, markers */
-  char *rec;      /* dir/rec, where the recording goes */
-  char *spool;    /* dir/rec/out.spool */
-  char *meta;     /* dir/rec/out.spool.meta */
-} Fixture;
-
-static void
-fixture_set_up (Fixture *f,
-                gconstpointer data)
-{
-  f->dir = sp_test_make_dir ();
-  f->rec = g_build_filename (f->dir, "rec", NULL);
-  g_assert_cmpint (g_mkdir (f->rec, 0755), ==, 0);
-  f->spool = g_build_filename (f->rec, "out.spool", NULL);
-  f->meta = g_strconcat (f->spool, ".meta", NULL);
-}
-
-static void
-fixture_tear_down (Fixture *f,
-                   gconstpointer data)
-{
-  sp_test_remove_dir (f->dir);
-  g_free (f->dir);
-  g_free (f->rec);
-  g_free (f->spool);
-  g_free (f->meta);
-}
-
-static gboolean
-need_perf (void)
-{
-  g_autofree char *reason = NULL;
-
-  if (sp_test_perf_usable (&reason))
-    return TRUE;
-  g_test_skip (reason);
-  return FALSE;
-}
-
-static void
-assert_contains (const char *text,
-                 const char *part)
-{
-  if (strstr (text, part) == NULL)
-    g_error ("expected \"%s\" in:\n%s", part, text);
-}
-
-static SpChildResult *
-run_recorder (Fixture *f,
-              const char *const *argv)
-{
-  SpChildResult *result = sp_test_run (f->dir, "record", argv);
-
-  g_test_message ("exit status %d, stderr:\n%s", result->exit_code, result->err);
-  return result;
-}
+/* The case's folders (record-run.h). */
+typedef SpTestFolder Fixture;
 
 static char *
 read_file (const char *path)
@@ -105,6 +50,17 @@ read_file (const char *path)
   g_file_get_contents (path, &text, &len, &error);
   g_assert_no_error (error);
   return text;
+}
+
+/* path's bytes, which must be readable. */
+static GBytes *
+file_bytes (const char *path)
+{
+  char *contents = NULL;
+  gsize len;
+
+  g_assert_true (g_file_get_contents (path, &contents, &len, NULL));
+  return g_bytes_new_take (contents, len);
 }
 
 static void
@@ -134,7 +90,7 @@ record_threads (Fixture *f,
   g_autofree char *workload = sp_test_workload ("threads");
   g_auto (GStrv) argv = sp_test_argv (sp_test_recorder (), "-o", f->spool, "--", workload, seconds, NULL);
 
-  return run_recorder (f, (const char *const *) argv);
+  return sp_test_run_recorder (f->dir, (const char *const *) argv);
 }
 
 static SpSpoolReader *
@@ -181,7 +137,7 @@ record_with_marker (Fixture *f,
   g_auto (GStrv) argv = sp_test_argv (sp_test_recorder (), "-o", output, "--",
                                       workload, "--ready", marker, "0.1", NULL);
 
-  return run_recorder (f, (const char *const *) argv);
+  return sp_test_run_recorder (f->dir, (const char *const *) argv);
 }
 
 /* Refused before the target started (it would have written the marker),
@@ -194,7 +150,7 @@ assert_refused (Fixture *f,
   g_autofree char *marker = g_build_filename (f->dir, "marker", NULL);
 
   g_assert_cmpint (result->exit_code, ==, EXIT_FAILED);
-  assert_contains (result->err, output);
+  sp_test_assert_contains (result->err, output);
   g_usleep (300 * 1000);
   g_assert_false (g_file_test (marker, G_FILE_TEST_EXISTS));
 }
@@ -233,26 +189,25 @@ test_not_started_keeps_recording (Fixture *f,
 {
   g_autoptr (SpChildResult) first = NULL;
   g_autoptr (SpChildResult) result = NULL;
-  g_autofree char *spool = NULL;
+  g_autoptr (GBytes) spool = NULL;
+  g_autoptr (GBytes) after = NULL;
   g_autofree char *meta = NULL;
   g_autofree char *before = NULL;
-  g_autofree char *after = NULL;
   g_auto (GStrv) argv = NULL;
-  gsize spool_len, after_len;
 
-  if (!need_perf ())
+  if (!sp_test_case_needs_perf ())
     return;
   first = record_threads (f, "0.2");
   g_assert_cmpint (first->exit_code, ==, 0);
-  g_assert_true (g_file_get_contents (f->spool, &spool, &spool_len, NULL));
+  spool = file_bytes (f->spool);
   meta = read_file (f->meta);
   before = sp_test_list_dir (f->rec);
 
   argv = sp_test_argv (sp_test_recorder (), "-o", f->spool, "--", "sp-no-such-command-4711", NULL);
-  result = run_recorder (f, (const char *const *) argv);
+  result = sp_test_run_recorder (f->dir, (const char *const *) argv);
   g_assert_cmpint (result->exit_code, ==, EXIT_NOT_FOUND);
-  g_assert_true (g_file_get_contents (f->spool, &after, &after_len, NULL));
-  g_assert_true (after_len == spool_len && memcmp (after, spool, spool_len) == 0);
+  after = file_bytes (f->spool);
+  g_assert_true (g_bytes_equal (after, spool));
   assert_file_is (f->meta, meta);
   {
     g_autofree char *listing = sp_test_list_dir (f->rec);
@@ -272,9 +227,9 @@ test_not_started_keeps_other_files (Fixture *f,
 
   write_file (notes, "my notes\n");
   write_file (notes_meta, "more notes\n");
-  result = run_recorder (f, (const char *const *) argv);
+  result = sp_test_run_recorder (f->dir, (const char *const *) argv);
   g_assert_cmpint (result->exit_code, !=, 0);
-  assert_contains (result->err, notes);
+  sp_test_assert_contains (result->err, notes);
   assert_file_is (notes, "my notes\n");
   assert_file_is (notes_meta, "more notes\n");
 }
@@ -324,7 +279,7 @@ test_output_is_program (Fixture *f,
 
   g_test_message ("stderr:\n%s", result->err);
   assert_refused (f, result, "'prog'");
-  assert_contains (result->err, "program");
+  sp_test_assert_contains (result->err, "program");
   assert_same_size (prog, workload);
   g_assert_true (g_file_test (prog, G_FILE_TEST_IS_EXECUTABLE));
   {
@@ -341,23 +296,22 @@ test_output_is_input (Fixture *f,
 {
   g_autoptr (SpChildResult) first = NULL;
   g_autoptr (SpChildResult) result = NULL;
-  g_autofree char *spool = NULL;
-  g_autofree char *after = NULL;
+  g_autoptr (GBytes) spool = NULL;
+  g_autoptr (GBytes) after = NULL;
   g_auto (GStrv) argv = NULL;
-  gsize len, after_len;
 
-  if (!need_perf ())
+  if (!sp_test_case_needs_perf ())
     return;
   first = record_threads (f, "0.2");
   g_assert_cmpint (first->exit_code, ==, 0);
-  g_assert_true (g_file_get_contents (f->spool, &spool, &len, NULL));
+  spool = file_bytes (f->spool);
   argv = sp_test_argv (sp_test_recorder (), "-o", f->spool, "--", "cat", f->spool, NULL);
-  result = run_recorder (f, (const char *const *) argv);
+  result = sp_test_run_recorder (f->dir, (const char *const *) argv);
   g_assert_cmpint (result->exit_code, ==, EXIT_FAILED);
-  assert_contains (result->err, f->spool);
-  assert_contains (result->err, "names");
-  g_assert_true (g_file_get_contents (f->spool, &after, &after_len, NULL));
-  g_assert_true (after_len == len && memcmp (after, spool, len) == 0);
+  sp_test_assert_contains (result->err, f->spool);
+  sp_test_assert_contains (result->err, "names");
+  after = file_bytes (f->spool);
+  g_assert_true (g_bytes_equal (after, spool));
 }
 
 static void
@@ -371,7 +325,7 @@ test_output_is_device (Fixture *f,
 
   result = record_with_marker (f, "/dev/null");
   assert_refused (f, result, "/dev/null");
-  assert_contains (result->err, "not a regular file");
+  sp_test_assert_contains (result->err, "not a regular file");
   if (!existed)
     g_assert_false (g_file_test ("/dev/null.meta", G_FILE_TEST_EXISTS));
   else
@@ -408,7 +362,7 @@ test_output_is_other_file (Fixture *f,
   write_file (notes, "my notes\n");
   result = record_with_marker (f, notes);
   assert_refused (f, result, notes);
-  assert_contains (result->err, "not a stackpulse recording");
+  sp_test_assert_contains (result->err, "not a stackpulse recording");
   assert_file_is (notes, "my notes\n");
   g_assert_false (g_file_test (f->meta, G_FILE_TEST_EXISTS));
 }
@@ -426,15 +380,15 @@ test_replaces_recording (Fixture *f,
   g_autofree char *listing = NULL;
   SpSpoolReader *reader;
 
-  if (!need_perf ())
+  if (!sp_test_case_needs_perf ())
     return;
   first = record_threads (f, "0.2");
   g_assert_cmpint (first->exit_code, ==, 0);
   g_assert_null (strstr (first->err, "replacing"));
   second = record_threads (f, "0.3");
   g_assert_cmpint (second->exit_code, ==, 0);
-  assert_contains (second->err, "replacing the existing recording");
-  assert_contains (second->err, f->spool);
+  sp_test_assert_contains (second->err, "replacing the existing recording");
+  sp_test_assert_contains (second->err, f->spool);
 
   reader = open_spool (f->spool);
   meta = load_meta (f->meta);
@@ -484,7 +438,7 @@ test_replacing_recording_grows (Fixture *f,
   guint64 first_start;
   size_t n;
 
-  if (!need_perf ())
+  if (!sp_test_case_needs_perf ())
     return;
   first = record_threads (f, "0.2");
   g_assert_cmpint (first->exit_code, ==, 0);
@@ -529,7 +483,7 @@ test_symlink_at_output (Fixture *f,
   g_assert_cmpint (symlink (victim, f->spool), ==, 0);
   result = record_with_marker (f, f->spool);
   assert_refused (f, result, f->spool);
-  assert_contains (result->err, "symbolic link");
+  sp_test_assert_contains (result->err, "symbolic link");
   assert_file_is (victim, "precious\n");
   g_assert_true (g_file_test (f->spool, G_FILE_TEST_IS_SYMLINK));
   g_assert_false (g_file_test (f->meta, G_FILE_TEST_EXISTS));
@@ -558,7 +512,7 @@ test_symlink_at_side_file (Fixture *f,
   g_assert_cmpint (symlink (victim, f->meta), ==, 0);
   result = record_with_marker (f, f->spool);
   assert_refused (f, result, f->meta);
-  assert_contains (result->err, "symbolic link");
+  sp_test_assert_contains (result->err, "symbolic link");
   assert_file_is (victim, "precious\n");
   g_assert_false (g_file_test (f->spool, G_FILE_TEST_EXISTS));
 }
@@ -575,7 +529,7 @@ test_symlink_at_side_file_temporary (Fixture *f,
   g_autoptr (GKeyFile) meta = NULL;
   SpSpoolReader *reader;
 
-  if (!need_perf ())
+  if (!sp_test_case_needs_perf ())
     return;
   g_assert_cmpint (symlink (victim, tmp), ==, 0);
   result = record_threads (f, "0.3");
@@ -643,7 +597,7 @@ test_disk_full (Fixture *f,
   pid_t pid;
   gboolean went_on;
 
-  if (!need_perf () || !need_own_mounts ())
+  if (!sp_test_case_needs_perf () || !need_own_mounts ())
     return;
   if (mount ("tmpfs", f->rec, "tmpfs", 0, "size=256k") != 0)
     g_error ("cannot mount a tmpfs on %s: %s", f->rec, g_strerror (errno));
@@ -655,8 +609,8 @@ test_disk_full (Fixture *f,
   result = sp_child_wait (child);
   g_test_message ("exit status %d, stderr:\n%s", result->exit_code, result->err);
   g_assert_cmpint (result->exit_code, ==, EXIT_FAILED);
-  assert_contains (result->err, f->spool);
-  assert_contains (result->err, g_strerror (ENOSPC));
+  sp_test_assert_contains (result->err, f->spool);
+  sp_test_assert_contains (result->err, g_strerror (ENOSPC));
 
   reader = open_spool (f->spool);
   pid = recorded_pid (reader);
@@ -709,7 +663,7 @@ test_killed_side_file (Fixture *f,
   SpSpoolReader *reader;
   guint64 samples, bytes;
 
-  if (!need_perf ())
+  if (!sp_test_case_needs_perf ())
     return;
   argv = sp_test_argv (sp_test_recorder (), "-o", f->spool, "--", workload, "--ready", ready, "20", NULL);
   child = sp_child_spawn (f->dir, "record", (const char *const *) argv, FALSE);
@@ -731,7 +685,7 @@ test_killed_side_file (Fixture *f,
 }
 
 #define ADD(path, func) \
-  g_test_add (path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
+  g_test_add (path, Fixture, NULL, sp_test_folder_set_up, func, sp_test_folder_tear_down)
 
 /* Before any thread exists: a mount namespace of the test's own, where
  * mounts do not reach the rest of the machine and end with the test. */

@@ -70,8 +70,7 @@ record_and_read (const char *workload,
   g_autofree char *collapsed = NULL;
   Figures figures;
 
-  if (rec->result->exit_code != 0)
-    g_error ("stackpulse-record exited with %d:\n%s", rec->result->exit_code, rec->result->err);
+  sp_test_assert_recorded (rec, workload);
   figures.summary = sp_test_report (rec->dir, "summary", rec->spool, NULL);
   collapsed = sp_test_report (rec->dir, "collapsed", rec->spool, NULL);
   figures.summary_stacks = reach_percent (figures.summary, "^stacks: ([0-9.]+)% of [0-9]+ reach their thread's root");

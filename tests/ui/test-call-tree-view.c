@@ -354,18 +354,11 @@ settle (void)
     g_main_context_iteration (NULL, FALSE);
 }
 
-/* A cell's text: a label's, or the full name of a function's name cell. */
-static const char *
-cell_text (GtkWidget *cell)
-{
-  if (SP_IS_NAME_LABEL (cell))
-    return sp_name_label_get_name (SP_NAME_LABEL (cell));
-  return gtk_label_get_text (GTK_LABEL (cell));
-}
-
 static gboolean
-is_text_cell (GtkWidget *widget)
+is_text_cell (GtkWidget *widget,
+              gconstpointer data)
 {
+  (void) data;
   return GTK_IS_LABEL (widget) || SP_IS_NAME_LABEL (widget);
 }
 
@@ -373,17 +366,7 @@ is_text_cell (GtkWidget *widget)
 static GtkWidget *
 first_label (GtkWidget *widget)
 {
-  if (is_text_cell (widget))
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *label = first_label (child);
-
-      if (label != NULL)
-        return label;
-    }
-  return NULL;
+  return gui_test_find (widget, is_text_cell, NULL);
 }
 
 /* The text of the first column in the row drawn at y in the scroller: the
@@ -398,7 +381,7 @@ function_drawn_at (GtkWidget *scroller,
   while (picked != NULL && !GTK_IS_LIST_VIEW (gtk_widget_get_parent (picked)))
     picked = gtk_widget_get_parent (picked);
   label = picked != NULL ? first_label (picked) : NULL;
-  return label != NULL ? g_strdup (cell_text (label)) : NULL;
+  return label != NULL ? g_strdup (gui_test_cell_text (label)) : NULL;
 }
 
 /* Scrolled down a long list below an opened row, a new tree keeps the
@@ -680,17 +663,6 @@ list_of (SpCallTreeView *view)
   g_assert_not_reached ();
 }
 
-static void
-collect_labels (GtkWidget *widget,
-                GPtrArray *labels)
-{
-  if (is_text_cell (widget))
-    g_ptr_array_add (labels, widget);
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    collect_labels (child, labels);
-}
-
 /* The row widget the column view shows for function name (NULL if none),
  * and its cells' labels (Function, Module, Self, Total). */
 static GtkWidget *
@@ -701,12 +673,12 @@ row_widget (SpCallTreeView *view,
   for (GtkWidget *row = gtk_widget_get_first_child (list_of (view)); row != NULL;
        row = gtk_widget_get_next_sibling (row))
     {
-      g_autoptr (GPtrArray) found = g_ptr_array_new ();
+      g_autoptr (GPtrArray) found = NULL;
 
       if (!gtk_widget_get_child_visible (row))
         continue;
-      collect_labels (row, found);
-      if (found->len == 4 && g_str_equal (cell_text (found->pdata[0]), name))
+      found = gui_test_find_all (row, is_text_cell, NULL);
+      if (found->len == 4 && g_str_equal (gui_test_cell_text (found->pdata[0]), name))
         {
           if (labels != NULL)
             g_ptr_array_extend (labels, found, NULL, NULL);

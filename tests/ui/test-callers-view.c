@@ -91,24 +91,12 @@ set_functions (SpCallersView *view,
 
 /* The view's column views, in the order they are in the widget tree:
  * functions, callers, callees. */
-static void
-collect_column_views (GtkWidget *widget,
-                      GPtrArray *found)
-{
-  if (GTK_IS_COLUMN_VIEW (widget))
-    g_ptr_array_add (found, widget);
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    collect_column_views (child, found);
-}
-
 static GtkColumnView *
 table_of (SpCallersView *view,
           guint index)
 {
-  g_autoptr (GPtrArray) found = g_ptr_array_new ();
+  g_autoptr (GPtrArray) found = gui_test_column_views (GTK_WIDGET (view));
 
-  collect_column_views (GTK_WIDGET (view), found);
   g_assert_cmpuint (found->len, ==, 3);
   return g_ptr_array_index (found, index);
 }
@@ -200,21 +188,18 @@ test_activate (void)
 }
 
 /* The first label under widget showing text, or NULL. */
+static gboolean
+is_label_showing (GtkWidget *widget,
+                  gconstpointer text)
+{
+  return GTK_IS_LABEL (widget) && g_str_equal (gtk_label_get_text (GTK_LABEL (widget)), text);
+}
+
 static GtkWidget *
 find_label (GtkWidget *widget,
             const char *text)
 {
-  if (GTK_IS_LABEL (widget) && g_str_equal (gtk_label_get_text (GTK_LABEL (widget)), text))
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_label (child, text);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
+  return gui_test_find (widget, is_label_showing, text);
 }
 
 /* The window as the user sees it, for review: a parser's profile with
@@ -255,50 +240,19 @@ test_screenshot (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
-/* What a cell shows: a label's text, a function name's name, or NULL. */
-static const char *
-cell_text (GtkWidget *widget)
+/* The cell showing text, mapped, or NULL. */
+static gboolean
+is_mapped_cell_showing (GtkWidget *widget,
+                        gconstpointer text)
 {
-  if (GTK_IS_LABEL (widget))
-    return gtk_label_get_text (GTK_LABEL (widget));
-  if (SP_IS_NAME_LABEL (widget))
-    return sp_name_label_get_name (SP_NAME_LABEL (widget));
-  return NULL;
+  return gtk_widget_get_mapped (widget) && g_strcmp0 (gui_test_cell_text (widget), text) == 0;
 }
 
-/* The cell showing text, mapped, or NULL. */
 static GtkWidget *
 find_cell (GtkWidget *widget,
            const char *text)
 {
-  if (gtk_widget_get_mapped (widget) && g_strcmp0 (cell_text (widget), text) == 0)
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_cell (child, text);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
-/* Cells with text in table's visible part. */
-static void
-count_shown (GtkWidget *table,
-             GtkWidget *widget,
-             guint *n)
-{
-  graphene_rect_t bounds;
-
-  if (cell_text (widget) != NULL && gtk_widget_get_mapped (widget) && cell_text (widget)[0] != '\0'
-      && gtk_widget_compute_bounds (widget, table, &bounds)
-      && bounds.origin.y >= 0 && bounds.origin.y + bounds.size.height <= gtk_widget_get_height (table))
-    (*n)++;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    count_shown (table, child, n);
+  return gui_test_find (widget, is_mapped_cell_showing, text);
 }
 
 static void
@@ -324,7 +278,7 @@ test_chosen_while_hidden (void)
   SpCallersView *view = sp_callers_view_new ();
   GtkWidget *chosen;
   graphene_rect_t bounds;
-  guint shown = 0;
+  guint shown;
 
   /* 40 functions, f39 the lightest: last in the list. */
   for (guint i = 0; i < 40; i++)
@@ -344,7 +298,7 @@ test_chosen_while_hidden (void)
   run_frames (0.5);
   gui_test_save_png (window, "callers-view-chosen-while-hidden.png");
 
-  count_shown (GTK_WIDGET (table_of (view, 0)), GTK_WIDGET (table_of (view, 0)), &shown);
+  shown = gui_test_count_shown_cells (GTK_WIDGET (table_of (view, 0)));
   g_test_message ("%u labels shown", shown);
   /* Three a row: ten rows at least. */
   g_assert_cmpuint (shown, >=, 30);
