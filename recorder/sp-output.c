@@ -49,6 +49,8 @@ open_folder (SpOutput *out,
   out->dir_fd = open (folder, O_PATH | O_DIRECTORY | O_CLOEXEC);
   if (out->dir_fd < 0)
     snprintf (message, message_size, "cannot create '%s': folder '%s': %s", out->path, folder, strerror (errno));
+  else
+    out->real_folder = realpath (folder, NULL);
   free (folder);
   return out->dir_fd >= 0;
 }
@@ -175,6 +177,94 @@ is_an_input (const struct stat *st,
   return false;
 }
 
+/* path as the command sees it (relative to directory, or here), with its
+ * folder resolved (realpath) and its last name kept: a file that does not
+ * exist yet has a name all the same. NULL when its folder does not exist
+ * or it names no file. */
+static char *
+resolve_in (const char *directory,
+            const char *path)
+{
+  char *full = NULL, *folder, *real, *resolved = NULL;
+  const char *slash, *base;
+
+  if ((path[0] == '/' || directory == NULL) ? asprintf (&full, "%s", path) < 0
+                                          : asprintf (&full, "%s/%s", directory, path) < 0)
+    return NULL;
+  slash = strrchr (full, '/');
+  base = slash != NULL ? slash + 1 : full;
+  folder = slash == NULL ? strdup (".") : slash == full ? strdup ("/") : strndup (full, (size_t) (slash - full));
+  real = folder != NULL && *base != '\0' && strcmp (base, ".") != 0 && strcmp (base, "..") != 0
+         ? realpath (folder, NULL) : NULL;
+  if (real != NULL && asprintf (&resolved, "%s/%s", strcmp (real, "/") == 0 ? "" : real, base) < 0)
+    resolved = NULL;
+  free (real);
+  free (folder);
+  free (full);
+  return resolved;
+}
+
+static bool
+names_path (const char *directory,
+            const char *arg,
+            const char *path)
+{
+  char *resolved = resolve_in (directory, arg);
+  bool same = resolved != NULL && strcmp (resolved, path) == 0;
+
+  free (resolved);
+  return same;
+}
+
+/* Whether the command line names path (the output's or its side file's,
+ * resolved), also a file that does not exist yet: the command would read
+ * or write the recording while it is written. The program's name without
+ * a slash is looked up along PATH, not here. */
+static bool
+command_names (const SpOutputInputs *inputs,
+               const char *path,
+               const char **arg_found)
+{
+  for (size_t i = 0; inputs->command != NULL && inputs->command[i] != NULL; i++)
+    {
+      const char *arg = inputs->command[i];
+      const char *equals = arg[0] == '-' ? strchr (arg, '=') : NULL;
+
+      if ((i > 0 || strchr (arg, '/') != NULL) && names_path (inputs->directory, arg, path))
+        *arg_found = arg;
+      else if (equals != NULL && names_path (inputs->directory, equals + 1, path))
+        *arg_found = arg;
+      else
+        continue;
+      return true;
+    }
+  return false;
+}
+
+/* Refuses an output (or side file) the command line names by its path. */
+static bool
+check_not_named (const SpOutput *out,
+                 const char *name,
+                 const char *path,
+                 const SpOutputInputs *inputs,
+                 char *message,
+                 size_t message_size)
+{
+  char *full = NULL;
+  const char *arg = NULL;
+  bool named;
+
+  if (out->real_folder == NULL
+      || asprintf (&full, "%s/%s", strcmp (out->real_folder, "/") == 0 ? "" : out->real_folder, name) < 0)
+    return true;
+  named = command_names (inputs, full, &arg);
+  free (full);
+  if (named)
+    snprintf (message, message_size, "'%s' is %s (%s): not writing the recording there", path,
+              arg == inputs->command[0] ? "the program to record" : "a file the command names", arg);
+  return !named;
+}
+
 /* Whether name in the folder is empty or begins with prefix. */
 static bool
 begins_with (int dir_fd,
@@ -264,7 +354,9 @@ sp_output_open (SpOutput *out,
   OutputFile spool = { out->name, out->path, SP_SPOOL_MAGIC, "recording" };
   OutputFile meta = { out->meta_name, out->meta_path, SIDE_FILE_HEADER, "side file" };
 
-  if (!check_existing (out, &spool, inputs, &out->replacing, message, message_size)
+  if (!check_not_named (out, out->name, out->path, inputs, message, message_size)
+      || !check_not_named (out, out->meta_name, out->meta_path, inputs, message, message_size)
+      || !check_existing (out, &spool, inputs, &out->replacing, message, message_size)
       || !check_existing (out, &meta, inputs, &meta_exists, message, message_size))
     return false;
   if (!out->replacing)
@@ -333,6 +425,7 @@ sp_output_clear (SpOutput *out)
   free (out->name);
   free (out->meta_name);
   free (out->temp_name);
+  free (out->real_folder);
   memset (out, 0, sizeof *out);
   out->dir_fd = out->spool_fd = -1;
 }

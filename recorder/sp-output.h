@@ -13,7 +13,8 @@
  * into place once the target runs (sp_output_commit), so a command that
  * cannot start leaves the old recording as it was. Refused, with a message:
  * a symbolic link, anything but a regular file, the program to record (or
- * any file named on its command line, or the recorder itself), and an
+ * any file named on its command line, by inode or, also before it exists,
+ * by path; or the recorder itself), and an
  * existing file that is not a recording (or a side file that is not one). */
 #pragma once
 
@@ -32,6 +33,7 @@ typedef struct {
   const char *path;        /* as given with -o, for messages */
   char       *meta_path;   /* path.meta, for messages */
   int         dir_fd;      /* the folder both are in */
+  char       *real_folder; /* its realpath, NULL if unknown */
   char       *name;        /* the spool's name in it */
   char       *meta_name;   /* the side file's */
   char       *temp_name;   /* where the new spool is until it replaces name; NULL if new */

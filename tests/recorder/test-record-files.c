@@ -360,6 +360,52 @@ test_output_is_input (Fixture *f,
   g_assert_true (after_len == len && memcmp (after, spool, len) == 0);
 }
 
+/* Runs the recorder in dir with args (after the recorder's name): refused,
+ * saying the command names the file, and nothing created in f->rec (which
+ * holds sub/). */
+static void
+assert_named_refused (Fixture *f,
+                      const char *dir,
+                      const char *const *args,
+                      const char *named)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr (SpChildResult) result = NULL;
+  g_autofree char *listing = NULL;
+
+  g_ptr_array_add (argv, (char *) sp_test_recorder ());
+  for (const char *const *arg = args; *arg != NULL; arg++)
+    g_ptr_array_add (argv, (char *) *arg);
+  g_ptr_array_add (argv, NULL);
+  result = sp_test_run (dir, dir == f->rec ? "../record" : "record", (const char *const *) argv->pdata);
+  g_test_message ("exit status %d, stdout:\n%s\nstderr:\n%s", result->exit_code, result->out, result->err);
+  g_assert_cmpint (result->exit_code, ==, EXIT_FAILED);
+  assert_contains (result->err, named);
+  assert_contains (result->err, "the command names");
+  listing = sp_test_list_dir (f->rec);
+  g_assert_cmpstr (listing, ==, "sub");
+}
+
+/* An output that does not exist yet is refused all the same when the
+ * command names it: by another path, after "--opt=", relative to -C, or
+ * its side file. */
+static void
+test_output_named_before_it_exists (Fixture *f,
+                                    gconstpointer data)
+{
+  g_autofree char *sub = g_build_filename (f->rec, "sub", NULL);
+  const char *const cat_it[] = { "-o", "n.txt", "--", "cat", "n.txt", NULL };
+  const char *const other_path[] = { "-o", "n.spool", "--", "cat", "sub/../n.spool", NULL };
+  const char *const option[] = { "-o", "n.spool", "--", "/bin/true", "--log=./n.spool.meta", NULL };
+  const char *const in_directory[] = { "-o", "rec/n.spool", "-C", "rec/sub", "--", "cat", "../n.spool", NULL };
+
+  g_assert_cmpint (g_mkdir (sub, 0755), ==, 0);
+  assert_named_refused (f, f->rec, cat_it, "'n.txt'");
+  assert_named_refused (f, f->rec, other_path, "'n.spool'");
+  assert_named_refused (f, f->rec, option, "'n.spool.meta'");
+  assert_named_refused (f, f->dir, in_directory, "'rec/n.spool'");
+}
+
 static void
 test_output_is_device (Fixture *f,
                        gconstpointer data)
@@ -753,6 +799,7 @@ main (int argc,
   ADD ("/recorder/files/not-started-keeps-other-files", test_not_started_keeps_other_files);
   ADD ("/recorder/files/output-is-program", test_output_is_program);
   ADD ("/recorder/files/output-is-input", test_output_is_input);
+  ADD ("/recorder/files/output-named-before-it-exists", test_output_named_before_it_exists);
   ADD ("/recorder/files/output-is-device", test_output_is_device);
   ADD ("/recorder/files/output-is-fifo", test_output_is_fifo);
   ADD ("/recorder/files/output-is-other-file", test_output_is_other_file);
