@@ -284,6 +284,74 @@ begins_with (int dir_fd,
   return n == 0 || (n == (ssize_t) len && memcmp (head, prefix, len) == 0);
 }
 
+/* Whether the recorder of that pid still runs here: /proc/PID/stat names
+ * a stackpulse-record that is not a zombie (the rule of
+ * data/sp-recording-state.c; a pid reused by another program is not it). */
+static bool
+recorder_alive (long pid)
+{
+  char path[64], stat[512];
+  const char *open_paren, *close_paren;
+  ssize_t n;
+  int fd;
+
+  snprintf (path, sizeof path, "/proc/%ld/stat", pid);
+  fd = open (path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return false;
+  n = read (fd, stat, sizeof stat - 1);
+  close (fd);
+  if (n <= 0)
+    return false;
+  stat[n] = '\0';
+  open_paren = strchr (stat, '(');
+  close_paren = strrchr (stat, ')');
+  if (open_paren == NULL || close_paren == NULL || close_paren < open_paren || close_paren[1] != ' '
+      || close_paren[2] == 'Z' || close_paren[2] == 'X')
+    return false;
+  return strncmp (open_paren + 1, "stackpulse-rec", strlen ("stackpulse-rec")) == 0;
+}
+
+/* The recorder still writing the recording whose side file is name: its
+ * [recording] says complete=false, this host and a recorder_pid that
+ * lives. 0 when none. */
+static long
+live_recorder_of (int dir_fd,
+                  const char *name)
+{
+  char text[8192], host[256] = "";
+  const char *complete = NULL, *hostname = NULL, *pid_text = NULL;
+  ssize_t n;
+  long pid;
+  int fd = openat (dir_fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+
+  if (fd < 0)
+    return 0;
+  n = read (fd, text, sizeof text - 1);
+  close (fd);
+  if (n <= 0)
+    return 0;
+  text[n] = '\0';
+  /* Its first group is [recording]: up to the next one. */
+  for (char *saveptr = NULL, *line = strtok_r (text, "\n", &saveptr); line != NULL;
+       line = strtok_r (NULL, "\n", &saveptr))
+    {
+      if (line[0] == '[' && strcmp (line, "[recording]") != 0)
+        break;
+      if (strncmp (line, "complete=", 9) == 0)
+        complete = line + 9;
+      else if (strncmp (line, "hostname=", 9) == 0)
+        hostname = line + 9;
+      else if (strncmp (line, "recorder_pid=", 13) == 0)
+        pid_text = line + 13;
+    }
+  if (complete == NULL || strcmp (complete, "false") != 0 || hostname == NULL || pid_text == NULL
+      || gethostname (host, sizeof host - 1) != 0 || strcmp (hostname, host) != 0)
+    return 0;
+  pid = strtol (pid_text, NULL, 10);
+  return pid > 0 && pid != (long) getpid () && recorder_alive (pid) ? pid : 0;
+}
+
 /* One of the two files a recording is. */
 typedef struct {
   const char *name;    /* in the output's folder */
@@ -344,6 +412,8 @@ sp_output_open (SpOutput *out,
 {
   char temp[4096];
   bool meta_exists;
+  long recorder;
+  struct stat st;
 
   memset (out, 0, sizeof *out);
   out->path = path;
@@ -359,6 +429,12 @@ sp_output_open (SpOutput *out,
       || !check_existing (out, &spool, inputs, &out->replacing, message, message_size)
       || !check_existing (out, &meta, inputs, &meta_exists, message, message_size))
     return false;
+  if (meta_exists && (recorder = live_recorder_of (out->dir_fd, out->meta_name)) != 0)
+    {
+      snprintf (message, message_size, "'%s' is being recorded by stackpulse-record (pid %ld): not replacing "
+                "it (wait for it to end, or name another file)", path, recorder);
+      return false;
+    }
   if (!out->replacing)
     out->spool_fd = openat (out->dir_fd, out->name, CREATE_FLAGS, CREATE_MODE);
   else if ((out->spool_fd = sp_output_create_temp (out->dir_fd, out->name, temp, sizeof temp)) >= 0)
@@ -369,7 +445,22 @@ sp_output_open (SpOutput *out,
                 errno == EEXIST ? "it appeared while the recorder was starting" : strerror (errno));
       return false;
     }
+  if (fstat (out->spool_fd, &st) == 0)
+    {
+      out->spool_dev = st.st_dev;
+      out->spool_ino = st.st_ino;
+    }
   return true;
+}
+
+bool
+sp_output_still_ours (const SpOutput *out)
+{
+  const char *name = out->temp_name != NULL ? out->temp_name : out->name;
+  struct stat there;
+
+  return fstatat (out->dir_fd, name, &there, AT_SYMLINK_NOFOLLOW) == 0 && there.st_dev == out->spool_dev
+         && there.st_ino == out->spool_ino;
 }
 
 bool

@@ -15,7 +15,9 @@
  * a symbolic link, anything but a regular file, the program to record (or
  * any file named on its command line, by inode or, also before it exists,
  * by path; or the recorder itself), and an
- * existing file that is not a recording (or a side file that is not one). */
+ * existing file that is not a recording (or a side file that is not one),
+ * and a recording another recorder on this host still writes (its side
+ * file says complete=false and its recorder_pid lives). */
 #pragma once
 
 #include <stdbool.h>
@@ -39,6 +41,8 @@ typedef struct {
   char       *temp_name;   /* where the new spool is until it replaces name; NULL if new */
   int         spool_fd;    /* the new spool, for writing (the writer takes it) */
   bool        replacing;   /* an existing recording is at name */
+  dev_t       spool_dev;   /* the new spool's file, to know it is still there */
+  ino_t       spool_ino;
 } SpOutput;
 
 /* Checks path and creates the new spool; false with a message (naming
@@ -55,6 +59,10 @@ bool sp_output_open (SpOutput *out,
 bool sp_output_commit (SpOutput *out,
                        char *message,
                        size_t message_size);
+
+/* Whether the spool's name (or its temporary one) still names the file
+ * this run created: not when it was removed, or replaced by another. */
+bool sp_output_still_ours (const SpOutput *out);
 
 /* Nothing was recorded: removes the spool this run created, and only it. */
 void sp_output_discard (SpOutput *out);

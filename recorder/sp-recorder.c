@@ -214,6 +214,7 @@ write_side_file (Recorder *r,
 {
   char message[4400];
   uint64_t start = monotonic_ns ();
+  bool was_orphaned = r->side_file.orphaned;
   bool written;
 
   if (r->writer != NULL)
@@ -230,7 +231,7 @@ write_side_file (Recorder *r,
   /* A failure is said once, not after every flush. */
   if (written)
     r->side_file.failed = false;
-  else if (!r->side_file.failed || r->side.complete)
+  else if ((!r->side_file.failed || r->side.complete) && !was_orphaned)
     {
       fprintf (stderr, "\nstackpulse-record: warning: %s\n", message);
       r->side_file.failed = true;

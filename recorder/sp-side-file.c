@@ -248,7 +248,7 @@ void
 sp_side_file_init (SpSideFile *side_file,
                    const SpOutput *output)
 {
-  *side_file = (SpSideFile) { output, -1, 0, false };
+  *side_file = (SpSideFile) { output, -1, 0, false, false };
 }
 
 void
@@ -282,7 +282,8 @@ write_once (const SpSideFile *side_file,
             const SpSideInfo *info,
             const SpRecording *rec,
             const SpKallsyms *kallsyms,
-            uint64_t *size)
+            uint64_t *size,
+            bool *orphaned)
 {
   const SpOutput *output = side_file->output;
   char tmp[4096];
@@ -311,6 +312,12 @@ write_once (const SpSideFile *side_file,
   ok = fflush (out) == 0 && !ferror (out);
   *size = (uint64_t) ftell (out);
   ok = fclose (out) == 0 && ok;
+  /* Never over the side file of a spool that is not ours any more. */
+  if (ok && !sp_output_still_ours (output))
+    {
+      ok = false;
+      *orphaned = true;
+    }
   ok = ok && renameat (output->dir_fd, tmp, output->dir_fd, output->meta_name) == 0;
   if (!ok)
     {
@@ -330,15 +337,24 @@ sp_side_file_write (SpSideFile *side_file,
                     size_t message_size)
 {
   uint64_t size = 0;
-  bool ok = write_once (side_file, info, rec, kallsyms, &size);
+  bool ok;
 
-  if (!ok && (errno == ENOSPC || errno == EDQUOT) && side_file->spare_fd >= 0)
+  if (side_file->orphaned)
+    {
+      snprintf (message, message_size, "no side file for '%s'", side_file->output->path);
+      return false;
+    }
+  ok = write_once (side_file, info, rec, kallsyms, &size, &side_file->orphaned);
+  if (!ok && !side_file->orphaned && (errno == ENOSPC || errno == EDQUOT) && side_file->spare_fd >= 0)
     {
       /* The disk is full: the room kept is for this. */
       sp_side_file_clear (side_file);
-      ok = write_once (side_file, info, rec, kallsyms, &size);
+      ok = write_once (side_file, info, rec, kallsyms, &size, &side_file->orphaned);
     }
-  if (!ok)
+  if (side_file->orphaned)
+    snprintf (message, message_size, "'%s' is no longer this recording's spool (removed or replaced): its side "
+              "file is not written any more", side_file->output->path);
+  else if (!ok)
     snprintf (message, message_size, "cannot write %s: %s", side_file->output->meta_path, strerror (errno));
   else if (!info->complete)
     keep_room_for (side_file, size);

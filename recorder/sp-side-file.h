@@ -44,6 +44,7 @@ typedef struct {
   int             spare_fd;     /* -1: none (or the folder cannot have one) */
   uint64_t        spare_bytes;
   bool            failed;       /* the last writing failed (said once) */
+  bool            orphaned;     /* the spool's name is not ours any more: no more side files */
 } SpSideFile;
 
 void sp_side_file_init (SpSideFile *side_file,

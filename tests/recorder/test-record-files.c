@@ -634,6 +634,88 @@ test_symlink_at_side_file_temporary (Fixture *f,
   sp_spool_reader_free (reader);
 }
 
+/* ---- Two recorders, one output ----------------------------------------- */
+
+/* A recorder in the background recording the threads workload for
+ * seconds, with a side file counting 100 samples already. */
+static SpChild *
+start_recording (Fixture *f,
+                 const char *seconds)
+{
+  g_autofree char *workload = sp_test_workload ("threads");
+  g_auto (GStrv) argv = sp_test_argv (sp_test_recorder (), "-o", f->spool, "--", workload, seconds, NULL);
+  SpChild *child = sp_child_spawn (f->dir, "first", (const char *const *) argv, FALSE);
+
+  wait_for_samples (child, f->meta, 100);
+  return child;
+}
+
+/* A second recorder on the output of one still recording is refused,
+ * before its command starts; the first ends with its own files. */
+static void
+test_output_being_recorded (Fixture *f,
+                            gconstpointer data)
+{
+  g_autoptr (SpChildResult) second = NULL;
+  g_autoptr (SpChildResult) first = NULL;
+  g_autoptr (GKeyFile) meta = NULL;
+  g_autofree char *listing = NULL;
+  SpSpoolReader *reader;
+  GStatBuf before, after;
+  SpChild *child;
+
+  if (!need_perf ())
+    return;
+  child = start_recording (f, "1.5");
+  g_assert_cmpint (g_stat (f->spool, &before), ==, 0);
+  second = record_with_marker (f, f->spool);
+  g_test_message ("second: exit status %d, stderr:\n%s", second->exit_code, second->err);
+  assert_refused (f, second, f->spool);
+  assert_contains (second->err, "being recorded");
+  g_assert_cmpint (g_stat (f->spool, &after), ==, 0);
+  g_assert_true (after.st_ino == before.st_ino);
+  listing = sp_test_list_dir (f->rec);
+  g_assert_cmpstr (listing, ==, "out.spool out.spool.meta");
+
+  first = sp_child_wait (child);
+  g_test_message ("first: exit status %d, stderr:\n%s", first->exit_code, first->err);
+  g_assert_cmpint (first->exit_code, ==, 0);
+  reader = open_spool (f->spool);
+  meta = load_meta (f->meta);
+  g_assert_true (g_key_file_get_boolean (meta, "recording", "complete", NULL));
+  g_assert_cmpuint (meta_u64 (meta, "samples"), ==, sp_spool_reader_get_n_samples (reader));
+  sp_spool_reader_free (reader);
+}
+
+/* The spool is moved away and another file put at its name while the
+ * recorder writes: its side files stop, they would describe another
+ * spool. */
+static void
+test_spool_no_longer_ours (Fixture *f,
+                           gconstpointer data)
+{
+  static const char other_meta[] = "# stackpulse side file: another recording's\n";
+  g_autofree char *moved = g_build_filename (f->rec, "moved.spool", NULL);
+  g_autoptr (SpChildResult) result = NULL;
+  SpChild *child;
+
+  if (!need_perf ())
+    return;
+  child = start_recording (f, "1.5");
+  g_assert_cmpint (g_rename (f->spool, moved), ==, 0);
+  write_file (f->spool, "another recording\n");
+  /* A side file already being written when the spool moved may still
+   * land: then no more. */
+  g_usleep (300 * 1000);
+  write_file (f->meta, other_meta);
+  result = sp_child_wait (child);
+  g_test_message ("exit status %d, stderr:\n%s", result->exit_code, result->err);
+  assert_contains (result->err, "no longer");
+  assert_contains (result->err, f->spool);
+  assert_file_is (f->spool, "another recording\n");
+  assert_file_is (f->meta, other_meta);
+}
+
 /* ---- A full disk -------------------------------------------------------- */
 
 static void
@@ -809,6 +891,8 @@ main (int argc,
   ADD ("/recorder/files/hardlink-at-output", test_hardlink_at_output);
   ADD ("/recorder/files/symlink-at-side-file", test_symlink_at_side_file);
   ADD ("/recorder/files/symlink-at-side-file-temporary", test_symlink_at_side_file_temporary);
+  ADD ("/recorder/files/output-being-recorded", test_output_being_recorded);
+  ADD ("/recorder/files/spool-no-longer-ours", test_spool_no_longer_ours);
   ADD ("/recorder/files/disk-full", test_disk_full);
   ADD ("/recorder/files/killed-side-file", test_killed_side_file);
   return g_test_run ();
