@@ -495,6 +495,23 @@ sp_output_commit (SpOutput *out,
   return false;
 }
 
+bool
+sp_output_truncate_spool (const SpOutput *out,
+                          uint64_t size)
+{
+  const char *name = out->temp_name != NULL ? out->temp_name : out->name;
+  int fd = openat (out->dir_fd, name, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  struct stat st;
+  bool ok;
+
+  if (fd < 0)
+    return false;
+  ok = fstat (fd, &st) == 0 && st.st_dev == out->spool_dev && st.st_ino == out->spool_ino
+       && ftruncate (fd, (off_t) size) == 0;
+  close (fd);
+  return ok;
+}
+
 void
 sp_output_discard (SpOutput *out)
 {

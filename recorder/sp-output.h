@@ -22,6 +22,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 typedef struct {
@@ -63,6 +64,11 @@ bool sp_output_commit (SpOutput *out,
 /* Whether the spool's name (or its temporary one) still names the file
  * this run created: not when it was removed, or replaced by another. */
 bool sp_output_still_ours (const SpOutput *out);
+
+/* Cuts the spool (only the file this run created) to its first size
+ * bytes: room for the last side file on a full disk. */
+bool sp_output_truncate_spool (const SpOutput *out,
+                               uint64_t size);
 
 /* Nothing was recorded: removes the spool this run created, and only it. */
 void sp_output_discard (SpOutput *out);

@@ -804,6 +804,65 @@ test_disk_full (Fixture *f,
   g_assert_cmpint (umount2 (f->rec, MNT_DETACH), ==, 0);
 }
 
+/* A file of size bytes at path (zeros). */
+static void
+write_filler (const char *path,
+              gsize size)
+{
+  g_autofree char *zeros = g_malloc0 (size);
+  g_autoptr (GError) error = NULL;
+
+  g_file_set_contents (path, zeros, (gssize) size, &error);
+  g_assert_no_error (error);
+}
+
+/* The disk has little room from the start: the last side file must fit
+ * all the same (room kept for it before the spool takes any, and the
+ * spool gives back records if that is not enough), and the recorder
+ * fails with the path. */
+static void
+test_disk_nearly_full (Fixture *f,
+                       gconstpointer data)
+{
+  static const guint free_kib[] = { 8, 16, 40 };
+  g_autofree char *workload = sp_test_workload ("deep");
+  g_autofree char *filler = g_build_filename (f->rec, "filler", NULL);
+
+  if (!need_perf () || !need_own_mounts ())
+    return;
+  for (guint i = 0; i < G_N_ELEMENTS (free_kib); i++)
+    {
+      g_auto (GStrv) argv = sp_test_argv (sp_test_recorder (), "-F", "4000", "-o", f->spool, "--", workload, "25",
+                                          "200", NULL);
+      g_autoptr (SpChildResult) result = NULL;
+      g_autoptr (GKeyFile) meta = NULL;
+      g_autofree char *error = NULL;
+      SpSpoolReader *reader;
+      GStatBuf st;
+
+      g_test_message ("%u KiB free", free_kib[i]);
+      if (mount ("tmpfs", f->rec, "tmpfs", 0, "size=200k") != 0)
+        g_error ("cannot mount a tmpfs on %s: %s", f->rec, g_strerror (errno));
+      write_filler (filler, (200 - free_kib[i]) * 1024);
+      result = run_recorder (f, (const char *const *) argv);
+      g_assert_cmpint (result->exit_code, ==, EXIT_FAILED);
+      assert_contains (result->err, f->spool);
+      assert_contains (result->err, g_strerror (ENOSPC));
+
+      reader = open_spool (f->spool);
+      kill (recorded_pid (reader), SIGKILL);
+      meta = load_meta (f->meta);
+      g_assert_true (g_key_file_get_boolean (meta, "recording", "complete", NULL));
+      g_assert_cmpuint (meta_u64 (meta, "samples"), ==, sp_spool_reader_get_n_samples (reader));
+      g_assert_cmpint (g_stat (f->spool, &st), ==, 0);
+      g_assert_cmpuint (meta_u64 (meta, "spool_bytes"), ==, (guint64) st.st_size);
+      error = g_key_file_get_string (meta, "recording", "error", NULL);
+      g_assert_cmpstr (error, ==, g_strerror (ENOSPC));
+      sp_spool_reader_free (reader);
+      g_assert_cmpint (umount2 (f->rec, MNT_DETACH), ==, 0);
+    }
+}
+
 /* ---- A recorder that is killed ------------------------------------------ */
 
 /* The spool's first n bytes, as a file of their own. */
@@ -894,6 +953,7 @@ main (int argc,
   ADD ("/recorder/files/output-being-recorded", test_output_being_recorded);
   ADD ("/recorder/files/spool-no-longer-ours", test_spool_no_longer_ours);
   ADD ("/recorder/files/disk-full", test_disk_full);
+  ADD ("/recorder/files/disk-nearly-full", test_disk_nearly_full);
   ADD ("/recorder/files/killed-side-file", test_killed_side_file);
   return g_test_run ();
 }
