@@ -310,7 +310,8 @@ earlier_flush_point (const Recorder *r,
 
 /* The last side file (complete=true): on a full disk, even after the room
  * kept was given back, the spool gives back its last records until it
- * fits. False (said) when it could not be written. */
+ * fits. False (said) when it could not be written, or the spool gave
+ * back records. */
 static bool
 write_last_side_file (Recorder *r,
                       const SpKallsyms *kallsyms)
@@ -347,7 +348,8 @@ write_last_side_file (Recorder *r,
              "room for its side file\n", r->options->output, (unsigned long long) r->side.spool_samples,
              (unsigned long long) samples_before);
   warn_side_file (r, written, was_orphaned, message);
-  return written || r->side_file.orphaned;
+  /* Records given back are a recording cut short: it failed. */
+  return (written || r->side_file.orphaned) && r->side.spool_samples == samples_before;
 }
 
 static void
@@ -858,7 +860,7 @@ finish (Recorder *r)
     }
   if (!side_written)
     {
-      fprintf (stderr, "stackpulse-record: the recording has no complete side file (%s.meta)\n",
+      fprintf (stderr, "stackpulse-record: the recording of %s is cut short or has no complete side file\n",
                r->options->output);
       return SP_RECORDER_EXIT_FAILED;
     }
