@@ -666,7 +666,7 @@ test_output_being_recorded (Fixture *f,
 
   if (!need_perf ())
     return;
-  child = start_recording (f, "1.5");
+  child = start_recording (f, "2");
   g_assert_cmpint (g_stat (f->spool, &before), ==, 0);
   second = record_with_marker (f, f->spool);
   g_test_message ("second: exit status %d, stderr:\n%s", second->exit_code, second->err);
@@ -701,7 +701,7 @@ test_spool_no_longer_ours (Fixture *f,
 
   if (!need_perf ())
     return;
-  child = start_recording (f, "1.5");
+  child = start_recording (f, "2");
   g_assert_cmpint (g_rename (f->spool, moved), ==, 0);
   write_file (f->spool, "another recording\n");
   /* A side file already being written when the spool moved may still
