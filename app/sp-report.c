@@ -188,6 +188,18 @@ print_lost (SpProfile *profile,
     fprintf (out, "lost:      %s or more (counted until the side file was last written)\n", lost);
 }
 
+/* The side file's error: the spool could not be written (a full disk),
+ * so the recording ends before its program did. */
+static void
+print_stopped_early (SpProfile *profile,
+                     FILE *out)
+{
+  g_autofree char *error = NULL;
+
+  if (meta_string (profile, "error", &error) != NULL)
+    fprintf (out, "recording: stopped early: cannot write %s: %s\n", sp_profile_get_path (profile), error);
+}
+
 /* How many stacks reach their thread's root, whatever the mode; in fp
  * mode, what would do better when many do not. */
 static void
@@ -230,6 +242,7 @@ sp_report_summary (SpProfile *profile,
   print_lost (profile, out);
   if (state != NULL)
     fprintf (out, "recording: %s\n", state);
+  print_stopped_early (profile, out);
   if (sp_profile_get_damage (profile) != NULL)
     fprintf (out, "damage:    %s\n", sp_profile_get_damage (profile));
   fprintf (out, "\ntop functions (self):\n%8s %8s %10s  %s\n", "self", "total", "samples", "function");

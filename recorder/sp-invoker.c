@@ -140,14 +140,27 @@ set_or_unset (const char *key,
   return value != NULL ? setenv (key, value, 1) == 0 : unsetenv (key) == 0;
 }
 
+/* Root's own variables: the command is the user's, not root's (PKEXEC_UID
+ * or SUDO_UID in its environment would make it believe it runs under
+ * pkexec or sudo), and root's PATH is not the user's. */
+static const char *const ROOT_ONLY_VARIABLES[] = {
+  "PKEXEC_UID", "SUDO_UID", "SUDO_GID", "SUDO_USER", "SUDO_COMMAND",
+};
+
+#define SAFE_PATH "/usr/local/bin:/usr/bin:/bin"
+
 bool
 sp_invoker_set_environment (const SpInvoker *invoker)
 {
   if (!invoker->active)
     return true;
+  for (size_t i = 0; i < sizeof ROOT_ONLY_VARIABLES / sizeof ROOT_ONLY_VARIABLES[0]; i++)
+    if (unsetenv (ROOT_ONLY_VARIABLES[i]) != 0)
+      return false;
   /* Without a name, root's values would be wrong: none is better. */
   return set_or_unset ("HOME", invoker->home) && set_or_unset ("USER", invoker->name)
-         && set_or_unset ("LOGNAME", invoker->name) && set_or_unset ("SHELL", invoker->shell);
+         && set_or_unset ("LOGNAME", invoker->name) && set_or_unset ("SHELL", invoker->shell)
+         && setenv ("PATH", SAFE_PATH, 1) == 0;
 }
 
 int

@@ -35,7 +35,9 @@ bool sp_invoker_from_environment (SpInvoker *invoker,
 void sp_invoker_clear (SpInvoker *invoker);
 
 /* HOME, USER, LOGNAME and SHELL as the user's login sets them (what
- * pkexec set them to is root's); false when the environment is full. */
+ * pkexec set them to is root's), PATH /usr/local/bin:/usr/bin:/bin, and
+ * no PKEXEC_UID, SUDO_UID, SUDO_GID, SUDO_USER, SUDO_COMMAND; false when
+ * the environment is full. */
 bool sp_invoker_set_environment (const SpInvoker *invoker);
 
 /* In the child, between fork and exec (async-signal-safe): groups, then

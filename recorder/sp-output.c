@@ -49,6 +49,8 @@ open_folder (SpOutput *out,
   out->dir_fd = open (folder, O_PATH | O_DIRECTORY | O_CLOEXEC);
   if (out->dir_fd < 0)
     snprintf (message, message_size, "cannot create '%s': folder '%s': %s", out->path, folder, strerror (errno));
+  else
+    out->real_folder = realpath (folder, NULL);
   free (folder);
   return out->dir_fd >= 0;
 }
@@ -175,6 +177,94 @@ is_an_input (const struct stat *st,
   return false;
 }
 
+/* path as the command sees it (relative to directory, or here), with its
+ * folder resolved (realpath) and its last name kept: a file that does not
+ * exist yet has a name all the same. NULL when its folder does not exist
+ * or it names no file. */
+static char *
+resolve_in (const char *directory,
+            const char *path)
+{
+  char *full = NULL, *folder, *real, *resolved = NULL;
+  const char *slash, *base;
+
+  if ((path[0] == '/' || directory == NULL) ? asprintf (&full, "%s", path) < 0
+                                          : asprintf (&full, "%s/%s", directory, path) < 0)
+    return NULL;
+  slash = strrchr (full, '/');
+  base = slash != NULL ? slash + 1 : full;
+  folder = slash == NULL ? strdup (".") : slash == full ? strdup ("/") : strndup (full, (size_t) (slash - full));
+  real = folder != NULL && *base != '\0' && strcmp (base, ".") != 0 && strcmp (base, "..") != 0
+         ? realpath (folder, NULL) : NULL;
+  if (real != NULL && asprintf (&resolved, "%s/%s", strcmp (real, "/") == 0 ? "" : real, base) < 0)
+    resolved = NULL;
+  free (real);
+  free (folder);
+  free (full);
+  return resolved;
+}
+
+static bool
+names_path (const char *directory,
+            const char *arg,
+            const char *path)
+{
+  char *resolved = resolve_in (directory, arg);
+  bool same = resolved != NULL && strcmp (resolved, path) == 0;
+
+  free (resolved);
+  return same;
+}
+
+/* Whether the command line names path (the output's or its side file's,
+ * resolved), also a file that does not exist yet: the command would read
+ * or write the recording while it is written. The program's name without
+ * a slash is looked up along PATH, not here. */
+static bool
+command_names (const SpOutputInputs *inputs,
+               const char *path,
+               const char **arg_found)
+{
+  for (size_t i = 0; inputs->command != NULL && inputs->command[i] != NULL; i++)
+    {
+      const char *arg = inputs->command[i];
+      const char *equals = arg[0] == '-' ? strchr (arg, '=') : NULL;
+
+      if ((i > 0 || strchr (arg, '/') != NULL) && names_path (inputs->directory, arg, path))
+        *arg_found = arg;
+      else if (equals != NULL && names_path (inputs->directory, equals + 1, path))
+        *arg_found = arg;
+      else
+        continue;
+      return true;
+    }
+  return false;
+}
+
+/* Refuses an output (or side file) the command line names by its path. */
+static bool
+check_not_named (const SpOutput *out,
+                 const char *name,
+                 const char *path,
+                 const SpOutputInputs *inputs,
+                 char *message,
+                 size_t message_size)
+{
+  char *full = NULL;
+  const char *arg = NULL;
+  bool named;
+
+  if (out->real_folder == NULL
+      || asprintf (&full, "%s/%s", strcmp (out->real_folder, "/") == 0 ? "" : out->real_folder, name) < 0)
+    return true;
+  named = command_names (inputs, full, &arg);
+  free (full);
+  if (named)
+    snprintf (message, message_size, "'%s' is %s (%s): not writing the recording there", path,
+              arg == inputs->command[0] ? "the program to record" : "a file the command names", arg);
+  return !named;
+}
+
 /* Whether name in the folder is empty or begins with prefix. */
 static bool
 begins_with (int dir_fd,
@@ -192,6 +282,74 @@ begins_with (int dir_fd,
   n = fstat (fd, &st) == 0 && S_ISREG (st.st_mode) ? read (fd, head, len) : -1;
   close (fd);
   return n == 0 || (n == (ssize_t) len && memcmp (head, prefix, len) == 0);
+}
+
+/* Whether the recorder of that pid still runs here: /proc/PID/stat names
+ * a stackpulse-record that is not a zombie (the rule of
+ * data/sp-recording-state.c; a pid reused by another program is not it). */
+static bool
+recorder_alive (long pid)
+{
+  char path[64], stat[512];
+  const char *open_paren, *close_paren;
+  ssize_t n;
+  int fd;
+
+  snprintf (path, sizeof path, "/proc/%ld/stat", pid);
+  fd = open (path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return false;
+  n = read (fd, stat, sizeof stat - 1);
+  close (fd);
+  if (n <= 0)
+    return false;
+  stat[n] = '\0';
+  open_paren = strchr (stat, '(');
+  close_paren = strrchr (stat, ')');
+  if (open_paren == NULL || close_paren == NULL || close_paren < open_paren || close_paren[1] != ' '
+      || close_paren[2] == 'Z' || close_paren[2] == 'X')
+    return false;
+  return strncmp (open_paren + 1, "stackpulse-rec", strlen ("stackpulse-rec")) == 0;
+}
+
+/* The recorder still writing the recording whose side file is name: its
+ * [recording] says complete=false, this host and a recorder_pid that
+ * lives. 0 when none. */
+static long
+live_recorder_of (int dir_fd,
+                  const char *name)
+{
+  char text[8192], host[256] = "";
+  const char *complete = NULL, *hostname = NULL, *pid_text = NULL;
+  ssize_t n;
+  long pid;
+  int fd = openat (dir_fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+
+  if (fd < 0)
+    return 0;
+  n = read (fd, text, sizeof text - 1);
+  close (fd);
+  if (n <= 0)
+    return 0;
+  text[n] = '\0';
+  /* Its first group is [recording]: up to the next one. */
+  for (char *saveptr = NULL, *line = strtok_r (text, "\n", &saveptr); line != NULL;
+       line = strtok_r (NULL, "\n", &saveptr))
+    {
+      if (line[0] == '[' && strcmp (line, "[recording]") != 0)
+        break;
+      if (strncmp (line, "complete=", 9) == 0)
+        complete = line + 9;
+      else if (strncmp (line, "hostname=", 9) == 0)
+        hostname = line + 9;
+      else if (strncmp (line, "recorder_pid=", 13) == 0)
+        pid_text = line + 13;
+    }
+  if (complete == NULL || strcmp (complete, "false") != 0 || hostname == NULL || pid_text == NULL
+      || gethostname (host, sizeof host - 1) != 0 || strcmp (hostname, host) != 0)
+    return 0;
+  pid = strtol (pid_text, NULL, 10);
+  return pid > 0 && pid != (long) getpid () && recorder_alive (pid) ? pid : 0;
 }
 
 /* One of the two files a recording is. */
@@ -254,6 +412,8 @@ sp_output_open (SpOutput *out,
 {
   char temp[4096];
   bool meta_exists;
+  long recorder;
+  struct stat st;
 
   memset (out, 0, sizeof *out);
   out->path = path;
@@ -264,9 +424,17 @@ sp_output_open (SpOutput *out,
   OutputFile spool = { out->name, out->path, SP_SPOOL_MAGIC, "recording" };
   OutputFile meta = { out->meta_name, out->meta_path, SIDE_FILE_HEADER, "side file" };
 
-  if (!check_existing (out, &spool, inputs, &out->replacing, message, message_size)
+  if (!check_not_named (out, out->name, out->path, inputs, message, message_size)
+      || !check_not_named (out, out->meta_name, out->meta_path, inputs, message, message_size)
+      || !check_existing (out, &spool, inputs, &out->replacing, message, message_size)
       || !check_existing (out, &meta, inputs, &meta_exists, message, message_size))
     return false;
+  if (meta_exists && (recorder = live_recorder_of (out->dir_fd, out->meta_name)) != 0)
+    {
+      snprintf (message, message_size, "'%s' is being recorded by stackpulse-record (pid %ld): not replacing "
+                "it (wait for it to end, or name another file)", path, recorder);
+      return false;
+    }
   if (!out->replacing)
     out->spool_fd = openat (out->dir_fd, out->name, CREATE_FLAGS, CREATE_MODE);
   else if ((out->spool_fd = sp_output_create_temp (out->dir_fd, out->name, temp, sizeof temp)) >= 0)
@@ -277,7 +445,22 @@ sp_output_open (SpOutput *out,
                 errno == EEXIST ? "it appeared while the recorder was starting" : strerror (errno));
       return false;
     }
+  if (fstat (out->spool_fd, &st) == 0)
+    {
+      out->spool_dev = st.st_dev;
+      out->spool_ino = st.st_ino;
+    }
   return true;
+}
+
+bool
+sp_output_still_ours (const SpOutput *out)
+{
+  const char *name = out->temp_name != NULL ? out->temp_name : out->name;
+  struct stat there;
+
+  return fstatat (out->dir_fd, name, &there, AT_SYMLINK_NOFOLLOW) == 0 && there.st_dev == out->spool_dev
+         && there.st_ino == out->spool_ino;
 }
 
 bool
@@ -312,6 +495,23 @@ sp_output_commit (SpOutput *out,
   return false;
 }
 
+bool
+sp_output_truncate_spool (const SpOutput *out,
+                          uint64_t size)
+{
+  const char *name = out->temp_name != NULL ? out->temp_name : out->name;
+  int fd = openat (out->dir_fd, name, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  struct stat st;
+  bool ok;
+
+  if (fd < 0)
+    return false;
+  ok = fstat (fd, &st) == 0 && st.st_dev == out->spool_dev && st.st_ino == out->spool_ino
+       && ftruncate (fd, (off_t) size) == 0;
+  close (fd);
+  return ok;
+}
+
 void
 sp_output_discard (SpOutput *out)
 {
@@ -333,6 +533,7 @@ sp_output_clear (SpOutput *out)
   free (out->name);
   free (out->meta_name);
   free (out->temp_name);
+  free (out->real_folder);
   memset (out, 0, sizeof *out);
   out->dir_fd = out->spool_fd = -1;
 }

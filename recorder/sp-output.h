@@ -13,12 +13,16 @@
  * into place once the target runs (sp_output_commit), so a command that
  * cannot start leaves the old recording as it was. Refused, with a message:
  * a symbolic link, anything but a regular file, the program to record (or
- * any file named on its command line, or the recorder itself), and an
- * existing file that is not a recording (or a side file that is not one). */
+ * any file named on its command line, by inode or, also before it exists,
+ * by path; or the recorder itself), and an
+ * existing file that is not a recording (or a side file that is not one),
+ * and a recording another recorder on this host still writes (its side
+ * file says complete=false and its recorder_pid lives). */
 #pragma once
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 typedef struct {
@@ -32,11 +36,14 @@ typedef struct {
   const char *path;        /* as given with -o, for messages */
   char       *meta_path;   /* path.meta, for messages */
   int         dir_fd;      /* the folder both are in */
+  char       *real_folder; /* its realpath, NULL if unknown */
   char       *name;        /* the spool's name in it */
   char       *meta_name;   /* the side file's */
   char       *temp_name;   /* where the new spool is until it replaces name; NULL if new */
   int         spool_fd;    /* the new spool, for writing (the writer takes it) */
   bool        replacing;   /* an existing recording is at name */
+  dev_t       spool_dev;   /* the new spool's file, to know it is still there */
+  ino_t       spool_ino;
 } SpOutput;
 
 /* Checks path and creates the new spool; false with a message (naming
@@ -53,6 +60,15 @@ bool sp_output_open (SpOutput *out,
 bool sp_output_commit (SpOutput *out,
                        char *message,
                        size_t message_size);
+
+/* Whether the spool's name (or its temporary one) still names the file
+ * this run created: not when it was removed, or replaced by another. */
+bool sp_output_still_ours (const SpOutput *out);
+
+/* Cuts the spool (only the file this run created) to its first size
+ * bytes: room for the last side file on a full disk. */
+bool sp_output_truncate_spool (const SpOutput *out,
+                               uint64_t size);
 
 /* Nothing was recorded: removes the spool this run created, and only it. */
 void sp_output_discard (SpOutput *out);

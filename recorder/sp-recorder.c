@@ -51,6 +51,16 @@
  * stacks, a second at 4 kHz is a few MB). */
 #define UNWIND_MAX_LAG_NS     (1000 * 1000000ull)
 
+/* Where the spool ended after a flush: a whole record. */
+typedef struct {
+  uint64_t bytes;
+  uint64_t samples;
+} SpFlushPoint;
+
+/* On a full disk the last side file gets room by the spool giving back
+ * its last records, this much at a time (whole tmpfs pages). */
+#define SPOOL_GIVE_BACK_BYTES (8 * 1024)
+
 typedef struct {
   const SpRecorderOptions *options;
   SpPerfEvents  events;
@@ -66,6 +76,9 @@ typedef struct {
   uint64_t      side_cost_ns;   /* how long the last side file took */
   uint64_t      side_lost;      /* the losses it counted */
   uint64_t      side_dropped;
+  SpFlushPoint *flush_points;   /* the spool's size and samples after each flush */
+  size_t        n_flush_points;
+  size_t        flush_points_size;
   SpLaunch      launch;
   bool          launched;
   bool          child_done;
@@ -207,12 +220,36 @@ report_progress (Recorder *r,
              (unsigned long long) bytes, final ? "done" : "recording");
 }
 
-/* With the counts of what the file holds now (call it after a flush). */
+/* Notes where the spool ends after a flush (once per size). */
 static void
-write_side_file (Recorder *r,
-                 const SpKallsyms *kallsyms)
+note_flush_point (Recorder *r)
 {
-  char message[4400];
+  SpFlushPoint point = { sp_spool_writer_get_flushed_size (r->writer),
+                         sp_spool_writer_get_flushed_samples (r->writer) };
+
+  if (r->n_flush_points > 0 && r->flush_points[r->n_flush_points - 1].bytes == point.bytes)
+    return;
+  if (r->n_flush_points == r->flush_points_size)
+    {
+      size_t size = r->flush_points_size > 0 ? 2 * r->flush_points_size : 64;
+      SpFlushPoint *points = realloc (r->flush_points, size * sizeof *points);
+
+      if (points == NULL)
+        return;  /* then the spool gives back less */
+      r->flush_points = points;
+      r->flush_points_size = size;
+    }
+  r->flush_points[r->n_flush_points++] = point;
+}
+
+/* With the counts of what the file holds now (call it after a flush);
+ * false with the message. */
+static bool
+try_side_file (Recorder *r,
+               const SpKallsyms *kallsyms,
+               char *message,
+               size_t message_size)
+{
   uint64_t start = monotonic_ns ();
   bool written;
 
@@ -225,17 +262,94 @@ write_side_file (Recorder *r,
   r->side_dropped = r->rec.n_dropped;
   /* The invoker's files, written with the invoker's rights. */
   sp_invoker_files_begin (r->options->invoker);
-  written = sp_side_file_write (&r->side_file, &r->side, &r->rec, kallsyms, message, sizeof message);
+  written = sp_side_file_write (&r->side_file, &r->side, &r->rec, kallsyms, message, message_size);
   sp_invoker_files_end (r->options->invoker);
+  r->side_cost_ns = monotonic_ns () - start;
+  return written;
+}
+
+static void
+warn_side_file (Recorder *r,
+                bool written,
+                bool was_orphaned,
+                const char *message)
+{
   /* A failure is said once, not after every flush. */
   if (written)
     r->side_file.failed = false;
-  else if (!r->side_file.failed || r->side.complete)
+  else if ((!r->side_file.failed || r->side.complete) && !was_orphaned)
     {
       fprintf (stderr, "\nstackpulse-record: warning: %s\n", message);
       r->side_file.failed = true;
     }
-  r->side_cost_ns = monotonic_ns () - start;
+}
+
+static void
+write_side_file (Recorder *r,
+                 const SpKallsyms *kallsyms)
+{
+  char message[4400];
+  bool was_orphaned = r->side_file.orphaned;
+
+  warn_side_file (r, try_side_file (r, kallsyms, message, sizeof message), was_orphaned, message);
+}
+
+/* The spool's last flush point at least SPOOL_GIVE_BACK_BYTES before
+ * bytes, else its first; NULL when there is none before bytes. */
+static const SpFlushPoint *
+earlier_flush_point (const Recorder *r,
+                     uint64_t bytes)
+{
+  const SpFlushPoint *found = NULL;
+
+  for (size_t i = 0; i < r->n_flush_points && r->flush_points[i].bytes < bytes; i++)
+    if (found == NULL || r->flush_points[i].bytes + SPOOL_GIVE_BACK_BYTES <= bytes)
+      found = &r->flush_points[i];
+  return found;
+}
+
+/* The last side file (complete=true): on a full disk, even after the room
+ * kept was given back, the spool gives back its last records until it
+ * fits. False (said) when it could not be written, or the spool gave
+ * back records. */
+static bool
+write_last_side_file (Recorder *r,
+                      const SpKallsyms *kallsyms)
+{
+  char message[4400];
+  bool was_orphaned = r->side_file.orphaned;
+  uint64_t samples_before = r->side.spool_samples;
+  bool written = try_side_file (r, kallsyms, message, sizeof message);
+  const SpFlushPoint *point;
+  bool cut;
+
+  while (!written && r->side_file.disk_full && (point = earlier_flush_point (r, r->side.spool_bytes)) != NULL)
+    {
+      sp_invoker_files_begin (r->options->invoker);
+      cut = sp_output_truncate_spool (&r->output, point->bytes);
+      sp_invoker_files_end (r->options->invoker);
+      if (!cut)
+        break;
+      r->side.spool_bytes = point->bytes;
+      r->side.spool_samples = point->samples;
+      if (r->side.error == NULL)
+        r->side.error = strerror (ENOSPC);
+      written = try_side_file (r, kallsyms, message, sizeof message);
+    }
+  if (!written && r->side_file.disk_full)
+    {
+      /* Still no room: the recording's own keys, without the processes,
+       * threads and kernel symbols. */
+      r->side_file.recording_only = true;
+      written = try_side_file (r, kallsyms, message, sizeof message);
+    }
+  if (r->side.spool_samples != samples_before)
+    fprintf (stderr, "stackpulse-record: the disk is full: %s was cut back to %llu samples (from %llu) to make "
+             "room for its side file\n", r->options->output, (unsigned long long) r->side.spool_samples,
+             (unsigned long long) samples_before);
+  warn_side_file (r, written, was_orphaned, message);
+  /* Records given back are a recording cut short: it failed. */
+  return (written || r->side_file.orphaned) && r->side.spool_samples == samples_before;
 }
 
 static void
@@ -269,6 +383,8 @@ periodic_work (Recorder *r,
       flushed = sp_spool_writer_flush (r->writer, &err);
       if (!flushed)
         note_write_failure (r, &err);
+      else
+        note_flush_point (r);
       r->last_flush_ns = now;
     }
   if (flushed && now - r->last_side_ns >= SIDE_FILE_MAX_SHARE * r->side_cost_ns
@@ -698,6 +814,7 @@ finish (Recorder *r)
   SpSpoolError err;
   uint64_t now = monotonic_ns ();
   int status = r->launched && r->child_done ? exit_status_of (r->child_status) : 0;
+  bool side_written;
   char size[32];
 
   sp_perf_events_disable (&r->events);
@@ -717,13 +834,13 @@ finish (Recorder *r)
   r->side.spool_samples = sp_spool_writer_get_flushed_samples (r->writer);
   if (r->rec.failed)
     r->side.error = r->rec.error.sys_errno != 0 ? strerror (r->rec.error.sys_errno) : r->rec.error.message;
-  format_size (r->side.spool_bytes, size, sizeof size);
   if (!sp_spool_writer_close (r->writer, &err))
     note_write_failure (r, &err);
   r->writer = NULL;
 
   have_kallsyms = r->rec.kernel_addresses.count > 0 && sp_kallsyms_load (&kallsyms, "/proc/kallsyms");
-  write_side_file (r, have_kallsyms ? &kallsyms : NULL);
+  side_written = write_last_side_file (r, have_kallsyms ? &kallsyms : NULL);
+  format_size (r->side.spool_bytes, size, sizeof size);
   if (have_kallsyms)
     sp_kallsyms_clear (&kallsyms);
 
@@ -739,6 +856,12 @@ finish (Recorder *r)
   if (r->rec.failed)
     {
       report_write_failure (r);
+      return SP_RECORDER_EXIT_FAILED;
+    }
+  if (!side_written)
+    {
+      fprintf (stderr, "stackpulse-record: the recording of %s is cut short or has no complete side file\n",
+               r->options->output);
       return SP_RECORDER_EXIT_FAILED;
     }
   if (r->queue_failed)
@@ -892,7 +1015,10 @@ create_spool (Recorder *r)
   sp_side_file_init (&r->side_file, &r->output);
   r->writer = sp_spool_writer_new_for_fd (r->output.spool_fd, true, wall_us (), 1000000 / o->frequency_hz, &err);
   if (r->writer != NULL && sp_spool_writer_flush (r->writer, &err))
-    return true;
+    {
+      note_flush_point (r);
+      return true;
+    }
   fprintf (stderr, "stackpulse-record: cannot write %s: %s\n", o->output,
            err.sys_errno != 0 ? strerror (err.sys_errno) : err.message);
   discard_spool (r);
@@ -947,6 +1073,7 @@ sp_recorder_run (const SpRecorderOptions *o)
     {
       sp_spool_writer_close (r.writer, NULL);
       sp_output_clear (&r.output);
+      free (r.flush_points);
       return SP_RECORDER_EXIT_FAILED;
     }
   r.signal_fd = setup_signals ();
@@ -964,7 +1091,9 @@ sp_recorder_run (const SpRecorderOptions *o)
        * and what was there before as it was. */
       discard_spool (&r);
       cleanup (&r);
+      sp_side_file_clear (&r.side_file);
       sp_output_clear (&r.output);
+      free (r.flush_points);
       return status;
     }
 
@@ -974,5 +1103,6 @@ sp_recorder_run (const SpRecorderOptions *o)
   cleanup (&r);
   sp_side_file_clear (&r.side_file);
   sp_output_clear (&r.output);
+  free (r.flush_points);
   return status;
 }

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statvfs.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -244,11 +245,35 @@ write_kernel_symbols (FILE *out,
  * kernel symbols. */
 #define SPARE_SLACK_BYTES (16 * 1024)
 
+/* Room kept before the spool takes any: the first side files are small,
+ * but a disk nearly full must still leave the spool some. */
+#define INITIAL_SPARE_BYTES (16 * 1024)
+#define PAGE_BYTES          4096
+
+/* What the spare may take at first: INITIAL_SPARE_BYTES, but at most half
+ * the free room, in whole pages. */
+static uint64_t
+initial_spare (int dir_fd)
+{
+  struct statvfs st;
+  uint64_t half;
+
+  if (fstatvfs (dir_fd, &st) != 0)
+    return INITIAL_SPARE_BYTES;
+  half = (uint64_t) st.f_bavail * st.f_frsize / 2 / PAGE_BYTES * PAGE_BYTES;
+  return half < INITIAL_SPARE_BYTES ? half : INITIAL_SPARE_BYTES;
+}
+
 void
 sp_side_file_init (SpSideFile *side_file,
                    const SpOutput *output)
 {
-  *side_file = (SpSideFile) { output, -1, 0, false };
+  uint64_t spare = initial_spare (output->dir_fd);
+
+  *side_file = (SpSideFile) { output, -1, 0, false, false, false, false };
+  side_file->spare_fd = openat (output->dir_fd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+  if (side_file->spare_fd >= 0 && spare > 0 && fallocate (side_file->spare_fd, 0, 0, (off_t) spare) == 0)
+    side_file->spare_bytes = spare;
 }
 
 void
@@ -268,8 +293,6 @@ keep_room_for (SpSideFile *side_file,
 {
   uint64_t want = 2 * size + SPARE_SLACK_BYTES;
 
-  if (side_file->spare_fd < 0)
-    side_file->spare_fd = openat (side_file->output->dir_fd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
   if (side_file->spare_fd >= 0 && side_file->spare_bytes < want
       && fallocate (side_file->spare_fd, 0, 0, (off_t) want) == 0)
     side_file->spare_bytes = want;
@@ -282,7 +305,8 @@ write_once (const SpSideFile *side_file,
             const SpSideInfo *info,
             const SpRecording *rec,
             const SpKallsyms *kallsyms,
-            uint64_t *size)
+            uint64_t *size,
+            bool *orphaned)
 {
   const SpOutput *output = side_file->output;
   char tmp[4096];
@@ -304,13 +328,24 @@ write_once (const SpSideFile *side_file,
     }
   fputs ("# stackpulse side file: what the spool has no room for (docs/SIDE-FILE.md)\n", out);
   write_recording (out, info, rec);
-  write_processes (out, rec);
-  write_threads (out, rec);
-  write_unwinding (out, rec->unwinder);
-  write_kernel_symbols (out, rec, kallsyms);
+  if (side_file->recording_only)
+    put_bool (out, "recording_only", true);
+  else
+    {
+      write_processes (out, rec);
+      write_threads (out, rec);
+      write_unwinding (out, rec->unwinder);
+      write_kernel_symbols (out, rec, kallsyms);
+    }
   ok = fflush (out) == 0 && !ferror (out);
   *size = (uint64_t) ftell (out);
   ok = fclose (out) == 0 && ok;
+  /* Never over the side file of a spool that is not ours any more. */
+  if (ok && !sp_output_still_ours (output))
+    {
+      ok = false;
+      *orphaned = true;
+    }
   ok = ok && renameat (output->dir_fd, tmp, output->dir_fd, output->meta_name) == 0;
   if (!ok)
     {
@@ -319,6 +354,12 @@ write_once (const SpSideFile *side_file,
       errno = saved;
     }
   return ok;
+}
+
+static bool
+disk_full (int err)
+{
+  return err == ENOSPC || err == EDQUOT;
 }
 
 bool
@@ -330,15 +371,33 @@ sp_side_file_write (SpSideFile *side_file,
                     size_t message_size)
 {
   uint64_t size = 0;
-  bool ok = write_once (side_file, info, rec, kallsyms, &size);
+  bool ok;
 
-  if (!ok && (errno == ENOSPC || errno == EDQUOT) && side_file->spare_fd >= 0)
+  if (side_file->orphaned)
     {
-      /* The disk is full: the room kept is for this. */
-      sp_side_file_clear (side_file);
-      ok = write_once (side_file, info, rec, kallsyms, &size);
+      snprintf (message, message_size, "no side file for '%s'", side_file->output->path);
+      return false;
     }
-  if (!ok)
+  ok = write_once (side_file, info, rec, kallsyms, &size, &side_file->orphaned);
+  if (!ok && !side_file->orphaned && disk_full (errno) && info->complete && side_file->spare_fd >= 0)
+    {
+      /* The disk is full: the room kept is for the last side file (the
+       * ones before may fail, this one says what the spool holds). */
+      sp_side_file_clear (side_file);
+      ok = write_once (side_file, info, rec, kallsyms, &size, &side_file->orphaned);
+    }
+  if (!ok && !side_file->orphaned && disk_full (errno) && info->complete && sp_output_still_ours (side_file->output))
+    {
+      /* The old side file (saying "in progress") and the new one do not
+       * fit together: the old one goes first. */
+      unlinkat (side_file->output->dir_fd, side_file->output->meta_name, 0);
+      ok = write_once (side_file, info, rec, kallsyms, &size, &side_file->orphaned);
+    }
+  side_file->disk_full = !ok && disk_full (errno);
+  if (side_file->orphaned)
+    snprintf (message, message_size, "'%s' is no longer this recording's spool (removed or replaced): its side "
+              "file is not written any more", side_file->output->path);
+  else if (!ok)
     snprintf (message, message_size, "cannot write %s: %s", side_file->output->meta_path, strerror (errno));
   else if (!info->complete)
     keep_room_for (side_file, size);

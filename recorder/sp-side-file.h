@@ -35,8 +35,9 @@ typedef struct {
 } SpSideInfo;
 
 /* Where the side file goes, and room kept for it: an unnamed file
- * (O_TMPFILE) in the output's folder holding twice the last side file's
- * size, given back when the disk is full, so that the last side file
+ * (O_TMPFILE) in the output's folder holding 16 KiB (at most half the free
+ * room) from before the spool takes any, then twice the last side file's
+ * size, given back when the disk is full at the end, so that the last side file
  * (complete=true, with the counts of what the spool kept) can still be
  * written after the spool filled the disk. */
 typedef struct {
@@ -44,6 +45,9 @@ typedef struct {
   int             spare_fd;     /* -1: none (or the folder cannot have one) */
   uint64_t        spare_bytes;
   bool            failed;       /* the last writing failed (said once) */
+  bool            orphaned;     /* the spool's name is not ours any more: no more side files */
+  bool            disk_full;    /* the last writing failed for want of room */
+  bool            recording_only; /* only [recording] (the last resort on a full disk) */
 } SpSideFile;
 
 void sp_side_file_init (SpSideFile *side_file,

@@ -314,6 +314,52 @@ test_output_is_input (Fixture *f,
   g_assert_true (g_bytes_equal (after, spool));
 }
 
+/* Runs the recorder in dir with args (after the recorder's name): refused,
+ * saying the command names the file, and nothing created in f->rec (which
+ * holds sub/). */
+static void
+assert_named_refused (Fixture *f,
+                      const char *dir,
+                      const char *const *args,
+                      const char *named)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr (SpChildResult) result = NULL;
+  g_autofree char *listing = NULL;
+
+  g_ptr_array_add (argv, (char *) sp_test_recorder ());
+  for (const char *const *arg = args; *arg != NULL; arg++)
+    g_ptr_array_add (argv, (char *) *arg);
+  g_ptr_array_add (argv, NULL);
+  result = sp_test_run (dir, dir == f->rec ? "../record" : "record", (const char *const *) argv->pdata);
+  g_test_message ("exit status %d, stdout:\n%s\nstderr:\n%s", result->exit_code, result->out, result->err);
+  g_assert_cmpint (result->exit_code, ==, EXIT_FAILED);
+  assert_contains (result->err, named);
+  assert_contains (result->err, "the command names");
+  listing = sp_test_list_dir (f->rec);
+  g_assert_cmpstr (listing, ==, "sub");
+}
+
+/* An output that does not exist yet is refused all the same when the
+ * command names it: by another path, after "--opt=", relative to -C, or
+ * its side file. */
+static void
+test_output_named_before_it_exists (Fixture *f,
+                                    gconstpointer data)
+{
+  g_autofree char *sub = g_build_filename (f->rec, "sub", NULL);
+  const char *const cat_it[] = { "-o", "n.txt", "--", "cat", "n.txt", NULL };
+  const char *const other_path[] = { "-o", "n.spool", "--", "cat", "sub/../n.spool", NULL };
+  const char *const option[] = { "-o", "n.spool", "--", "/bin/true", "--log=./n.spool.meta", NULL };
+  const char *const in_directory[] = { "-o", "rec/n.spool", "-C", "rec/sub", "--", "cat", "../n.spool", NULL };
+
+  g_assert_cmpint (g_mkdir (sub, 0755), ==, 0);
+  assert_named_refused (f, f->rec, cat_it, "'n.txt'");
+  assert_named_refused (f, f->rec, other_path, "'n.spool'");
+  assert_named_refused (f, f->rec, option, "'n.spool.meta'");
+  assert_named_refused (f, f->dir, in_directory, "'rec/n.spool'");
+}
+
 static void
 test_output_is_device (Fixture *f,
                        gconstpointer data)
@@ -542,6 +588,88 @@ test_symlink_at_side_file_temporary (Fixture *f,
   sp_spool_reader_free (reader);
 }
 
+/* ---- Two recorders, one output ----------------------------------------- */
+
+/* A recorder in the background recording the threads workload for
+ * seconds, with a side file counting 100 samples already. */
+static SpChild *
+start_recording (Fixture *f,
+                 const char *seconds)
+{
+  g_autofree char *workload = sp_test_workload ("threads");
+  g_auto (GStrv) argv = sp_test_argv (sp_test_recorder (), "-o", f->spool, "--", workload, seconds, NULL);
+  SpChild *child = sp_child_spawn (f->dir, "first", (const char *const *) argv, FALSE);
+
+  wait_for_samples (child, f->meta, 100);
+  return child;
+}
+
+/* A second recorder on the output of one still recording is refused,
+ * before its command starts; the first ends with its own files. */
+static void
+test_output_being_recorded (Fixture *f,
+                            gconstpointer data)
+{
+  g_autoptr (SpChildResult) second = NULL;
+  g_autoptr (SpChildResult) first = NULL;
+  g_autoptr (GKeyFile) meta = NULL;
+  g_autofree char *listing = NULL;
+  SpSpoolReader *reader;
+  GStatBuf before, after;
+  SpChild *child;
+
+  if (!need_perf ())
+    return;
+  child = start_recording (f, "2");
+  g_assert_cmpint (g_stat (f->spool, &before), ==, 0);
+  second = record_with_marker (f, f->spool);
+  g_test_message ("second: exit status %d, stderr:\n%s", second->exit_code, second->err);
+  assert_refused (f, second, f->spool);
+  assert_contains (second->err, "being recorded");
+  g_assert_cmpint (g_stat (f->spool, &after), ==, 0);
+  g_assert_true (after.st_ino == before.st_ino);
+  listing = sp_test_list_dir (f->rec);
+  g_assert_cmpstr (listing, ==, "out.spool out.spool.meta");
+
+  first = sp_child_wait (child);
+  g_test_message ("first: exit status %d, stderr:\n%s", first->exit_code, first->err);
+  g_assert_cmpint (first->exit_code, ==, 0);
+  reader = open_spool (f->spool);
+  meta = load_meta (f->meta);
+  g_assert_true (g_key_file_get_boolean (meta, "recording", "complete", NULL));
+  g_assert_cmpuint (meta_u64 (meta, "samples"), ==, sp_spool_reader_get_n_samples (reader));
+  sp_spool_reader_free (reader);
+}
+
+/* The spool is moved away and another file put at its name while the
+ * recorder writes: its side files stop, they would describe another
+ * spool. */
+static void
+test_spool_no_longer_ours (Fixture *f,
+                           gconstpointer data)
+{
+  static const char other_meta[] = "# stackpulse side file: another recording's\n";
+  g_autofree char *moved = g_build_filename (f->rec, "moved.spool", NULL);
+  g_autoptr (SpChildResult) result = NULL;
+  SpChild *child;
+
+  if (!need_perf ())
+    return;
+  child = start_recording (f, "2");
+  g_assert_cmpint (g_rename (f->spool, moved), ==, 0);
+  write_file (f->spool, "another recording\n");
+  /* A side file already being written when the spool moved may still
+   * land: then no more. */
+  g_usleep (300 * 1000);
+  write_file (f->meta, other_meta);
+  result = sp_child_wait (child);
+  g_test_message ("exit status %d, stderr:\n%s", result->exit_code, result->err);
+  assert_contains (result->err, "no longer");
+  assert_contains (result->err, f->spool);
+  assert_file_is (f->spool, "another recording\n");
+  assert_file_is (f->meta, other_meta);
+}
+
 /* ---- A full disk -------------------------------------------------------- */
 
 static void
@@ -630,6 +758,65 @@ test_disk_full (Fixture *f,
   g_assert_cmpint (umount2 (f->rec, MNT_DETACH), ==, 0);
 }
 
+/* A file of size bytes at path (zeros). */
+static void
+write_filler (const char *path,
+              gsize size)
+{
+  g_autofree char *zeros = g_malloc0 (size);
+  g_autoptr (GError) error = NULL;
+
+  g_file_set_contents (path, zeros, (gssize) size, &error);
+  g_assert_no_error (error);
+}
+
+/* The disk has little room from the start: the last side file must fit
+ * all the same (room kept for it before the spool takes any, and the
+ * spool gives back records if that is not enough), and the recorder
+ * fails with the path. */
+static void
+test_disk_nearly_full (Fixture *f,
+                       gconstpointer data)
+{
+  static const guint free_kib[] = { 8, 16, 40 };
+  g_autofree char *workload = sp_test_workload ("deep");
+  g_autofree char *filler = g_build_filename (f->rec, "filler", NULL);
+
+  if (!need_perf () || !need_own_mounts ())
+    return;
+  for (guint i = 0; i < G_N_ELEMENTS (free_kib); i++)
+    {
+      g_auto (GStrv) argv = sp_test_argv (sp_test_recorder (), "-F", "4000", "-o", f->spool, "--", workload, "25",
+                                          "200", NULL);
+      g_autoptr (SpChildResult) result = NULL;
+      g_autoptr (GKeyFile) meta = NULL;
+      g_autofree char *error = NULL;
+      SpSpoolReader *reader;
+      GStatBuf st;
+
+      g_test_message ("%u KiB free", free_kib[i]);
+      if (mount ("tmpfs", f->rec, "tmpfs", 0, "size=200k") != 0)
+        g_error ("cannot mount a tmpfs on %s: %s", f->rec, g_strerror (errno));
+      write_filler (filler, (200 - free_kib[i]) * 1024);
+      result = run_recorder (f, (const char *const *) argv);
+      g_assert_cmpint (result->exit_code, ==, EXIT_FAILED);
+      assert_contains (result->err, f->spool);
+      assert_contains (result->err, g_strerror (ENOSPC));
+
+      reader = open_spool (f->spool);
+      kill (recorded_pid (reader), SIGKILL);
+      meta = load_meta (f->meta);
+      g_assert_true (g_key_file_get_boolean (meta, "recording", "complete", NULL));
+      g_assert_cmpuint (meta_u64 (meta, "samples"), ==, sp_spool_reader_get_n_samples (reader));
+      g_assert_cmpint (g_stat (f->spool, &st), ==, 0);
+      g_assert_cmpuint (meta_u64 (meta, "spool_bytes"), ==, (guint64) st.st_size);
+      error = g_key_file_get_string (meta, "recording", "error", NULL);
+      g_assert_cmpstr (error, ==, g_strerror (ENOSPC));
+      sp_spool_reader_free (reader);
+      g_assert_cmpint (umount2 (f->rec, MNT_DETACH), ==, 0);
+    }
+}
+
 /* ---- A recorder that is killed ------------------------------------------ */
 
 /* The spool's first n bytes, as a file of their own. */
@@ -707,6 +894,7 @@ main (int argc,
   ADD ("/recorder/files/not-started-keeps-other-files", test_not_started_keeps_other_files);
   ADD ("/recorder/files/output-is-program", test_output_is_program);
   ADD ("/recorder/files/output-is-input", test_output_is_input);
+  ADD ("/recorder/files/output-named-before-it-exists", test_output_named_before_it_exists);
   ADD ("/recorder/files/output-is-device", test_output_is_device);
   ADD ("/recorder/files/output-is-fifo", test_output_is_fifo);
   ADD ("/recorder/files/output-is-other-file", test_output_is_other_file);
@@ -716,7 +904,10 @@ main (int argc,
   ADD ("/recorder/files/hardlink-at-output", test_hardlink_at_output);
   ADD ("/recorder/files/symlink-at-side-file", test_symlink_at_side_file);
   ADD ("/recorder/files/symlink-at-side-file-temporary", test_symlink_at_side_file_temporary);
+  ADD ("/recorder/files/output-being-recorded", test_output_being_recorded);
+  ADD ("/recorder/files/spool-no-longer-ours", test_spool_no_longer_ours);
   ADD ("/recorder/files/disk-full", test_disk_full);
+  ADD ("/recorder/files/disk-nearly-full", test_disk_nearly_full);
   ADD ("/recorder/files/killed-side-file", test_killed_side_file);
   return g_test_run ();
 }

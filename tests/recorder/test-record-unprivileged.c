@@ -172,7 +172,7 @@ assert_owner (const char *path,
 
 /* Records sh -c "id -u > uid; id -G > groups; env > env; exec WORKLOAD"
  * in a folder anyone may write, under env -i with pkexec_uid (NULL: none)
- * as PKEXEC_UID. */
+ * as PKEXEC_UID (and sudo's variables beside it). */
 static SpTestRecording *
 record_identity (const char *pkexec_uid)
 {
@@ -193,7 +193,14 @@ record_identity (const char *pkexec_uid)
   for (const char *const *arg = clean_root; *arg != NULL; arg++)
     g_ptr_array_add (argv, (char *) *arg);
   if (pkexec_uid != NULL)
-    g_ptr_array_add (argv, uid_setting);
+    {
+      /* What sudo would have set too: none of it is the command's. */
+      g_ptr_array_add (argv, uid_setting);
+      g_ptr_array_add (argv, "SUDO_UID=65534");
+      g_ptr_array_add (argv, "SUDO_GID=65534");
+      g_ptr_array_add (argv, "SUDO_USER=nobody");
+      g_ptr_array_add (argv, "SUDO_COMMAND=/bin/sh");
+    }
   for (const char *const *arg = record; *arg != NULL; arg++)
     g_ptr_array_add (argv, (char *) *arg);
   g_ptr_array_add (argv, NULL);
@@ -240,6 +247,10 @@ test_pkexec_runs_command_as_user (void)
   g_assert_nonnull (strstr (env, user));
   g_assert_nonnull (strstr (env, "\nSP_MARK=kept\n"));
   g_assert_null (strstr (env, "=root\n"));
+  /* Root's variables stay root's, and so does its PATH. */
+  g_assert_null (strstr (env, "\nPKEXEC_UID="));
+  g_assert_null (strstr (env, "\nSUDO_"));
+  g_assert_nonnull (strstr (env, "\nPATH=/usr/local/bin:/usr/bin:/bin\n"));
 
   /* Sampled with root's rights: kernel stacks, which nobody alone may
    * not have (perf_event_paranoid 2). */

@@ -9,6 +9,7 @@
  * pass the side file's last counts off as the recording's. Without the
  * recorder's pid (another host, an older recorder), how long the files
  * have not changed decides. */
+#include <errno.h>
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <stdio.h>
@@ -166,6 +167,28 @@ test_complete (void)
   g_assert_nonnull (strstr (summary, lost));
 }
 
+/* A recording the recorder had to stop (the disk was full): its side
+ * file's error is said, with the spool's path. */
+static void
+test_stopped_early (void)
+{
+  g_autofree char *workload = sp_test_workload ("threads");
+  g_autoptr (SpTestRecording) rec = sp_test_record (NULL, (const char *const[]) { workload, "0.3", NULL });
+  g_autoptr (GKeyFile) meta = g_key_file_new ();
+  g_autoptr (GError) error = NULL;
+  g_autofree char *summary = NULL;
+  g_autofree char *expected = NULL;
+
+  g_assert_cmpint (rec->result->exit_code, ==, 0);
+  g_assert_true (g_key_file_load_from_file (meta, rec->meta_path, G_KEY_FILE_KEEP_COMMENTS, &error));
+  g_key_file_set_string (meta, "recording", "error", g_strerror (ENOSPC));
+  g_assert_true (g_key_file_save_to_file (meta, rec->meta_path, &error));
+  g_assert_no_error (error);
+  summary = summary_of (rec->dir, rec->spool);
+  expected = g_strdup_printf ("\nrecording: stopped early: cannot write %s: %s\n", rec->spool, g_strerror (ENOSPC));
+  g_assert_nonnull (strstr (summary, expected));
+}
+
 int
 main (int argc,
       char **argv)
@@ -175,5 +198,6 @@ main (int argc,
     return 0;
   g_test_add_func ("/report/state/in-progress-then-interrupted", test_in_progress_then_interrupted);
   g_test_add_func ("/report/state/complete", test_complete);
+  g_test_add_func ("/report/state/stopped-early", test_stopped_early);
   return g_test_run ();
 }
