@@ -7,13 +7,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "sp-spool-format.h"
 
-#define CREATE_FLAGS     (O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC)
+/* Read too: the recorder checks that the spool still begins as it wrote it. */
+#define CREATE_FLAGS     (O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC)
 #define CREATE_MODE      0666
 #define TEMP_ATTEMPTS    100
 #define SIDE_FILE_HEADER "# stackpulse side file"
@@ -352,6 +354,23 @@ live_recorder_of (int dir_fd,
   return pid > 0 && pid != (long) getpid () && recorder_alive (pid) ? pid : 0;
 }
 
+/* Whether a recorder writes the file at name now: it holds the spool it
+ * writes locked (LOCK_EX) from its creation on, also before its side file
+ * says so, and a lock cannot be shared with it. */
+static bool
+locked_by_recorder (int dir_fd,
+                    const char *name)
+{
+  int fd = openat (dir_fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  bool locked;
+
+  if (fd < 0)
+    return false;
+  locked = flock (fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+  close (fd);
+  return locked;
+}
+
 /* One of the two files a recording is. */
 typedef struct {
   const char *name;    /* in the output's folder */
@@ -429,10 +448,17 @@ sp_output_open (SpOutput *out,
       || !check_existing (out, &spool, inputs, &out->replacing, message, message_size)
       || !check_existing (out, &meta, inputs, &meta_exists, message, message_size))
     return false;
-  if (meta_exists && (recorder = live_recorder_of (out->dir_fd, out->meta_name)) != 0)
+  recorder = meta_exists ? live_recorder_of (out->dir_fd, out->meta_name) : 0;
+  if (recorder != 0)
     {
       snprintf (message, message_size, "'%s' is being recorded by stackpulse-record (pid %ld): not replacing "
                 "it (wait for it to end, or name another file)", path, recorder);
+      return false;
+    }
+  if (out->replacing && locked_by_recorder (out->dir_fd, out->name))
+    {
+      snprintf (message, message_size, "'%s' is being recorded by another stackpulse-record: not replacing "
+                "it (wait for it to end, or name another file)", path);
       return false;
     }
   if (!out->replacing)
@@ -445,6 +471,11 @@ sp_output_open (SpOutput *out,
                 errno == EEXIST ? "it appeared while the recorder was starting" : strerror (errno));
       return false;
     }
+  /* Held as long as the file is open: no other recorder replaces it,
+   * even before its side file names this recorder. Only a recorder's
+   * short look (LOCK_SH) can be in the way, so this waits for it. */
+  while (flock (out->spool_fd, LOCK_EX) != 0 && errno == EINTR)
+    ;
   if (fstat (out->spool_fd, &st) == 0)
     {
       out->spool_dev = st.st_dev;
@@ -461,6 +492,32 @@ sp_output_still_ours (const SpOutput *out)
 
   return fstatat (out->dir_fd, name, &there, AT_SYMLINK_NOFOLLOW) == 0 && there.st_dev == out->spool_dev
          && there.st_ino == out->spool_ino;
+}
+
+bool
+sp_output_spool_intact (const SpOutput *out,
+                        uint64_t written)
+{
+  char head[SP_SPOOL_MAGIC_LEN];
+  struct stat st;
+
+  if (written < sizeof head)
+    return true;
+  return fstat (out->spool_fd, &st) == 0 && (uint64_t) st.st_size >= written
+         && pread (out->spool_fd, head, sizeof head, 0) == (ssize_t) sizeof head
+         && memcmp (head, SP_SPOOL_MAGIC, sizeof head) == 0;
+}
+
+void
+sp_output_forsake_spool (SpOutput *out)
+{
+  int null_fd = open ("/dev/null", O_WRONLY | O_CLOEXEC);
+
+  if (null_fd >= 0)
+    {
+      dup2 (null_fd, out->spool_fd);
+      close (null_fd);
+    }
 }
 
 bool

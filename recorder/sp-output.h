@@ -17,7 +17,10 @@
  * by path; or the recorder itself), and an
  * existing file that is not a recording (or a side file that is not one),
  * and a recording another recorder on this host still writes (its side
- * file says complete=false and its recorder_pid lives). */
+ * file says complete=false and its recorder_pid lives, or its spool is
+ * locked: a recorder holds the spool it writes locked with flock LOCK_EX
+ * from its creation on, so two recorders started together on one path
+ * cannot both win). */
 #pragma once
 
 #include <stdbool.h>
@@ -64,6 +67,16 @@ bool sp_output_commit (SpOutput *out,
 /* Whether the spool's name (or its temporary one) still names the file
  * this run created: not when it was removed, or replaced by another. */
 bool sp_output_still_ours (const SpOutput *out);
+
+/* Whether the spool still holds what this run wrote (written bytes so
+ * far): not when a program overwrote or cut it in place. It checks its
+ * size and the magic at its start, cheap enough after every flush. */
+bool sp_output_spool_intact (const SpOutput *out,
+                             uint64_t written);
+
+/* The spool is not the recording any more (a program wrote over it): what
+ * the writer still has goes nowhere (spool_fd now writes to /dev/null). */
+void sp_output_forsake_spool (SpOutput *out);
 
 /* Cuts the spool (only the file this run created) to its first size
  * bytes: room for the last side file on a full disk. */

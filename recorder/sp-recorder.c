@@ -99,6 +99,7 @@ typedef struct {
   uint64_t      last_side_ns;
   uint64_t      last_progress_ns;
   bool          queue_failed;
+  bool          spool_overwritten; /* a program wrote over the spool in place */
 } Recorder;
 
 static uint64_t
@@ -274,10 +275,12 @@ warn_side_file (Recorder *r,
                 bool was_orphaned,
                 const char *message)
 {
-  /* A failure is said once, not after every flush. */
+  /* A refresh that fails is said only if the last side file fails too
+   * (it may make good for it, as on a disk nearly full); a spool that is
+   * not ours any more, at once. */
   if (written)
     r->side_file.failed = false;
-  else if ((!r->side_file.failed || r->side.complete) && !was_orphaned)
+  else if ((r->side.complete || r->side_file.orphaned) && !was_orphaned)
     {
       fprintf (stderr, "\nstackpulse-record: warning: %s\n", message);
       r->side_file.failed = true;
@@ -363,6 +366,24 @@ note_write_failure (Recorder *r,
     }
 }
 
+/* After a flush: a program (the command, say) that wrote over the spool
+ * in place has lost the recording; it stops here, and nothing more is
+ * written there. */
+static bool
+check_spool_intact (Recorder *r)
+{
+  if (r->spool_overwritten)
+    return false;
+  if (sp_output_spool_intact (&r->output, sp_spool_writer_get_flushed_size (r->writer)))
+    return true;
+  r->spool_overwritten = true;
+  r->side_file.orphaned = true;
+  sp_output_forsake_spool (&r->output);
+  fprintf (stderr, "\nstackpulse-record: '%s' was overwritten in place by another program: the recording "
+           "stops here and is lost\n", r->options->output);
+  return false;
+}
+
 /* Whether the spool or the losses grew since the last side file. */
 static bool
 side_counts_changed (Recorder *r)
@@ -380,11 +401,17 @@ periodic_work (Recorder *r,
 
   if (now - r->last_flush_ns >= FLUSH_INTERVAL_NS)
     {
-      flushed = sp_spool_writer_flush (r->writer, &err);
-      if (!flushed)
-        note_write_failure (r, &err);
-      else
-        note_flush_point (r);
+      /* Checked before (nothing more lands in what a program wrote
+       * there) and after (what it wrote while this was written). */
+      if (check_spool_intact (r))
+        {
+          flushed = sp_spool_writer_flush (r->writer, &err);
+          if (!flushed)
+            note_write_failure (r, &err);
+          else
+            note_flush_point (r);
+          flushed = flushed && check_spool_intact (r);
+        }
       r->last_flush_ns = now;
     }
   if (flushed && now - r->last_side_ns >= SIDE_FILE_MAX_SHARE * r->side_cost_ns
@@ -661,7 +688,7 @@ loop (Recorder *r)
       if (!backlog)
         r->applied_through_ns = now - ORDERING_SLACK_NS;
       periodic_work (r, now);
-      if (should_end (r, now) || r->rec.failed || r->queue_failed)
+      if (should_end (r, now) || r->rec.failed || r->queue_failed || r->spool_overwritten)
         break;
     }
   free (fds);
@@ -818,7 +845,7 @@ finish (Recorder *r)
   char size[32];
 
   sp_perf_events_disable (&r->events);
-  if (!r->rec.failed)
+  if (!r->rec.failed && !r->spool_overwritten)
     {
       pump (r, now, UINT64_MAX);
       sp_recording_finish (&r->rec);
@@ -828,8 +855,10 @@ finish (Recorder *r)
   r->side.end_monotonic_ns = now;
   r->side.end_wall_us = wall_us ();
   r->side.exit_status = r->launched && r->child_done ? status : -1;
-  if (!sp_spool_writer_flush (r->writer, &err))
+  if (check_spool_intact (r) && !sp_spool_writer_flush (r->writer, &err))
     note_write_failure (r, &err);
+  if (!r->rec.failed)
+    check_spool_intact (r);
   r->side.spool_bytes = sp_spool_writer_get_flushed_size (r->writer);
   r->side.spool_samples = sp_spool_writer_get_flushed_samples (r->writer);
   if (r->rec.failed)
@@ -856,6 +885,13 @@ finish (Recorder *r)
   if (r->rec.failed)
     {
       report_write_failure (r);
+      return SP_RECORDER_EXIT_FAILED;
+    }
+  if (r->side_file.orphaned)
+    {
+      /* Removed, replaced or overwritten: what was recorded is not there. */
+      if (!r->spool_overwritten)
+        fprintf (stderr, "stackpulse-record: the recording is lost: %s is no longer its spool\n", r->options->output);
       return SP_RECORDER_EXIT_FAILED;
     }
   if (!side_written)

@@ -666,8 +666,78 @@ test_spool_no_longer_ours (Fixture *f,
   g_test_message ("exit status %d, stderr:\n%s", result->exit_code, result->err);
   sp_test_assert_contains (result->err, "no longer");
   sp_test_assert_contains (result->err, f->spool);
+  /* What it recorded is lost: it failed. */
+  g_assert_cmpint (result->exit_code, ==, EXIT_FAILED);
   assert_file_is (f->spool, "another recording\n");
   assert_file_is (f->meta, other_meta);
+}
+
+/* Two recorders started at once on one output, before either could write
+ * a side file: exactly one records, the other is refused (or, when it
+ * lost the race later, fails), round after round. */
+static void
+test_two_recorders_at_once (Fixture *f,
+                            gconstpointer data)
+{
+  g_autofree char *workload = sp_test_workload ("threads");
+  g_auto (GStrv) argv = NULL;
+
+  if (!sp_test_case_needs_perf ())
+    return;
+  argv = sp_test_argv (sp_test_recorder (), "-o", f->spool, "--", workload, "0.3", NULL);
+  for (guint round = 0; round < 5; round++)
+    {
+      g_autofree char *name_a = g_strdup_printf ("a%u", round);
+      g_autofree char *name_b = g_strdup_printf ("b%u", round);
+      SpChild *a = sp_child_spawn (f->dir, name_a, (const char *const *) argv, FALSE);
+      SpChild *b = sp_child_spawn (f->dir, name_b, (const char *const *) argv, FALSE);
+      g_autoptr (SpChildResult) result_a = sp_child_wait (a);
+      g_autoptr (SpChildResult) result_b = sp_child_wait (b);
+      SpChildResult *winner = result_a->exit_code == 0 ? result_a : result_b;
+      SpChildResult *loser = winner == result_a ? result_b : result_a;
+      g_autoptr (GKeyFile) meta = NULL;
+      g_autofree char *listing = NULL;
+      SpSpoolReader *reader;
+
+      g_test_message ("round %u: exit statuses %d and %d, stderr:\n%s\n%s", round, result_a->exit_code,
+                      result_b->exit_code, result_a->err, result_b->err);
+      g_assert_cmpint (winner->exit_code, ==, 0);
+      g_assert_cmpint (loser->exit_code, ==, EXIT_FAILED);
+      sp_test_assert_contains (loser->err, f->spool);
+      listing = sp_test_list_dir (f->rec);
+      g_assert_cmpstr (listing, ==, "out.spool out.spool.meta");
+      reader = open_spool (f->spool);
+      meta = load_meta (f->meta);
+      g_assert_true (g_key_file_get_boolean (meta, "recording", "complete", NULL));
+      g_assert_cmpuint (meta_u64 (meta, "samples"), ==, sp_spool_reader_get_n_samples (reader));
+      sp_spool_reader_free (reader);
+      g_assert_cmpint (g_unlink (f->spool), ==, 0);
+      g_assert_cmpint (g_unlink (f->meta), ==, 0);
+    }
+}
+
+/* The command writes over the spool in place (the same file, cut and
+ * rewritten): the recorder sees it at its next flush, says so with the
+ * path, writes nothing more there and fails. */
+static void
+test_spool_overwritten_in_place (Fixture *f,
+                                 gconstpointer data)
+{
+  g_autofree char *relative = g_build_filename ("rec", "out.spool", NULL);
+  g_autofree char *script = g_strdup_printf ("echo x > %s; sleep 0.5", relative);
+  g_auto (GStrv) argv = sp_test_argv (sp_test_recorder (), "-o", f->spool, "--", "sh", "-c", script, NULL);
+  g_autoptr (SpChildResult) result = NULL;
+  g_autofree char *contents = NULL;
+
+  if (!sp_test_case_needs_perf ())
+    return;
+  /* The recorder runs in f->dir, and so does the command. */
+  result = sp_test_run_recorder (f->dir, (const char *const *) argv);
+  g_assert_cmpint (result->exit_code, ==, EXIT_FAILED);
+  sp_test_assert_contains (result->err, f->spool);
+  sp_test_assert_contains (result->err, "overwritten");
+  contents = read_file (f->spool);
+  g_assert_true (g_str_has_prefix (contents, "x\n"));
 }
 
 /* ---- A full disk -------------------------------------------------------- */
@@ -794,6 +864,7 @@ test_disk_nearly_full (Fixture *f,
       g_autoptr (SpChildResult) result = NULL;
       g_autoptr (GKeyFile) meta = NULL;
       g_autofree char *error = NULL;
+      g_autofree char *meta_warning = g_strdup_printf ("cannot write %s", f->meta);
       SpSpoolReader *reader;
       GStatBuf st;
 
@@ -817,6 +888,9 @@ test_disk_nearly_full (Fixture *f,
       g_assert_cmpuint (meta_u64 (meta, "spool_bytes"), ==, (guint64) st.st_size);
       error = g_key_file_get_string (meta, "recording", "error", NULL);
       g_assert_cmpstr (error, ==, g_strerror (ENOSPC));
+      /* The last side file was written: a refresh that failed before it
+       * is no warning. */
+      g_assert_null (strstr (result->err, meta_warning));
       sp_spool_reader_free (reader);
       g_assert_cmpint (umount2 (f->rec, MNT_DETACH), ==, 0);
     }
@@ -911,6 +985,8 @@ main (int argc,
   ADD ("/recorder/files/symlink-at-side-file-temporary", test_symlink_at_side_file_temporary);
   ADD ("/recorder/files/output-being-recorded", test_output_being_recorded);
   ADD ("/recorder/files/spool-no-longer-ours", test_spool_no_longer_ours);
+  ADD ("/recorder/files/two-recorders-at-once", test_two_recorders_at_once);
+  ADD ("/recorder/files/spool-overwritten-in-place", test_spool_overwritten_in_place);
   ADD ("/recorder/files/disk-full", test_disk_full);
   ADD ("/recorder/files/disk-nearly-full", test_disk_nearly_full);
   ADD ("/recorder/files/killed-side-file", test_killed_side_file);
