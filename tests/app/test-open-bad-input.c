@@ -134,6 +134,9 @@ test_fifos (void)
   label = window_test_find_label (GTK_WIDGET (window), "the side file is unreadable or damaged");
   g_assert_nonnull (label);
   g_assert_nonnull (strstr (gtk_label_get_text (label), "is a FIFO (named pipe), not a regular file"));
+  /* The Recording row agrees: there is a side file, unread. */
+  g_assert_nonnull (window_test_find_label (GTK_WIDGET (window), "unknown (the side file could not be read)"));
+  g_assert_null (window_test_find_label (GTK_WIDGET (window), "has no side file"));
   /* The status line says so too, where it would say what was lost. */
   g_assert_nonnull (window_test_find_label (GTK_WIDGET (window), "⚠ the side file is unreadable (see Summary)"));
   g_assert_true (sp_window_search_function (window, "libfifo.so+0x1100"));
