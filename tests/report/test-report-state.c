@@ -92,6 +92,7 @@ test_in_progress_then_interrupted (void)
   g_autofree char *killed = NULL;
   g_autofree char *state = NULL;
   g_autofree char *expected = NULL;
+  g_autofree char *attached = NULL;
   g_autoptr (SpChildResult) top = NULL;
   g_autofree char *ready = NULL;
   SpChild *target, *recorder;
@@ -110,6 +111,10 @@ test_in_progress_then_interrupted (void)
   g_assert_nonnull (state);
   g_assert_true (g_str_has_prefix (state, "in progress: "));
   g_assert_nonnull (strstr (live, " or more (counted until the side file was last written)\n"));
+  /* An attach has no command: the summary names the process instead. */
+  attached = g_strdup_printf ("\nattached:  pid %d\n", (int) target->pid);
+  g_assert_nonnull (strstr (live, attached));
+  g_assert_null (strstr (live, "\ncommand:"));
 
   sp_child_kill (recorder);
   killed = summary_of (dir, spool);
