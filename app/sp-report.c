@@ -219,6 +219,22 @@ print_stack_roots (SpProfile *profile,
     fprintf (out, "  ! frame pointers do not hold in this program: record with --call-graph auto (the default)\n");
 }
 
+/* "pid 1234, 5678": the processes an attach (-p) recorded, from the
+ * side file; NULL after a launch. */
+static char *
+attached_pids (SpProfile *profile)
+{
+  GKeyFile *meta = sp_profile_get_meta (profile);
+  g_auto (GStrv) pids = meta != NULL ? g_key_file_get_string_list (meta, "recording", "attached_pids", NULL, NULL)
+                                     : NULL;
+  g_autofree char *joined = NULL;
+
+  if (pids == NULL || pids[0] == NULL)
+    return NULL;
+  joined = g_strjoinv (", ", pids);
+  return g_strdup_printf ("pid %s", joined);
+}
+
 void
 sp_report_summary (SpProfile *profile,
                    const SpFilter *filter,
@@ -228,6 +244,7 @@ sp_report_summary (SpProfile *profile,
   g_autoptr (SpStackCounts) counts = sp_stack_counts_new (profile, filter);
   g_autoptr (GArray) functions = sp_function_list_new (profile, filter, counts);
   g_autofree char *command = command_line (profile);
+  g_autofree char *attached = attached_pids (profile);
   g_autofree char *state = sp_report_recording_state (profile);
   gsize n = sp_spool_reader_get_n_samples (reader);
   const GPtrArray *problems;
@@ -236,6 +253,8 @@ sp_report_summary (SpProfile *profile,
   fprintf (out, "file:      %s\n", sp_profile_get_path (profile));
   if (command != NULL)
     fprintf (out, "command:   %s\n", command);
+  else if (attached != NULL)
+    fprintf (out, "attached:  %s\n", attached);
   fprintf (out, "duration:  %.3f s\n", recorded_ns (reader) / 1e9);
   fprintf (out, "samples:   %" G_GUINT64_FORMAT " (of %" G_GSIZE_FORMAT " in the file)\n", counts->n_samples, n);
   fprintf (out, "threads:   %" G_GSIZE_FORMAT "\n", sp_spool_reader_get_n_threads (reader));

@@ -120,7 +120,9 @@ add_unwinding_figures (GtkGrid *figures,
   add_figure (figures, (*row)++, "Unwinding", text->str);
 }
 
-/* Whether the recorder finished it; what was saved when it did not. */
+/* Whether the recorder finished it; what was saved when it did not. An
+ * unknown state has no side file, or one that could not be read (a FIFO,
+ * damaged: the Lost samples row says why). */
 static char *
 recording_text (const SpSpoolSummary *s)
 {
@@ -130,6 +132,8 @@ recording_text (const SpSpoolSummary *s)
     return state;
   if (s->recording_state == SP_RECORDING_STATE_COMPLETE)
     return g_strdup ("complete");
+  if (s->side_file_problem != NULL)
+    return g_strdup ("unknown (the side file could not be read)");
   return g_strdup ("unknown (the recording has no side file)");
 }
 

@@ -275,6 +275,27 @@ sp_profile_set_recorded_here (SpProfile *self)
   g_rw_lock_writer_unlock (&self->lock);
 }
 
+/* A complete recording's side file gives the spool's length
+ * (spool_bytes): a spool shorter than that was cut, or copied while it
+ * was recorded, even when the cut falls on a record boundary and every
+ * record read is whole. Said as damage: what is shown is what was read. */
+static void
+check_spool_length (SpProfile *self)
+{
+  GStatBuf st;
+  guint64 recorded;
+
+  if (self->damage != NULL || self->meta == NULL
+      || !g_key_file_get_boolean (self->meta, "recording", "complete", NULL)
+      || !g_key_file_has_key (self->meta, "recording", "spool_bytes", NULL) || g_stat (self->path, &st) != 0)
+    return;
+  recorded = g_key_file_get_uint64 (self->meta, "recording", "spool_bytes", NULL);
+  if ((guint64) st.st_size < recorded)
+    self->damage = g_strdup_printf ("the spool is shorter than its recording (%" G_GUINT64_FORMAT " of %"
+                                    G_GUINT64_FORMAT " bytes): it was cut, or copied while it was recorded",
+                                    (guint64) st.st_size, recorded);
+}
+
 void
 sp_profile_finish (SpProfile *self)
 {
@@ -286,6 +307,7 @@ sp_profile_finish (SpProfile *self)
     set_damage (self, &err);
   self->following = FALSE;
   load_meta (self);
+  check_spool_length (self);
   g_rw_lock_writer_unlock (&self->lock);
 }
 

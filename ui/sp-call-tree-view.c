@@ -569,13 +569,17 @@ open_paths (SpCallTreeView *self,
   return open;
 }
 
+/* Whether tree has key's row with callees: a row that could be open
+ * there. (A row without callees, as a recursive function's after
+ * Collapse Recursion, says nothing of what the user closed.) */
 static gboolean
-key_in_tree (const SpCallTree *tree,
-             const char *key)
+key_can_open_in_tree (const SpCallTree *tree,
+                      const char *key)
 {
   g_auto (GStrv) ids = g_strsplit (key, ",", -1);
   g_autoptr (GArray) path = g_array_new (FALSE, FALSE, sizeof (guint32));
   guint n_found;
+  guint32 node;
 
   for (guint i = 0; ids[i] != NULL && ids[i][0] != '\0'; i++)
     {
@@ -583,13 +587,14 @@ key_in_tree (const SpCallTree *tree,
 
       g_array_append_val (path, id);
     }
-  sp_call_tree_find_path (tree, (const guint32 *) path->data, path->len, &n_found);
-  return path->len > 0 && n_found == path->len;
+  node = sp_call_tree_find_path (tree, (const guint32 *) path->data, path->len, &n_found);
+  return path->len > 0 && n_found == path->len && tree->nodes[node].first_child != SP_CALL_TREE_NONE;
 }
 
 /* Before a new tree: what the user has open now is remembered, and what
  * the tree shown has but no longer open (closed by the user) forgotten;
- * rows the tree shown lacks (gone with a transform) stay remembered.
+ * rows the tree shown lacks, or has without callees (gone with a
+ * transform), stay remembered.
  * Returns the rows open now. */
 static GHashTable *
 remember_open (SpCallTreeView *self,
@@ -601,7 +606,7 @@ remember_open (SpCallTreeView *self,
 
   g_hash_table_iter_init (&iter, self->remembered);
   while (g_hash_table_iter_next (&iter, (gpointer *) &key, NULL))
-    if (!g_hash_table_contains (open, key) && key_in_tree (old_tree, key))
+    if (!g_hash_table_contains (open, key) && key_can_open_in_tree (old_tree, key))
       g_hash_table_iter_remove (&iter);
   g_hash_table_iter_init (&iter, open);
   while (g_hash_table_iter_next (&iter, (gpointer *) &key, NULL))

@@ -134,6 +134,9 @@ test_fifos (void)
   label = window_test_find_label (GTK_WIDGET (window), "the side file is unreadable or damaged");
   g_assert_nonnull (label);
   g_assert_nonnull (strstr (gtk_label_get_text (label), "is a FIFO (named pipe), not a regular file"));
+  /* The Recording row agrees: there is a side file, unread. */
+  g_assert_nonnull (window_test_find_label (GTK_WIDGET (window), "unknown (the side file could not be read)"));
+  g_assert_null (window_test_find_label (GTK_WIDGET (window), "has no side file"));
   /* The status line says so too, where it would say what was lost. */
   g_assert_nonnull (window_test_find_label (GTK_WIDGET (window), "⚠ the side file is unreadable (see Summary)"));
   g_assert_true (sp_window_search_function (window, "libfifo.so+0x1100"));
@@ -141,6 +144,39 @@ test_fifos (void)
   g_unlink (spool);
   g_unlink (meta);
   g_unlink (module);
+  g_rmdir (dir);
+}
+
+/* A complete recording's spool shorter than its side file's spool_bytes
+ * (cut on a record boundary): the window says so, and shows its samples. */
+static void
+test_short_spool (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("stackpulse-app-XXXXXX", NULL);
+  g_autofree char *spool = g_build_filename (dir, "short.spool", NULL);
+  g_autofree char *meta = g_strconcat (spool, ".meta", NULL);
+  g_autofree char *meta_text = NULL;
+  g_autofree char *expected = NULL;
+  SpWindow *window;
+  GtkLabel *label;
+  GStatBuf st;
+
+  write_spool (spool, "/nonexistent/libshort.so");
+  g_assert_cmpint (g_stat (spool, &st), ==, 0);
+  meta_text = g_strdup_printf ("[recording]\ncomplete=true\nspool_bytes=%" G_GUINT64_FORMAT "\n",
+                               (guint64) st.st_size + 1000);
+  g_assert_true (g_file_set_contents (meta, meta_text, -1, NULL));
+  window = open_window (spool);
+  g_assert_true (window_test_wait (shows_profile, window, 20));
+  expected = g_strdup_printf ("the spool is shorter than its recording (%" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
+                              " bytes)", (guint64) st.st_size, (guint64) st.st_size + 1000);
+  label = window_test_find_label (GTK_WIDGET (window), expected);
+  g_assert_nonnull (label);
+  g_assert_true (window_test_is_shown (GTK_WIDGET (label)));
+  g_assert_true (sp_window_search_function (window, "libshort.so+0x1100"));
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_unlink (spool);
+  g_unlink (meta);
   g_rmdir (dir);
 }
 
@@ -179,6 +215,7 @@ main (int argc,
   g_test_add_func ("/app/open-bad-input/perf-data", test_perf_data);
   g_test_add_func ("/app/open-bad-input/text", test_text);
   g_test_add_func ("/app/open-bad-input/fifos", test_fifos);
+  g_test_add_func ("/app/open-bad-input/short-spool", test_short_spool);
   g_test_add_func ("/app/open-bad-input/help-without-display", test_help_without_display);
   return g_test_run ();
 }

@@ -19,6 +19,7 @@
 #include "record-run.h"
 #include "record-stacks.h"
 #include "report-output.h"
+#include "sp-spool-reader.h"
 
 /* "samples:   N (of M in the file)": M. */
 static guint64
@@ -92,6 +93,7 @@ test_in_progress_then_interrupted (void)
   g_autofree char *killed = NULL;
   g_autofree char *state = NULL;
   g_autofree char *expected = NULL;
+  g_autofree char *attached = NULL;
   g_autoptr (SpChildResult) top = NULL;
   g_autofree char *ready = NULL;
   SpChild *target, *recorder;
@@ -110,6 +112,10 @@ test_in_progress_then_interrupted (void)
   g_assert_nonnull (state);
   g_assert_true (g_str_has_prefix (state, "in progress: "));
   g_assert_nonnull (strstr (live, " or more (counted until the side file was last written)\n"));
+  /* An attach has no command: the summary names the process instead. */
+  attached = g_strdup_printf ("\nattached:  pid %d\n", (int) target->pid);
+  g_assert_nonnull (strstr (live, attached));
+  g_assert_null (strstr (live, "\ncommand:"));
 
   sp_child_kill (recorder);
   killed = summary_of (dir, spool);
@@ -189,6 +195,70 @@ test_stopped_early (void)
   g_assert_nonnull (strstr (summary, expected));
 }
 
+/* The spool's first length bytes, cut back to the last whole record
+ * (found by the codec's reader), written to cut_path; its length. */
+static gsize
+write_cut_at_record (const char *contents,
+                     gsize length,
+                     const char *cut_path)
+{
+  g_autoptr (GError) error = NULL;
+  SpSpoolError err;
+  SpSpoolReader *reader;
+  gsize boundary;
+
+  g_assert_true (g_file_set_contents (cut_path, contents, (gssize) length, &error));
+  reader = sp_spool_reader_open_follow (cut_path, &err);
+  g_assert_nonnull (reader);
+  sp_spool_reader_finish (reader, &err);
+  boundary = (gsize) sp_spool_reader_get_parsed_size (reader);
+  sp_spool_reader_free (reader);
+  g_assert_cmpuint (boundary, >, 0);
+  g_assert_true (g_file_set_contents (cut_path, contents, (gssize) boundary, &error));
+  return boundary;
+}
+
+/* A complete recording cut on a record boundary (head -c, or a copy made
+ * while it was recorded) reads as whole; its side file's spool_bytes says
+ * it is not: the summary and stderr say the spool is short. */
+static void
+test_cut_at_record (void)
+{
+  g_autofree char *workload = sp_test_workload ("threads");
+  g_autoptr (SpTestRecording) rec = sp_test_record (NULL, (const char *const[]) { workload, "0.3", NULL });
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SpChildResult) summary = NULL;
+  g_autofree char *contents = NULL;
+  g_autofree char *meta = NULL;
+  g_autofree char *cut = NULL;
+  g_autofree char *cut_meta = NULL;
+  g_autofree char *alone = NULL;
+  g_autofree char *expected = NULL;
+  gsize length, meta_length, boundary;
+
+  g_assert_cmpint (rec->result->exit_code, ==, 0);
+  g_assert_true (g_file_get_contents (rec->spool, &contents, &length, &error));
+  g_assert_true (g_file_get_contents (rec->meta_path, &meta, &meta_length, &error));
+  cut = g_build_filename (rec->dir, "cut.spool", NULL);
+  cut_meta = g_strconcat (cut, ".meta", NULL);
+  boundary = write_cut_at_record (contents, length / 2, cut);
+  g_assert_cmpuint (boundary, <, length);
+
+  /* Alone, the cut reads fine: nothing on stderr, no damage. */
+  alone = sp_test_report (rec->dir, "summary", cut, NULL);
+  g_assert_null (strstr (alone, "\ndamage:"));
+
+  g_assert_true (g_file_set_contents (cut_meta, meta, (gssize) meta_length, &error));
+  summary = sp_test_report_run (rec->dir, (const char *const[]) { "summary", cut, NULL });
+  g_test_message ("%s%s", summary->out, summary->err);
+  g_assert_cmpint (summary->exit_code, ==, 0);
+  expected = g_strdup_printf ("the spool is shorter than its recording (%" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT
+                              " bytes): it was cut, or copied while it was recorded", boundary, length);
+  g_assert_nonnull (strstr (summary->out, expected));
+  g_assert_nonnull (strstr (summary->out, "\ndamage:    the spool is shorter"));
+  g_assert_nonnull (strstr (summary->err, "warning: the spool is shorter than its recording"));
+}
+
 int
 main (int argc,
       char **argv)
@@ -199,5 +269,6 @@ main (int argc,
   g_test_add_func ("/report/state/in-progress-then-interrupted", test_in_progress_then_interrupted);
   g_test_add_func ("/report/state/complete", test_complete);
   g_test_add_func ("/report/state/stopped-early", test_stopped_early);
+  g_test_add_func ("/report/state/cut-at-record", test_cut_at_record);
   return g_test_run ();
 }

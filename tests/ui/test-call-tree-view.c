@@ -556,6 +556,44 @@ test_keep_state_hidden (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static guint32
+function_named (SpProfile *profile,
+                const char *name)
+{
+  for (guint32 f = 0; f < sp_profile_get_n_functions (profile); f++)
+    if (g_str_equal (sp_profile_get_function (profile, f)->name, name))
+      return f;
+  g_assert_not_reached ();
+}
+
+/* Collapsing recursion leaves fib without callees, a row that cannot be
+ * open: it is not a row the user closed, so undoing the transform opens
+ * the recursive rows again. */
+static void
+test_keep_state_collapse_recursion (void)
+{
+  static const char *const recursive[] = { "main;fib;fib;fib;fib 10", "main;work 2", NULL };
+  g_autoptr (SpProfile) profile = profile_from_text (recursive);
+  g_autoptr (SpFilter) collapse = sp_filter_new ();
+  GtkWidget *window = gtk_window_new ();
+  SpCallTreeView *view = sp_call_tree_view_new ();
+
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (view));
+  gtk_window_present (GTK_WINDOW (window));
+  wait_a_little ();
+  sp_call_tree_view_set_tree (view, profile, sp_call_tree_new (profile, NULL, NULL, FALSE));
+  assert_rows (view, "main 12", "  fib 10", "    fib 10", "      fib 10", "        fib 10", "  work 2");
+  select_row_text (view, "      fib 10");
+
+  sp_filter_add_function_transform (collapse, SP_TRANSFORM_COLLAPSE_RECURSION, function_named (profile, "fib"));
+  sp_call_tree_view_set_tree (view, profile, sp_call_tree_new (profile, collapse, NULL, FALSE));
+  assert_rows (view, "main 12", "  fib 10", "  work 2");
+
+  sp_call_tree_view_set_tree (view, profile, sp_call_tree_new (profile, NULL, NULL, FALSE));
+  assert_rows (view, "main 12", "  fib 10", "    fib 10", "      fib 10", "        fib 10", "  work 2");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* Rows of the column view's list drawn inside it; *selected_in_view
  * says whether the selected row is one of them. */
 static guint
@@ -1005,6 +1043,7 @@ main (int argc,
   g_test_add_func ("/ui/call-tree-view/hidden", test_hidden);
   g_test_add_func ("/ui/call-tree-view/deep-path", test_deep_path);
   g_test_add_func ("/ui/call-tree-view/keep-state-hidden", test_keep_state_hidden);
+  g_test_add_func ("/ui/call-tree-view/keep-state-collapse-recursion", test_keep_state_collapse_recursion);
   g_test_add_func ("/ui/call-tree-view/update-in-place", test_update_in_place);
   g_test_add_func ("/ui/call-tree-view/follow-hot-path-in-place", test_follow_hot_path_in_place);
   g_test_add_func ("/ui/call-tree-view/cells-follow-item", test_cells_follow_item);
