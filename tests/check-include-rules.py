@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Checks the include rules of ARCHITECTURE.md, as a TAP test.
+"""Checks the include rules of docs/ARCHITECTURE.md, as a TAP test.
 
 codec/ uses libc only; recorder/ adds libelf/libdw; data/ adds GLib and
 libelf/libdw but no GTK; ui/ sees data/ and GTK but never codec/ or

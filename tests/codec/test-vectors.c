@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* test-vectors.c: the reference reader's verdicts on ../shared/vectors.
+/* test-vectors.c: the reference reader's verdicts on tests/vectors (README.md there).
  *
  * Every vector is checked twice: through the codec's reader in this process
  * (the dump compared byte for byte, the rejection message word for word),
