@@ -24,8 +24,6 @@
 typedef struct {
   guint32     offset;     /* into function_ids */
   guint16     count;      /* 0: not resolved yet */
-  const char *file;
-  guint       line;
 } FrameMemo;
 
 struct _SpProfile
@@ -550,8 +548,6 @@ append_symbols (SpProfile *self,
 {
   guint first = self->inline_frames ? 0 : n - 1;
 
-  memo->file = symbols[0].file;
-  memo->line = symbols[0].line;
   for (guint i = first; i < n; i++)
     {
       if (symbols[i].function != NULL)
@@ -678,13 +674,3 @@ sp_profile_get_frame_functions (SpProfile *self,
   return memo->count;
 }
 
-SpSourceLocation
-sp_profile_get_frame_location (SpProfile *self,
-                               guint32 frame_id,
-                               gint32 pid,
-                               gboolean is_leaf)
-{
-  FrameMemo *memo = memo_for (self, frame_id, pid, is_leaf);
-
-  return (SpSourceLocation) { memo->file, memo->line };
-}

@@ -34,12 +34,6 @@ typedef struct {
   guint           line;    /* the line there, 0 when unknown */
 } SpFunction;
 
-/* Where a frame's innermost function was: source file and line. */
-typedef struct {
-  const char *file;        /* NULL when unknown */
-  guint       line;
-} SpSourceLocation;
-
 typedef struct _SpProfile SpProfile;
 
 /* Reads the whole file. A damaged file still opens, with every record
@@ -119,11 +113,6 @@ guint sp_profile_get_frame_functions (SpProfile *self,
                                       gint32 pid,
                                       gboolean is_leaf,
                                       const guint32 **function_ids);
-
-SpSourceLocation sp_profile_get_frame_location (SpProfile *self,
-                                                guint32 frame_id,
-                                                gint32 pid,
-                                                gboolean is_leaf);
 
 /* Whether what a frame resolves to depends on the sample's pid: a user
  * frame without a module (SPOOL-FORMAT.md's lookup, JIT maps). */

@@ -72,28 +72,6 @@ summarize_reader (const SpSpoolReader *reader,
   summarize_samples (reader, summary);
 }
 
-gboolean
-sp_spool_summary_load (const char *path,
-                       SpSpoolSummary *summary,
-                       GError **error)
-{
-  SpSpoolReader *reader;
-  SpSpoolError spool_error;
-
-  memset (summary, 0, sizeof *summary);
-  reader = sp_spool_reader_open_follow (path, &spool_error);
-  if (reader == NULL)
-    {
-      sp_spool_error_propagate (error, &spool_error);
-      return FALSE;
-    }
-  if (!sp_spool_reader_finish (reader, &spool_error))
-    summary->damage = sp_spool_error_describe (&spool_error);
-  summarize_reader (reader, summary);
-  sp_spool_reader_free (reader);
-  return TRUE;
-}
-
 void
 sp_spool_summary_from_profile (SpProfile *profile,
                                SpSpoolSummary *summary)

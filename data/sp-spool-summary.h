@@ -44,13 +44,6 @@ typedef struct {
   SpStackRoots roots;            /* how many reach their thread's root */
 } SpSpoolSummary;
 
-/* Reads path and fills summary. Returns FALSE (with error) only when the
- * file cannot be read at all; a damaged file gives a summary of its good
- * part and summary->damage. */
-gboolean sp_spool_summary_load (const char *path,
-                                SpSpoolSummary *summary,
-                                GError **error);
-
 /* The same from a profile already read: no second pass over the file.
  * Symbol problems are those met so far: call it after building the trees,
  * on the thread that updates the profile. */

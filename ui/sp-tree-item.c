@@ -239,14 +239,6 @@ sp_tree_item_move_to (SpTreeItem *self,
   g_object_thaw_notify (G_OBJECT (self));
 }
 
-SpTreeSource *
-sp_tree_item_get_source (SpTreeItem *self)
-{
-  g_return_val_if_fail (SP_IS_TREE_ITEM (self), NULL);
-
-  return self->source;
-}
-
 guint32
 sp_tree_item_get_node (SpTreeItem *self)
 {

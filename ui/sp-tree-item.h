@@ -34,7 +34,6 @@ G_DECLARE_FINAL_TYPE (SpTreeItem, sp_tree_item, SP, TREE_ITEM, GObject)
 SpTreeItem *sp_tree_item_new (SpTreeSource *source,
                               guint32 node);
 
-SpTreeSource *sp_tree_item_get_source (SpTreeItem *self);
 guint32 sp_tree_item_get_node (SpTreeItem *self);
 /* The function's id in the profile; SP_CALL_TREE_NONE for the root. */
 guint32 sp_tree_item_get_function (SpTreeItem *self);
