@@ -9,7 +9,7 @@
 #pragma once
 
 #include "sp-profile.h"
-#include "sp-timeline.h"
+#include "sp-sample-index.h"
 
 typedef struct _SpTreeSkeleton SpTreeSkeleton;
 
