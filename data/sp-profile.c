@@ -355,7 +355,9 @@ const char *sp_profile_get_damage (SpProfile *self) { return self->damage; }
 const SpSpoolReader *sp_profile_get_reader (SpProfile *self) { return self->reader; }
 GKeyFile *sp_profile_get_meta (SpProfile *self) { return self->meta; }
 const char *sp_profile_get_meta_problem (SpProfile *self) { return self->meta_problem; }
-guint sp_profile_get_n_functions (SpProfile *self) { return self->n_functions; }
+/* Read by other threads (search) while a worker adds functions: the count
+ * is published after the function is written (intern_function_at). */
+guint sp_profile_get_n_functions (SpProfile *self) { return (guint) g_atomic_int_get ((gint *) &self->n_functions); }
 const GPtrArray *sp_profile_get_symbol_problems (SpProfile *self) { return sp_symbolizer_get_problems (self->symbolizer); }
 const GArray *sp_profile_get_symbol_problem_details (SpProfile *self) { return sp_symbolizer_get_problem_details (self->symbolizer); }
 
@@ -459,7 +461,9 @@ intern_function_at (SpProfile *self,
   function.file = file != NULL ? g_string_chunk_insert_const (self->strings, file) : NULL;
   function.line = file != NULL ? line : 0;
   *(SpFunction *) sp_profile_get_function (self, self->n_functions) = function;
-  self->n_functions++;
+  /* A full barrier: a thread that sees the new count sees the function
+   * (and its block) written. Only this thread writes the count. */
+  g_atomic_int_set ((gint *) &self->n_functions, (gint) self->n_functions + 1);
   g_hash_table_insert (self->function_index, g_string_chunk_insert (self->strings, key),
                        GUINT_TO_POINTER (self->n_functions));
   return self->n_functions - 1;
