@@ -126,6 +126,6 @@ bench_data_child (const char *path,
 
   time_ranges (profile, range_samples);
   fflush (stdout);
-  sp_profile_free (profile);
+  sp_profile_unref (profile);
   return 0;
 }

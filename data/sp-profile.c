@@ -28,6 +28,7 @@ typedef struct {
 
 struct _SpProfile
 {
+  gatomicrefcount ref_count;     /* views and results hold the profile they name */
   GRWLock        lock;           /* writers: update/finish; readers: other threads */
   char          *path;
   SpSpoolReader *reader;
@@ -205,6 +206,7 @@ profile_new (const char *path,
       return NULL;
     }
   self = g_new0 (SpProfile, 1);
+  g_atomic_ref_count_init (&self->ref_count);
   g_rw_lock_init (&self->lock);
   self->path = g_strdup (path);
   self->reader = reader;
@@ -321,10 +323,17 @@ sp_profile_unlock_reading (SpProfile *self)
   g_rw_lock_reader_unlock (&self->lock);
 }
 
-void
-sp_profile_free (SpProfile *self)
+SpProfile *
+sp_profile_ref (SpProfile *self)
 {
-  if (self == NULL)
+  g_atomic_ref_count_inc (&self->ref_count);
+  return self;
+}
+
+void
+sp_profile_unref (SpProfile *self)
+{
+  if (self == NULL || !g_atomic_ref_count_dec (&self->ref_count))
     return;
   sp_spool_reader_free (self->reader);
   g_clear_pointer (&self->meta, g_key_file_unref);

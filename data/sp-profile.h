@@ -60,7 +60,10 @@ void sp_profile_set_recorded_here (SpProfile *self);
 /* Ends following: an incomplete tail becomes damage. */
 void sp_profile_finish (SpProfile *self);
 
-void sp_profile_free (SpProfile *self);
+/* Reference-counted: every view and result that names the profile's
+ * functions holds a reference, so no teardown order is needed. */
+SpProfile *sp_profile_ref (SpProfile *self);
+void sp_profile_unref (SpProfile *self);
 
 /* For a thread other than the one updating: the reader's arrays and the
  * side file's names hold still between these. */
@@ -139,6 +142,6 @@ const GPtrArray *sp_profile_get_symbol_problems (SpProfile *self);
  * them there (sp_symbol_problems_copy). */
 const GArray *sp_profile_get_symbol_problem_details (SpProfile *self);
 
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpProfile, sp_profile_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpProfile, sp_profile_unref)
 
 G_END_DECLS

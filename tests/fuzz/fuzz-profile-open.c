@@ -144,7 +144,7 @@ check_follow (SpProfile *whole)
   CHECK (sp_spool_reader_get_n_modules (a) == sp_spool_reader_get_n_modules (b));
   CHECK (g_strcmp0 (sp_profile_get_damage (whole), sp_profile_get_damage (follow)) == 0);
   CHECK (g_strcmp0 (sp_profile_get_meta_problem (whole), sp_profile_get_meta_problem (follow)) == 0);
-  sp_profile_free (follow);
+  sp_profile_unref (follow);
 }
 
 int
@@ -169,6 +169,6 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
     CHECK ((sp_profile_get_meta (profile) != NULL) != (sp_profile_get_meta_problem (profile) != NULL));
   use_profile (profile);
   check_follow (profile);
-  sp_profile_free (profile);
+  sp_profile_unref (profile);
   return 0;
 }

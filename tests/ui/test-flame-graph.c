@@ -123,7 +123,7 @@ static void
 fixture_teardown (Fixture *f)
 {
   gtk_window_destroy (f->window);
-  g_clear_pointer (&f->profile, sp_profile_free);
+  g_clear_pointer (&f->profile, sp_profile_unref);
 }
 
 static GdkTexture *
@@ -236,7 +236,7 @@ test_deep (void)
   gtk_widget_measure (GTK_WIDGET (graph), GTK_ORIENTATION_VERTICAL, WIDTH, &min, &nat, NULL, NULL);
   g_assert_cmpint (nat, ==, 201 * ROW_HEIGHT);
   g_object_unref (graph);
-  sp_profile_free (profile);
+  sp_profile_unref (profile);
 }
 
 /* Zoomed into parse: parse and its ancestors full width, lex 10/15 of it,
@@ -574,7 +574,7 @@ test_deep_zoomed (void)
   gui_test_save_png (GTK_WIDGET (window), "flame-graph-deep-scrolled.png");
 
   gtk_window_destroy (window);
-  sp_profile_free (profile);
+  sp_profile_unref (profile);
 }
 
 /* Enter in the search: the heaviest match first, then the next heaviest,
