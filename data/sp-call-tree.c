@@ -326,11 +326,11 @@ sum_totals (SpCallTreeNode *nodes,
     nodes[nodes[i].parent].total += nodes[i].total;
 }
 
-SpCallTree *
-sp_call_tree_new (SpProfile *profile,
-                  const SpFilter *filter,
-                  SpStackCounts *counts,
-                  gboolean bottom_up)
+static SpCallTree *
+build_tree (SpProfile *profile,
+            const SpFilter *filter,
+            SpStackCounts *counts,
+            gboolean bottom_up)
 {
   g_autoptr (SpStackCounts) own_counts = NULL;
   SpCallTreeNode root = { SP_CALL_TREE_NONE, SP_CALL_TREE_NONE, SP_CALL_TREE_NONE, SP_CALL_TREE_NONE, 0, 0, 0 };
@@ -359,6 +359,19 @@ sp_call_tree_new (SpProfile *profile,
     for (guint32 c = tree->nodes[0].first_child; c != SP_CALL_TREE_NONE; c = tree->nodes[c].next_sibling)
       tree->nodes[0].total += tree->nodes[c].self;
   sp_call_tree_sort_children (tree);
+  return tree;
+}
+
+SpCallTree *
+sp_call_tree_new (SpProfile *profile,
+                  const SpFilter *filter,
+                  SpStackCounts *counts,
+                  gboolean bottom_up)
+{
+  SpCallTree *tree = build_tree (profile, filter, counts, bottom_up);
+
+  /* Read after the build: transforms intern the functions they make. */
+  tree->n_functions = sp_profile_get_n_functions (profile);
   return tree;
 }
 

@@ -35,6 +35,10 @@ typedef struct {
   SpCallTreeNode *nodes;
   guint           n_nodes;
   gboolean        bottom_up;
+  /* The profile's functions when the tree was made: ids below it are
+   * whole and never change, so whoever receives the tree may read them
+   * (search) while a worker adds more. */
+  guint           n_functions;
 } SpCallTree;
 
 /* counts may be NULL (then they are made from filter). */

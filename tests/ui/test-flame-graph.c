@@ -457,6 +457,7 @@ tree_of_kinds (SpProfile *profile,
       g_array_index (nodes, SpCallTreeNode, node).self += count;
     }
   tree->n_nodes = nodes->len;
+  tree->n_functions = sp_profile_get_n_functions (profile);
   tree->nodes = (SpCallTreeNode *) g_array_free (g_steal_pointer (&nodes), FALSE);
   sp_call_tree_sort_children (tree);
   return tree;
