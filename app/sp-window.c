@@ -131,7 +131,7 @@ loaded_free (gpointer data)
 
   sp_call_tree_free (loaded->call_tree);
   sp_call_tree_free (loaded->flame_tree);
-  g_clear_pointer (&loaded->index, sp_sample_index_free);
+  g_clear_pointer (&loaded->index, sp_sample_index_unref);
   g_clear_pointer (&loaded->live_counts, sp_stack_counts_free);
   sp_profile_unref (loaded->profile);
   sp_spool_summary_clear (&loaded->summary);
@@ -274,7 +274,7 @@ show_profile (SpWindow *self,
   sp_flame_graph_set_tree (self->flame_graph, NULL, NULL);
   sp_timeline_view_set_profile (self->timeline_view, NULL, NULL);
   sp_filter_set_time_range (self->filter, 0, G_MAXUINT64);
-  g_clear_pointer (&self->index, sp_sample_index_free);
+  g_clear_pointer (&self->index, sp_sample_index_unref);
   g_clear_pointer (&old, sp_profile_unref);
   self->profile = g_steal_pointer (&loaded->profile);
   self->index = g_steal_pointer (&loaded->index);
@@ -1457,7 +1457,7 @@ sp_window_finalize (GObject *object)
 
   g_clear_pointer (&self->waiting, loaded_free);
   g_clear_pointer (&self->live_counts, sp_stack_counts_free);
-  g_clear_pointer (&self->index, sp_sample_index_free);
+  g_clear_pointer (&self->index, sp_sample_index_unref);
   g_clear_pointer (&self->filter, sp_filter_free);
   g_clear_pointer (&self->profile, sp_profile_unref);
   sp_record_options_clear (&self->record_options);

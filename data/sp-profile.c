@@ -351,7 +351,7 @@ sp_profile_unref (SpProfile *self)
   g_array_unref (self->function_ids);
   g_free (self->pid_dependent);
   g_clear_pointer (&self->skeleton, _sp_tree_skeleton_free);
-  g_clear_pointer (&self->sample_index, sp_sample_index_free);
+  g_clear_pointer (&self->sample_index, sp_sample_index_unref);
   g_free (self->damage);
   g_free (self->meta_problem);
   g_free (self->path);

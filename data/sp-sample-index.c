@@ -1,56 +1,192 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* sp-sample-index.c: an insertion-sorted order (samples arrive almost
- * sorted), binary search for ranges, per-thread counts and spans kept as
- * samples come in. */
+/* sp-sample-index.c: the time order in blocks shared between versions.
+ *
+ * Samples arrive nearly in time order, so a new sample is appended and
+ * moved back past the few later ones that came before it (insertion).
+ * Storage is a list of blocks of BLOCK_SIZE positions; a block that a
+ * snapshot shares is copied before it is written (its reference count
+ * says so), so the blocks a snapshot holds never change. Snapshots are
+ * made by the updating thread only: another thread can only drop its
+ * references, never add one the updater would not see. */
 #include "sp-sample-index.h"
 
-/* Beyond this many moves per sample the input is not "almost sorted". */
+#define BLOCK_BITS 16
+#define BLOCK_SIZE ((gsize) 1 << BLOCK_BITS)
+#define FIRST_CAPACITY 1024
 #define MAX_MOVES_PER_SAMPLE 16
+
+typedef struct {
+  gatomicrefcount ref_count;
+  gsize           capacity;
+  guint64        *time;
+  guint32        *thread;
+  guint32        *sample;
+} Block;
 
 struct _SpSampleIndex
 {
-  GArray *order;        /* guint32 sample indexes, by (ts, index) */
-  GArray *first_ns;     /* guint64 per thread, G_MAXUINT64 when none */
-  GArray *last_ns;
-  GArray *n_samples;    /* guint64 per thread */
+  gatomicrefcount ref_count;
+  gboolean        frozen;     /* a snapshot */
+  GPtrArray      *blocks;     /* Block *; block b holds positions [b * BLOCK_SIZE, ...) */
+  gsize           n;
+  GArray         *first_ns;   /* guint64 per thread, G_MAXUINT64 when none */
+  GArray         *last_ns;
+  GArray         *n_samples;  /* guint64 per thread */
 };
+
+/* ---- Blocks ------------------------------------------------------------ */
+
+static Block *
+block_new (gsize capacity)
+{
+  Block *block = g_new0 (Block, 1);
+
+  g_atomic_ref_count_init (&block->ref_count);
+  block->capacity = capacity;
+  block->time = g_new (guint64, capacity);
+  block->thread = g_new (guint32, capacity);
+  block->sample = g_new (guint32, capacity);
+  return block;
+}
+
+static void
+block_unref (gpointer data)
+{
+  Block *block = data;
+
+  if (!g_atomic_ref_count_dec (&block->ref_count))
+    return;
+  g_free (block->time);
+  g_free (block->thread);
+  g_free (block->sample);
+  g_free (block);
+}
+
+static Block *
+block_copy (const Block *block,
+            gsize used,
+            gsize capacity)
+{
+  Block *copy = block_new (capacity);
+
+  memcpy (copy->time, block->time, used * sizeof (guint64));
+  memcpy (copy->thread, block->thread, used * sizeof (guint32));
+  memcpy (copy->sample, block->sample, used * sizeof (guint32));
+  return copy;
+}
+
+/* How many positions of block b are in use. */
+static gsize
+block_used (const SpSampleIndex *index,
+            guint b)
+{
+  return MIN (index->n - (gsize) b * BLOCK_SIZE, BLOCK_SIZE);
+}
+
+/* Block b, made the index's own (copied when a snapshot shares it) with
+ * room for `need` positions. */
+static Block *
+block_for_write (SpSampleIndex *index,
+                 guint b,
+                 gsize need)
+{
+  Block *block = g_ptr_array_index (index->blocks, b);
+  gsize capacity = block->capacity;
+
+  while (capacity < need)
+    capacity = MIN (capacity * 2, BLOCK_SIZE);
+  if (capacity == block->capacity && g_atomic_ref_count_compare (&block->ref_count, 1))
+    return block;
+  block = block_copy (block, block_used (index, b), capacity);
+  block_unref (g_ptr_array_index (index->blocks, b));
+  g_ptr_array_index (index->blocks, b) = block;
+  return block;
+}
+
+static void
+set_entry (SpSampleIndex *index,
+           gsize pos,
+           guint64 time,
+           guint32 thread,
+           guint32 sample)
+{
+  Block *block = block_for_write (index, (guint) (pos >> BLOCK_BITS), (pos & (BLOCK_SIZE - 1)) + 1);
+  gsize i = pos & (BLOCK_SIZE - 1);
+
+  block->time[i] = time;
+  block->thread[i] = thread;
+  block->sample[i] = sample;
+}
+
+static inline const Block *
+block_at (const SpSampleIndex *index,
+          gsize pos)
+{
+  return g_ptr_array_index (index->blocks, pos >> BLOCK_BITS);
+}
+
+static inline guint64
+time_at (const SpSampleIndex *index,
+         gsize pos)
+{
+  return block_at (index, pos)->time[pos & (BLOCK_SIZE - 1)];
+}
+
+/* ---- The index ---------------------------------------------------------- */
 
 SpSampleIndex *
 sp_sample_index_new (void)
 {
   SpSampleIndex *index = g_new0 (SpSampleIndex, 1);
 
-  index->order = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_atomic_ref_count_init (&index->ref_count);
+  index->blocks = g_ptr_array_new_with_free_func (block_unref);
   index->first_ns = g_array_new (FALSE, FALSE, sizeof (guint64));
   index->last_ns = g_array_new (FALSE, FALSE, sizeof (guint64));
   index->n_samples = g_array_new (FALSE, TRUE, sizeof (guint64));
   return index;
 }
 
-void
-sp_sample_index_free (SpSampleIndex *index)
+SpSampleIndex *
+sp_sample_index_ref (SpSampleIndex *index)
 {
-  if (index == NULL)
+  g_atomic_ref_count_inc (&index->ref_count);
+  return index;
+}
+
+void
+sp_sample_index_unref (SpSampleIndex *index)
+{
+  if (index == NULL || !g_atomic_ref_count_dec (&index->ref_count))
     return;
-  g_array_unref (index->order);
+  g_ptr_array_unref (index->blocks);
   g_array_unref (index->first_ns);
   g_array_unref (index->last_ns);
   g_array_unref (index->n_samples);
   g_free (index);
 }
 
-static gint
-compare_by_time (gconstpointer a,
-                 gconstpointer b,
-                 gpointer user_data)
+SpSampleIndex *
+sp_sample_index_snapshot (SpSampleIndex *index)
 {
-  const uint64_t *ts = user_data;
-  guint32 x = *(const guint32 *) a;
-  guint32 y = *(const guint32 *) b;
+  SpSampleIndex *copy;
 
-  if (ts[x] != ts[y])
-    return ts[x] < ts[y] ? -1 : 1;
-  return x < y ? -1 : x > y;
+  if (index->frozen)
+    return sp_sample_index_ref (index);
+  copy = sp_sample_index_new ();
+  copy->frozen = TRUE;
+  copy->n = index->n;
+  for (guint b = 0; b < index->blocks->len; b++)
+    {
+      Block *block = g_ptr_array_index (index->blocks, b);
+
+      g_atomic_ref_count_inc (&block->ref_count);
+      g_ptr_array_add (copy->blocks, block);
+    }
+  g_array_append_vals (copy->first_ns, index->first_ns->data, index->first_ns->len);
+  g_array_append_vals (copy->last_ns, index->last_ns->data, index->last_ns->len);
+  g_array_append_vals (copy->n_samples, index->n_samples->data, index->n_samples->len);
+  return copy;
 }
 
 static void
@@ -82,67 +218,143 @@ update_spans (SpSampleIndex *index,
     }
 }
 
+/* Room for one more position at the end. */
+static void
+grow (SpSampleIndex *index)
+{
+  gsize used = index->n & (BLOCK_SIZE - 1);
+
+  if (used == 0)
+    g_ptr_array_add (index->blocks, block_new (FIRST_CAPACITY));
+  else
+    block_for_write (index, index->blocks->len - 1, used + 1);
+  index->n++;
+}
+
+typedef struct {
+  guint64 time;
+  guint32 sample;
+  guint32 thread;
+} Entry;
+
+static gint
+compare_entries (gconstpointer a,
+                 gconstpointer b)
+{
+  const Entry *x = a, *y = b;
+
+  if (x->time != y->time)
+    return x->time < y->time ? -1 : 1;
+  return x->sample < y->sample ? -1 : x->sample > y->sample;
+}
+
+/* Far from sorted (a hand-made file): sort every sample at once. */
+static void
+sort_all (SpSampleIndex *index,
+          const SpSpoolReader *reader,
+          gsize n)
+{
+  const uint64_t *ts = sp_spool_reader_get_sample_timestamps (reader);
+  g_autofree Entry *entries = g_new (Entry, MAX (n, 1));
+
+  for (gsize i = 0; i < n; i++)
+    entries[i] = (Entry) { ts[i], (guint32) i, sp_spool_reader_get_sample_thread (reader, i) };
+  qsort (entries, n, sizeof (Entry), compare_entries);
+  g_ptr_array_set_size (index->blocks, 0);
+  index->n = 0;
+  for (gsize i = 0; i < n; i++)
+    {
+      grow (index);
+      set_entry (index, i, entries[i].time, entries[i].thread, entries[i].sample);
+    }
+}
+
 void
 sp_sample_index_update (SpSampleIndex *index,
                         const SpSpoolReader *reader)
 {
   const uint64_t *ts = sp_spool_reader_get_sample_timestamps (reader);
   gsize n = sp_spool_reader_get_n_samples (reader);
-  gsize old = index->order->len;
-  guint32 *order;
+  gsize old = index->n;
   gsize moves = 0;
 
-  if (n == old)
+  g_return_if_fail (!index->frozen);
+  if (n <= old)
     return;
   update_spans (index, reader, old, n);
-  g_array_set_size (index->order, n);
-  order = (guint32 *) index->order->data;
   for (gsize i = old; i < n; i++)
     {
-      gsize j = i;
-      guint32 sample = (guint32) i;
+      gsize j = index->n;
 
+      grow (index);
       /* Move it back past the later samples that came earlier. */
-      while (j > 0 && ts[order[j - 1]] > ts[sample] && moves <= MAX_MOVES_PER_SAMPLE * n)
+      while (j > 0 && time_at (index, j - 1) > ts[i] && moves <= MAX_MOVES_PER_SAMPLE * n)
         {
-          order[j] = order[j - 1];
+          const Block *prev = block_at (index, j - 1);
+          gsize k = (j - 1) & (BLOCK_SIZE - 1);
+          Entry moved = { prev->time[k], prev->sample[k], prev->thread[k] };
+
+          /* (set_entry may copy the block prev points to.) */
+          set_entry (index, j, moved.time, moved.thread, moved.sample);
           j--;
           moves++;
         }
-      order[j] = sample;
       if (moves > MAX_MOVES_PER_SAMPLE * n)
         {
-          /* Far from sorted (a hand-made file): sort it all at once. */
-          for (gsize k = 0; k < n; k++)
-            order[k] = (guint32) k;
-          g_qsort_with_data (order, (gint) n, sizeof (guint32), compare_by_time, (gpointer) ts);
+          sort_all (index, reader, n);
           return;
         }
+      set_entry (index, j, ts[i], sp_spool_reader_get_sample_thread (reader, i), (guint32) i);
     }
 }
 
-const guint32 *
-sp_sample_index_get_order (const SpSampleIndex *index,
-                           gsize *n_samples)
+gsize
+sp_sample_index_get_n_samples (const SpSampleIndex *index)
 {
-  *n_samples = index->order->len;
-  return (const guint32 *) index->order->data;
+  return index->n;
 }
 
-/* The first position whose sample time is >= t. */
+guint
+sp_sample_index_get_n_threads (const SpSampleIndex *index)
+{
+  return index->first_ns->len;
+}
+
+void
+sp_sample_index_get_run (const SpSampleIndex *index,
+                         gsize pos,
+                         gsize end,
+                         SpSampleRun *run)
+{
+  const Block *block = block_at (index, pos);
+  gsize i = pos & (BLOCK_SIZE - 1);
+
+  g_assert (pos < end && end <= index->n);
+  run->time = block->time + i;
+  run->thread = block->thread + i;
+  run->sample = block->sample + i;
+  run->n = MIN (end - pos, BLOCK_SIZE - i);
+}
+
+guint32
+sp_sample_index_get_sample (const SpSampleIndex *index,
+                            gsize pos)
+{
+  g_return_val_if_fail (pos < index->n, 0);
+  return block_at (index, pos)->sample[pos & (BLOCK_SIZE - 1)];
+}
+
 static gsize
 lower_bound (const SpSampleIndex *index,
-             const uint64_t *ts,
              guint64 t)
 {
-  const guint32 *order = (const guint32 *) index->order->data;
-  gsize lo = 0, hi = index->order->len;
+  gsize lo = 0, hi = index->n;
 
   while (lo < hi)
     {
       gsize mid = lo + (hi - lo) / 2;
 
-      if (ts[order[mid]] < t)
+      if (time_at (index, mid) < t)
         lo = mid + 1;
       else
         hi = mid;
@@ -152,16 +364,13 @@ lower_bound (const SpSampleIndex *index,
 
 void
 sp_sample_index_find_range (const SpSampleIndex *index,
-                            const SpSpoolReader *reader,
                             guint64 from_ns,
                             guint64 to_ns,
                             gsize *first,
                             gsize *last)
 {
-  const uint64_t *ts = sp_spool_reader_get_sample_timestamps (reader);
-
-  *first = lower_bound (index, ts, from_ns);
-  *last = to_ns == G_MAXUINT64 ? index->order->len : lower_bound (index, ts, to_ns);
+  *first = lower_bound (index, from_ns);
+  *last = to_ns == G_MAXUINT64 ? index->n : lower_bound (index, to_ns);
   if (*last < *first)
     *last = *first;
 }

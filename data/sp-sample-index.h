@@ -1,10 +1,16 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sp-sample-index.h: a recording's samples in time order.
  *
- * SpSampleIndex keeps the samples in time order (the spool has them in
- * arrival order, slightly shuffled between CPUs), each thread's first and
- * last sample and its sample count; it grows with a followed spool. It
- * reads the codec's reader only. */
+ * SpSampleIndex keeps each sample's time, thread and number in time order
+ * (the spool has them in arrival order, slightly shuffled between CPUs),
+ * and each thread's first and last sample and sample count; it grows with
+ * a followed spool. It reads the codec's reader only, and copies what it
+ * needs, so nothing it hands out points into the growing reader.
+ *
+ * There is one index per profile. The thread that updates it (the
+ * analysis worker) hands other threads snapshots: immutable versions that
+ * share the index's storage in blocks (copy on write), so a snapshot of a
+ * growing recording costs the block being written, not the whole index. */
 #pragma once
 
 #include <glib.h>
@@ -16,19 +22,47 @@ G_BEGIN_DECLS
 typedef struct _SpSampleIndex SpSampleIndex;
 
 SpSampleIndex *sp_sample_index_new (void);
-void sp_sample_index_free (SpSampleIndex *index);
+SpSampleIndex *sp_sample_index_ref (SpSampleIndex *index);
+void sp_sample_index_unref (SpSampleIndex *index);
 
-/* Takes in the samples the reader has gained since the last call. */
+/* Takes in the samples the reader has gained since the last call; not on
+ * a snapshot. */
 void sp_sample_index_update (SpSampleIndex *index,
                              const SpSpoolReader *reader);
 
-/* Sample indexes in time order. */
-const guint32 *sp_sample_index_get_order (const SpSampleIndex *index,
-                                          gsize *n_samples);
+/* An immutable copy of the index as it is now, for another thread: it
+ * stays as it is while the index goes on growing. */
+SpSampleIndex *sp_sample_index_snapshot (SpSampleIndex *index);
 
-/* The part of the order with from_ns <= ts < to_ns: [*first, *last). */
+gsize sp_sample_index_get_n_samples (const SpSampleIndex *index);
+
+/* The threads the reader had at the last update (with or without samples). */
+guint sp_sample_index_get_n_threads (const SpSampleIndex *index);
+
+/* A run of the time order that is contiguous in memory: positions
+ * [pos, pos + n) are time[i], thread[i], sample[i] for i < n. */
+typedef struct {
+  const guint64 *time;
+  const guint32 *thread;
+  const guint32 *sample;   /* the sample's number in the spool */
+  gsize          n;
+} SpSampleRun;
+
+/* The run starting at pos and ending at end at the latest (pos < end <=
+ * n_samples). Walk a range with
+ *   for (gsize pos = first; pos < last; pos += run.n)
+ *     sp_sample_index_get_run (index, pos, last, &run), ... */
+void sp_sample_index_get_run (const SpSampleIndex *index,
+                              gsize pos,
+                              gsize end,
+                              SpSampleRun *run);
+
+/* The sample at a position of the time order. */
+guint32 sp_sample_index_get_sample (const SpSampleIndex *index,
+                                    gsize pos);
+
+/* The part of the order with from_ns <= time < to_ns: [*first, *last). */
 void sp_sample_index_find_range (const SpSampleIndex *index,
-                                 const SpSpoolReader *reader,
                                  guint64 from_ns,
                                  guint64 to_ns,
                                  gsize *first,
@@ -49,6 +83,6 @@ gboolean sp_sample_index_get_thread_span (const SpSampleIndex *index,
                                           guint64 *first_ns,
                                           guint64 *last_ns);
 
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpSampleIndex, sp_sample_index_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpSampleIndex, sp_sample_index_unref)
 
 G_END_DECLS

@@ -114,20 +114,21 @@ count_range (SpStackCountsState *state,
   const uint32_t *stacks = sp_spool_reader_get_sample_stacks (reader);
   const SpThread *threads = sp_spool_reader_get_threads (reader);
   g_autofree guint8 *shown = thread_mask (reader, filter);
-  gsize n, first, last;
-  const guint32 *order = sp_sample_index_get_order (index, &n);
+  gsize first, last;
   guint64 chosen = 0;
+  SpSampleRun run;
 
-  sp_sample_index_find_range (index, reader, filter->from_ns, filter->to_ns, &first, &last);
-  for (gsize i = first; i < last; i++)
+  sp_sample_index_find_range (index, filter->from_ns, filter->to_ns, &first, &last);
+  for (gsize pos = first; pos < last; pos += run.n)
     {
-      guint32 sample = order[i];
-      uint32_t thread = sp_spool_reader_get_sample_thread (reader, sample);
-
-      if (!shown[thread])
-        continue;
-      chosen++;
-      count_one (state, stacks[sample], threads[thread].pid);
+      sp_sample_index_get_run (index, pos, last, &run);
+      for (gsize i = 0; i < run.n; i++)
+        {
+          if (!shown[run.thread[i]])
+            continue;
+          chosen++;
+          count_one (state, stacks[run.sample[i]], threads[run.thread[i]].pid);
+        }
     }
   return chosen;
 }

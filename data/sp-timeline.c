@@ -4,36 +4,35 @@
 
 SpTimeline *
 sp_timeline_new (const SpSampleIndex *index,
-                 SpProfile *profile,
                  guint64 from_ns,
                  guint64 to_ns,
                  guint n_buckets)
 {
-  const SpSpoolReader *reader = sp_profile_get_reader (profile);
-  const uint64_t *ts = sp_spool_reader_get_sample_timestamps (reader);
-  gsize n_ordered;
-  const guint32 *order = sp_sample_index_get_order (index, &n_ordered);
   SpTimeline *timeline = g_new0 (SpTimeline, 1);
   guint64 span = to_ns > from_ns ? to_ns - from_ns : 1;
   gsize first, last;
+  SpSampleRun run;
 
   g_return_val_if_fail (n_buckets > 0, timeline);
   timeline->from_ns = from_ns;
   timeline->to_ns = to_ns;
   timeline->n_buckets = n_buckets;
-  timeline->n_threads = (guint) sp_spool_reader_get_n_threads (reader);
+  timeline->n_threads = sp_sample_index_get_n_threads (index);
   timeline->counts = g_new0 (guint32, (gsize) MAX (timeline->n_threads, 1) * n_buckets);
-  sp_sample_index_find_range (index, reader, from_ns, to_ns, &first, &last);
-  for (gsize i = first; i < last; i++)
+  sp_sample_index_find_range (index, from_ns, to_ns, &first, &last);
+  for (gsize pos = first; pos < last; pos += run.n)
     {
-      guint32 sample = order[i];
-      guint bucket = (guint) ((double) (ts[sample] - from_ns) / (double) span * n_buckets);
-      guint32 *count;
+      sp_sample_index_get_run (index, pos, last, &run);
+      for (gsize i = 0; i < run.n; i++)
+        {
+          guint bucket = (guint) ((double) (run.time[i] - from_ns) / (double) span * n_buckets);
+          guint32 *count;
 
-      bucket = MIN (bucket, n_buckets - 1);
-      count = &timeline->counts[(gsize) sp_spool_reader_get_sample_thread (reader, sample) * n_buckets + bucket];
-      (*count)++;
-      timeline->max_count = MAX (timeline->max_count, *count);
+          bucket = MIN (bucket, n_buckets - 1);
+          count = &timeline->counts[(gsize) run.thread[i] * n_buckets + bucket];
+          (*count)++;
+          timeline->max_count = MAX (timeline->max_count, *count);
+        }
     }
   return timeline;
 }

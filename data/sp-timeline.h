@@ -7,7 +7,6 @@
 
 #include <glib.h>
 
-#include "sp-profile.h"
 #include "sp-sample-index.h"
 
 G_BEGIN_DECLS
@@ -21,9 +20,8 @@ typedef struct {
   guint32  max_count;    /* the largest bucket, for scaling lanes */
 } SpTimeline;
 
-/* Reads the profile's samples: hold its read lock while it is followed. */
+/* Reads the index only (a snapshot, on the main thread). */
 SpTimeline *sp_timeline_new (const SpSampleIndex *index,
-                             SpProfile *profile,
                              guint64 from_ns,
                              guint64 to_ns,
                              guint n_buckets);

@@ -273,11 +273,8 @@ ensure_timeline (SpTimelineView *self)
   g_clear_pointer (&self->timeline, sp_timeline_free);
   if (has_data (self))
     {
-      sp_profile_lock_reading (self->profile);
-      self->timeline = sp_timeline_new (self->index, self->profile,
-                                        self->view_from_ns, self->view_from_ns + self->view_span_ns,
+      self->timeline = sp_timeline_new (self->index, self->view_from_ns, self->view_from_ns + self->view_span_ns,
                                         n_buckets);
-      sp_profile_unlock_reading (self->profile);
     }
 }
 

@@ -28,7 +28,7 @@ test_buckets (void)
 
   sp_sample_index_update (index, reader);
   /* 3 buckets of 10 ms: thread 0 fills the first, thread 1 the others. */
-  timeline = sp_timeline_new (index, profile, t0, t0 + 30000000, 3);
+  timeline = sp_timeline_new (index, t0, t0 + 30000000, 3);
   g_assert_cmpuint (timeline->n_threads, ==, 2);
   g_assert_cmpuint (timeline->counts[0], ==, 10);
   g_assert_cmpuint (timeline->counts[1], ==, 0);
@@ -59,7 +59,7 @@ test_order (void)
   SpSpoolWriter *writer = sp_spool_writer_create (path, 0, 1000, &err);
   g_autoptr (SpProfile) profile = NULL;
   g_autoptr (SpSampleIndex) index = sp_sample_index_new ();
-  const guint32 *order;
+  guint32 order[G_N_ELEMENTS (times)];
   gsize n, first, last;
 
   for (guint i = 0; i < G_N_ELEMENTS (times); i++)
@@ -68,8 +68,10 @@ test_order (void)
   profile = sp_profile_open (path, &error);
   g_assert_no_error (error);
   sp_sample_index_update (index, sp_profile_get_reader (profile));
-  order = sp_sample_index_get_order (index, &n);
+  n = sp_sample_index_get_n_samples (index);
   g_assert_cmpuint (n, ==, 7);
+  for (gsize i = 0; i < n; i++)
+    order[i] = sp_sample_index_get_sample (index, i);
   for (gsize i = 0; i < n; i++)
     g_test_message ("%" G_GSIZE_FORMAT ": sample %u at %" G_GUINT64_FORMAT, i, order[i], times[order[i]]);
   g_assert_cmpuint (order[0], ==, 6);
@@ -79,7 +81,7 @@ test_order (void)
   g_assert_cmpuint (order[4], ==, 5);
   g_assert_cmpuint (order[5], ==, 2);
   g_assert_cmpuint (order[6], ==, 0);
-  sp_sample_index_find_range (index, sp_profile_get_reader (profile), 20, 40, &first, &last);
+  sp_sample_index_find_range (index, 20, 40, &first, &last);
   g_assert_cmpuint (first, ==, 2);
   g_assert_cmpuint (last, ==, 5);
   g_unlink (path);
@@ -135,15 +137,87 @@ test_follow (void)
     g_autoptr (SpStackCounts) all = sp_stack_counts_new (whole, NULL);
     g_autoptr (SpCallTree) live_tree = sp_call_tree_new (live, NULL, counts, FALSE);
     g_autoptr (SpCallTree) whole_tree = sp_call_tree_new (whole, NULL, all, FALSE);
-    gsize n;
-
     g_assert_cmpuint (all->n_samples, ==, counts->n_samples);
     g_assert_cmpuint (all->stacks->len, ==, counts->stacks->len);
     g_assert_cmpuint (live_tree->n_nodes, ==, whole_tree->n_nodes);
     g_assert_cmpuint (live_tree->nodes[0].total, ==, 500);
-    sp_sample_index_get_order (index, &n);
-    g_assert_cmpuint (n, ==, 500);
+    g_assert_cmpuint (sp_sample_index_get_n_samples (index), ==, 500);
   }
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+/* Positions of index in time order, as (time, sample) pairs, checked sorted. */
+static GArray *
+read_order (const SpSampleIndex *index)
+{
+  GArray *order = g_array_new (FALSE, FALSE, sizeof (guint64) * 2);
+  gsize n = sp_sample_index_get_n_samples (index);
+  SpSampleRun run;
+
+  for (gsize pos = 0; pos < n; pos += run.n)
+    {
+      sp_sample_index_get_run (index, pos, n, &run);
+      for (gsize i = 0; i < run.n; i++)
+        {
+          guint64 pair[2] = { run.time[i], run.sample[i] };
+
+          if (order->len > 0)
+            g_assert_cmpuint (((guint64 *) order->data)[2 * (order->len - 1)], <=, pair[0]);
+          g_array_append_val (order, pair);
+        }
+    }
+  return order;
+}
+
+/* A snapshot stays as it was while the index grows past it, across the
+ * index's storage blocks and with late samples moved back into blocks the
+ * snapshot shares. */
+static void
+test_snapshot (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("stackpulse-timeline-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "grow.spool", NULL);
+  SpFrame frame = { 0x1000, 0x1000, SP_SPOOL_NO_ID, SP_FRAME_USER };
+  SpSpoolError err;
+  SpSpoolWriter *writer = sp_spool_writer_create (path, 0, 1000, &err);
+  g_autoptr (SpProfile) live = NULL;
+  g_autoptr (SpSampleIndex) index = sp_sample_index_new ();
+  g_autoptr (GPtrArray) snapshots = g_ptr_array_new_with_free_func ((GDestroyNotify) sp_sample_index_unref);
+  g_autoptr (GPtrArray) expected = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  guint64 now = 1000000;
+
+  g_assert_true (sp_spool_writer_flush (writer, &err));
+  live = sp_profile_open_follow (path, &error);
+  g_assert_no_error (error);
+  for (guint round = 0; round < 6; round++)
+    {
+      /* 30,000 samples a round; every 7th arrives 5 samples late. */
+      for (guint i = 0; i < 30000; i++)
+        {
+          guint64 t = (now += 100) - (i % 7 == 0 ? 500 : 0);
+
+          g_assert_true (sp_spool_writer_write_sample (writer, t, 1, 1 + (i % 3), &frame, 1, NULL, &err));
+        }
+      g_assert_true (sp_spool_writer_flush (writer, &err));
+      g_assert_true (sp_profile_update (live));
+      sp_sample_index_update (index, sp_profile_get_reader (live));
+      g_assert_cmpuint (sp_sample_index_get_n_samples (index), ==, (round + 1) * 30000);
+      g_ptr_array_add (snapshots, sp_sample_index_snapshot (index));
+      g_ptr_array_add (expected, read_order (index));
+    }
+  for (guint k = 0; k < snapshots->len; k++)
+    {
+      g_autoptr (GArray) now_order = read_order (g_ptr_array_index (snapshots, k));
+      GArray *then = g_ptr_array_index (expected, k);
+
+      g_assert_cmpuint (now_order->len, ==, then->len);
+      g_assert_cmpmem (now_order->data, now_order->len * 16, then->data, then->len * 16);
+      g_assert_cmpuint (sp_sample_index_get_thread_samples (g_ptr_array_index (snapshots, k), 0), ==,
+                        (k + 1) * 10000);
+    }
+  g_assert_true (sp_spool_writer_close (writer, &err));
   g_unlink (path);
   g_rmdir (dir);
 }
@@ -156,5 +230,6 @@ main (int argc,
   g_test_add_func ("/data/timeline/buckets", test_buckets);
   g_test_add_func ("/data/timeline/order", test_order);
   g_test_add_func ("/data/timeline/follow", test_follow);
+  g_test_add_func ("/data/timeline/snapshot", test_snapshot);
   return g_test_run ();
 }

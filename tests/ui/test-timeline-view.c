@@ -90,7 +90,7 @@ fixture_teardown (Fixture *f)
 {
   sp_timeline_view_set_profile (f->view, NULL, NULL);
   gtk_window_destroy (f->window);
-  g_clear_pointer (&f->index, sp_sample_index_free);
+  g_clear_pointer (&f->index, sp_sample_index_unref);
   g_clear_pointer (&f->profile, sp_profile_unref);
 }
 
