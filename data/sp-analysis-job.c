@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sp-analysis-job.c: one worker run: parse, aggregate, package.
+ *
+ * Everything here runs on the worker thread, the only thread that updates
+ * the profile while the job runs; what it returns is immutable from then
+ * on (trees, lists, copies of names and problems, an index snapshot). */
+#include "sp-analysis-job-private.h"
+
+#include "sp-profile-private.h"
+#include "sp-symbolizer.h"
+#include "sp-thread-rows.h"
+
+void
+sp_analysis_job_free (SpAnalysisJob *job)
+{
+  if (job == NULL)
+    return;
+  g_free (job->path);
+  g_clear_pointer (&job->profile, sp_profile_unref);
+  g_clear_pointer (&job->counts, sp_stack_counts_free);
+  g_clear_pointer (&job->filter, sp_filter_free);
+  g_clear_pointer (&job->last_threads, g_array_unref);
+  g_free (job);
+}
+
+void
+sp_analysis_result_free (SpAnalysisResult *result)
+{
+  if (result == NULL)
+    return;
+  g_clear_pointer (&result->profile, sp_profile_unref);
+  sp_call_tree_free (result->call_tree);
+  sp_call_tree_free (result->flame_tree);
+  sp_call_tree_free (result->bottom_up);
+  g_clear_pointer (&result->functions, g_array_unref);
+  g_clear_pointer (&result->callers, g_array_unref);
+  g_clear_pointer (&result->callees, g_array_unref);
+  g_clear_pointer (&result->problems, g_array_unref);
+  g_clear_pointer (&result->index, sp_sample_index_unref);
+  g_clear_pointer (&result->threads, g_array_unref);
+  sp_spool_summary_clear (&result->summary);
+  g_free (result);
+}
+
+/* A recording another recorder still writes is followed as the window
+ * follows its own; any other file is read to its end. */
+static gboolean
+open_profile (SpAnalysisJob *job,
+              GError **error)
+{
+  const char *path = job->path;
+  GKeyFile *meta;
+
+  job->profile = sp_profile_open_follow (path, error);
+  if (job->profile == NULL)
+    return FALSE;
+  sp_profile_update (job->profile);
+  meta = sp_profile_get_meta (job->profile);
+  job->follow = sp_recording_state_get (path, meta) == SP_RECORDING_STATE_IN_PROGRESS;
+  if (job->follow)
+    {
+      if (sp_recording_state_is_local (meta))
+        sp_profile_set_recorded_here (job->profile);
+      job->counts = sp_stack_counts_new (job->profile, NULL);
+    }
+  else
+    sp_profile_finish (job->profile);
+  return TRUE;
+}
+
+static void
+parse (SpAnalysisJob *job)
+{
+  SpRecordingState state;
+
+  sp_profile_update (job->profile);
+  if (job->work & SP_WORK_FINISH)
+    sp_profile_finish (job->profile);
+  if (job->counts != NULL)
+    sp_stack_counts_update (job->counts, job->profile, NULL);
+  state = sp_recording_state_get (sp_profile_get_path (job->profile), sp_profile_get_meta (job->profile));
+  job->recording_ended = state != SP_RECORDING_STATE_IN_PROGRESS;
+}
+
+/* The function list, and the chosen function's callers and callees (the
+ * hottest function's when none is chosen yet: the list is asked for then). */
+static void
+find_callers (SpAnalysisJob *job,
+              SpStackCounts *counts,
+              SpAnalysisResult *result)
+{
+  guint32 focus = job->focus;
+
+  if (job->work & SP_WORK_FUNCTIONS)
+    {
+      result->functions = sp_function_list_new (job->profile, job->filter, counts);
+      /* Each sample has one innermost function: the selves add up to the
+       * samples the transforms kept, as the trees' roots do. */
+      for (guint i = 0; i < result->functions->len; i++)
+        result->n_kept += g_array_index (result->functions, SpFunctionCost, i).self;
+      if (focus == SP_FUNCTION_LIST_ROOT && result->functions->len > 0)
+        focus = g_array_index (result->functions, SpFunctionCost, 0).function;
+    }
+  if ((job->work & SP_WORK_CALLERS) && focus != SP_FUNCTION_LIST_ROOT)
+    sp_function_list_callers_callees (job->profile, job->filter, counts, focus, &result->focus, &result->callers,
+                                      &result->callees);
+}
+
+/* The trees for the filter: from the running counts for the whole
+ * recording, from a fresh count for a time range or hidden threads (the
+ * counts hold the time range; the filter adds its transforms). */
+static void
+aggregate (SpAnalysisJob *job,
+           SpAnalysisResult *result)
+{
+  const SpFilter *filter = job->filter;
+  gboolean whole = filter->from_ns == 0 && filter->to_ns == G_MAXUINT64
+                   && (filter->hidden_threads == NULL || filter->hidden_threads->len == 0);
+  g_autoptr (SpStackCounts) selected = NULL;
+  SpStackCounts *counts = whole && job->counts != NULL ? job->counts
+                                                       : (selected = sp_stack_counts_new (job->profile, filter));
+
+  if (job->work & (SP_WORK_TREES | SP_WORK_OPEN))
+    {
+      result->call_tree = sp_call_tree_new (job->profile, filter, counts, FALSE);
+      result->flame_tree = sp_call_tree_copy (result->call_tree);
+    }
+  /* An opened file's first frame comes without it (it took a third of
+   * the time to it): SP_WORK_BOTTOM_UP follows. */
+  if (job->work & (SP_WORK_TREES | SP_WORK_BOTTOM_UP))
+    result->bottom_up = sp_call_tree_new (job->profile, filter, counts, TRUE);
+  find_callers (job, counts, result);
+}
+
+/* What the timeline and the thread list need, when it changed. */
+static void
+index_samples (SpAnalysisJob *job,
+               SpAnalysisResult *result)
+{
+  SpSampleIndex *index = _sp_profile_get_sample_index (job->profile);
+  GArray *threads;
+
+  if (sp_sample_index_get_n_samples (index) != job->n_indexed || (job->work & SP_WORK_OPEN))
+    result->index = sp_sample_index_snapshot (index);
+  threads = sp_thread_rows_new (job->profile, index);
+  if (sp_thread_rows_equal (threads, job->last_threads) && !(job->work & SP_WORK_OPEN))
+    g_array_unref (threads);
+  else
+    result->threads = threads;
+  result->n_samples = sp_spool_reader_get_n_samples (sp_profile_get_reader (job->profile));
+}
+
+SpAnalysisResult *
+sp_analysis_job_run (SpAnalysisJob *job,
+                     GError **error)
+{
+  SpAnalysisResult *result;
+
+  if ((job->work & SP_WORK_OPEN) && !open_profile (job, error))
+    return NULL;
+  result = g_new0 (SpAnalysisResult, 1);
+  result->opened = (job->work & SP_WORK_OPEN) != 0;
+  if (job->work & SP_WORK_PARSE)
+    parse (job);
+  index_samples (job, result);
+  aggregate (job, result);
+  result->problems = sp_symbol_problems_copy (sp_profile_get_symbol_problem_details (job->profile));
+  if (job->work & (SP_WORK_OPEN | SP_WORK_FINISH))
+    {
+      /* The symbol problems are known now: later trees have the same frames. */
+      sp_spool_summary_from_profile (job->profile, &result->summary);
+      result->have_summary = TRUE;
+    }
+  result->finished = (job->work & SP_WORK_FINISH) != 0;
+  result->profile = sp_profile_ref (job->profile);
+  return result;
+}
