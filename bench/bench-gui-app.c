@@ -26,7 +26,7 @@
 #include "sp-flame-graph.h"
 #include "sp-timeline-view.h"
 #include "sp-tree-item.h"
-#include "sp-window.h"
+#include "sp-window-testing.h"
 
 #define ROW_HEIGHT      18     /* the flame graph's (ui/sp-flame-graph.c) */
 #define LABEL_WIDTH     160    /* the timeline's lane labels, */

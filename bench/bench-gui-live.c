@@ -22,7 +22,7 @@
 #include "bench-probe.h"
 #include "sp-application.h"
 #include "sp-spool-reader.h"
-#include "sp-window.h"
+#include "sp-window-testing.h"
 
 #define POLL_US   1000
 #define GIVE_UP_S 300

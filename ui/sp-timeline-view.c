@@ -19,6 +19,8 @@
  * Escape or a double click clears the selection. */
 #include "sp-timeline-view.h"
 
+#include "sp-thread-rows.h"
+
 #include "sp-cells-private.h"
 
 #include <math.h>
@@ -57,9 +59,8 @@ struct _SpTimelineView
   SpTimeline    *timeline;        /* for view_from_ns + view_span_ns */
   GskRenderNode *render_node;     /* for render_width x render_height */
 
-  /* Borrowed references */
-  SpProfile     *profile;
-  SpSampleIndex *index;
+  SpSampleIndex *index;           /* a snapshot: immutable */
+  GArray        *threads;         /* SpThreadRow: immutable */
 
   guint64        data_from_ns;    /* the first sample */
   guint64        data_span_ns;    /* to just past the last one, >= MIN_SPAN_NS */
@@ -138,7 +139,7 @@ content_height (SpTimelineView *self,
 static gboolean
 has_data (SpTimelineView *self)
 {
-  return self->profile != NULL && self->data_span_ns > 0;
+  return self->index != NULL && self->data_span_ns > 0;
 }
 
 /* The time at widget x (which may be outside the plot), as a double. */
@@ -216,30 +217,22 @@ pan_by (SpTimelineView *self,
     set_view (self, self->view_from_ns + delta_ns, self->view_span_ns);
 }
 
-/* The reader and the names may be growing in a live update's worker:
- * everything that reads them here holds the profile's read lock. */
+/* A lane per thread, named as the thread rows name them. */
 static void
 update_lanes (SpTimelineView *self)
 {
-  guint n_threads;
-
-  sp_profile_lock_reading (self->profile);
-  n_threads = sp_profile_get_n_threads (self->profile);
   g_array_set_size (self->lanes, 0);
-  for (guint i = 0; i < n_threads; i++)
+  for (guint i = 0; i < self->threads->len; i++)
     {
-      Lane lane = { i, 0, 0, NULL };
-      const char *name;
+      const SpThreadRow *row = &g_array_index (self->threads, SpThreadRow, i);
+      Lane lane = { row->thread, row->pid, row->tid, NULL };
 
-      sp_profile_get_thread (self->profile, i, &lane.pid, &lane.tid);
-      name = sp_profile_get_thread_name (self->profile, lane.tid);
-      if (name != NULL && name[0] != '\0')
-        lane.label = g_strdup_printf ("%s (%" G_GUINT64_FORMAT ")", name, lane.tid);
+      if (row->name != NULL)
+        lane.label = g_strdup_printf ("%s (%" G_GUINT64_FORMAT ")", row->name, lane.tid);
       else
         lane.label = g_strdup_printf ("%" G_GUINT64_FORMAT, lane.tid);
       g_array_append_val (self->lanes, lane);
     }
-  sp_profile_unlock_reading (self->profile);
   g_array_sort (self->lanes, compare_lanes);
 }
 
@@ -868,36 +861,39 @@ sp_timeline_view_new (void)
 }
 
 void
-sp_timeline_view_set_profile (SpTimelineView *self,
-                              SpProfile *profile,
-                              SpSampleIndex *index)
+sp_timeline_view_set_samples (SpTimelineView *self,
+                              SpSampleIndex *index,
+                              GArray *threads)
 {
   guint n_lanes;
 
   g_return_if_fail (SP_IS_TIMELINE_VIEW (self));
-  g_return_if_fail ((profile == NULL) == (index == NULL));
+  g_return_if_fail ((index == NULL) == (threads == NULL));
 
   n_lanes = self->lanes->len;
-  if (profile != self->profile || index != self->index)
+  if (index == NULL)
     {
-      /* Another recording: all of it, nothing selected. */
-      self->profile = profile;
-      self->index = index;
+      /* Another recording next: all of it, nothing selected. */
+      g_clear_pointer (&self->index, sp_sample_index_unref);
+      g_clear_pointer (&self->threads, g_array_unref);
       self->whole_range = TRUE;
       self->view_span_ns = 0;
       self->drag_mode = DRAG_NONE;
       sp_timeline_view_set_selection (self, 0, G_MAXUINT64);
-    }
-  if (profile != NULL)
-    {
-      update_lanes (self);
-      update_range (self);
-    }
-  else
-    {
       g_array_set_size (self->lanes, 0);
       self->data_from_ns = self->data_span_ns = 0;
       self->view_from_ns = self->view_span_ns = 0;
+    }
+  else
+    {
+      sp_sample_index_ref (index);
+      g_clear_pointer (&self->index, sp_sample_index_unref);
+      self->index = index;
+      g_array_ref (threads);
+      g_clear_pointer (&self->threads, g_array_unref);
+      self->threads = threads;
+      update_lanes (self);
+      update_range (self);
     }
   if (self->lanes->len != n_lanes)
     gtk_widget_queue_resize (GTK_WIDGET (self));

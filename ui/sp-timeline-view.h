@@ -5,7 +5,7 @@
 
 #include <gtk/gtk.h>
 
-#include "sp-profile.h"
+#include "sp-sample-index.h"
 #include "sp-timeline.h"
 
 G_BEGIN_DECLS
@@ -16,13 +16,14 @@ G_DECLARE_FINAL_TYPE (SpTimelineView, sp_timeline_view, SP, TIMELINE_VIEW, GtkWi
 
 SpTimelineView *sp_timeline_view_new (void);
 
-/* profile and index are borrowed: both must outlive the view's use of them,
- * or be cleared with NULL first. Call again after the profile grew (live;
- * update index first): lanes and range follow, the zoom and the selection
- * stay. A different profile resets both. */
-void sp_timeline_view_set_profile (SpTimelineView *self,
-                                   SpProfile *profile,
-                                   SpSampleIndex *index);
+/* Shows index (a snapshot: sp_sample_index_snapshot) in a lane per
+ * thread of threads (SpThreadRow, sp-thread-rows.h); the view keeps a
+ * reference to both, which nobody changes. Call again with the next
+ * snapshot of a growing recording: lanes and range follow, the zoom and
+ * the selection stay. NULL, NULL clears it for another recording. */
+void sp_timeline_view_set_samples (SpTimelineView *self,
+                                   SpSampleIndex *index,
+                                   GArray *threads);
 
 /* The selected range of sample timestamps, from_ns <= ts < to_ns (as in
  * SpFilter); 0 and G_MAXUINT64 when nothing is selected. Emits

@@ -21,7 +21,7 @@
 #include "gui-test.h"
 #include "sp-process-picker.h"
 #include "sp-process.h"
-#include "sp-window.h"
+#include "sp-window-testing.h"
 #include "window-test.h"
 
 #define NOBODY "65534"

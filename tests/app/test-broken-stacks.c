@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "gui-test.h"
-#include "sp-window.h"
+#include "sp-window-testing.h"
 #include "window-test.h"
 
 #define BROKEN_WARNING "of stacks are broken"

@@ -21,7 +21,7 @@
 #include "sp-flame-graph.h"
 #include "sp-name-elide.h"
 #include "sp-name-label.h"
-#include "sp-window.h"
+#include "sp-window-testing.h"
 #include "window-test.h"
 
 #define LAMBDA "{lambda("

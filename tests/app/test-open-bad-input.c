@@ -14,7 +14,7 @@
 
 #include "gui-test.h"
 #include "sp-spool-writer.h"
-#include "sp-window.h"
+#include "sp-window-testing.h"
 #include "window-test.h"
 
 static gboolean

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "gui-test.h"
-#include "sp-window.h"
+#include "sp-window-testing.h"
 #include "window-test.h"
 
 static char *

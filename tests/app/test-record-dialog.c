@@ -9,7 +9,7 @@
 #include "gui-test.h"
 #include "sp-record-dialog.h"
 #include "sp-recording-session.h"
-#include "sp-window.h"
+#include "sp-window-testing.h"
 #include "window-test.h"
 
 /* The recorder's arguments joined by '|', so spaces inside show. */

@@ -9,7 +9,7 @@
 
 #include "gui-test.h"
 #include "sp-recent-list.h"
-#include "sp-window.h"
+#include "sp-window-testing.h"
 #include "window-test.h"
 
 static SpRecentList *

@@ -15,7 +15,7 @@
 #include "sp-function-item.h"
 #include "sp-name-label.h"
 #include "sp-tree-item.h"
-#include "sp-window.h"
+#include "sp-window-testing.h"
 #include "window-test.h"
 
 /* The recursion's depth: main → descend × (DEPTH + 1) → deep_work → deep_leaf. */

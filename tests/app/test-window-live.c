@@ -21,7 +21,7 @@
 #include "sp-spool-reader.h"
 #include "sp-timeline-view.h"
 #include "sp-tree-item.h"
-#include "sp-window.h"
+#include "sp-window-testing.h"
 #include "window-test.h"
 
 static const char *const thread_names[] = { "sp-alpha", "sp-beta", "sp-gamma" };

@@ -8,7 +8,7 @@
 #include <gtk/gtk.h>
 
 #include "gui-test.h"
-#include "sp-window.h"
+#include "sp-window-testing.h"
 #include "window-test.h"
 
 static gboolean

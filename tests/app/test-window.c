@@ -14,7 +14,7 @@
 #include "sp-flame-graph.h"
 #include "sp-function-item.h"
 #include "sp-tree-item.h"
-#include "sp-window.h"
+#include "sp-window-testing.h"
 #include "window-test.h"
 
 

@@ -6,7 +6,7 @@
 #include <gtk/gtk.h>
 
 #include "sp-callers-view.h"
-#include "sp-window.h"
+#include "sp-window-testing.h"
 
 /* Runs the main loop until cond (data) holds; FALSE after timeout_s. */
 gboolean window_test_wait (gboolean (*cond) (gpointer data),

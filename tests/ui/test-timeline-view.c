@@ -12,6 +12,7 @@
 
 #include "gui-test.h"
 #include "profile-builder.h"
+#include "sp-thread-rows.h"
 #include "sp-timeline-view.h"
 
 #define WIDTH         800
@@ -33,6 +34,7 @@ static const char *const two_threads[] = {
 typedef struct {
   SpProfile      *profile;
   SpSampleIndex  *index;
+  GArray         *threads;
   GtkWindow      *window;
   SpTimelineView *view;
   guint           selection_changes;
@@ -74,11 +76,12 @@ fixture_setup (Fixture *f,
   f->profile = profile_from_text (lines);
   f->index = sp_sample_index_new ();
   sp_sample_index_update (f->index, sp_profile_get_reader (f->profile));
+  f->threads = sp_thread_rows_new (f->profile, f->index);
   f->window = GTK_WINDOW (gtk_window_new ());
   f->view = sp_timeline_view_new ();
   gtk_window_set_default_size (f->window, WIDTH, HEIGHT);
   gtk_window_set_child (f->window, GTK_WIDGET (f->view));
-  sp_timeline_view_set_profile (f->view, f->profile, f->index);
+  sp_timeline_view_set_samples (f->view, f->index, f->threads);
   g_signal_connect (f->view, "selection-changed", G_CALLBACK (on_selection_changed), f);
   gtk_window_present (f->window);
   wait_for_draw (f);
@@ -88,9 +91,10 @@ fixture_setup (Fixture *f,
 static void
 fixture_teardown (Fixture *f)
 {
-  sp_timeline_view_set_profile (f->view, NULL, NULL);
+  sp_timeline_view_set_samples (f->view, NULL, NULL);
   gtk_window_destroy (f->window);
   g_clear_pointer (&f->index, sp_sample_index_unref);
+  g_clear_pointer (&f->threads, g_array_unref);
   g_clear_pointer (&f->profile, sp_profile_unref);
 }
 
@@ -162,7 +166,7 @@ test_lanes (void)
   g_assert_cmpstr (sp_timeline_view_get_lane_label (f.view, 2), ==, "7");
 
   /* Cleared: no lanes, only the ruler. */
-  sp_timeline_view_set_profile (f.view, NULL, NULL);
+  sp_timeline_view_set_samples (f.view, NULL, NULL);
   g_assert_cmpuint (sp_timeline_view_get_n_lanes (f.view), ==, 0);
   gtk_widget_measure (GTK_WIDGET (f.view), GTK_ORIENTATION_VERTICAL, WIDTH, &min, &nat, NULL, NULL);
   g_assert_cmpint (nat, ==, RULER_HEIGHT);
@@ -236,7 +240,7 @@ test_selection (void)
   g_assert_cmpuint (count_bar_pixels (before, 3, LABEL_WIDTH, WIDTH), ==, 0);
   g_assert_cmpuint (count_bar_pixels (after, 3, LABEL_WIDTH, WIDTH), >, 0);
 
-  sp_timeline_view_set_profile (f.view, f.profile, f.index);
+  sp_timeline_view_set_samples (f.view, f.index, f.threads);
   sp_timeline_view_get_selection (f.view, &from, &to);
   g_assert_cmpuint (from, ==, FIRST_NS + 2 * MS);
   g_assert_cmpuint (f.selection_changes, ==, 1);
@@ -253,7 +257,7 @@ test_selection (void)
   g_assert_cmpuint (f.selection_changes, ==, 4);
 
   sp_timeline_view_set_selection (f.view, FIRST_NS, FIRST_NS + MS);
-  sp_timeline_view_set_profile (f.view, NULL, NULL);
+  sp_timeline_view_set_samples (f.view, NULL, NULL);
   g_assert_cmpuint (f.selection_changes, ==, 6);
   sp_timeline_view_get_selection (f.view, &from, &to);
   g_assert_cmpuint (to, ==, G_MAXUINT64);
@@ -287,7 +291,7 @@ test_zoom (void)
   g_assert_cmpuint (to - from, <=, span / 4 + 1);
 
   /* The same profile again (as when it grew) keeps the zoom. */
-  sp_timeline_view_set_profile (f.view, f.profile, f.index);
+  sp_timeline_view_set_samples (f.view, f.index, f.threads);
   sp_timeline_view_get_visible_range (f.view, &from, &to);
   g_assert_cmpuint (to - from, <=, span / 4 + 1);
 

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sp-window-private.h: what the window's files share.
+ *
+ * sp-window.c places the pages and views, wires them to the analysis and
+ * keeps the actions' state; sp-window-recording.c records and follows a
+ * recording; sp-window-transforms.c applies transforms and keeps the
+ * breadcrumbs. The analysis (data/sp-analysis.h) does all the work. */
+#pragma once
+
+#include "sp-analysis.h"
+#include "sp-call-tree-view.h"
+#include "sp-callers-view.h"
+#include "sp-flame-graph.h"
+#include "sp-recent-list.h"
+#include "sp-recording-session.h"
+#include "sp-thread-list.h"
+#include "sp-timeline-view.h"
+#include "sp-window.h"
+
+struct _SpWindow
+{
+  GtkApplicationWindow parent_instance;
+
+  /* Template widgets */
+  GtkStack            *pages;
+  GtkSpinner          *spinner;
+  GtkLabel            *damage_label;
+  GtkGrid             *figures;
+  GtkLabel            *error_label;
+  GtkWidget           *elevate_button;
+  SpRecentList        *recent_list;
+  GtkStack            *views;
+  GtkStackSwitcher    *view_switcher;
+  GtkSearchEntry      *search_entry;
+  GtkToggleButton     *icicle_button;
+  GtkMenuButton       *transform_button;
+  GMenuModel          *transform_menu;
+  GtkBox              *breadcrumbs;
+  SpThreadList        *thread_list;
+  GtkLabel            *breadcrumb_label;
+  GtkWidget           *record_button;   /* Record and its menu */
+  GtkButton           *stop_button;
+  GtkLabel            *status_label;
+  GtkButton           *problems_button;
+  GtkLabel            *problems_label;
+  SpCallersView       *callers_view;
+  GtkScrolledWindow   *call_tree_scroller;
+  GtkScrolledWindow   *flame_graph_scroller;
+  GtkScrolledWindow   *bottom_up_scroller;
+  GtkScrolledWindow   *timeline_scroller;
+
+  /* Owned references */
+  SpAnalysis          *analysis;
+  GFile               *file;
+  GtkFileChooserNative *chooser;
+  SpSampleIndex       *index;          /* the last snapshot, for the time range */
+  GArray              *threads;        /* the last thread rows (SpThreadRow) */
+
+  /* The recording this window made, and what it recorded, to run it again
+   * elevated; what the status says once it ended (or NULL). */
+  SpRecordingSession  *session;
+  SpRecordOptions      record_options;
+  const char          *exit_note;
+  gboolean             following;      /* another recorder's spool, still growing */
+
+  const char          *shown_view;     /* the page shown (interned), to know where the user came from */
+
+  /* Views made in code */
+  SpCallTreeView      *call_tree_view;
+  SpCallTreeView      *bottom_up_view;
+  SpTimelineView      *timeline_view;
+  SpFlameGraph        *flame_graph;
+};
+
+/* sp-window.c */
+void _sp_window_show_profile_controls (SpWindow *self,
+                                       gboolean visible);
+void _sp_window_set_file_title (SpWindow *self,
+                                GFile *file);
+/* Brings every action's enabled state up to date with what the window has. */
+void _sp_window_update_actions (SpWindow *self);
+
+/* sp-window-recording.c */
+void _sp_window_recording_class_init (GtkWidgetClass *widget_class);
+void _sp_window_recording_dispose (SpWindow *self);
+/* A live result came in: the status line's progress. */
+void _sp_window_show_progress (SpWindow *self,
+                               const SpAnalysisResult *result);
+
+/* sp-window-transforms.c */
+void _sp_window_transforms_class_init (GtkWidgetClass *widget_class);
+void _sp_window_update_breadcrumbs (SpWindow *self);

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sp-window-testing.h: the window as tests and benchmarks drive it.
+ *
+ * What a user does with pointer and keys, as calls (tests also drive the
+ * real widgets with XTEST), and the views, to read what they show. Not
+ * for the application's own code. */
+#pragma once
+
+#include "sp-call-tree-view.h"
+#include "sp-callers-view.h"
+#include "sp-filter.h"
+#include "sp-window.h"
+
+G_BEGIN_DECLS
+
+/* The page shown: "start", "loading", "profile" or "error". */
+const char *sp_window_get_page (SpWindow *self);
+
+/* Selects [from_s, to_s) seconds after the first sample on the timeline,
+ * as far as the recording goes: every view then shows only that range. */
+void sp_window_select_time (SpWindow *self,
+                            double from_s,
+                            double to_s);
+
+/* Adds a transform around the function selected in the call tree (or the
+ * bottom-up tree, when shown): every view is re-aggregated. FALSE when
+ * nothing is selected. Undo/Clear take transforms back. */
+gboolean sp_window_apply_transform (SpWindow *self,
+                                    SpTransformKind kind);
+
+/* The call tree's rows as shown. */
+GListModel *sp_window_get_call_tree_model (SpWindow *self);
+
+/* The views themselves, to act as a user would. */
+SpCallTreeView *sp_window_get_call_tree_view (SpWindow *self);
+SpCallersView *sp_window_get_callers_view (SpWindow *self);
+
+/* Finds the next function matching text in the call tree (as Ctrl+F and
+ * Enter do) and highlights matches in the flame graph; FALSE if none. */
+gboolean sp_window_search_function (SpWindow *self,
+                                    const char *text);
+
+/* The view shown on the profile page: "call-tree", "bottom-up",
+ * "callers", "flame-graph", "threads" or "summary". Showing "callers"
+ * right after a tree view shows the function selected there. */
+void sp_window_show_view (SpWindow *self,
+                          const char *view);
+
+/* Whether the analysis has work running or asked for. */
+gboolean sp_window_is_busy (SpWindow *self);
+
+G_END_DECLS

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sp-thread-list.h: the Threads page: a row per thread, ticked when the
+ * views count its samples. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "sp-filter.h"
+
+G_BEGIN_DECLS
+
+#define SP_TYPE_THREAD_LIST (sp_thread_list_get_type ())
+G_DECLARE_FINAL_TYPE (SpThreadList, sp_thread_list, SP, THREAD_LIST, GtkWidget)
+
+SpThreadList *sp_thread_list_new (void);
+
+/* Shows rows (SpThreadRow, sp-thread-rows.h; the list keeps a reference),
+ * ticked where filter shows the thread; NULL empties the list. Rows keep
+ * their widgets when only names and counts changed (a live update). */
+void sp_thread_list_set_rows (SpThreadList *self,
+                              GArray *rows,
+                              const SpFilter *filter);
+
+G_END_DECLS
