@@ -742,15 +742,10 @@ add_attached_task (pid_t pid,
 }
 
 static void
-add_existing_mapping (pid_t pid,
-                      uint64_t start,
-                      uint64_t end,
-                      uint64_t offset,
-                      uint64_t inode,
-                      const char *path,
+add_existing_mapping (const SpModule *module,
                       void *user_data)
 {
-  sp_recording_add_mapping (user_data, pid, start, end, offset, inode, path);
+  sp_recording_add_mapping (user_data, module);
 }
 
 /* Every thread gets its events now, disabled; inherit=1 covers the threads

@@ -285,23 +285,21 @@ mapping_at (const SpUnwindProcess *process,
 
 void
 sp_unwinder_add_mapping (SpUnwinder *unwinder,
-                         int32_t pid,
-                         uint64_t start,
-                         uint64_t end,
-                         uint64_t file_offset,
-                         uint64_t inode,
-                         const char *path)
+                         const SpModule *module)
 {
-  SpUnwindProcess *process = process_for (unwinder, pid);
+  SpUnwindProcess *process = process_for (unwinder, module->pid);
+  uint64_t start = module->start;
+  uint64_t end = module->end;
+  uint64_t file_offset = module->file_offset;
   SpUnwindFile *file;
   size_t kept = 0;
   size_t at;
 
   if (process == NULL || start >= end)
     return;
-  if (path[0] != '/' && strcmp (path, "[vdso]") != 0)
+  if (module->path[0] != '/' && strcmp (module->path, "[vdso]") != 0)
     return;  /* anonymous code (JIT), [vsyscall]: nothing to unwind with */
-  file = file_for (unwinder, path, inode);
+  file = file_for (unwinder, module->path, module->inode);
   if (file == NULL)
     return;
 

@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "sp-intern-table.h"
+#include "sp-spool-format.h"
 #include "sp-unwind-file.h"
 
 typedef enum {
@@ -82,13 +83,9 @@ void sp_unwinder_clear (SpUnwinder *unwinder);
 /* The perf_event_attr.sample_regs_user mask the unwinder needs. */
 uint64_t sp_unwinder_regs_mask (void);
 
+/* An executable mapping of module->pid (module->path NUL-terminated). */
 void sp_unwinder_add_mapping (SpUnwinder *unwinder,
-                              int32_t pid,
-                              uint64_t start,
-                              uint64_t end,
-                              uint64_t file_offset,
-                              uint64_t inode,
-                              const char *path);
+                              const SpModule *module);
 void sp_unwinder_fork (SpUnwinder *unwinder,
                        int32_t parent_pid,
                        int32_t pid);
