@@ -66,8 +66,7 @@ typedef struct {
   SpPerfEvents  events;
   SpEventQueue  queue;
   SpRecording   rec;
-  SpUnwinder    unwinder;
-  bool          unwinding;
+  SpUnwinder   *unwinder;      /* dwarf and auto; NULL: fp */
   uint64_t      cut_record[65536 / 8]; /* a sample with its stack copy cut (8-aligned, as in the ring) */
   SpSpoolWriter *writer;
   SpOutput      output;
@@ -132,10 +131,10 @@ cut_stack_copy (Recorder *r,
   size_t at;
   uint8_t *out;
 
-  if (!r->unwinding || header->type != PERF_RECORD_SAMPLE
+  if (r->unwinder == NULL || header->type != PERF_RECORD_SAMPLE
       || !sp_perf_sample_parse (&r->rec.layout, header, &sample) || sample.regs == NULL || sample.stack == NULL)
     return NULL;
-  top = sp_unwinder_stack_top (&r->unwinder, (int32_t) sample.tid);
+  top = sp_unwinder_stack_top (r->unwinder, (int32_t) sample.tid);
   sp = sp_unwinder_user_sp (sample.regs);
   if (top <= sp || top - sp >= sp_perf_sample_stack_bytes (&sample))
     return NULL;
@@ -180,7 +179,7 @@ pump (Recorder *r,
 {
   for (size_t i = 0; i < r->events.n_rings; i++)
     sp_perf_ring_drain (&r->events.rings[i], queue_record, r);
-  if (!r->unwinding)
+  if (r->unwinder == NULL)
     return sp_event_queue_flush (&r->queue, watermark, 0, apply_record, &r->rec);
   /* The last flush (no watermark) has all the time it needs: it drops
    * nothing. */
@@ -909,8 +908,7 @@ cleanup (Recorder *r)
   sp_perf_events_close (&r->events);
   sp_event_queue_clear (&r->queue);
   sp_recording_clear (&r->rec);
-  if (r->unwinding)
-    sp_unwinder_clear (&r->unwinder);
+  sp_unwinder_free (r->unwinder);
   if (r->writer != NULL)
     sp_spool_writer_close (r->writer, NULL);
   if (r->signal_fd >= 0)
@@ -999,13 +997,16 @@ setup_unwinding (Recorder *r,
 
   if (config->call_graph == SP_CALL_GRAPH_FP)
     return true;
-  if (!sp_unwinder_init (&r->unwinder, config->call_graph == SP_CALL_GRAPH_AUTO, message, sizeof message))
+  r->unwinder = sp_unwinder_new (config->call_graph == SP_CALL_GRAPH_AUTO,
+                                 getenv ("STACKPULSE_CHECK_AUTO") != NULL
+                                 && strcmp (getenv ("STACKPULSE_CHECK_AUTO"), "1") == 0,
+                                 message, sizeof message);
+  if (r->unwinder == NULL)
     {
       fprintf (stderr, "stackpulse-record: %s\n", message);
       return false;
     }
-  r->unwinding = true;
-  if (!sp_recording_set_unwinder (&r->rec, &r->unwinder, &layout))
+  if (!sp_recording_set_unwinder (&r->rec, r->unwinder, &layout))
     {
       fprintf (stderr, "stackpulse-record: out of memory\n");
       return false;
