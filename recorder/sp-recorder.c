@@ -997,9 +997,7 @@ setup_unwinding (Recorder *r,
 
   if (config->call_graph == SP_CALL_GRAPH_FP)
     return true;
-  r->unwinder = sp_unwinder_new (config->call_graph == SP_CALL_GRAPH_AUTO,
-                                 getenv ("STACKPULSE_CHECK_AUTO") != NULL
-                                 && strcmp (getenv ("STACKPULSE_CHECK_AUTO"), "1") == 0,
+  r->unwinder = sp_unwinder_new (config->call_graph == SP_CALL_GRAPH_AUTO, r->options->check_auto,
                                  message, sizeof message);
   if (r->unwinder == NULL)
     {

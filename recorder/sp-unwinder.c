@@ -280,8 +280,7 @@ sp_unwinder_unwind (SpUnwinder *unwinder,
       || memcmp (unwinder->check_frames, frames, *n_frames * sizeof (uint64_t)) != 0)
     {
       unwinder->stats.n_check_mismatches++;
-      if (getenv ("STACKPULSE_CHECK_AUTO_DEBUG") != NULL)
-        print_mismatch (outcome, frames, *n_frames, reference, unwinder->check_frames, process->n_frames);
+      print_mismatch (outcome, frames, *n_frames, reference, unwinder->check_frames, process->n_frames);
     }
   return outcome;
 }
