@@ -11,7 +11,7 @@
  *    from the copy. One Dwfl per process, its modules (ELF files, CFI)
  *    opened once and kept until the process execs or exits.
  *  - auto: the frame-pointer chain is walked in the copy first; it is
- *    taken when it can be trusted (see sp_unwinder_unwind), else the
+ *    taken when it can be trusted (see sp-unwind-fp.c), else the
  *    sample is unwound with libdw as in dwarf mode.
  *
  * Only the resulting addresses leave the unwinder; the stack bytes do not. */
