@@ -53,6 +53,13 @@ usage (FILE *out,
          "  -C, --directory DIR    run the launched command in DIR\n"
          "  -h, --help             this help\n"
          "\n"
+         "Developer checks:\n"
+         "      --check-auto       with --call-graph auto, unwind every stack taken\n"
+         "                         through frame pointers with DWARF too; count the\n"
+         "                         differences in the side file ([unwinding]\n"
+         "                         checked, check_mismatches) and print them on\n"
+         "                         stderr (slow)\n"
+         "\n"
          "Run as root by pkexec or sudo (PKEXEC_UID or SUDO_UID set), the recorder\n"
          "samples as root but runs the command as that user, and the files it\n"
          "writes are that user's.\n"
@@ -217,7 +224,7 @@ main (int argc,
       char **argv)
 {
   enum { OPT_CALL_GRAPH = 256, OPT_STACK_SIZE, OPT_NO_KERNEL, OPT_DURATION, OPT_CONTROL_STDIN, OPT_PROGRESS_FD,
-         OPT_ENV };
+         OPT_ENV, OPT_CHECK_AUTO };
   static const struct option long_options[] = {
     { "output", required_argument, NULL, 'o' },
     { "freq", required_argument, NULL, 'F' },
@@ -231,6 +238,7 @@ main (int argc,
     { "env", required_argument, NULL, OPT_ENV },
     { "directory", required_argument, NULL, 'C' },
     { "help", no_argument, NULL, 'h' },
+    { "check-auto", no_argument, NULL, OPT_CHECK_AUTO },
     { NULL, 0, NULL, 0 },
   };
   static pid_t pids[MAX_PIDS];
@@ -331,6 +339,9 @@ main (int argc,
           break;
         case 'C':
           options.directory = optarg;
+          break;
+        case OPT_CHECK_AUTO:
+          options.check_auto = true;
           break;
         case 'h':
           return usage (stdout, 0);

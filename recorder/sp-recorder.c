@@ -4,11 +4,10 @@
  * poll() wakes on ring-buffer watermarks, signals (signalfd), the control
  * channel, or every 50 ms. Each round drains every ring into the time
  * queue and writes out the records that are safely in order; the spool is
- * flushed every 100 ms and the side file refreshed after each flush, so
- * that its counts describe the spool as it is in the file (spool_bytes)
- * even when the recorder is killed. A write that fails (a full disk) ends
- * the recording at once, with the spool cut back to its last record. */
-#include "sp-recorder.h"
+ * flushed every 100 ms and the side file refreshed after each flush
+ * (sp-recorder-files.c). A write that fails (a full disk) ends the
+ * recording at once, with the spool cut back to its last record. */
+#include "sp-recorder-private.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -17,27 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/signalfd.h>
-#include <sys/time.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
-#include "sp-event-queue.h"
-#include "sp-kallsyms.h"
-#include "sp-output.h"
-#include "sp-perf-events.h"
-#include "sp-recording.h"
-#include "sp-side-file.h"
-#include "sp-target.h"
-
 #define POLL_MS               50
-#define FLUSH_INTERVAL_NS     (100 * 1000000ull)
-/* The side file is rewritten after a flush that changed its counts,
- * unless its last writing took more than this share of the time since (a
- * recording of thousands of threads has a large one); and at least this
- * often (names and exits of threads). */
-#define SIDE_FILE_MAX_SHARE   20
-#define SIDE_FILE_INTERVAL_NS (2000 * 1000000ull)
 #define PROGRESS_INTERVAL_NS  (1000 * 1000000ull)
 /* Records this much older than "now" are surely all out of the rings. */
 #define ORDERING_SLACK_NS     (10 * 1000000ull)
@@ -51,80 +33,11 @@
  * stacks, a second at 4 kHz is a few MB). */
 #define UNWIND_MAX_LAG_NS     (1000 * 1000000ull)
 
-/* Where the spool ended after a flush: a whole record. */
-typedef struct {
-  uint64_t bytes;
-  uint64_t samples;
-} SpFlushPoint;
-
-/* On a full disk the last side file gets room by the spool giving back
- * its last records, this much at a time (whole tmpfs pages). */
-#define SPOOL_GIVE_BACK_BYTES (8 * 1024)
-
-typedef struct {
-  const SpRecorderOptions *options;
-  SpPerfEvents  events;
-  SpEventQueue  queue;
-  SpRecording   rec;
-  SpUnwinder    unwinder;
-  bool          unwinding;
-  uint64_t      cut_record[65536 / 8]; /* a sample with its stack copy cut (8-aligned, as in the ring) */
-  SpSpoolWriter *writer;
-  SpOutput      output;
-  SpSideFile    side_file;
-  SpSideInfo    side;
-  uint64_t      side_cost_ns;   /* how long the last side file took */
-  uint64_t      side_lost;      /* the losses it counted */
-  uint64_t      side_dropped;
-  SpFlushPoint *flush_points;   /* the spool's size and samples after each flush */
-  size_t        n_flush_points;
-  size_t        flush_points_size;
-  SpLaunch      launch;
-  bool          launched;
-  bool          child_done;
-  int           child_status;
-  bool          told_following;   /* said that the command's processes outlive it */
-  bool          stop_forwarded;   /* the stop's signal went to every followed process */
-  uint64_t      applied_through_ns; /* every record before this is applied */
-  uint64_t      none_running_since_ns; /* 0: a followed task runs */
-  bool          stop_requested;
-  uint64_t      stop_requested_ns;
-  bool          killed;
-  uint64_t      killed_ns;
-  int           signal_fd;
-  char          control_line[256];
-  size_t        control_used;
-  bool          progress_tty;
-  uint64_t      last_flush_ns;
-  uint64_t      last_side_ns;
-  uint64_t      last_progress_ns;
-  bool          queue_failed;
-  bool          spool_overwritten; /* a program wrote over the spool in place */
-} Recorder;
-
-static uint64_t
-monotonic_ns (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return (uint64_t) ts.tv_sec * 1000000000ull + (uint64_t) ts.tv_nsec;
-}
-
-static uint64_t
-wall_us (void)
-{
-  struct timeval tv;
-
-  gettimeofday (&tv, NULL);
-  return (uint64_t) tv.tv_sec * 1000000ull + (uint64_t) tv.tv_usec;
-}
-
 /* A sample's stack copy without the bytes above its thread's stack (the
  * kernel copies --stack-size bytes whatever the thread's depth): what is
  * queued is often a tenth of what the ring holds. NULL: keep it whole. */
 static const struct perf_event_header *
-cut_stack_copy (Recorder *r,
+cut_stack_copy (SpRecorder *r,
                 const struct perf_event_header *header)
 {
   SpPerfSample sample;
@@ -132,10 +45,10 @@ cut_stack_copy (Recorder *r,
   size_t at;
   uint8_t *out;
 
-  if (!r->unwinding || header->type != PERF_RECORD_SAMPLE
+  if (r->unwinder == NULL || header->type != PERF_RECORD_SAMPLE
       || !sp_perf_sample_parse (&r->rec.layout, header, &sample) || sample.regs == NULL || sample.stack == NULL)
     return NULL;
-  top = sp_unwinder_stack_top (&r->unwinder, (int32_t) sample.tid);
+  top = sp_unwinder_stack_top (r->unwinder, (int32_t) sample.tid);
   sp = sp_unwinder_user_sp (sample.regs);
   if (top <= sp || top - sp >= sp_perf_sample_stack_bytes (&sample))
     return NULL;
@@ -156,7 +69,7 @@ static void
 queue_record (const struct perf_event_header *header,
               void *user_data)
 {
-  Recorder *r = user_data;
+  SpRecorder *r = user_data;
   const struct perf_event_header *cut = cut_stack_copy (r, header);
 
   if (!sp_event_queue_push (&r->queue, cut != NULL ? cut : header, sp_recording_record_time (header)))
@@ -174,13 +87,13 @@ apply_record (const struct perf_event_header *header,
 /* Drains every ring, then writes what is old enough to be in order;
  * false when unwinding ran out of its time and records are waiting. */
 static bool
-pump (Recorder *r,
+pump (SpRecorder *r,
       uint64_t now,
       uint64_t watermark)
 {
   for (size_t i = 0; i < r->events.n_rings; i++)
     sp_perf_ring_drain (&r->events.rings[i], queue_record, r);
-  if (!r->unwinding)
+  if (r->unwinder == NULL)
     return sp_event_queue_flush (&r->queue, watermark, 0, apply_record, &r->rec);
   /* The last flush (no watermark) has all the time it needs: it drops
    * nothing. */
@@ -201,7 +114,7 @@ format_size (uint64_t bytes,
 }
 
 static void
-report_progress (Recorder *r,
+report_progress (SpRecorder *r,
                  uint64_t now,
                  bool final)
 {
@@ -221,205 +134,11 @@ report_progress (Recorder *r,
              (unsigned long long) bytes, final ? "done" : "recording");
 }
 
-/* Notes where the spool ends after a flush (once per size). */
 static void
-note_flush_point (Recorder *r)
-{
-  SpFlushPoint point = { sp_spool_writer_get_flushed_size (r->writer),
-                         sp_spool_writer_get_flushed_samples (r->writer) };
-
-  if (r->n_flush_points > 0 && r->flush_points[r->n_flush_points - 1].bytes == point.bytes)
-    return;
-  if (r->n_flush_points == r->flush_points_size)
-    {
-      size_t size = r->flush_points_size > 0 ? 2 * r->flush_points_size : 64;
-      SpFlushPoint *points = realloc (r->flush_points, size * sizeof *points);
-
-      if (points == NULL)
-        return;  /* then the spool gives back less */
-      r->flush_points = points;
-      r->flush_points_size = size;
-    }
-  r->flush_points[r->n_flush_points++] = point;
-}
-
-/* With the counts of what the file holds now (call it after a flush);
- * false with the message. */
-static bool
-try_side_file (Recorder *r,
-               const SpKallsyms *kallsyms,
-               char *message,
-               size_t message_size)
-{
-  uint64_t start = monotonic_ns ();
-  bool written;
-
-  if (r->writer != NULL)
-    {
-      r->side.spool_bytes = sp_spool_writer_get_flushed_size (r->writer);
-      r->side.spool_samples = sp_spool_writer_get_flushed_samples (r->writer);
-    }
-  r->side_lost = r->rec.n_lost;
-  r->side_dropped = r->rec.n_dropped;
-  /* The invoker's files, written with the invoker's rights. */
-  sp_invoker_files_begin (r->options->invoker);
-  written = sp_side_file_write (&r->side_file, &r->side, &r->rec, kallsyms, message, message_size);
-  sp_invoker_files_end (r->options->invoker);
-  r->side_cost_ns = monotonic_ns () - start;
-  return written;
-}
-
-static void
-warn_side_file (Recorder *r,
-                bool written,
-                bool was_orphaned,
-                const char *message)
-{
-  /* A refresh that fails is said only if the last side file fails too
-   * (it may make good for it, as on a disk nearly full); a spool that is
-   * not ours any more, at once. */
-  if (written)
-    r->side_file.failed = false;
-  else if ((r->side.complete || r->side_file.orphaned) && !was_orphaned)
-    {
-      fprintf (stderr, "\nstackpulse-record: warning: %s\n", message);
-      r->side_file.failed = true;
-    }
-}
-
-static void
-write_side_file (Recorder *r,
-                 const SpKallsyms *kallsyms)
-{
-  char message[4400];
-  bool was_orphaned = r->side_file.orphaned;
-
-  warn_side_file (r, try_side_file (r, kallsyms, message, sizeof message), was_orphaned, message);
-}
-
-/* The spool's last flush point at least SPOOL_GIVE_BACK_BYTES before
- * bytes, else its first; NULL when there is none before bytes. */
-static const SpFlushPoint *
-earlier_flush_point (const Recorder *r,
-                     uint64_t bytes)
-{
-  const SpFlushPoint *found = NULL;
-
-  for (size_t i = 0; i < r->n_flush_points && r->flush_points[i].bytes < bytes; i++)
-    if (found == NULL || r->flush_points[i].bytes + SPOOL_GIVE_BACK_BYTES <= bytes)
-      found = &r->flush_points[i];
-  return found;
-}
-
-/* The last side file (complete=true): on a full disk, even after the room
- * kept was given back, the spool gives back its last records until it
- * fits. False (said) when it could not be written, or the spool gave
- * back records. */
-static bool
-write_last_side_file (Recorder *r,
-                      const SpKallsyms *kallsyms)
-{
-  char message[4400];
-  bool was_orphaned = r->side_file.orphaned;
-  uint64_t samples_before = r->side.spool_samples;
-  bool written = try_side_file (r, kallsyms, message, sizeof message);
-  const SpFlushPoint *point;
-  bool cut;
-
-  while (!written && r->side_file.disk_full && (point = earlier_flush_point (r, r->side.spool_bytes)) != NULL)
-    {
-      sp_invoker_files_begin (r->options->invoker);
-      cut = sp_output_truncate_spool (&r->output, point->bytes);
-      sp_invoker_files_end (r->options->invoker);
-      if (!cut)
-        break;
-      r->side.spool_bytes = point->bytes;
-      r->side.spool_samples = point->samples;
-      if (r->side.error == NULL)
-        r->side.error = strerror (ENOSPC);
-      written = try_side_file (r, kallsyms, message, sizeof message);
-    }
-  if (!written && r->side_file.disk_full)
-    {
-      /* Still no room: the recording's own keys, without the processes,
-       * threads and kernel symbols. */
-      r->side_file.recording_only = true;
-      written = try_side_file (r, kallsyms, message, sizeof message);
-    }
-  if (r->side.spool_samples != samples_before)
-    fprintf (stderr, "stackpulse-record: the disk is full: %s was cut back to %llu samples (from %llu) to make "
-             "room for its side file\n", r->options->output, (unsigned long long) r->side.spool_samples,
-             (unsigned long long) samples_before);
-  warn_side_file (r, written, was_orphaned, message);
-  /* Records given back are a recording cut short: it failed. */
-  return (written || r->side_file.orphaned) && r->side.spool_samples == samples_before;
-}
-
-static void
-note_write_failure (Recorder *r,
-                    const SpSpoolError *err)
-{
-  if (!r->rec.failed)
-    {
-      r->rec.failed = true;
-      r->rec.error = *err;
-    }
-}
-
-/* After a flush: a program (the command, say) that wrote over the spool
- * in place has lost the recording; it stops here, and nothing more is
- * written there. */
-static bool
-check_spool_intact (Recorder *r)
-{
-  if (r->spool_overwritten)
-    return false;
-  if (sp_output_spool_intact (&r->output, sp_spool_writer_get_flushed_size (r->writer)))
-    return true;
-  r->spool_overwritten = true;
-  r->side_file.orphaned = true;
-  sp_output_forsake_spool (&r->output);
-  fprintf (stderr, "\nstackpulse-record: '%s' was overwritten in place by another program: the recording "
-           "stops here and is lost\n", r->options->output);
-  return false;
-}
-
-/* Whether the spool or the losses grew since the last side file. */
-static bool
-side_counts_changed (Recorder *r)
-{
-  return sp_spool_writer_get_flushed_size (r->writer) != r->side.spool_bytes || r->rec.n_lost != r->side_lost
-         || r->rec.n_dropped != r->side_dropped;
-}
-
-static void
-periodic_work (Recorder *r,
+periodic_work (SpRecorder *r,
                uint64_t now)
 {
-  SpSpoolError err;
-  bool flushed = false;
-
-  if (now - r->last_flush_ns >= FLUSH_INTERVAL_NS)
-    {
-      /* Checked before (nothing more lands in what a program wrote
-       * there) and after (what it wrote while this was written). */
-      if (check_spool_intact (r))
-        {
-          flushed = sp_spool_writer_flush (r->writer, &err);
-          if (!flushed)
-            note_write_failure (r, &err);
-          else
-            note_flush_point (r);
-          flushed = flushed && check_spool_intact (r);
-        }
-      r->last_flush_ns = now;
-    }
-  if (flushed && now - r->last_side_ns >= SIDE_FILE_MAX_SHARE * r->side_cost_ns
-      && (side_counts_changed (r) || now - r->last_side_ns >= SIDE_FILE_INTERVAL_NS))
-    {
-      write_side_file (r, NULL);
-      r->last_side_ns = now;
-    }
+  _sp_recorder_flush (r, now);
   if (now - r->last_progress_ns >= PROGRESS_INTERVAL_NS)
     {
       report_progress (r, now, false);
@@ -463,7 +182,7 @@ any_task_running (const SpRecording *rec)
  * process that forked just before its parent exited is known only once
  * the records up to then are applied, so "none" must hold until then. */
 static bool
-followed_all_gone (Recorder *r,
+followed_all_gone (SpRecorder *r,
                    uint64_t now)
 {
   if (any_task_running (&r->rec))
@@ -479,7 +198,7 @@ followed_all_gone (Recorder *r,
 /* Signals every followed process of a launch (the launched one first,
  * which the table may not know yet). */
 static void
-signal_followed (Recorder *r,
+signal_followed (SpRecorder *r,
                  int signal_number)
 {
   if (!r->child_done)
@@ -496,7 +215,7 @@ signal_followed (Recorder *r,
 
 /* Once, when the command exits and processes it started run on. */
 static void
-tell_following (Recorder *r)
+tell_following (SpRecorder *r)
 {
   size_t listed = 0;
 
@@ -514,13 +233,13 @@ tell_following (Recorder *r)
 /* ---- Stopping ---------------------------------------------------------- */
 
 static void
-request_stop (Recorder *r,
+request_stop (SpRecorder *r,
               int forward_signal)
 {
   if (!r->stop_requested)
     {
       r->stop_requested = true;
-      r->stop_requested_ns = monotonic_ns ();
+      r->stop_requested_ns = _sp_recorder_monotonic_ns ();
     }
   if (r->launched && forward_signal != 0)
     {
@@ -531,7 +250,7 @@ request_stop (Recorder *r,
 }
 
 static void
-reap_child (Recorder *r)
+reap_child (SpRecorder *r)
 {
   int status;
 
@@ -545,7 +264,7 @@ reap_child (Recorder *r)
 }
 
 static void
-read_signals (Recorder *r)
+read_signals (SpRecorder *r)
 {
   struct signalfd_siginfo info;
 
@@ -563,7 +282,7 @@ read_signals (Recorder *r)
 
 /* Lines on stdin: "stop" ends the recording, as does end of input. */
 static void
-read_control (Recorder *r,
+read_control (SpRecorder *r,
               struct pollfd *pfd)
 {
   ssize_t n = read (STDIN_FILENO, r->control_line + r->control_used,
@@ -605,7 +324,7 @@ duration_ns (double seconds)
  * what survives even that (a process the recorder may not signal) is
  * left running, and said so, after one more. */
 static bool
-stop_overdue (Recorder *r,
+stop_overdue (SpRecorder *r,
               uint64_t now)
 {
   if (!r->stop_requested || now - r->stop_requested_ns < KILL_GRACE_NS)
@@ -628,7 +347,7 @@ stop_overdue (Recorder *r,
  * (so a command that leaves a worker running, or a daemon, is recorded
  * whole), an attach when every followed process is gone or on stop. */
 static bool
-should_end (Recorder *r,
+should_end (SpRecorder *r,
             uint64_t now)
 {
   const SpRecorderOptions *o = r->options;
@@ -659,7 +378,7 @@ should_end (Recorder *r,
 }
 
 static void
-loop (Recorder *r)
+loop (SpRecorder *r)
 {
   size_t n_fds = 2 + r->events.n_rings;
   struct pollfd *fds = calloc (n_fds, sizeof *fds);
@@ -683,7 +402,7 @@ loop (Recorder *r)
         read_control (r, &fds[1]);
       reap_child (r);
 
-      now = monotonic_ns ();
+      now = _sp_recorder_monotonic_ns ();
       backlog = !pump (r, now, now - ORDERING_SLACK_NS);
       if (!backlog)
         r->applied_through_ns = now - ORDERING_SLACK_NS;
@@ -711,7 +430,7 @@ setup_signals (void)
 }
 
 typedef struct {
-  Recorder *r;
+  SpRecorder *r;
   bool      main_thread_failed;
   char      message[1024];
 } AttachState;
@@ -742,21 +461,16 @@ add_attached_task (pid_t pid,
 }
 
 static void
-add_existing_mapping (pid_t pid,
-                      uint64_t start,
-                      uint64_t end,
-                      uint64_t offset,
-                      uint64_t inode,
-                      const char *path,
+add_existing_mapping (const SpModule *module,
                       void *user_data)
 {
-  sp_recording_add_mapping (user_data, pid, start, end, offset, inode, path);
+  sp_recording_add_mapping (user_data, module);
 }
 
 /* Every thread gets its events now, disabled; inherit=1 covers the threads
  * they create, even before the events are enabled. */
 static int
-setup_attach (Recorder *r)
+setup_attach (SpRecorder *r)
 {
   for (size_t i = 0; i < r->options->n_pids; i++)
     {
@@ -780,14 +494,14 @@ setup_attach (Recorder *r)
 /* After enabling: a mapping made meanwhile is in the rings too (and the
  * module table ignores the duplicate). */
 static void
-read_attached_mappings (Recorder *r)
+read_attached_mappings (SpRecorder *r)
 {
   for (size_t i = 0; i < r->options->n_pids; i++)
     sp_proc_foreach_mapping (r->options->pids[i], add_existing_mapping, &r->rec);
 }
 
 static int
-setup_launch (Recorder *r)
+setup_launch (SpRecorder *r)
 {
   char message[1024];
 
@@ -820,7 +534,7 @@ exit_status_of (int status)
 /* The spool could not be written: what is in the file stays, a valid
  * spool up to its last whole record, and the recording ends now. */
 static void
-report_write_failure (Recorder *r)
+report_write_failure (SpRecorder *r)
 {
   const SpSpoolError *err = &r->rec.error;
 
@@ -834,12 +548,11 @@ report_write_failure (Recorder *r)
 /* Stops sampling, writes out every remaining record (unless writing
  * failed), the side file and the summary. */
 static int
-finish (Recorder *r)
+finish (SpRecorder *r)
 {
   SpKallsyms kallsyms;
   bool have_kallsyms;
-  SpSpoolError err;
-  uint64_t now = monotonic_ns ();
+  uint64_t now = _sp_recorder_monotonic_ns ();
   int status = r->launched && r->child_done ? exit_status_of (r->child_status) : 0;
   bool side_written;
   char size[32];
@@ -853,22 +566,12 @@ finish (Recorder *r)
 
   r->side.complete = true;
   r->side.end_monotonic_ns = now;
-  r->side.end_wall_us = wall_us ();
+  r->side.end_wall_us = _sp_recorder_wall_us ();
   r->side.exit_status = r->launched && r->child_done ? status : -1;
-  if (check_spool_intact (r) && !sp_spool_writer_flush (r->writer, &err))
-    note_write_failure (r, &err);
-  if (!r->rec.failed)
-    check_spool_intact (r);
-  r->side.spool_bytes = sp_spool_writer_get_flushed_size (r->writer);
-  r->side.spool_samples = sp_spool_writer_get_flushed_samples (r->writer);
-  if (r->rec.failed)
-    r->side.error = r->rec.error.sys_errno != 0 ? strerror (r->rec.error.sys_errno) : r->rec.error.message;
-  if (!sp_spool_writer_close (r->writer, &err))
-    note_write_failure (r, &err);
-  r->writer = NULL;
+  _sp_recorder_close_spool (r);
 
   have_kallsyms = r->rec.kernel_addresses.count > 0 && sp_kallsyms_load (&kallsyms, "/proc/kallsyms");
-  side_written = write_last_side_file (r, have_kallsyms ? &kallsyms : NULL);
+  side_written = _sp_recorder_write_last_side_file (r, have_kallsyms ? &kallsyms : NULL);
   format_size (r->side.spool_bytes, size, sizeof size);
   if (have_kallsyms)
     sp_kallsyms_clear (&kallsyms);
@@ -909,13 +612,12 @@ finish (Recorder *r)
 }
 
 static void
-cleanup (Recorder *r)
+cleanup (SpRecorder *r)
 {
   sp_perf_events_close (&r->events);
   sp_event_queue_clear (&r->queue);
   sp_recording_clear (&r->rec);
-  if (r->unwinding)
-    sp_unwinder_clear (&r->unwinder);
+  sp_unwinder_free (r->unwinder);
   if (r->writer != NULL)
     sp_spool_writer_close (r->writer, NULL);
   if (r->signal_fd >= 0)
@@ -940,7 +642,7 @@ warn_kernel_refused (void)
 }
 
 static void
-explain_launch_failure (const Recorder *r,
+explain_launch_failure (const SpRecorder *r,
                         SpLaunchStep step,
                         int err)
 {
@@ -958,7 +660,7 @@ explain_launch_failure (const Recorder *r,
 
 /* Starts the target (or enables the events of attached ones). */
 static int
-start (Recorder *r)
+start (SpRecorder *r)
 {
   SpLaunchStep failed_step = SP_LAUNCH_STEP_EXEC;
   int failed_errno = 0;
@@ -968,8 +670,8 @@ start (Recorder *r)
     warn_kernel_refused ();
   if (r->side.kernel_stacks && !sp_recording_add_kernel_module (&r->rec))
     return SP_RECORDER_EXIT_FAILED;
-  r->side.start_wall_us = wall_us ();
-  r->side.start_monotonic_ns = monotonic_ns ();
+  r->side.start_wall_us = _sp_recorder_wall_us ();
+  r->side.start_monotonic_ns = _sp_recorder_monotonic_ns ();
   r->last_flush_ns = r->last_side_ns = r->last_progress_ns = r->side.start_monotonic_ns;
 
   if (r->options->command == NULL)
@@ -995,7 +697,7 @@ start (Recorder *r)
 /* dwarf and auto: the unwinder, and samples laid out with registers and
  * a stack copy. */
 static bool
-setup_unwinding (Recorder *r,
+setup_unwinding (SpRecorder *r,
                  const SpPerfConfig *config)
 {
   char message[256];
@@ -1004,13 +706,14 @@ setup_unwinding (Recorder *r,
 
   if (config->call_graph == SP_CALL_GRAPH_FP)
     return true;
-  if (!sp_unwinder_init (&r->unwinder, config->call_graph == SP_CALL_GRAPH_AUTO, message, sizeof message))
+  r->unwinder = sp_unwinder_new (config->call_graph == SP_CALL_GRAPH_AUTO, r->options->check_auto,
+                                 message, sizeof message);
+  if (r->unwinder == NULL)
     {
       fprintf (stderr, "stackpulse-record: %s\n", message);
       return false;
     }
-  r->unwinding = true;
-  if (!sp_recording_set_unwinder (&r->rec, &r->unwinder, &layout))
+  if (!sp_recording_set_unwinder (&r->rec, r->unwinder, &layout))
     {
       fprintf (stderr, "stackpulse-record: out of memory\n");
       return false;
@@ -1018,72 +721,10 @@ setup_unwinding (Recorder *r,
   return true;
 }
 
-/* Nothing was recorded: the spool this run created goes (with the
- * invoker's rights, as it was made). */
-static void
-discard_spool (Recorder *r)
-{
-  sp_invoker_files_begin (r->options->invoker);
-  sp_output_discard (&r->output);
-  sp_invoker_files_end (r->options->invoker);
-}
-
-/* Checks and creates the spool, and writes its header at once: an output
- * that cannot be written is refused before the target starts. */
-static bool
-create_spool (Recorder *r)
-{
-  const SpRecorderOptions *o = r->options;
-  SpOutputInputs inputs = { o->command, o->directory, o->pids, o->n_pids };
-  char message[4400];
-  SpSpoolError err;
-  bool opened;
-
-  /* The invoker's file, created with the invoker's rights. */
-  sp_invoker_files_begin (o->invoker);
-  opened = sp_output_open (&r->output, o->output, &inputs, message, sizeof message);
-  sp_invoker_files_end (o->invoker);
-  if (!opened)
-    {
-      fprintf (stderr, "stackpulse-record: %s\n", message);
-      return false;
-    }
-  sp_side_file_init (&r->side_file, &r->output);
-  r->writer = sp_spool_writer_new_for_fd (r->output.spool_fd, true, wall_us (), 1000000 / o->frequency_hz, &err);
-  if (r->writer != NULL && sp_spool_writer_flush (r->writer, &err))
-    {
-      note_flush_point (r);
-      return true;
-    }
-  fprintf (stderr, "stackpulse-record: cannot write %s: %s\n", o->output,
-           err.sys_errno != 0 ? strerror (err.sys_errno) : err.message);
-  discard_spool (r);
-  return false;
-}
-
-/* The recording has started: the spool takes its name (replacing an
- * earlier recording there) and the side file says it is in progress. */
-static void
-place_spool (Recorder *r)
-{
-  char message[4400];
-
-  bool placed;
-
-  if (r->output.replacing)
-    fprintf (stderr, "stackpulse-record: replacing the existing recording %s\n", r->options->output);
-  sp_invoker_files_begin (r->options->invoker);
-  placed = sp_output_commit (&r->output, message, sizeof message);
-  sp_invoker_files_end (r->options->invoker);
-  if (!placed)
-    fprintf (stderr, "stackpulse-record: warning: %s\n", message);
-  write_side_file (r, NULL);
-}
-
 int
 sp_recorder_run (const SpRecorderOptions *o)
 {
-  Recorder r = { 0 };
+  SpRecorder r = { 0 };
   SpPerfConfig config = {
     o->frequency_hz, o->kernel_stacks, o->command != NULL, o->call_graph, o->stack_size & ~7u,
     sp_unwinder_regs_mask (),
@@ -1105,7 +746,7 @@ sp_recorder_run (const SpRecorderOptions *o)
   };
   signal (SIGPIPE, SIG_IGN);
 
-  if (!create_spool (&r))
+  if (!_sp_recorder_create_spool (&r))
     {
       sp_spool_writer_close (r.writer, NULL);
       sp_output_clear (&r.output);
@@ -1125,7 +766,7 @@ sp_recorder_run (const SpRecorderOptions *o)
     {
       /* Nothing was recorded: leave no file that looks like a recording,
        * and what was there before as it was. */
-      discard_spool (&r);
+      _sp_recorder_discard_spool (&r);
       cleanup (&r);
       sp_side_file_clear (&r.side_file);
       sp_output_clear (&r.output);
@@ -1133,7 +774,7 @@ sp_recorder_run (const SpRecorderOptions *o)
       return status;
     }
 
-  place_spool (&r);
+  _sp_recorder_place_spool (&r);
   loop (&r);
   status = finish (&r);
   cleanup (&r);

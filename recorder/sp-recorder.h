@@ -32,6 +32,10 @@ typedef struct {
   const SpInvoker *invoker;      /* runs the command and owns the files; NULL: none */
   const pid_t  *pids;            /* attach */
   size_t        n_pids;
+  bool          check_auto;      /* a developer check, --call-graph auto only: every
+                                  * stack taken through auto's fast paths is also
+                                  * unwound with DWARF; differences are counted in
+                                  * the side file and printed on stderr */
 } SpRecorderOptions;
 
 int sp_recorder_run (const SpRecorderOptions *options);

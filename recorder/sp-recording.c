@@ -163,25 +163,19 @@ sp_recording_add_kernel_module (SpRecording *rec)
 
 bool
 sp_recording_add_mapping (SpRecording *rec,
-                          int32_t pid,
-                          uint64_t start,
-                          uint64_t end,
-                          uint64_t file_offset,
-                          uint64_t inode,
-                          const char *path)
+                          const SpModule *module)
 {
-  SpModule module = { start, end, file_offset, inode, path, strlen (path), pid, false };
-  SpProcessInfo *process = process_for (rec, pid);
+  SpProcessInfo *process = process_for (rec, module->pid);
   uint32_t id;
   SpSpoolError err;
 
-  if (process != NULL && process->executable == NULL && path[0] == '/')
-    process->executable = strdup (path);
-  if (process != NULL && process->exec_pending && sp_recording_looks_like_python (path))
+  if (process != NULL && process->executable == NULL && module->path[0] == '/')
+    process->executable = strdup (module->path);
+  if (process != NULL && process->exec_pending && sp_recording_looks_like_python (module->path))
     process->python = true;
   if (rec->unwinder != NULL)
-    sp_unwinder_add_mapping (rec->unwinder, pid, start, end, file_offset, inode, path);
-  if (!sp_module_table_intern (rec->modules, rec->writer, &module, &id, &err))
+    sp_unwinder_add_mapping (rec->unwinder, module);
+  if (!sp_module_table_intern (rec->modules, rec->writer, module, &id, &err))
     {
       remember_failure (rec, &err);
       return false;
@@ -407,7 +401,8 @@ handle_mmap (SpRecording *rec,
   path[path_len] = '\0';
   if (len == 0 || addr + len < addr)
     return;
-  sp_recording_add_mapping (rec, (int32_t) pid_tid[0], addr, addr + len, pgoff, inode, path);
+  sp_recording_add_mapping (rec, &(SpModule) { addr, addr + len, pgoff, inode, path, path_len,
+                                                (int32_t) pid_tid[0], false });
 }
 
 static void

@@ -86,14 +86,10 @@ bool sp_recording_set_unwinder (SpRecording *rec,
 /* One module [kernel.kallsyms] (pid -1) for every kernel frame. */
 bool sp_recording_add_kernel_module (SpRecording *rec);
 
-/* A module known from /proc/PID/maps (attach). */
+/* A mapping of module->pid, from an MMAP record or /proc/PID/maps
+ * (attach); module->path is NUL-terminated. */
 bool sp_recording_add_mapping (SpRecording *rec,
-                               int32_t pid,
-                               uint64_t start,
-                               uint64_t end,
-                               uint64_t file_offset,
-                               uint64_t inode,
-                               const char *path);
+                               const SpModule *module);
 
 /* A task that existed before the recording (attach). */
 void sp_recording_add_task (SpRecording *rec,

@@ -169,41 +169,44 @@ static void
 write_unwinding (FILE *out,
                  const SpUnwinder *unwinder)
 {
+  SpUnwindStats stats;
   size_t n = 0;
 
   if (unwinder == NULL)
     return;
+  sp_unwinder_get_stats (unwinder, &stats);
   fputs ("\n[unwinding]\n", out);
-  put_u64 (out, "samples", unwinder->n_unwound);
-  put_u64 (out, "frame_pointer", unwinder->n_frame_pointer);
-  put_u64 (out, "complete", unwinder->n_complete);
-  put_u64 (out, "truncated", unwinder->n_truncated);
-  put_u64 (out, "stopped", unwinder->n_stopped);
-  put_u64 (out, "outer_frames_reused", unwinder->n_tail_reused);
-  if (unwinder->check_auto)
+  put_u64 (out, "samples", stats.samples);
+  put_u64 (out, "frame_pointer", stats.frame_pointer);
+  put_u64 (out, "complete", stats.complete);
+  put_u64 (out, "truncated", stats.truncated);
+  put_u64 (out, "stopped", stats.stopped);
+  put_u64 (out, "outer_frames_reused", stats.outer_frames_reused);
+  if (stats.checked)
     {
-      put_u64 (out, "checked", unwinder->n_checked);
-      put_u64 (out, "check_mismatches", unwinder->n_check_mismatches);
+      put_u64 (out, "checked", stats.n_checked);
+      put_u64 (out, "check_mismatches", stats.n_check_mismatches);
     }
-  for (size_t i = 0; i < unwinder->n_files; i++)
+  for (size_t i = 0; i < sp_unwinder_get_n_files (unwinder); i++)
     {
-      const SpUnwindFile *file = unwinder->files[i];
+      SpUnwindFileStats file;
 
-      if (file->n_samples == 0)
+      sp_unwinder_get_file_stats (unwinder, i, &file);
+      if (file.samples == 0)
         continue;
       fprintf (out, "\n[unwind-module %zu]\n", n++);
-      put_string (out, "path", file->path);
-      put_bool (out, "readable", file->readable);
-      put_bool (out, "eh_frame", file->has_eh_frame);
-      put_bool (out, "debug_frame", file->has_debug_frame);
-      put_bool (out, "debuglink", file->has_debuglink);
-      put_bool (out, "symbols", file->has_symbols);
-      put_u64 (out, "functions", file->n_functions);
-      put_u64 (out, "frame_pointer_functions", file->n_frame_pointer_functions);
-      put_u64 (out, "samples", file->n_samples);
-      put_u64 (out, "frame_pointer", file->n_frame_pointer);
-      put_u64 (out, "truncated", file->n_truncated);
-      put_u64 (out, "stopped", file->n_stopped);
+      put_string (out, "path", file.path);
+      put_bool (out, "readable", file.readable);
+      put_bool (out, "eh_frame", file.eh_frame);
+      put_bool (out, "debug_frame", file.debug_frame);
+      put_bool (out, "debuglink", file.debuglink);
+      put_bool (out, "symbols", file.symbols);
+      put_u64 (out, "functions", file.functions);
+      put_u64 (out, "frame_pointer_functions", file.frame_pointer_functions);
+      put_u64 (out, "samples", file.samples);
+      put_u64 (out, "frame_pointer", file.frame_pointer);
+      put_u64 (out, "truncated", file.truncated);
+      put_u64 (out, "stopped", file.stopped);
     }
 }
 

@@ -215,6 +215,7 @@ sp_proc_foreach_mapping (pid_t pid,
       uint64_t start, end, offset, inode;
       char perms[8];
       int name_at = 0;
+      const char *name;
 
       if (sscanf (line, "%" SCNx64 "-%" SCNx64 " %7s %" SCNx64 " %*s %" SCNu64 " %n",
                   &start, &end, perms, &offset, &inode, &name_at) < 5)
@@ -223,8 +224,8 @@ sp_proc_foreach_mapping (pid_t pid,
         continue;
       line[strcspn (line, "\n")] = '\0';
       /* An anonymous mapping is named as perf names it in MMAP2 records. */
-      func (pid, start, end, offset, inode,
-            name_at > 0 && line[name_at] != '\0' ? line + name_at : "//anon", user_data);
+      name = name_at > 0 && line[name_at] != '\0' ? line + name_at : "//anon";
+      func (&(SpModule) { start, end, offset, inode, name, strlen (name), (int32_t) pid, false }, user_data);
     }
   free (line);
   fclose (maps);

@@ -12,6 +12,7 @@
 #include <sys/types.h>
 
 #include "sp-invoker.h"
+#include "sp-spool-format.h"
 
 typedef struct {
   pid_t pid;
@@ -47,8 +48,8 @@ bool sp_launch_release (SpLaunch *launch,
 void sp_launch_abort (SpLaunch *launch);
 
 typedef void (*SpTaskFunc) (pid_t pid, pid_t tid, const char *name, void *user_data);
-typedef void (*SpMappingFunc) (pid_t pid, uint64_t start, uint64_t end, uint64_t offset,
-                               uint64_t inode, const char *path, void *user_data);
+/* module->path is NUL-terminated (and lives only during the call). */
+typedef void (*SpMappingFunc) (const SpModule *module, void *user_data);
 
 /* Calls func for every thread of pid; returns how many (0: no process). */
 size_t sp_proc_foreach_task (pid_t pid,

@@ -11,18 +11,17 @@
  *    from the copy. One Dwfl per process, its modules (ELF files, CFI)
  *    opened once and kept until the process execs or exits.
  *  - auto: the frame-pointer chain is walked in the copy first; it is
- *    taken when it can be trusted (see sp_unwinder_unwind), else the
+ *    taken when it can be trusted (see sp-unwind-fp.c), else the
  *    sample is unwound with libdw as in dwarf mode.
  *
- * Only the resulting addresses leave this file; the stack bytes do not. */
+ * Only the resulting addresses leave the unwinder; the stack bytes do not. */
 #pragma once
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sp-intern-table.h"
-#include "sp-unwind-file.h"
+#include "sp-spool-format.h"
 
 typedef enum {
   SP_UNWIND_COMPLETE,      /* reached the thread's outermost frame */
@@ -38,57 +37,66 @@ typedef struct {
   bool            stack_full;   /* the copy was cut at the asked size */
 } SpUserState;
 
-typedef struct SpUnwindProcess SpUnwindProcess;
+/* Opaque: its parts live in sp-unwind-maps.c, sp-unwind-dwarf.c and
+ * sp-unwind-fp.c (sp-unwinder-private.h). */
+typedef struct SpUnwinder SpUnwinder;
 
+/* How user stacks were unwound so far (the side file's [unwinding]). */
 typedef struct {
-  bool              use_frame_pointers;  /* auto mode */
-  SpUnwindFile    **files;               /* every file seen, by path */
-  SpUnwindFile     *unknown;             /* "[unknown]": addresses outside any file */
-  size_t            n_files;
-  size_t            files_capacity;
-  SpInternTable     process_index;       /* pid -> processes[] */
-  SpUnwindProcess **processes;
-  size_t            processes_capacity;
-  SpInternTable     thread_index;        /* tid -> threads[] */
-  struct SpUnwindThread *threads;        /* stack top, last outer frames */
-  size_t            threads_capacity;
-  void             *arch_elf;            /* libdw's architecture reference */
-  int               arch_fd;
-  uint64_t          stamp;
+  uint64_t samples;              /* samples with user state */
+  uint64_t frame_pointer;        /* taken from frame pointers (auto) */
+  uint64_t complete;
+  uint64_t truncated;
+  uint64_t stopped;
+  uint64_t outer_frames_reused;  /* outer frames taken from the thread's last sample */
+  bool     checked;              /* check_auto was asked for (and the mode is auto) */
+  uint64_t n_checked;
+  uint64_t n_check_mismatches;
+} SpUnwindStats;
 
-  /* Statistics. */
-  uint64_t          n_unwound;           /* samples with user state */
-  uint64_t          n_frame_pointer;     /* taken from frame pointers (auto) */
-  uint64_t          n_complete;
-  uint64_t          n_truncated;
-  uint64_t          n_stopped;
-  uint64_t          n_tail_reused;       /* outer frames taken from the thread's last sample */
+/* One file the unwound stacks went through (the side file's
+ * [unwind-module N]). */
+typedef struct {
+  const char *path;              /* the unwinder's, valid while it lives */
+  bool        readable;
+  bool        eh_frame;
+  bool        debug_frame;
+  bool        debuglink;
+  bool        symbols;
+  uint64_t    functions;
+  uint64_t    frame_pointer_functions;
+  uint64_t    samples;           /* whose user stack passes through it */
+  uint64_t    frame_pointer;     /* of those, taken from frame pointers */
+  uint64_t    truncated;         /* stack copy ran out in it */
+  uint64_t    stopped;           /* unwinding found no way on in it */
+} SpUnwindFileStats;
 
-  /* STACKPULSE_CHECK_AUTO=1 (tests): every stack auto takes through frame
-   * pointers is unwound with DWARF too, and differences are counted. */
-  bool              check_auto;
-  uint64_t          n_checked;
-  uint64_t          n_check_mismatches;
-  uint64_t         *check_frames;
-} SpUnwinder;
+/* NULL (message set) when this machine cannot unwind (not x86-64), or out
+ * of memory. use_frame_pointers: auto mode. check_auto (a developer
+ * check, auto only): every stack auto takes through its fast paths is
+ * unwound with DWARF too, differences are counted and printed on
+ * stderr. */
+SpUnwinder *sp_unwinder_new (bool use_frame_pointers,
+                             bool check_auto,
+                             char *message,
+                             size_t message_size);
+void sp_unwinder_free (SpUnwinder *unwinder);
 
-/* False (message set) when this machine cannot unwind (not x86-64). */
-bool sp_unwinder_init (SpUnwinder *unwinder,
-                       bool use_frame_pointers,
-                       char *message,
-                       size_t message_size);
-void sp_unwinder_clear (SpUnwinder *unwinder);
+void sp_unwinder_get_stats (const SpUnwinder *unwinder,
+                            SpUnwindStats *out);
+
+/* The files seen so far, i < sp_unwinder_get_n_files (). */
+size_t sp_unwinder_get_n_files (const SpUnwinder *unwinder);
+void sp_unwinder_get_file_stats (const SpUnwinder *unwinder,
+                                 size_t i,
+                                 SpUnwindFileStats *out);
 
 /* The perf_event_attr.sample_regs_user mask the unwinder needs. */
 uint64_t sp_unwinder_regs_mask (void);
 
+/* An executable mapping of module->pid (module->path NUL-terminated). */
 void sp_unwinder_add_mapping (SpUnwinder *unwinder,
-                              int32_t pid,
-                              uint64_t start,
-                              uint64_t end,
-                              uint64_t file_offset,
-                              uint64_t inode,
-                              const char *path);
+                              const SpModule *module);
 void sp_unwinder_fork (SpUnwinder *unwinder,
                        int32_t parent_pid,
                        int32_t pid);

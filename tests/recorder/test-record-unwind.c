@@ -313,19 +313,19 @@ test_recursion_deeper_than_the_copy (void)
 
 /* What auto takes through its fast paths (frame pointers, the leaf's CFI
  * rule, the thread's previous outer frames) is exactly what libdw finds:
- * with STACKPULSE_CHECK_AUTO=1 the recorder unwinds those samples with
- * DWARF too and counts every difference. */
+ * with --check-auto the recorder unwinds those samples with DWARF too
+ * and counts every difference. */
 static void
 test_auto_agrees_with_dwarf (void)
 {
   const char *const names[] = { "threads", "threads_nofp" };
 
-  g_setenv ("STACKPULSE_CHECK_AUTO", "1", TRUE);
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     {
       g_autofree char *workload = sp_test_workload (names[i]);
+      const char *const options[] = { "-F", "4000", "--check-auto", NULL };
       const char *const command[] = { workload, "1", NULL };
-      g_autoptr (SpTestRecording) rec = sp_test_record ((const char *const[]) { "-F", "4000", NULL }, command);
+      g_autoptr (SpTestRecording) rec = sp_test_record (options, command);
       gint64 samples, checked, mismatches;
 
       g_assert_cmpint (rec->result->exit_code, ==, 0);
@@ -338,7 +338,6 @@ test_auto_agrees_with_dwarf (void)
       g_assert_cmpint (checked, >, samples / 2);
       g_assert_cmpint (mismatches, ==, 0);
     }
-  g_unsetenv ("STACKPULSE_CHECK_AUTO");
 }
 
 /* Attached to a running program without frame pointers: the mappings come
