@@ -7,7 +7,6 @@
 #include "sp-spool-reader-private.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "sp-safe-open.h"
 
 /* ---- Reading a file -------------------------------------------------- */
 
@@ -71,51 +71,21 @@ map_file (SpSpoolReader *r,
   return true;
 }
 
-static const char *
-file_type_name (mode_t mode)
-{
-  if (S_ISDIR (mode))
-    return "a directory";
-  if (S_ISFIFO (mode))
-    return "a FIFO (named pipe)";
-  if (S_ISCHR (mode))
-    return "a character device";
-  if (S_ISBLK (mode))
-    return "a block device";
-  if (S_ISSOCK (mode))
-    return "a socket";
-  return "of an unknown type";
-}
-
-/* A FIFO would block open() until a writer comes, and a device read
- * forever: the file is opened without blocking and kept only if it is a
- * regular file. */
+/* The shared safe open, worded as the codec's error. */
 static int
 open_regular (const char *path,
               SpSpoolError *err)
 {
-  struct stat st = { 0 };
-  int fd = open (path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  SpSafeOpenFailure failure;
+  int fd = sp_safe_open_regular (path, &failure);
 
-  if (fd < 0)
-    {
-      sp_spool_error_set_errno (err, errno, "cannot open", path);
-      return -1;
-    }
-  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
-    {
-      sp_spool_error_set (err, SP_SPOOL_ERROR_IO, 0, 0, "%s is %s, not a regular file", path,
-                          file_type_name (st.st_mode));
-      close (fd);
-      return -1;
-    }
-  if (fcntl (fd, F_SETFL, fcntl (fd, F_GETFL) & ~O_NONBLOCK) != 0)
-    {
-      sp_spool_error_set_errno (err, errno, "cannot open", path);
-      close (fd);
-      return -1;
-    }
-  return fd;
+  if (fd >= 0)
+    return fd;
+  if (failure.file_type != NULL)
+    sp_spool_error_set (err, SP_SPOOL_ERROR_IO, 0, 0, SP_SAFE_OPEN_NOT_REGULAR_FORMAT, path, failure.file_type);
+  else
+    sp_spool_error_set_errno (err, failure.sys_errno, "cannot open", path);
+  return -1;
 }
 
 SpSpoolReader *
