@@ -159,6 +159,17 @@ write_meta (const char *spool,
   g_assert_true (g_file_set_contents (meta, text, -1, NULL));
 }
 
+/* The input: a spool of write_spool's samples at dir/name. */
+static void
+make_spool (Made *made,
+            const char *name,
+            const char *const *module_paths,
+            gboolean with_jit)
+{
+  made->input = g_build_filename (made->dir, name, NULL);
+  write_spool (made->input, module_paths, with_jit);
+}
+
 /* ---- Not a spool: what the report is given --------------------------------- */
 
 static gboolean
@@ -245,8 +256,7 @@ make_damaged_after_header (Made *made)
 {
   FILE *file;
 
-  made->input = g_build_filename (made->dir, "cut.spool", NULL);
-  write_spool (made->input, NULL, FALSE);
+  make_spool (made, "cut.spool", NULL, FALSE);
   file = fopen (made->input, "a");
   g_assert_nonnull (file);
   fputs ("\xee garbage", file);
@@ -262,9 +272,8 @@ make_fifo_module (Made *made)
 {
   g_autofree char *module = g_build_filename (made->dir, "libfifo.so", NULL);
 
-  made->input = g_build_filename (made->dir, "fifo-module.spool", NULL);
   mkfifo_at (module);
-  write_spool (made->input, (const char *const[]) { module, NULL }, FALSE);
+  make_spool (made, "fifo-module.spool", (const char *const[]) { module, NULL }, FALSE);
   return TRUE;
 }
 
@@ -279,11 +288,10 @@ make_fifo_debug_file (Made *made)
   g_autofree char *contents = NULL;
   gsize length;
 
-  made->input = g_build_filename (made->dir, "fifo-debug.spool", NULL);
   g_assert_true (g_file_get_contents (stripped, &contents, &length, NULL));
   g_assert_true (g_file_set_contents (program, contents, (gssize) length, NULL));
   mkfifo_at (debug);
-  write_spool (made->input, (const char *const[]) { program, NULL }, FALSE);
+  make_spool (made, "fifo-debug.spool", (const char *const[]) { program, NULL }, FALSE);
   return TRUE;
 }
 
@@ -302,14 +310,13 @@ make_fifo_alt_debug_file (Made *made)
   /* The name, then a build id (any 20 bytes). */
   static const char altlink[] = "alt.debug\0" "0123456789abcdefghij";
 
-  made->input = g_build_filename (made->dir, "fifo-alt.spool", NULL);
   g_assert_nonnull (objcopy);
   g_assert_true (g_file_set_contents (section, altlink, sizeof altlink - 1, NULL));
   copied = sp_test_run (made->dir, "objcopy",
                         (const char *const[]) { objcopy, "--add-section", add, workload, program, NULL });
   g_assert_cmpint (copied->exit_code, ==, 0);
   mkfifo_at (alt);
-  write_spool (made->input, (const char *const[]) { program, NULL }, FALSE);
+  make_spool (made, "fifo-alt.spool", (const char *const[]) { program, NULL }, FALSE);
   return TRUE;
 }
 
@@ -317,11 +324,10 @@ make_fifo_alt_debug_file (Made *made)
 static gboolean
 make_fifo_perf_map (Made *made)
 {
-  made->input = g_build_filename (made->dir, "fifo-map.spool", NULL);
   made->outside = g_strdup_printf ("/tmp/perf-%d.map", NO_SUCH_PID);
   g_unlink (made->outside);
   mkfifo_at (made->outside);
-  write_spool (made->input, NULL, TRUE);
+  make_spool (made, "fifo-map.spool", NULL, TRUE);
   return TRUE;
 }
 
@@ -332,9 +338,8 @@ make_fifo_side_file (Made *made)
 {
   g_autofree char *meta = NULL;
 
-  made->input = g_build_filename (made->dir, "fifo-meta.spool", NULL);
+  make_spool (made, "fifo-meta.spool", NULL, FALSE);
   meta = g_strconcat (made->input, ".meta", NULL);
-  write_spool (made->input, NULL, FALSE);
   mkfifo_at (meta);
   return TRUE;
 }
@@ -345,11 +350,10 @@ make_damaged_side_file (Made *made)
   g_autofree char *meta = NULL;
   guint8 bytes[512];
 
-  made->input = g_build_filename (made->dir, "random-meta.spool", NULL);
+  make_spool (made, "random-meta.spool", NULL, FALSE);
   meta = g_strconcat (made->input, ".meta", NULL);
   for (guint i = 0; i < sizeof bytes; i++)
     bytes[i] = (guint8) (i * 151 + 7);
-  write_spool (made->input, NULL, FALSE);
   g_assert_true (g_file_set_contents (meta, (const char *) bytes, sizeof bytes, NULL));
   return TRUE;
 }
@@ -361,9 +365,8 @@ make_large_side_file (Made *made)
   g_autofree char *meta = NULL;
   int fd;
 
-  made->input = g_build_filename (made->dir, "large-meta.spool", NULL);
+  make_spool (made, "large-meta.spool", NULL, FALSE);
   meta = g_strconcat (made->input, ".meta", NULL);
-  write_spool (made->input, NULL, FALSE);
   write_meta (made->input, "[recording]\nformat=1\n");
   fd = open (meta, O_WRONLY | O_CLOEXEC);
   g_assert_cmpint (fd, >=, 0);
