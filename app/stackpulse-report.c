@@ -42,6 +42,22 @@ typedef struct {
   int        limit;
 } Options;
 
+/* The commands, and whether a function comes before the file. */
+typedef struct {
+  const char *name;
+  gboolean    takes_function;
+} Command;
+
+static const Command commands[] = {
+  { "summary", FALSE },
+  { "top", FALSE },
+  { "tree", FALSE },
+  { "callers", TRUE },
+  { "callees", TRUE },
+  { "collapsed", FALSE },
+  { "dump", FALSE },
+};
+
 /* A rejected file: one line on stdout, exit 1, as the reference does. */
 static int
 dump (const char *path)
@@ -66,6 +82,18 @@ dump (const char *path)
   return 0;
 }
 
+/* Every option value is refused in one shape: "--limit takes a number of
+ * rows (0: all), not 'many'". */
+static gboolean
+refuse_value (GError **error,
+              const char *option,
+              const char *takes,
+              const char *value)
+{
+  g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "%s takes %s, not '%s'", option, takes, value);
+  return FALSE;
+}
+
 static gboolean
 parse_id_list (const char *option,
                const char *value,
@@ -86,10 +114,10 @@ parse_id_list (const char *option,
 
       if (!g_ascii_string_to_signed (items[i], 10, 1, G_MAXINT32, &id, NULL))
         {
-          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                       "%s takes ids from 1 to %d, separated by commas, not '%s'", option, G_MAXINT32, items[i]);
+          g_autofree char *takes = g_strdup_printf ("ids from 1 to %d, separated by commas", G_MAXINT32);
+
           g_array_unref (ids);
-          return FALSE;
+          return refuse_value (error, option, takes, items[i]);
         }
       g_array_append_val (ids, id);
     }
@@ -121,16 +149,17 @@ parse_time (const char *option,
             GError **error)
 {
   Options *o = data;
+  gboolean is_end = g_str_equal (option, "--to");
   double seconds;
 
-  if (!read_decimal (value, 0, MAX_TIME_S, &seconds) || (g_str_equal (option, "--to") && seconds == 0))
+  if (!read_decimal (value, 0, MAX_TIME_S, &seconds) || (is_end && seconds == 0))
     {
-      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                   "%s takes seconds after the first sample, from %s to %.0f, not '%s'", option,
-                   g_str_equal (option, "--to") ? "more than 0" : "0", MAX_TIME_S, value);
-      return FALSE;
+      g_autofree char *takes = g_strdup_printf ("seconds after the first sample, from %s to %.0f",
+                                                is_end ? "more than 0" : "0", MAX_TIME_S);
+
+      return refuse_value (error, option, takes, value);
     }
-  if (g_str_equal (option, "--to"))
+  if (is_end)
     o->to_s = seconds;
   else
     o->from_s = seconds;
@@ -147,11 +176,7 @@ parse_min_percent (const char *option,
   double percent;
 
   if (!read_decimal (value, 0, 100, &percent))
-    {
-      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                   "%s takes a percentage from 0 to 100, not '%s'", option, value);
-      return FALSE;
-    }
+    return refuse_value (error, option, "a percentage from 0 to 100", value);
   o->min_percent = percent;
   return TRUE;
 }
@@ -166,11 +191,7 @@ parse_limit (const char *option,
   guint64 limit;
 
   if (!g_ascii_string_to_unsigned (value, 10, 0, G_MAXINT, &limit, NULL))
-    {
-      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                   "%s takes a number of rows (0: all), not '%s'", option, value);
-      return FALSE;
-    }
+    return refuse_value (error, option, "a number of rows (0: all)", value);
   o->limit = (int) limit;
   return TRUE;
 }
@@ -279,6 +300,8 @@ warn_recording_state (SpProfile *profile)
     fprintf (stderr, "stackpulse-report: warning: the recording is %s\n", state);
 }
 
+/* command: a name of the table but "dump"; function: for callers and
+ * callees. */
 static int
 run (const char *command,
      const char *function,
@@ -300,7 +323,7 @@ run (const char *command,
     fprintf (stderr, "stackpulse-report: warning: %s; showing every record before it\n",
              sp_profile_get_damage (profile));
   /* The summary says it on its own; other outputs are often piped. */
-  if (command != NULL)
+  if (!g_str_equal (command, "summary"))
     warn_recording_state (profile);
   if (sp_profile_get_meta_problem (profile) != NULL)
     fprintf (stderr, "stackpulse-report: warning: %s\n", sp_profile_get_meta_problem (profile));
@@ -312,7 +335,7 @@ run (const char *command,
   if (!ok)
     return 1;
 
-  if (command == NULL)
+  if (g_str_equal (command, "summary"))
     sp_report_summary (profile, filter, stdout);
   else if (g_str_equal (command, "top"))
     sp_report_top (profile, filter, &report, stdout);
@@ -328,22 +351,45 @@ run (const char *command,
   return ok && fflush (stdout) == 0 ? 0 : 1;
 }
 
-static gboolean
-is_command_word (const char *word)
+static const Command *
+find_command (const char *word)
 {
-  static const char *const commands[] = { "summary", "top", "tree", "callers", "callees", "collapsed", "dump" };
-
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
-    if (g_str_equal (word, commands[i]))
-      return TRUE;
-  return FALSE;
+    if (g_str_equal (word, commands[i].name))
+      return &commands[i];
+  return NULL;
 }
 
 /* A command word given without a file would be taken for the file. */
-static gboolean
-is_command (const char *word)
+static const Command *
+find_command_without_file (const char *word)
 {
-  return is_command_word (word) && !g_file_test (word, G_FILE_TEST_EXISTS);
+  return g_file_test (word, G_FILE_TEST_EXISTS) ? NULL : find_command (word);
+}
+
+static int
+refuse_command_without_file (const Command *command)
+{
+  fprintf (stderr, "stackpulse-report: %s needs a recording: stackpulse-report %s%s FILE.spool\n\n%s",
+           command->name, command->name, command->takes_function ? " FUNC" : "", usage_text);
+  return 2;
+}
+
+/* What is wrong with the arguments (argc - 1 of them, command first):
+ * said, then the usage. */
+static int
+refuse_arguments (int argc,
+                  char **argv)
+{
+  const Command *command = argc > 2 ? find_command (argv[1]) : NULL;
+
+  if (argc > 2 && command == NULL)
+    fprintf (stderr, "stackpulse-report: unknown command \"%s\"\n\n", argv[1]);
+  else if (argc > 2)
+    fprintf (stderr, "stackpulse-report: %s takes %sone file, not %d arguments\n\n", argv[1],
+             command->takes_function ? "a function and " : "", argc - 2);
+  fputs (usage_text, stderr);
+  return 2;
 }
 
 int
@@ -369,7 +415,7 @@ main (int argc,
   g_autoptr (GOptionContext) context = g_option_context_new ("[COMMAND] FILE.spool");
   g_autoptr (GOptionGroup) group = g_option_group_new ("report", "", "", &o, NULL);
   g_autoptr (GError) error = NULL;
-  const char *command = NULL;
+  const Command *command = NULL;
   const char *function = NULL;
   int status;
 
@@ -381,37 +427,20 @@ main (int argc,
       fprintf (stderr, "stackpulse-report: %s\n%s", error->message, usage_text);
       return 2;
     }
-  if (argc == 2 && is_command (argv[1]))
-    {
-      fprintf (stderr, "stackpulse-report: %s needs a recording: stackpulse-report %s%s FILE.spool\n\n%s",
-               argv[1], argv[1], g_str_equal (argv[1], "callers") || g_str_equal (argv[1], "callees") ? " FUNC" : "",
-               usage_text);
-      return 2;
-    }
+  if (argc == 2 && (command = find_command_without_file (argv[1])) != NULL)
+    return refuse_command_without_file (command);
   if (!check_options (&o))
     return 2;
-  if (argc == 3 && g_str_equal (argv[1], "dump"))
+  /* FILE alone is the summary; otherwise COMMAND [FUNC] FILE. */
+  if (argc == 2)
+    command = find_command ("summary");
+  else if (argc < 3 || (command = find_command (argv[1])) == NULL || argc != (command->takes_function ? 4 : 3))
+    return refuse_arguments (argc, argv);
+  if (g_str_equal (command->name, "dump"))
     return dump (argv[2]);
-  if (argc == 3 && (g_str_equal (argv[1], "top") || g_str_equal (argv[1], "tree")
-                    || g_str_equal (argv[1], "collapsed") || g_str_equal (argv[1], "summary")))
-    command = g_str_equal (argv[1], "summary") ? NULL : argv[1];
-  else if (argc == 4 && (g_str_equal (argv[1], "callers") || g_str_equal (argv[1], "callees")))
-    {
-      command = argv[1];
-      function = argv[2];
-    }
-  else if (argc != 2)
-    {
-      if (argc > 2 && !is_command_word (argv[1]))
-        fprintf (stderr, "stackpulse-report: unknown command \"%s\"\n\n", argv[1]);
-      else if (argc > 2)
-        fprintf (stderr, "stackpulse-report: %s takes %sone file, not %d arguments\n\n", argv[1],
-                 g_str_equal (argv[1], "callers") || g_str_equal (argv[1], "callees") ? "a function and " : "",
-                 argc - 2);
-      fputs (usage_text, stderr);
-      return 2;
-    }
-  status = run (command, function, argv[argc - 1], &o);
+  if (command->takes_function)
+    function = argv[2];
+  status = run (command->name, function, argv[argc - 1], &o);
   g_free (o.tids);
   g_free (o.pids);
   g_strfreev (o.focus);

@@ -4,7 +4,9 @@
  * A spool names files (modules, their debug files, /tmp/perf-PID.map, its
  * side file) that the viewer then opens: any of them may be a FIFO, which
  * blocks open() until a writer comes, or a device that never ends. These
- * open only regular files, without blocking, and read at most a bound. */
+ * open only regular files, without blocking (through the codec's
+ * sp-safe-open.h, which the spool reader uses too), and read at most a
+ * bound. */
 #pragma once
 
 #include <glib.h>
@@ -14,9 +16,6 @@ G_BEGIN_DECLS
 /* The biggest side file, JIT map or kallsyms copy read. */
 #define SP_FILE_MAX_SIDE_FILE ((gsize) 64 << 20)
 #define SP_FILE_MAX_SYMBOL_FILE ((gsize) 512 << 20)
-
-/* "a FIFO (named pipe)", "a directory", …, or NULL for a regular file. */
-const char *_sp_file_type_name (guint mode);
 
 /* A read-only, close-on-exec, blocking descriptor of path if it is a
  * regular file; -1 and error (G_FILE_ERROR) otherwise. */

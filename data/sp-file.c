@@ -1,68 +1,32 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* sp-file.c: regular files only, opened without blocking, read bounded. */
+/* sp-file.c: regular files only, opened without blocking (the codec's
+ * sp-safe-open), read bounded; errors as GError. */
 #include "sp-file-private.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-const char *
-_sp_file_type_name (guint mode)
-{
-  if (S_ISREG (mode))
-    return NULL;
-  if (S_ISDIR (mode))
-    return "a directory";
-  if (S_ISFIFO (mode))
-    return "a FIFO (named pipe)";
-  if (S_ISCHR (mode))
-    return "a character device";
-  if (S_ISBLK (mode))
-    return "a block device";
-  if (S_ISSOCK (mode))
-    return "a socket";
-  return "of an unknown type";
-}
+#include "sp-safe-open.h"
 
-static void
-set_errno_error (GError **error,
-                 int saved_errno,
-                 const char *path)
-{
-  g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno), "cannot open %s: %s", path,
-               g_strerror (saved_errno));
-}
-
+/* The codec's safe open, worded as a GError (g_strerror: UTF-8 in any
+ * locale, as a GError message must be). */
 int
 _sp_file_open_regular (const char *path,
                        GError **error)
 {
-  struct stat st = { 0 };
-  int fd = open (path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-  int saved_errno;
+  SpSafeOpenFailure failure;
+  int fd = sp_safe_open_regular (path, &failure);
 
-  if (fd < 0)
-    {
-      set_errno_error (error, errno, path);
-      return -1;
-    }
-  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
-    {
-      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "%s is %s, not a regular file", path,
-                   _sp_file_type_name (st.st_mode));
-      close (fd);
-      return -1;
-    }
-  /* Regular files ignore O_NONBLOCK today; readers must not depend on it. */
-  if (fcntl (fd, F_SETFL, fcntl (fd, F_GETFL) & ~O_NONBLOCK) != 0)
-    {
-      saved_errno = errno;
-      close (fd);
-      set_errno_error (error, saved_errno, path);
-      return -1;
-    }
-  return fd;
+  if (fd >= 0)
+    return fd;
+  if (failure.file_type != NULL)
+    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, SP_SAFE_OPEN_NOT_REGULAR_FORMAT, path,
+                 failure.file_type);
+  else
+    g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (failure.sys_errno), "cannot open %s: %s", path,
+                 g_strerror (failure.sys_errno));
+  return -1;
 }
 
 gboolean

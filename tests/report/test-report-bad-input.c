@@ -7,7 +7,10 @@
  * look like and a non-zero exit. Spools written here name FIFOs where the
  * viewer opens files (a module, a module's debug file, a JIT map, the side
  * file): the report must finish (each run has a deadline, see
- * record-run.h) and say what it skipped. */
+ * record-run.h) and say what it skipped.
+ *
+ * Each case is a row of one table: what to make, the command, the exit
+ * code and the texts expected (or not) on stdout and stderr. */
 #include <fcntl.h>
 #include <glib.h>
 #include <glib/gstdio.h>
@@ -21,42 +24,88 @@
 /* A pid no process has, for the JIT map /tmp/perf-PID.map. */
 #define NO_SUCH_PID 2147480001
 
-/* ---- Running the report --------------------------------------------------- */
+/* ---- The cases ------------------------------------------------------------ */
 
-static SpChildResult *
-report (const char *dir,
-        const char *first,
-        ...) G_GNUC_NULL_TERMINATED;
+/* What a case's maker made, in a folder of its own. */
+typedef struct {
+  char *dir;
+  char *input;    /* the path given to the report, or NULL for none */
+  char *outside;  /* a file outside dir, removed right after the run */
+} Made;
 
-static SpChildResult *
-report (const char *dir,
-        const char *first,
-        ...)
+/* One run of stackpulse-report on what make made: `report [command]
+ * [input]` in made.dir. In the expected texts, {input} stands for the
+ * input's path. */
+typedef struct {
+  const char *name;                /* the test path under /report/bad-input/ */
+  gboolean  (*make) (Made *made);  /* FALSE: the case is skipped */
+  const char *command;             /* given before the input, or NULL */
+  int         exit_code;
+  gboolean    out_empty;           /* nothing at all on stdout */
+  const char *out[3];              /* stdout holds each of these */
+  const char *err[3];              /* stderr holds each of these */
+  const char *err_absent;          /* stderr does not hold this */
+} BadInput;
+
+static char *
+expand_input (const char *expected,
+              const char *input)
 {
-  g_autoptr (GPtrArray) args = g_ptr_array_new ();
-  va_list ap;
+  GString *text = g_string_new (expected);
 
-  va_start (ap, first);
-  for (const char *arg = first; arg != NULL; arg = va_arg (ap, const char *))
-    g_ptr_array_add (args, (char *) arg);
-  va_end (ap);
-  g_ptr_array_add (args, NULL);
-  return sp_test_report_run (dir, (const char *const *) args->pdata);
+  if (input != NULL)
+    g_string_replace (text, "{input}", input, 0);
+  return g_string_free (text, FALSE);
 }
 
-/* The report refuses path: exit 1, nothing on stdout, what on stderr. */
 static void
-assert_refused (const char *dir,
-                const char *path,
-                const char *what)
+assert_holds_each (const char *text,
+                   const char *const *expected,
+                   guint n_expected,
+                   const char *input)
 {
-  g_autoptr (SpChildResult) result = report (dir, path, NULL);
+  for (guint i = 0; i < n_expected && expected[i] != NULL; i++)
+    {
+      g_autofree char *part = expand_input (expected[i], input);
 
-  g_test_message ("%s: %s", path, result->err);
-  g_assert_cmpint (result->exit_code, ==, 1);
-  g_assert_cmpstr (result->out, ==, "");
-  g_assert_nonnull (strstr (result->err, path));
-  g_assert_nonnull (strstr (result->err, what));
+      sp_test_assert_contains (text, part);
+    }
+}
+
+static void
+run_case (gconstpointer data)
+{
+  const BadInput *row = data;
+  g_autofree char *dir = sp_test_make_dir ();
+  Made made = { dir, NULL, NULL };
+  const char *args[3] = { NULL };
+  guint n_args = 0;
+  g_autoptr (SpChildResult) result = NULL;
+
+  if (row->make != NULL && !row->make (&made))
+    {
+      sp_test_remove_dir (dir);
+      return;
+    }
+  if (row->command != NULL)
+    args[n_args++] = row->command;
+  if (made.input != NULL)
+    args[n_args++] = made.input;
+  result = sp_test_report_run (dir, args);
+  if (made.outside != NULL)
+    g_unlink (made.outside);
+  g_test_message ("%s: exit %d, stderr:\n%s", row->name, result->exit_code, result->err);
+
+  g_assert_cmpint (result->exit_code, ==, row->exit_code);
+  if (row->out_empty)
+    g_assert_cmpstr (result->out, ==, "");
+  assert_holds_each (result->out, row->out, G_N_ELEMENTS (row->out), made.input);
+  assert_holds_each (result->err, row->err, G_N_ELEMENTS (row->err), made.input);
+  if (row->err_absent != NULL)
+    g_assert_null (strstr (result->err, row->err_absent));
+  g_free (made.input);
+  g_free (made.outside);
+  sp_test_remove_dir (dir);
 }
 
 /* ---- Writing spools --------------------------------------------------------- */
@@ -110,41 +159,80 @@ write_meta (const char *spool,
   g_assert_true (g_file_set_contents (meta, text, -1, NULL));
 }
 
-/* ---- Not a spool ------------------------------------------------------------ */
-
+/* The input: a spool of write_spool's samples at dir/name. */
 static void
-test_not_a_spool (void)
+make_spool (Made *made,
+            const char *name,
+            const char *const *module_paths,
+            gboolean with_jit)
 {
-  g_autofree char *dir = sp_test_make_dir ();
-  g_autofree char *empty = g_build_filename (dir, "empty.spool", NULL);
-  g_autofree char *text = g_build_filename (dir, "notes.txt", NULL);
-  g_autofree char *random = g_build_filename (dir, "random.spool", NULL);
-  g_autofree char *fifo = g_build_filename (dir, "fifo.spool", NULL);
+  made->input = g_build_filename (made->dir, name, NULL);
+  write_spool (made->input, module_paths, with_jit);
+}
+
+/* ---- Not a spool: what the report is given --------------------------------- */
+
+static gboolean
+make_empty (Made *made)
+{
+  made->input = g_build_filename (made->dir, "empty.spool", NULL);
+  g_assert_true (g_file_set_contents (made->input, "", 0, NULL));
+  return TRUE;
+}
+
+static gboolean
+make_text (Made *made)
+{
+  made->input = g_build_filename (made->dir, "notes.txt", NULL);
+  g_assert_true (g_file_set_contents (made->input, "hello, this is a text file\nsecond line\n", -1, NULL));
+  return TRUE;
+}
+
+static gboolean
+make_random_bytes (Made *made)
+{
   guint8 bytes[256];
 
-  g_assert_true (g_file_set_contents (empty, "", 0, NULL));
-  g_assert_true (g_file_set_contents (text, "hello, this is a text file\nsecond line\n", -1, NULL));
+  made->input = g_build_filename (made->dir, "random.spool", NULL);
   for (guint i = 0; i < sizeof bytes; i++)
     bytes[i] = (guint8) (i * 37 + 11);
-  g_assert_true (g_file_set_contents (random, (const char *) bytes, sizeof bytes, NULL));
-  mkfifo_at (fifo);
+  g_assert_true (g_file_set_contents (made->input, (const char *) bytes, sizeof bytes, NULL));
+  return TRUE;
+}
 
-  assert_refused (dir, empty, "is empty");
-  assert_refused (dir, text, "is a text file (it begins \"hello, this is a text file\")");
-  assert_refused (dir, random, "is not a stackpulse recording");
-  assert_refused (dir, sp_test_reporter (), "is an ELF file");
-  assert_refused (dir, dir, "is a directory");
-  assert_refused (dir, fifo, "is a FIFO");
-  assert_refused (dir, "/dev/null", "is a character device");
-  sp_test_remove_dir (dir);
+static gboolean
+make_program (Made *made)
+{
+  made->input = g_strdup (sp_test_reporter ());
+  return TRUE;
+}
+
+static gboolean
+make_folder (Made *made)
+{
+  made->input = g_strdup (made->dir);
+  return TRUE;
+}
+
+static gboolean
+make_fifo (Made *made)
+{
+  made->input = g_build_filename (made->dir, "fifo.spool", NULL);
+  mkfifo_at (made->input);
+  return TRUE;
+}
+
+static gboolean
+make_device (Made *made)
+{
+  made->input = g_strdup ("/dev/null");
+  return TRUE;
 }
 
 /* A perf.data written by the real perf. */
-static void
-test_perf_data (void)
+static gboolean
+make_perf_data (Made *made)
 {
-  g_autofree char *dir = sp_test_make_dir ();
-  g_autofree char *data = g_build_filename (dir, "perf.data", NULL);
   g_autofree char *perf = g_find_program_in_path ("perf");
   g_autoptr (SpChildResult) recorded = NULL;
 
@@ -153,236 +241,193 @@ test_perf_data (void)
       if (g_getenv ("CI") != NULL)
         g_error ("perf is not installed (package linux-perf)");
       g_test_skip ("perf is not installed");
-      sp_test_remove_dir (dir);
-      return;
+      return FALSE;
     }
-  recorded = sp_test_run (dir, "perf", (const char *const[]) { perf, "record", "-o", data, "--", "true", NULL });
+  made->input = g_build_filename (made->dir, "perf.data", NULL);
+  recorded = sp_test_run (made->dir, "perf",
+                          (const char *const[]) { perf, "record", "-o", made->input, "--", "true", NULL });
   g_assert_cmpint (recorded->exit_code, ==, 0);
-  assert_refused (dir, data, "is a perf.data file");
-  assert_refused (dir, data, "perf.data files are not supported yet");
-  sp_test_remove_dir (dir);
+  return TRUE;
 }
 
 /* Damage after a good header keeps every record before it. */
-static void
-test_damaged_after_header (void)
+static gboolean
+make_damaged_after_header (Made *made)
 {
-  g_autofree char *dir = sp_test_make_dir ();
-  g_autofree char *spool = g_build_filename (dir, "cut.spool", NULL);
-  g_autoptr (SpChildResult) result = NULL;
   FILE *file;
 
-  write_spool (spool, NULL, FALSE);
-  file = fopen (spool, "a");
+  make_spool (made, "cut.spool", NULL, FALSE);
+  file = fopen (made->input, "a");
   g_assert_nonnull (file);
   fputs ("\xee garbage", file);
   fclose (file);
-  result = report (dir, spool, NULL);
-  g_assert_cmpint (result->exit_code, ==, 0);
-  g_assert_nonnull (strstr (result->out, "samples:   10 (of 10 in the file)"));
-  g_assert_nonnull (strstr (result->err, "damaged record at byte"));
-  sp_test_remove_dir (dir);
+  return TRUE;
 }
 
 /* ---- FIFOs a spool names ------------------------------------------------- */
 
 /* A module that is a FIFO: its frames stay addresses, with the reason. */
-static void
-test_fifo_module (void)
+static gboolean
+make_fifo_module (Made *made)
 {
-  g_autofree char *dir = sp_test_make_dir ();
-  g_autofree char *spool = g_build_filename (dir, "fifo-module.spool", NULL);
-  g_autofree char *module = g_build_filename (dir, "libfifo.so", NULL);
-  g_autoptr (SpChildResult) result = NULL;
+  g_autofree char *module = g_build_filename (made->dir, "libfifo.so", NULL);
 
   mkfifo_at (module);
-  write_spool (spool, (const char *const[]) { module, NULL }, FALSE);
-  result = report (dir, spool, NULL);
-  g_assert_cmpint (result->exit_code, ==, 0);
-  g_assert_nonnull (strstr (result->out, "libfifo.so+0x1100"));
-  g_assert_nonnull (strstr (result->out, "libfifo.so is a FIFO (named pipe), not a regular file"));
-  sp_test_remove_dir (dir);
+  make_spool (made, "fifo-module.spool", (const char *const[]) { module, NULL }, FALSE);
+  return TRUE;
 }
 
 /* A program without symbols beside a FIFO named as its debug file
  * ("prog.debug", the name libdwfl looks for without a debuglink). */
-static void
-test_fifo_debug_file (void)
+static gboolean
+make_fifo_debug_file (Made *made)
 {
-  g_autofree char *dir = sp_test_make_dir ();
-  g_autofree char *spool = g_build_filename (dir, "fifo-debug.spool", NULL);
-  g_autofree char *program = g_build_filename (dir, "prog", NULL);
-  g_autofree char *debug = g_build_filename (dir, "prog.debug", NULL);
+  g_autofree char *program = g_build_filename (made->dir, "prog", NULL);
+  g_autofree char *debug = g_build_filename (made->dir, "prog.debug", NULL);
   g_autofree char *stripped = sp_test_workload ("threads_stripped");
   g_autofree char *contents = NULL;
-  g_autoptr (SpChildResult) result = NULL;
   gsize length;
 
   g_assert_true (g_file_get_contents (stripped, &contents, &length, NULL));
   g_assert_true (g_file_set_contents (program, contents, (gssize) length, NULL));
   mkfifo_at (debug);
-  write_spool (spool, (const char *const[]) { program, NULL }, FALSE);
-  result = report (dir, spool, NULL);
-  g_assert_cmpint (result->exit_code, ==, 0);
-  g_assert_nonnull (strstr (result->out, "[prog]"));
-  g_assert_nonnull (strstr (result->out, "its debug file"));
-  g_assert_nonnull (strstr (result->out, "prog.debug is not a regular file"));
-  sp_test_remove_dir (dir);
+  make_spool (made, "fifo-debug.spool", (const char *const[]) { program, NULL }, FALSE);
+  return TRUE;
 }
 
 /* A program with DWARF that names an alternate debug file (as dwz
  * leaves them), "alt.debug" beside it, which is a FIFO. */
-static void
-test_fifo_alt_debug_file (void)
+static gboolean
+make_fifo_alt_debug_file (Made *made)
 {
-  g_autofree char *dir = sp_test_make_dir ();
-  g_autofree char *spool = g_build_filename (dir, "fifo-alt.spool", NULL);
-  g_autofree char *program = g_build_filename (dir, "prog", NULL);
-  g_autofree char *section = g_build_filename (dir, "altlink", NULL);
-  g_autofree char *alt = g_build_filename (dir, "alt.debug", NULL);
+  g_autofree char *program = g_build_filename (made->dir, "prog", NULL);
+  g_autofree char *section = g_build_filename (made->dir, "altlink", NULL);
+  g_autofree char *alt = g_build_filename (made->dir, "alt.debug", NULL);
   g_autofree char *workload = sp_test_workload ("threads");
   g_autofree char *objcopy = g_find_program_in_path ("objcopy");
   g_autofree char *add = g_strdup_printf (".gnu_debugaltlink=%s", section);
   g_autoptr (SpChildResult) copied = NULL;
-  g_autoptr (SpChildResult) result = NULL;
   /* The name, then a build id (any 20 bytes). */
   static const char altlink[] = "alt.debug\0" "0123456789abcdefghij";
 
   g_assert_nonnull (objcopy);
   g_assert_true (g_file_set_contents (section, altlink, sizeof altlink - 1, NULL));
-  copied = sp_test_run (dir, "objcopy", (const char *const[]) { objcopy, "--add-section", add, workload, program, NULL });
+  copied = sp_test_run (made->dir, "objcopy",
+                        (const char *const[]) { objcopy, "--add-section", add, workload, program, NULL });
   g_assert_cmpint (copied->exit_code, ==, 0);
   mkfifo_at (alt);
-  write_spool (spool, (const char *const[]) { program, NULL }, FALSE);
-  result = report (dir, spool, NULL);
-  g_assert_cmpint (result->exit_code, ==, 0);
-  g_assert_nonnull (strstr (result->out, "[prog]"));
-  g_assert_nonnull (strstr (result->out, "alt.debug is not a regular file"));
-  sp_test_remove_dir (dir);
+  make_spool (made, "fifo-alt.spool", (const char *const[]) { program, NULL }, FALSE);
+  return TRUE;
 }
 
 /* /tmp/perf-PID.map as a FIFO: JIT frames stay unnamed, with the reason. */
-static void
-test_fifo_perf_map (void)
+static gboolean
+make_fifo_perf_map (Made *made)
 {
-  g_autofree char *dir = sp_test_make_dir ();
-  g_autofree char *spool = g_build_filename (dir, "fifo-map.spool", NULL);
-  g_autofree char *map = g_strdup_printf ("/tmp/perf-%d.map", NO_SUCH_PID);
-  g_autoptr (SpChildResult) result = NULL;
-
-  g_unlink (map);
-  mkfifo_at (map);
-  write_spool (spool, NULL, TRUE);
-  result = report (dir, spool, NULL);
-  g_unlink (map);
-  g_assert_cmpint (result->exit_code, ==, 0);
-  g_assert_nonnull (strstr (result->out, "[unknown]+0x7f0000001000"));
-  g_assert_nonnull (strstr (result->out, "is a FIFO (named pipe), not a regular file"));
-  sp_test_remove_dir (dir);
+  made->outside = g_strdup_printf ("/tmp/perf-%d.map", NO_SUCH_PID);
+  g_unlink (made->outside);
+  mkfifo_at (made->outside);
+  make_spool (made, "fifo-map.spool", NULL, TRUE);
+  return TRUE;
 }
 
-/* ---- The side file ---------------------------------------------------------- */
+/* ---- The side file: a FIFO, random bytes, or too large ------------------- */
 
-/* A side file that is a FIFO, random bytes, or too large: named as
- * unreadable, and the recording is shown without it. */
-static void
-assert_side_file_refused (const char *dir,
-                          const char *spool,
-                          const char *why)
+static gboolean
+make_fifo_side_file (Made *made)
 {
-  g_autoptr (SpChildResult) result = report (dir, spool, NULL);
-  g_autofree char *meta = g_strconcat (spool, ".meta", NULL);
-  g_autofree char *warning = g_strdup_printf ("warning: the side file is unreadable or damaged (%s", meta);
+  g_autofree char *meta = NULL;
 
-  g_test_message ("%s", result->err);
-  g_assert_cmpint (result->exit_code, ==, 0);
-  g_assert_nonnull (strstr (result->out, "samples:   10 (of 10 in the file)"));
-  g_assert_nonnull (strstr (result->out, "lost:      unknown (the side file is damaged)"));
-  g_assert_nonnull (strstr (result->err, warning));
-  g_assert_nonnull (strstr (result->err, why));
-}
-
-static void
-test_fifo_side_file (void)
-{
-  g_autofree char *dir = sp_test_make_dir ();
-  g_autofree char *spool = g_build_filename (dir, "fifo-meta.spool", NULL);
-  g_autofree char *meta = g_strconcat (spool, ".meta", NULL);
-
-  write_spool (spool, NULL, FALSE);
+  make_spool (made, "fifo-meta.spool", NULL, FALSE);
+  meta = g_strconcat (made->input, ".meta", NULL);
   mkfifo_at (meta);
-  assert_side_file_refused (dir, spool, "is a FIFO (named pipe), not a regular file");
-  sp_test_remove_dir (dir);
+  return TRUE;
 }
 
-static void
-test_damaged_side_file (void)
+static gboolean
+make_damaged_side_file (Made *made)
 {
-  g_autofree char *dir = sp_test_make_dir ();
-  g_autofree char *spool = g_build_filename (dir, "random-meta.spool", NULL);
-  g_autofree char *meta = g_strconcat (spool, ".meta", NULL);
+  g_autofree char *meta = NULL;
   guint8 bytes[512];
 
+  make_spool (made, "random-meta.spool", NULL, FALSE);
+  meta = g_strconcat (made->input, ".meta", NULL);
   for (guint i = 0; i < sizeof bytes; i++)
     bytes[i] = (guint8) (i * 151 + 7);
-  write_spool (spool, NULL, FALSE);
   g_assert_true (g_file_set_contents (meta, (const char *) bytes, sizeof bytes, NULL));
-  assert_side_file_refused (dir, spool, "");
-  sp_test_remove_dir (dir);
+  return TRUE;
 }
 
 /* Larger than any side file the recorder writes (sparse: no disk used). */
-static void
-test_large_side_file (void)
+static gboolean
+make_large_side_file (Made *made)
 {
-  g_autofree char *dir = sp_test_make_dir ();
-  g_autofree char *spool = g_build_filename (dir, "large-meta.spool", NULL);
-  g_autofree char *meta = g_strconcat (spool, ".meta", NULL);
+  g_autofree char *meta = NULL;
   int fd;
 
-  write_spool (spool, NULL, FALSE);
-  write_meta (spool, "[recording]\nformat=1\n");
+  make_spool (made, "large-meta.spool", NULL, FALSE);
+  meta = g_strconcat (made->input, ".meta", NULL);
+  write_meta (made->input, "[recording]\nformat=1\n");
   fd = open (meta, O_WRONLY | O_CLOEXEC);
   g_assert_cmpint (fd, >=, 0);
   g_assert_cmpint (ftruncate (fd, (off_t) 65 << 20), ==, 0);
   close (fd);
-  assert_side_file_refused (dir, spool, "is larger than 64 MiB");
-  sp_test_remove_dir (dir);
+  return TRUE;
 }
 
-/* ---- The command line ---------------------------------------------------- */
+/* ---- The table ------------------------------------------------------------ */
 
-static void
-test_command_without_file (void)
-{
-  g_autofree char *dir = sp_test_make_dir ();
-  g_autoptr (SpChildResult) summary = report (dir, "summary", NULL);
-  g_autoptr (SpChildResult) callers = report (dir, "callers", NULL);
+/* Not a recording: exit 1, nothing on stdout, the path and what it looks
+ * like on stderr. */
+#define REFUSED(what) 1, TRUE, { NULL }, { "{input}", what }, NULL
 
-  g_assert_cmpint (summary->exit_code, ==, 2);
-  g_assert_nonnull (strstr (summary->err, "summary needs a recording: stackpulse-report summary FILE.spool"));
-  g_assert_nonnull (strstr (summary->err, "Usage: stackpulse-report"));
-  g_assert_null (strstr (summary->err, "cannot open"));
-  g_assert_cmpint (callers->exit_code, ==, 2);
-  g_assert_nonnull (strstr (callers->err, "stackpulse-report callers FUNC FILE.spool"));
-  sp_test_remove_dir (dir);
-}
+/* The side file is named as unreadable, and the recording is shown
+ * without it. */
+#define SIDE_FILE_REFUSED(why)                                                                        \
+  0, FALSE, { "samples:   10 (of 10 in the file)", "lost:      unknown (the side file is damaged)" }, \
+  { "warning: the side file is unreadable or damaged ({input}.meta", why }, NULL
+
+static const BadInput cases[] = {
+  { "not-a-spool/empty", make_empty, NULL, REFUSED ("is empty") },
+  { "not-a-spool/text", make_text, NULL, REFUSED ("is a text file (it begins \"hello, this is a text file\")") },
+  { "not-a-spool/random-bytes", make_random_bytes, NULL, REFUSED ("is not a stackpulse recording") },
+  { "not-a-spool/program", make_program, NULL, REFUSED ("is an ELF file") },
+  { "not-a-spool/folder", make_folder, NULL, REFUSED ("is a directory") },
+  { "not-a-spool/fifo", make_fifo, NULL, REFUSED ("is a FIFO") },
+  { "not-a-spool/device", make_device, NULL, REFUSED ("is a character device") },
+  { "perf-data", make_perf_data, NULL, 1, TRUE, { NULL },
+    { "{input}", "is a perf.data file", "perf.data files are not supported yet" }, NULL },
+  { "damaged-after-header", make_damaged_after_header, NULL, 0, FALSE,
+    { "samples:   10 (of 10 in the file)" }, { "damaged record at byte" }, NULL },
+  { "fifo-module", make_fifo_module, NULL, 0, FALSE,
+    { "libfifo.so+0x1100", "libfifo.so is a FIFO (named pipe), not a regular file" }, { NULL }, NULL },
+  { "fifo-debug-file", make_fifo_debug_file, NULL, 0, FALSE,
+    { "[prog]", "its debug file", "prog.debug is not a regular file" }, { NULL }, NULL },
+  { "fifo-alt-debug-file", make_fifo_alt_debug_file, NULL, 0, FALSE,
+    { "[prog]", "alt.debug is not a regular file" }, { NULL }, NULL },
+  { "fifo-perf-map", make_fifo_perf_map, NULL, 0, FALSE,
+    { "[unknown]+0x7f0000001000", "is a FIFO (named pipe), not a regular file" }, { NULL }, NULL },
+  { "fifo-side-file", make_fifo_side_file, NULL, SIDE_FILE_REFUSED ("is a FIFO (named pipe), not a regular file") },
+  { "damaged-side-file", make_damaged_side_file, NULL, SIDE_FILE_REFUSED (NULL) },
+  { "large-side-file", make_large_side_file, NULL, SIDE_FILE_REFUSED ("is larger than 64 MiB") },
+  /* A command without its file: exit 2 with the usage, not an open error. */
+  { "command-without-file/summary", NULL, "summary", 2, FALSE, { NULL },
+    { "summary needs a recording: stackpulse-report summary FILE.spool", "Usage: stackpulse-report" },
+    "cannot open" },
+  { "command-without-file/callers", NULL, "callers", 2, FALSE, { NULL },
+    { "stackpulse-report callers FUNC FILE.spool" }, NULL },
+};
 
 int
 main (int argc,
       char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/report/bad-input/not-a-spool", test_not_a_spool);
-  g_test_add_func ("/report/bad-input/perf-data", test_perf_data);
-  g_test_add_func ("/report/bad-input/damaged-after-header", test_damaged_after_header);
-  g_test_add_func ("/report/bad-input/fifo-module", test_fifo_module);
-  g_test_add_func ("/report/bad-input/fifo-debug-file", test_fifo_debug_file);
-  g_test_add_func ("/report/bad-input/fifo-alt-debug-file", test_fifo_alt_debug_file);
-  g_test_add_func ("/report/bad-input/fifo-perf-map", test_fifo_perf_map);
-  g_test_add_func ("/report/bad-input/fifo-side-file", test_fifo_side_file);
-  g_test_add_func ("/report/bad-input/damaged-side-file", test_damaged_side_file);
-  g_test_add_func ("/report/bad-input/large-side-file", test_large_side_file);
-  g_test_add_func ("/report/bad-input/command-without-file", test_command_without_file);
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *path = g_strconcat ("/report/bad-input/", cases[i].name, NULL);
+
+      g_test_add_data_func (path, &cases[i], run_case);
+    }
   return g_test_run ();
 }
