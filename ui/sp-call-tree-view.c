@@ -54,11 +54,8 @@ struct _SpCallTreeView
   GtkSortListModel    *sorted;
   GtkSingleSelection  *selection;
   SpCallTree          *pending_tree;     /* given while hidden: shown when mapped or asked about */
+  SpProfile           *pending_profile;  /* pending_tree's */
   guint                scroll_tick;      /* a scroll waiting for the list view's size */
-
-  /* Borrowed references */
-  SpProfile           *profile;
-  SpProfile           *pending_profile;
 
   char                *last_search; /* casefolded; Enter again goes to its next match */
   GHashTable          *remembered;  /* function paths ("12,7,") of the rows the user had open */
@@ -705,7 +702,6 @@ show_first_tree (SpCallTreeView *self,
   if (self->source != NULL)
     g_signal_handlers_disconnect_by_func (get_tree_model (self), rows_changed, self);
   old_source = g_steal_pointer (&self->source);
-  self->profile = profile;
   self->source = sp_tree_source_new (profile, tree);
   tree_model = tree_model_new (self);
   selected_row = hot != 0 ? reveal_node (tree_model, tree, hot) : NULL;
@@ -750,7 +746,7 @@ update_tree (SpCallTreeView *self,
   guint32 target;
 
   self->restoring = TRUE;
-  self->source = sp_tree_source_new (self->profile, tree);
+  self->source = sp_tree_source_new (sp_tree_source_get_profile (old_source), tree);
   if (self->touched && selected != SP_CALL_TREE_NONE)
     selected_path = sp_call_tree_get_path (sp_tree_source_get_tree (old_source), selected);
   if (!self->touched)
@@ -785,7 +781,7 @@ show_tree (SpCallTreeView *self,
            SpProfile *profile,
            SpCallTree *tree)
 {
-  if (self->source != NULL && self->profile == profile
+  if (self->source != NULL && sp_tree_source_get_profile (self->source) == profile
       && sp_tree_source_get_tree (self->source)->bottom_up == tree->bottom_up)
     update_tree (self, tree);
   else
@@ -796,8 +792,12 @@ show_tree (SpCallTreeView *self,
 static void
 ensure_shown (SpCallTreeView *self)
 {
-  if (self->pending_tree != NULL)
-    show_tree (self, g_steal_pointer (&self->pending_profile), g_steal_pointer (&self->pending_tree));
+  g_autoptr (SpProfile) profile = NULL;
+
+  if (self->pending_tree == NULL)
+    return;
+  profile = g_steal_pointer (&self->pending_profile);
+  show_tree (self, profile, g_steal_pointer (&self->pending_tree));
 }
 
 static void
@@ -842,8 +842,7 @@ sp_call_tree_view_dispose (GObject *object)
   g_clear_pointer (&self->pending_tree, sp_call_tree_free);
   g_clear_pointer (&self->last_search, g_free);
   g_clear_pointer (&self->remembered, g_hash_table_unref);
-  self->profile = NULL;
-  self->pending_profile = NULL;
+  g_clear_pointer (&self->pending_profile, sp_profile_unref);
   G_OBJECT_CLASS (sp_call_tree_view_parent_class)->dispose (object);
 }
 
@@ -964,7 +963,7 @@ drop_pending_tree (SpCallTreeView *self)
 {
   g_autoptr (GTask) task = NULL;
 
-  self->pending_profile = NULL;
+  g_clear_pointer (&self->pending_profile, sp_profile_unref);
   if (self->pending_tree == NULL)
     return;
   task = g_task_new (NULL, NULL, NULL, NULL);
@@ -992,7 +991,6 @@ sp_call_tree_view_set_tree (SpCallTreeView *self,
         g_signal_handlers_disconnect_by_func (get_tree_model (self), rows_changed, self);
       sp_batch_list_model_set_model (self->batch, NULL);
       g_clear_pointer (&self->source, sp_tree_source_unref);
-      self->profile = NULL;
       /* Another profile may come next: its tree starts afresh. */
       self->touched = FALSE;
       if (self->remembered != NULL)
@@ -1003,7 +1001,7 @@ sp_call_tree_view_set_tree (SpCallTreeView *self,
   if (!gtk_widget_get_mapped (GTK_WIDGET (self)))
     {
       self->pending_tree = tree;
-      self->pending_profile = profile;
+      self->pending_profile = sp_profile_ref (profile);
       return;
     }
   show_tree (self, profile, tree);
@@ -1027,7 +1025,7 @@ sp_call_tree_view_search_next (SpCallTreeView *self,
   if (self->source == NULL || text[0] == '\0')
     return FALSE;
   tree = sp_tree_source_get_tree (self->source);
-  matches = match_functions (self->profile, text);
+  matches = match_functions (sp_tree_source_get_profile (self->source), text);
   nodes = _sp_heaviest_nodes (tree, matches);
   if (nodes->len == 0)
     return FALSE;

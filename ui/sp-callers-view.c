@@ -46,8 +46,6 @@ struct _SpCallersView
   Table      functions;
   Table      callers;
   Table      callees;
-
-  /* Borrowed references */
   SpProfile *profile;
 
   guint32    function;   /* the chosen one, SP_FUNCTION_LIST_ROOT: none */
@@ -417,7 +415,7 @@ sp_callers_view_dispose (GObject *object)
   table_clear (&self->callers);
   table_clear (&self->callees);
   g_clear_pointer (&self->last_search, g_free);
-  self->profile = NULL;
+  g_clear_pointer (&self->profile, sp_profile_unref);
   G_OBJECT_CLASS (sp_callers_view_parent_class)->dispose (object);
 }
 
@@ -491,6 +489,9 @@ sp_callers_view_set_functions (SpCallersView *self,
       self->function = SP_FUNCTION_LIST_ROOT;
       self->picked = SP_FUNCTION_LIST_ROOT;
     }
+  if (profile != NULL)
+    sp_profile_ref (profile);
+  g_clear_pointer (&self->profile, sp_profile_unref);
   self->profile = profile;
   self->all = all;
   table_set (self, &self->functions, functions);

@@ -60,8 +60,6 @@ struct _SpFlameGraph
   SpFlameLabels *labels;          /* names shaped in the widget's font; NULL until drawn */
   GtkAdjustment *hadjustment;
   GtkAdjustment *vadjustment;
-
-  /* Borrowed references */
   SpProfile     *profile;
 
   guint32        zoom;
@@ -649,6 +647,7 @@ sp_flame_graph_finalize (GObject *object)
   SpFlameGraph *self = SP_FLAME_GRAPH (object);
 
   g_clear_pointer (&self->tree, sp_call_tree_free);
+  g_clear_pointer (&self->profile, sp_profile_unref);
   g_clear_pointer (&self->heights, g_free);
   g_clear_pointer (&self->search, g_free);
   g_clear_pointer (&self->last_search, g_free);
@@ -836,6 +835,9 @@ sp_flame_graph_set_tree (SpFlameGraph *self,
   self->tree = tree;
   if (tree != NULL)
     self->heights = subtree_heights (tree);
+  if (tree != NULL)
+    sp_profile_ref (profile);
+  g_clear_pointer (&self->profile, sp_profile_unref);
   self->profile = tree != NULL ? profile : NULL;
   self->zoom = zoom;
   update_rows (self);

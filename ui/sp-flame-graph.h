@@ -15,11 +15,11 @@ G_DECLARE_FINAL_TYPE (SpFlameGraph, sp_flame_graph, SP, FLAME_GRAPH, GtkWidget)
 
 SpFlameGraph *sp_flame_graph_new (void);
 
-/* profile is borrowed (it must outlive the tree's use); tree is taken and
- * freed with sp_call_tree_free. NULL clears. tree must be top-down. A new
- * tree of the same profile (a live update, a filter) stays zoomed into the
- * same function path, or the part of it the new tree has ("zoom-changed"
- * then). */
+/* The graph holds a reference to profile while it shows tree; tree is
+ * taken and freed with sp_call_tree_free. NULL clears. tree must be
+ * top-down. A new tree of the same profile (a live update, a filter) stays
+ * zoomed into the same function path, or the part of it the new tree has
+ * ("zoom-changed" then). */
 void sp_flame_graph_set_tree (SpFlameGraph *self,
                               SpProfile *profile,
                               SpCallTree *tree);

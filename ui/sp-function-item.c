@@ -6,7 +6,7 @@ struct _SpFunctionItem
 {
   GObject parent_instance;
 
-  /* Borrowed references */
+  /* Owned references */
   SpProfile      *profile;
 
   SpFunctionCost  cost;
@@ -42,6 +42,15 @@ percent_of_all (SpFunctionItem *self,
 }
 
 static void
+sp_function_item_finalize (GObject *object)
+{
+  SpFunctionItem *self = SP_FUNCTION_ITEM (object);
+
+  g_clear_pointer (&self->profile, sp_profile_unref);
+  G_OBJECT_CLASS (sp_function_item_parent_class)->finalize (object);
+}
+
+static void
 sp_function_item_get_property (GObject *object,
                                guint prop_id,
                                GValue *value,
@@ -74,6 +83,7 @@ sp_function_item_class_init (SpFunctionItemClass *klass)
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GParamFlags flags = G_PARAM_READABLE | G_PARAM_STATIC_STRINGS;
 
+  object_class->finalize = sp_function_item_finalize;
   object_class->get_property = sp_function_item_get_property;
 
   properties[PROP_NAME] = g_param_spec_string ("name", NULL, NULL, NULL, flags);
@@ -99,7 +109,7 @@ sp_function_item_new (SpProfile *profile,
   g_return_val_if_fail (cost != NULL, NULL);
 
   self = g_object_new (SP_TYPE_FUNCTION_ITEM, NULL);
-  self->profile = profile;
+  self->profile = sp_profile_ref (profile);
   self->cost = *cost;
   self->all = all;
   return self;

@@ -18,7 +18,7 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (SpFunctionItem, sp_function_item, SP, FUNCTION_ITEM, GObject)
 
-/* profile is borrowed and must outlive the item; cost->function may be
+/* The item holds a reference to profile; cost->function may be
  * SP_FUNCTION_LIST_ROOT (stacks that begin with the function: it has no
  * caller). all: the samples the percentages are of. */
 SpFunctionItem *sp_function_item_new (SpProfile *profile,

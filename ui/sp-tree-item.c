@@ -5,7 +5,7 @@
 
 struct _SpTreeSource
 {
-  SpProfile  *profile;  /* borrowed */
+  SpProfile  *profile;  /* owned */
   SpCallTree *tree;     /* owned */
 };
 
@@ -41,6 +41,7 @@ sp_tree_source_clear (gpointer data)
   SpTreeSource *source = data;
 
   g_clear_pointer (&source->tree, sp_call_tree_free);
+  g_clear_pointer (&source->profile, sp_profile_unref);
 }
 
 SpTreeSource *
@@ -53,7 +54,7 @@ sp_tree_source_new (SpProfile *profile,
   g_return_val_if_fail (tree != NULL && tree->n_nodes > 0, NULL);
 
   source = g_atomic_rc_box_new0 (SpTreeSource);
-  source->profile = profile;
+  source->profile = sp_profile_ref (profile);
   source->tree = tree;
   return source;
 }
@@ -74,6 +75,12 @@ const SpCallTree *
 sp_tree_source_get_tree (SpTreeSource *source)
 {
   return source->tree;
+}
+
+SpProfile *
+sp_tree_source_get_profile (SpTreeSource *source)
+{
+  return source->profile;
 }
 
 static const SpCallTreeNode *

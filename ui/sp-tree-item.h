@@ -16,7 +16,9 @@
 
 G_BEGIN_DECLS
 
-/* The tree (owned) and the profile naming its functions (borrowed). */
+/* The tree (taken) and the profile naming its functions (a reference is
+ * taken): a row on screen can still name its function after the view has
+ * moved to another profile. */
 typedef struct _SpTreeSource SpTreeSource;
 
 SpTreeSource *sp_tree_source_new (SpProfile *profile,
@@ -24,6 +26,7 @@ SpTreeSource *sp_tree_source_new (SpProfile *profile,
 SpTreeSource *sp_tree_source_ref (SpTreeSource *source);
 void sp_tree_source_unref (SpTreeSource *source);
 const SpCallTree *sp_tree_source_get_tree (SpTreeSource *source);
+SpProfile *sp_tree_source_get_profile (SpTreeSource *source);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpTreeSource, sp_tree_source_unref)
 
