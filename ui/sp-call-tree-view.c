@@ -24,6 +24,7 @@
 #include "sp-batch-list-model.h"
 #include "sp-cells-private.h"
 #include "sp-context-menu-private.h"
+#include "sp-function-search.h"
 #include "sp-heaviest-private.h"
 #include "sp-name-label.h"
 #include "sp-tree-item.h"
@@ -505,27 +506,6 @@ selection_changed (GtkSingleSelection *selection,
 {
   if (!self->restoring)
     self->touched = TRUE;
-}
-
-/* ------------------------------------------------------------------ */
-/* Search: the matches, heaviest first (_sp_heaviest_nodes) */
-
-/* Which functions' names contain text, ignoring case: one bit each. */
-static gboolean *
-match_functions (SpProfile *profile,
-                 const char *text)
-{
-  guint n = sp_profile_get_n_functions (profile);
-  gboolean *matches = g_new0 (gboolean, n);
-  g_autofree char *needle = g_utf8_casefold (text, -1);
-
-  for (guint f = 0; f < n; f++)
-    {
-      g_autofree char *name = g_utf8_casefold (sp_profile_get_function (profile, f)->name, -1);
-
-      matches[f] = strstr (name, needle) != NULL;
-    }
-  return matches;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1025,7 +1005,8 @@ sp_call_tree_view_search_next (SpCallTreeView *self,
   if (self->source == NULL || text[0] == '\0')
     return FALSE;
   tree = sp_tree_source_get_tree (self->source);
-  matches = match_functions (sp_tree_source_get_profile (self->source), text);
+  /* The tree's count: functions a live worker adds meanwhile are not read. */
+  matches = sp_function_search_match (sp_tree_source_get_profile (self->source), tree->n_functions, text);
   nodes = _sp_heaviest_nodes (tree, matches);
   if (nodes->len == 0)
     return FALSE;

@@ -10,11 +10,11 @@
  * list. */
 #include "sp-callers-view.h"
 
-#include <string.h>
 
 #include "sp-cells-private.h"
 #include "sp-context-menu-private.h"
 #include "sp-function-item.h"
+#include "sp-function-search.h"
 #include "sp-name-label.h"
 
 #define FUNCTION_LIST_WIDTH 380
@@ -596,10 +596,9 @@ matching_rows (SpCallersView *self,
   for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
     {
       g_autoptr (SpFunctionItem) item = g_list_model_get_item (rows, i);
-      g_autofree char *name = g_utf8_casefold (sp_function_item_get_name (item), -1);
       Match match = { i, sp_function_item_get_total (item) };
 
-      if (strstr (name, folded) != NULL)
+      if (sp_function_search_name_matches (sp_function_item_get_name (item), folded))
         g_array_append_val (matches, match);
     }
   g_array_sort (matches, compare_heavier);

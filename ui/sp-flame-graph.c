@@ -23,11 +23,11 @@
 
 #include "sp-cells-private.h"
 #include "sp-context-menu-private.h"
+#include "sp-function-search.h"
 #include "sp-heaviest-private.h"
 #include "sp-flame-labels.h"
 
 #include <math.h>
-#include <string.h>
 
 #define ROW_HEIGHT        18
 #define MIN_FRAME_WIDTH   1.0   /* narrower frames (and their children) are not drawn */
@@ -54,7 +54,8 @@ struct _SpFlameGraph
   SpCallTree    *tree;
   guint         *heights;         /* rows of each node's subtree, itself included */
   char          *search;
-  char          *last_search;     /* Enter again goes to its next match */
+  gboolean      *search_matches;  /* search's, a gboolean per function of tree; NULL until drawn */
+  char          *last_search;     /* casefolded; Enter again goes to its next match */
   GArray        *frames;          /* Frame, laid out for layout_width */
   GskRenderNode *render_node;     /* for render_width x render_height, rows in render_band */
   SpFlameLabels *labels;          /* names shaped in the widget's font; NULL until drawn */
@@ -398,7 +399,7 @@ frame_colours (SpFlameGraph *self,
   static const GdkRGBA match = { 0.88f, 0.28f, 0.88f, 1 };
 
   *text = (GdkRGBA) { 0.1f, 0.1f, 0.1f, 1 };
-  if (self->search != NULL && node != 0 && strstr (node_name (self, node), self->search) != NULL)
+  if (self->search != NULL && node != 0 && self->search_matches[self->tree->nodes[node].function])
     {
       *fill = match;
       return;
@@ -429,6 +430,8 @@ render (SpFlameGraph *self,
     g_clear_pointer (&self->labels, sp_flame_labels_free);
   if (self->labels == NULL)
     self->labels = sp_flame_labels_new (GTK_WIDGET (self));
+  if (self->search != NULL && self->tree != NULL && self->search_matches == NULL)
+    self->search_matches = sp_function_search_match (self->profile, self->tree->n_functions, self->search);
   ensure_layout (self, width);
   for (guint i = 0; i < self->frames->len; i++)
     {
@@ -650,6 +653,7 @@ sp_flame_graph_finalize (GObject *object)
   g_clear_pointer (&self->profile, sp_profile_unref);
   g_clear_pointer (&self->heights, g_free);
   g_clear_pointer (&self->search, g_free);
+  g_clear_pointer (&self->search_matches, g_free);
   g_clear_pointer (&self->last_search, g_free);
   g_clear_pointer (&self->frames, g_array_unref);
   g_clear_pointer (&self->render_node, gsk_render_node_unref);
@@ -832,6 +836,7 @@ sp_flame_graph_set_tree (SpFlameGraph *self,
   self->selected = selected_same ? selected : 0;
   g_clear_pointer (&self->tree, sp_call_tree_free);
   g_clear_pointer (&self->heights, g_free);
+  g_clear_pointer (&self->search_matches, g_free);
   self->tree = tree;
   if (tree != NULL)
     self->heights = subtree_heights (tree);
@@ -883,6 +888,7 @@ sp_flame_graph_set_search (SpFlameGraph *self,
     return;
   g_free (self->search);
   self->search = g_strdup (text);
+  g_clear_pointer (&self->search_matches, g_free);
   invalidate_render (self);
 }
 
@@ -985,11 +991,8 @@ static GArray *
 matching_nodes (SpFlameGraph *self,
                 const char *text)
 {
-  guint n_functions = sp_profile_get_n_functions (self->profile);
-  g_autofree gboolean *matches = g_new0 (gboolean, n_functions);
+  g_autofree gboolean *matches = sp_function_search_match (self->profile, self->tree->n_functions, text);
 
-  for (guint f = 0; f < n_functions; f++)
-    matches[f] = strstr (sp_profile_get_function (self->profile, f)->name, text) != NULL;
   return _sp_heaviest_nodes (self->tree, matches);
 }
 
@@ -998,6 +1001,7 @@ sp_flame_graph_search_next (SpFlameGraph *self,
                             const char *text)
 {
   g_autoptr (GArray) nodes = NULL;
+  g_autofree char *folded = NULL;
   guint next = 0;
 
   g_return_val_if_fail (SP_IS_FLAME_GRAPH (self), FALSE);
@@ -1009,11 +1013,12 @@ sp_flame_graph_search_next (SpFlameGraph *self,
   nodes = matching_nodes (self, text);
   if (nodes->len == 0)
     return FALSE;
-  for (guint i = 0; g_strcmp0 (text, self->last_search) == 0 && i < nodes->len; i++)
+  folded = g_utf8_casefold (text, -1);
+  for (guint i = 0; g_strcmp0 (folded, self->last_search) == 0 && i < nodes->len; i++)
     if (g_array_index (nodes, guint32, i) == self->zoom)
       next = (i + 1) % nodes->len;
   g_free (self->last_search);
-  self->last_search = g_strdup (text);
+  self->last_search = g_steal_pointer (&folded);
   sp_flame_graph_zoom_to (self, g_array_index (nodes, guint32, next));
   return TRUE;
 }

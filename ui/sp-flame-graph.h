@@ -29,8 +29,8 @@ void sp_flame_graph_set_icicle (SpFlameGraph *self,
                                 gboolean icicle);
 gboolean sp_flame_graph_get_icicle (SpFlameGraph *self);
 
-/* Highlights frames whose function name contains text (case-sensitive);
- * NULL or "" ends the search. */
+/* Highlights frames whose function name contains text, ignoring case
+ * (sp-function-search.h); NULL or "" ends the search. */
 void sp_flame_graph_set_search (SpFlameGraph *self,
                                 const char *text);
 
@@ -44,7 +44,7 @@ guint32 sp_flame_graph_get_zoom (SpFlameGraph *self);
  * SP_CALL_TREE_NONE when the whole tree shows. */
 guint32 sp_flame_graph_get_zoom_function (SpFlameGraph *self);
 
-/* Zooms to a node whose function name contains text (case-sensitive, as
+/* Zooms to a node whose function name contains text (ignoring case, as
  * the search highlights) and highlights the matches: the heaviest (by
  * total) for a new text; for the text of the last search, the next
  * heaviest after the zoomed node (wrapping around). FALSE when none
