@@ -56,7 +56,6 @@ struct _SpCallTreeView
   GtkSingleSelection  *selection;
   SpCallTree          *pending_tree;     /* given while hidden: shown when mapped or asked about */
   SpProfile           *pending_profile;  /* pending_tree's */
-  guint                scroll_tick;      /* a scroll waiting for the list view's size */
 
   char                *last_search; /* casefolded; Enter again goes to its next match */
   GHashTable          *remembered;  /* function paths ("12,7,") of the rows the user had open */
@@ -371,51 +370,6 @@ reveal_node (GtkTreeListModel *model,
   return row;
 }
 
-static GtkWidget *
-list_view_of (SpCallTreeView *self)
-{
-  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->column_view));
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    if (GTK_IS_LIST_VIEW (child))
-      return child;
-  return NULL;
-}
-
-/* GTK 4.8 has no gtk_column_view_scroll_to (4.12); the list view inside
- * the column view has had the "list.scroll-to-item" action since 4.0. */
-static gboolean
-scroll_when_sized (GtkWidget *widget,
-                   GdkFrameClock *clock,
-                   gpointer user_data)
-{
-  SpCallTreeView *self = SP_CALL_TREE_VIEW (widget);
-  GtkWidget *list = list_view_of (self);
-  guint selected = gtk_single_selection_get_selected (self->selection);
-
-  if (!gtk_widget_get_mapped (list) || gtk_widget_get_height (list) == 0)
-    return G_SOURCE_CONTINUE;
-  self->scroll_tick = 0;
-  if (selected != GTK_INVALID_LIST_POSITION)
-    gtk_widget_activate_action (list, "list.scroll-to-item", "u", selected);
-  return G_SOURCE_REMOVE;
-}
-
-/* Asked before the list view has a size (a tree shown as its page
- * appears), the 4.8 list view scrolls its rows out of view and leaves one:
- * the scroll waits for a frame where it has one. */
-static void
-scroll_to_position (SpCallTreeView *self,
-                    guint position)
-{
-  GtkWidget *list = list_view_of (self);
-
-  if (gtk_widget_get_mapped (list) && gtk_widget_get_height (list) > 0)
-    gtk_widget_activate_action (list, "list.scroll-to-item", "u", position);
-  else if (self->scroll_tick == 0)
-    self->scroll_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), scroll_when_sized, NULL, NULL);
-}
-
 static void
 select_row (SpCallTreeView *self,
             GtkTreeListRow *row,
@@ -432,7 +386,7 @@ select_row (SpCallTreeView *self,
         {
           gtk_single_selection_set_selected (self->selection, i);
           if (scroll)
-            scroll_to_position (self, i);
+            _sp_cells_scroll_to_selected (self->column_view);
           return;
         }
     }

@@ -274,7 +274,7 @@ select_in_list (SpCallersView *self,
   gtk_single_selection_set_selected (self->functions.selection, position);
   self->updating = FALSE;
   if (scroll && position != G_MAXUINT)
-    _sp_cells_scroll_to (self->functions.column_view, position);
+    _sp_cells_scroll_to_selected (self->functions.column_view);
 }
 
 static void
@@ -630,7 +630,7 @@ sp_callers_view_search_next (SpCallersView *self,
   self->last_search = g_steal_pointer (&folded);
   /* Selecting the row chooses its function (list_selection_changed). */
   gtk_single_selection_set_selected (self->functions.selection, g_array_index (matches, Match, next).position);
-  _sp_cells_scroll_to (self->functions.column_view, g_array_index (matches, Match, next).position);
+  _sp_cells_scroll_to_selected (self->functions.column_view);
   return TRUE;
 }
 
