@@ -24,9 +24,9 @@
 #include "sp-batch-list-model.h"
 #include "sp-cells-private.h"
 #include "sp-context-menu-private.h"
+#include "sp-function-cells-private.h"
 #include "sp-function-search.h"
 #include "sp-heaviest-private.h"
-#include "sp-name-label.h"
 #include "sp-tree-item.h"
 #include "sp-tree-rows-private.h"
 
@@ -34,19 +34,12 @@
 /* A hot path goes on to a child with more than 1/20 (5%) of its parent. */
 #define HOT_PATH_MIN_SHARE 20
 
-typedef enum {
-  COLUMN_MODULE,
-  COLUMN_SELF,
-  COLUMN_TOTAL,
-} Column;
-
 struct _SpCallTreeView
 {
   GtkWidget parent_instance;
 
   /* Child widgets */
   GtkColumnView       *column_view;
-  GtkColumnViewColumn *function_column;
   GtkColumnViewColumn *total_column;
 
   /* Owned references */
@@ -84,226 +77,19 @@ G_DEFINE_FINAL_TYPE_WITH_CODE (SpCallTreeView, sp_call_tree_view, GTK_TYPE_WIDGE
 static guint signals[N_SIGNALS];
 
 /* ------------------------------------------------------------------ */
-/* Cells */
-
-static SpTreeItem *
-list_item_get_tree_item (GtkListItem *list_item)
-{
-  GtkTreeListRow *row = gtk_list_item_get_item (list_item);
-
-  return row != NULL ? gtk_tree_list_row_get_item (row) : NULL;
-}
-
-/* The tooltip: the function's name in full (the label may shorten it),
- * its module and where it is defined. Asked for only when shown:
- * gtk_widget_set_tooltip_text in bind costs an X round trip per row under
- * GTK 4.8 (it re-queries the pointer), and expanding the hottest path
- * rebinds the visible rows once per level. */
-static gboolean
-function_query_tooltip (GtkWidget *label,
-                        int x,
-                        int y,
-                        gboolean keyboard_mode,
-                        GtkTooltip *tooltip,
-                        gpointer user_data)
-{
-  g_autoptr (SpTreeItem) item = list_item_get_tree_item (GTK_LIST_ITEM (user_data));
-  g_autofree char *location = NULL;
-  g_autofree char *text = NULL;
-
-  if (item == NULL || _sp_context_menu_is_open (label))
-    return FALSE;
-  location = sp_tree_item_get_location (item);
-  text = _sp_cells_function_tooltip (sp_tree_item_get_name (item), sp_tree_item_get_module (item), location);
-  _sp_cells_set_tooltip_text (tooltip, text);
-  return TRUE;
-}
-
-static void
-function_setup (GtkSignalListItemFactory *factory,
-                GtkListItem *list_item,
-                gpointer user_data)
-{
-  GtkWidget *expander = gtk_tree_expander_new ();
-  GtkWidget *label = sp_name_label_new ();
-
-  gtk_widget_set_has_tooltip (label, TRUE);
-  /* The list item outlives its child label. */
-  g_signal_connect (label, "query-tooltip", G_CALLBACK (function_query_tooltip), list_item);
-  gtk_tree_expander_set_child (GTK_TREE_EXPANDER (expander), label);
-  gtk_list_item_set_child (list_item, expander);
-  _sp_context_menu_remember_item (expander, list_item);
-}
-
-/* No unbind that clears the expander's row: GTK 4.8's expander drops and
- * rebuilds its indent widgets (one per level) whenever its row changes,
- * and a row that GTK rebinds in place after an update (the same row
- * object) would pay that twice; set to the same row, it does nothing. */
-static void
-function_bind (GtkSignalListItemFactory *factory,
-               GtkListItem *list_item,
-               gpointer user_data)
-{
-  GtkTreeExpander *expander = GTK_TREE_EXPANDER (gtk_list_item_get_child (list_item));
-  SpNameLabel *label = SP_NAME_LABEL (gtk_tree_expander_get_child (expander));
-  g_autoptr (SpTreeItem) item = list_item_get_tree_item (list_item);
-
-  gtk_tree_expander_set_list_row (expander, gtk_list_item_get_item (list_item));
-  if (item == NULL)
-    return;
-  sp_name_label_set_name (label, sp_tree_item_get_name (item));
-  _sp_cells_style_function_label (GTK_WIDGET (label), sp_tree_item_get_kind (item));
-}
-
-static void
-text_setup (GtkSignalListItemFactory *factory,
-            GtkListItem *list_item,
-            gpointer user_data)
-{
-  Column column = GPOINTER_TO_INT (user_data);
-  GtkWidget *label = gtk_label_new (NULL);
-
-  if (column == COLUMN_MODULE)
-    {
-      gtk_label_set_xalign (GTK_LABEL (label), 0.0);
-      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
-      gtk_widget_add_css_class (label, "dim-label");
-    }
-  else
-    {
-      gtk_label_set_xalign (GTK_LABEL (label), 1.0);
-      gtk_widget_add_css_class (label, "numeric");
-    }
-  gtk_list_item_set_child (list_item, label);
-  _sp_context_menu_remember_item (label, list_item);
-}
-
-static void
-update_self_cell (GtkWidget *label,
-                  gpointer item)
-{
-  g_autofree char *text = _sp_cells_format_share (sp_tree_item_get_self_percent (item),
-                                                  sp_tree_item_get_self (item));
-
-  gtk_label_set_text (GTK_LABEL (label), text);
-}
-
-static void
-update_total_cell (GtkWidget *label,
-                   gpointer item)
-{
-  g_autofree char *text = _sp_cells_format_share (sp_tree_item_get_total_percent (item),
-                                                  sp_tree_item_get_total (item));
-
-  gtk_label_set_text (GTK_LABEL (label), text);
-}
-
-/* The numbers follow the item: a new tree of the same profile moves the
- * items shown to its nodes (show_tree), and rows GTK does not rebind
- * must still show the new counts. */
-static void
-text_bind (GtkSignalListItemFactory *factory,
-           GtkListItem *list_item,
-           gpointer user_data)
-{
-  GtkWidget *label = gtk_list_item_get_child (list_item);
-  g_autoptr (SpTreeItem) item = list_item_get_tree_item (list_item);
-
-  if (item == NULL)
-    return;
-  switch ((Column) GPOINTER_TO_INT (user_data))
-    {
-    case COLUMN_MODULE:
-      gtk_label_set_text (GTK_LABEL (label), sp_tree_item_get_module (item));
-      break;
-    case COLUMN_SELF:
-      update_self_cell (label, item);
-      _sp_cells_follow (label, item, "self", "self-percent", update_self_cell);
-      break;
-    case COLUMN_TOTAL:
-      update_total_cell (label, item);
-      _sp_cells_follow (label, item, "total", "total-percent", update_total_cell);
-      break;
-    default:
-      g_assert_not_reached ();
-    }
-}
-
-static void
-text_unbind (GtkSignalListItemFactory *factory,
-             GtkListItem *list_item,
-             gpointer user_data)
-{
-  _sp_cells_unfollow (gtk_list_item_get_child (list_item));
-}
-
-static GtkListItemFactory *
-text_factory_new (Column column)
-{
-  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
-
-  g_signal_connect (factory, "setup", G_CALLBACK (text_setup), GINT_TO_POINTER (column));
-  g_signal_connect (factory, "bind", G_CALLBACK (text_bind), GINT_TO_POINTER (column));
-  g_signal_connect (factory, "unbind", G_CALLBACK (text_unbind), GINT_TO_POINTER (column));
-  return factory;
-}
-
-static GtkListItemFactory *
-function_factory_new (void)
-{
-  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
-
-  g_signal_connect (factory, "setup", G_CALLBACK (function_setup), NULL);
-  g_signal_connect (factory, "bind", G_CALLBACK (function_bind), NULL);
-  return factory;
-}
-
-/* ------------------------------------------------------------------ */
 /* Columns and models */
-
-static GtkSorter *
-property_sorter_new (const char *property,
-                     gboolean numeric)
-{
-  GtkExpression *expression = gtk_property_expression_new (SP_TYPE_TREE_ITEM, NULL, property);
-
-  if (numeric)
-    return GTK_SORTER (gtk_numeric_sorter_new (expression));
-  return GTK_SORTER (gtk_string_sorter_new (expression));
-}
-
-static GtkColumnViewColumn *
-add_column (SpCallTreeView *self,
-            const char *title,
-            GtkListItemFactory *factory,
-            GtkSorter *sorter)
-{
-  GtkColumnViewColumn *column = gtk_column_view_column_new (title, factory);
-
-  gtk_column_view_column_set_sorter (column, sorter);
-  gtk_column_view_column_set_resizable (column, TRUE);
-  gtk_column_view_append_column (self->column_view, column);
-  g_object_unref (sorter);
-  g_object_unref (column);
-  return column;   /* the column view holds it */
-}
 
 static void
 add_columns (SpCallTreeView *self)
 {
   GtkColumnViewColumn *column;
 
-  self->function_column = add_column (self, "Function", function_factory_new (),
-                                      property_sorter_new ("name", FALSE));
-  gtk_column_view_column_set_expand (self->function_column, TRUE);
-  column = add_column (self, "Module", text_factory_new (COLUMN_MODULE),
-                       property_sorter_new ("module", FALSE));
+  _sp_function_cells_add_column (self->column_view, SP_FUNCTION_COLUMN_NAME, TRUE);
+  column = _sp_function_cells_add_column (self->column_view, SP_FUNCTION_COLUMN_MODULE, TRUE);
   gtk_column_view_column_set_fixed_width (column, 160);
-  column = add_column (self, "Self", text_factory_new (COLUMN_SELF),
-                       property_sorter_new ("self", TRUE));
+  column = _sp_function_cells_add_column (self->column_view, SP_FUNCTION_COLUMN_SELF, TRUE);
   gtk_column_view_column_set_fixed_width (column, 130);
-  self->total_column = add_column (self, "Total", text_factory_new (COLUMN_TOTAL),
-                                   property_sorter_new ("total", TRUE));
+  self->total_column = _sp_function_cells_add_column (self->column_view, SP_FUNCTION_COLUMN_TOTAL, TRUE);
   gtk_column_view_column_set_fixed_width (self->total_column, 130);
 }
 
