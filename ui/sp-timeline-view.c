@@ -57,9 +57,9 @@ struct _SpTimelineView
   GArray        *lanes;           /* Lane, top to bottom */
   SpTimeline    *timeline;        /* for view_from_ns + view_span_ns */
   GskRenderNode *render_node;     /* for render_width x render_height */
-  SpProfile     *profile;
 
   /* Borrowed references */
+  SpProfile     *profile;
   SpSampleIndex *index;
 
   guint64        data_from_ns;    /* the first sample */
@@ -766,7 +766,6 @@ sp_timeline_view_finalize (GObject *object)
   SpTimelineView *self = SP_TIMELINE_VIEW (object);
 
   g_clear_pointer (&self->lanes, g_array_unref);
-  g_clear_pointer (&self->profile, sp_profile_unref);
   g_clear_pointer (&self->timeline, sp_timeline_free);
   g_clear_pointer (&self->render_node, gsk_render_node_unref);
 
@@ -858,8 +857,7 @@ sp_timeline_view_set_profile (SpTimelineView *self,
   if (profile != self->profile || index != self->index)
     {
       /* Another recording: all of it, nothing selected. */
-      g_clear_pointer (&self->profile, sp_profile_unref);
-      self->profile = profile != NULL ? sp_profile_ref (profile) : NULL;
+      self->profile = profile;
       self->index = index;
       self->whole_range = TRUE;
       self->view_span_ns = 0;

@@ -16,11 +16,10 @@ G_DECLARE_FINAL_TYPE (SpTimelineView, sp_timeline_view, SP, TIMELINE_VIEW, GtkWi
 
 SpTimelineView *sp_timeline_view_new (void);
 
-/* The view holds a reference to profile; index is borrowed: it must
- * outlive the view's use of it, or be cleared with NULL first. Call again
- * after the profile grew (live; update index first): lanes and range
- * follow, the zoom and the selection stay. A different profile resets
- * both. */
+/* profile and index are borrowed: both must outlive the view's use of them,
+ * or be cleared with NULL first. Call again after the profile grew (live;
+ * update index first): lanes and range follow, the zoom and the selection
+ * stay. A different profile resets both. */
 void sp_timeline_view_set_profile (SpTimelineView *self,
                                    SpProfile *profile,
                                    SpSampleIndex *index);
