@@ -23,6 +23,9 @@ static const struct {
 #define IN_TREE 0x100
 #define COLUMN_OF(data) ((SpFunctionColumn) (GPOINTER_TO_INT (data) & ~IN_TREE))
 
+/* Set on the labels of the Self column (the others show total). */
+#define SELF_CELL "sp-function-cells-self"
+
 /* The row's item (a new reference), or NULL while unbound. */
 static SpFunctionItem *
 item_of (GtkListItem *list_item)
@@ -95,6 +98,8 @@ text_cell_new (SpFunctionColumn column)
       gtk_label_set_xalign (GTK_LABEL (label), 1.0);
       gtk_widget_add_css_class (label, "numeric");
     }
+  if (column == SP_FUNCTION_COLUMN_SELF)
+    g_object_set_data (G_OBJECT (label), SELF_CELL, GINT_TO_POINTER (TRUE));
   return label;
 }
 
@@ -134,23 +139,17 @@ bind_name (GtkListItem *list_item,
   _sp_cells_style_function_label (label, sp_function_item_get_kind (item));
 }
 
+/* A Self or a Total cell (as its label was made for: SELF_CELL). */
 static void
-update_self_cell (GtkWidget *label,
-                  gpointer item)
-{
-  g_autofree char *text = _sp_cells_format_share (sp_function_item_get_self_percent (item),
-                                                  sp_function_item_get_self (item));
-
-  gtk_label_set_text (GTK_LABEL (label), text);
-}
-
-static void
-update_total_cell (GtkWidget *label,
+update_count_cell (GtkWidget *label,
                    gpointer item)
 {
-  g_autofree char *text = _sp_cells_format_share (sp_function_item_get_total_percent (item),
-                                                  sp_function_item_get_total (item));
+  g_autofree char *text = NULL;
 
+  if (g_object_get_data (G_OBJECT (label), SELF_CELL) != NULL)
+    text = _sp_cells_format_share (sp_function_item_get_self_percent (item), sp_function_item_get_self (item));
+  else
+    text = _sp_cells_format_share (sp_function_item_get_total_percent (item), sp_function_item_get_total (item));
   gtk_label_set_text (GTK_LABEL (label), text);
 }
 
@@ -178,12 +177,12 @@ cell_bind (GtkSignalListItemFactory *factory,
       gtk_label_set_text (GTK_LABEL (label), sp_function_item_get_module (item));
       break;
     case SP_FUNCTION_COLUMN_SELF:
-      update_self_cell (label, item);
-      _sp_cells_follow (label, item, "self", "self-percent", update_self_cell);
+      update_count_cell (label, item);
+      _sp_cells_follow (label, item, "self", "self-percent", update_count_cell);
       break;
     case SP_FUNCTION_COLUMN_TOTAL:
-      update_total_cell (label, item);
-      _sp_cells_follow (label, item, "total", "total-percent", update_total_cell);
+      update_count_cell (label, item);
+      _sp_cells_follow (label, item, "total", "total-percent", update_count_cell);
       break;
     case SP_FUNCTION_COLUMN_NAME:
     default:

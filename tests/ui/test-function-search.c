@@ -43,16 +43,6 @@ found (SpProfile *profile,
   return g_strjoinv (" ", (char **) names->pdata);
 }
 
-static guint32
-function_named (SpProfile *profile,
-                const char *name)
-{
-  g_autoptr (GArray) ids = sp_profile_find_functions (profile, name);
-
-  g_assert_cmpuint (ids->len, ==, 1);
-  return g_array_index (ids, guint32, 0);
-}
-
 #define assert_found(profile, n, text, expected) \
   G_STMT_START { \
     g_autofree char *names_ = found ((profile), (n), (text)); \
@@ -82,10 +72,14 @@ test_tree_count (void)
 {
   g_autoptr (SpProfile) profile = profile_from_text (lines);
   g_autoptr (SpCallTree) tree = sp_call_tree_new (profile, NULL, NULL, FALSE);
-  guint32 lex = function_named (profile, "lex");
-  guint32 lex_number = function_named (profile, "LexNumber");
+  g_autoptr (GArray) lex_ids = sp_profile_find_functions (profile, "lex");
+  g_autoptr (GArray) lex_number_ids = sp_profile_find_functions (profile, "LexNumber");
+  guint32 lex = g_array_index (lex_ids, guint32, 0);
+  guint32 lex_number = g_array_index (lex_number_ids, guint32, 0);
   g_autofree gboolean *none = NULL;
 
+  g_assert_cmpuint (lex_ids->len, ==, 1);
+  g_assert_cmpuint (lex_number_ids->len, ==, 1);
   g_assert_cmpuint (tree->n_functions, >=, 6);
   g_assert_cmpuint (tree->n_functions, <=, sp_profile_get_n_functions (profile));
   /* As if the later of the two were being added. */
