@@ -3,11 +3,11 @@
  *
  * data/'s call tree is plain C (SpCallTree, nodes by index). A list view
  * needs GObject items, so each row gets an SpTreeItem made on demand: a
- * (tree, node index) pair, an SpFunctionItem (its function, counts and
- * the properties the columns' sorters read) with a children model built
- * when the row is first expanded. Items share the
- * tree through SpTreeSource, a small reference-counted holder, so a row
- * still on screen stays valid while the view switches to another tree. */
+ * (tree, node index) pair that is an SpFunctionItem (its function, counts
+ * and the properties the columns' sorters read), with a children model
+ * built when the row is first expanded. Items share the tree through
+ * SpTreeSource, a small reference-counted holder, so a row still on
+ * screen stays valid while the view switches to another tree. */
 #pragma once
 
 #include <gio/gio.h>
@@ -42,6 +42,7 @@ SpTreeItem *sp_tree_item_new (SpTreeSource *source,
 /* The function, its name and counts: SpFunctionItem's getters (the
  * root, SP_CALL_TREE_NONE, is named "[all samples]"); percentages are of
  * the root's total (all samples in the tree). */
+
 guint32 sp_tree_item_get_node (SpTreeItem *self);
 guint sp_tree_item_get_n_children (SpTreeItem *self);
 
