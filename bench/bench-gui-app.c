@@ -100,7 +100,7 @@ bench_gui_call_tree_total (GtkWidget *window)
         {
           g_autoptr (SpTreeItem) item = gtk_tree_list_row_get_item (row);
 
-          total += sp_tree_item_get_total (item);
+          total += sp_function_item_get_total (SP_FUNCTION_ITEM (item));
         }
     }
   return total;

@@ -24,8 +24,9 @@
 #include "sp-batch-list-model.h"
 #include "sp-cells-private.h"
 #include "sp-context-menu-private.h"
+#include "sp-function-cells-private.h"
+#include "sp-function-search.h"
 #include "sp-heaviest-private.h"
-#include "sp-name-label.h"
 #include "sp-tree-item.h"
 #include "sp-tree-rows-private.h"
 
@@ -33,19 +34,12 @@
 /* A hot path goes on to a child with more than 1/20 (5%) of its parent. */
 #define HOT_PATH_MIN_SHARE 20
 
-typedef enum {
-  COLUMN_MODULE,
-  COLUMN_SELF,
-  COLUMN_TOTAL,
-} Column;
-
 struct _SpCallTreeView
 {
   GtkWidget parent_instance;
 
   /* Child widgets */
   GtkColumnView       *column_view;
-  GtkColumnViewColumn *function_column;
   GtkColumnViewColumn *total_column;
 
   /* Owned references */
@@ -54,11 +48,7 @@ struct _SpCallTreeView
   GtkSortListModel    *sorted;
   GtkSingleSelection  *selection;
   SpCallTree          *pending_tree;     /* given while hidden: shown when mapped or asked about */
-  guint                scroll_tick;      /* a scroll waiting for the list view's size */
-
-  /* Borrowed references */
-  SpProfile           *profile;
-  SpProfile           *pending_profile;
+  SpProfile           *pending_profile;  /* pending_tree's */
 
   char                *last_search; /* casefolded; Enter again goes to its next match */
   GHashTable          *remembered;  /* function paths ("12,7,") of the rows the user had open */
@@ -87,226 +77,19 @@ G_DEFINE_FINAL_TYPE_WITH_CODE (SpCallTreeView, sp_call_tree_view, GTK_TYPE_WIDGE
 static guint signals[N_SIGNALS];
 
 /* ------------------------------------------------------------------ */
-/* Cells */
-
-static SpTreeItem *
-list_item_get_tree_item (GtkListItem *list_item)
-{
-  GtkTreeListRow *row = gtk_list_item_get_item (list_item);
-
-  return row != NULL ? gtk_tree_list_row_get_item (row) : NULL;
-}
-
-/* The tooltip: the function's name in full (the label may shorten it),
- * its module and where it is defined. Asked for only when shown:
- * gtk_widget_set_tooltip_text in bind costs an X round trip per row under
- * GTK 4.8 (it re-queries the pointer), and expanding the hottest path
- * rebinds the visible rows once per level. */
-static gboolean
-function_query_tooltip (GtkWidget *label,
-                        int x,
-                        int y,
-                        gboolean keyboard_mode,
-                        GtkTooltip *tooltip,
-                        gpointer user_data)
-{
-  g_autoptr (SpTreeItem) item = list_item_get_tree_item (GTK_LIST_ITEM (user_data));
-  g_autofree char *location = NULL;
-  g_autofree char *text = NULL;
-
-  if (item == NULL || _sp_context_menu_is_open (label))
-    return FALSE;
-  location = sp_tree_item_get_location (item);
-  text = _sp_cells_function_tooltip (sp_tree_item_get_name (item), sp_tree_item_get_module (item), location);
-  _sp_cells_set_tooltip_text (tooltip, text);
-  return TRUE;
-}
-
-static void
-function_setup (GtkSignalListItemFactory *factory,
-                GtkListItem *list_item,
-                gpointer user_data)
-{
-  GtkWidget *expander = gtk_tree_expander_new ();
-  GtkWidget *label = sp_name_label_new ();
-
-  gtk_widget_set_has_tooltip (label, TRUE);
-  /* The list item outlives its child label. */
-  g_signal_connect (label, "query-tooltip", G_CALLBACK (function_query_tooltip), list_item);
-  gtk_tree_expander_set_child (GTK_TREE_EXPANDER (expander), label);
-  gtk_list_item_set_child (list_item, expander);
-  _sp_context_menu_remember_item (expander, list_item);
-}
-
-/* No unbind that clears the expander's row: GTK 4.8's expander drops and
- * rebuilds its indent widgets (one per level) whenever its row changes,
- * and a row that GTK rebinds in place after an update (the same row
- * object) would pay that twice; set to the same row, it does nothing. */
-static void
-function_bind (GtkSignalListItemFactory *factory,
-               GtkListItem *list_item,
-               gpointer user_data)
-{
-  GtkTreeExpander *expander = GTK_TREE_EXPANDER (gtk_list_item_get_child (list_item));
-  SpNameLabel *label = SP_NAME_LABEL (gtk_tree_expander_get_child (expander));
-  g_autoptr (SpTreeItem) item = list_item_get_tree_item (list_item);
-
-  gtk_tree_expander_set_list_row (expander, gtk_list_item_get_item (list_item));
-  if (item == NULL)
-    return;
-  sp_name_label_set_name (label, sp_tree_item_get_name (item));
-  _sp_cells_style_function_label (GTK_WIDGET (label), sp_tree_item_get_kind (item));
-}
-
-static void
-text_setup (GtkSignalListItemFactory *factory,
-            GtkListItem *list_item,
-            gpointer user_data)
-{
-  Column column = GPOINTER_TO_INT (user_data);
-  GtkWidget *label = gtk_label_new (NULL);
-
-  if (column == COLUMN_MODULE)
-    {
-      gtk_label_set_xalign (GTK_LABEL (label), 0.0);
-      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
-      gtk_widget_add_css_class (label, "dim-label");
-    }
-  else
-    {
-      gtk_label_set_xalign (GTK_LABEL (label), 1.0);
-      gtk_widget_add_css_class (label, "numeric");
-    }
-  gtk_list_item_set_child (list_item, label);
-  _sp_context_menu_remember_item (label, list_item);
-}
-
-static void
-update_self_cell (GtkWidget *label,
-                  gpointer item)
-{
-  g_autofree char *text = _sp_cells_format_share (sp_tree_item_get_self_percent (item),
-                                                  sp_tree_item_get_self (item));
-
-  gtk_label_set_text (GTK_LABEL (label), text);
-}
-
-static void
-update_total_cell (GtkWidget *label,
-                   gpointer item)
-{
-  g_autofree char *text = _sp_cells_format_share (sp_tree_item_get_total_percent (item),
-                                                  sp_tree_item_get_total (item));
-
-  gtk_label_set_text (GTK_LABEL (label), text);
-}
-
-/* The numbers follow the item: a new tree of the same profile moves the
- * items shown to its nodes (show_tree), and rows GTK does not rebind
- * must still show the new counts. */
-static void
-text_bind (GtkSignalListItemFactory *factory,
-           GtkListItem *list_item,
-           gpointer user_data)
-{
-  GtkWidget *label = gtk_list_item_get_child (list_item);
-  g_autoptr (SpTreeItem) item = list_item_get_tree_item (list_item);
-
-  if (item == NULL)
-    return;
-  switch ((Column) GPOINTER_TO_INT (user_data))
-    {
-    case COLUMN_MODULE:
-      gtk_label_set_text (GTK_LABEL (label), sp_tree_item_get_module (item));
-      break;
-    case COLUMN_SELF:
-      update_self_cell (label, item);
-      _sp_cells_follow (label, item, "self", "self-percent", update_self_cell);
-      break;
-    case COLUMN_TOTAL:
-      update_total_cell (label, item);
-      _sp_cells_follow (label, item, "total", "total-percent", update_total_cell);
-      break;
-    default:
-      g_assert_not_reached ();
-    }
-}
-
-static void
-text_unbind (GtkSignalListItemFactory *factory,
-             GtkListItem *list_item,
-             gpointer user_data)
-{
-  _sp_cells_unfollow (gtk_list_item_get_child (list_item));
-}
-
-static GtkListItemFactory *
-text_factory_new (Column column)
-{
-  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
-
-  g_signal_connect (factory, "setup", G_CALLBACK (text_setup), GINT_TO_POINTER (column));
-  g_signal_connect (factory, "bind", G_CALLBACK (text_bind), GINT_TO_POINTER (column));
-  g_signal_connect (factory, "unbind", G_CALLBACK (text_unbind), GINT_TO_POINTER (column));
-  return factory;
-}
-
-static GtkListItemFactory *
-function_factory_new (void)
-{
-  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
-
-  g_signal_connect (factory, "setup", G_CALLBACK (function_setup), NULL);
-  g_signal_connect (factory, "bind", G_CALLBACK (function_bind), NULL);
-  return factory;
-}
-
-/* ------------------------------------------------------------------ */
 /* Columns and models */
-
-static GtkSorter *
-property_sorter_new (const char *property,
-                     gboolean numeric)
-{
-  GtkExpression *expression = gtk_property_expression_new (SP_TYPE_TREE_ITEM, NULL, property);
-
-  if (numeric)
-    return GTK_SORTER (gtk_numeric_sorter_new (expression));
-  return GTK_SORTER (gtk_string_sorter_new (expression));
-}
-
-static GtkColumnViewColumn *
-add_column (SpCallTreeView *self,
-            const char *title,
-            GtkListItemFactory *factory,
-            GtkSorter *sorter)
-{
-  GtkColumnViewColumn *column = gtk_column_view_column_new (title, factory);
-
-  gtk_column_view_column_set_sorter (column, sorter);
-  gtk_column_view_column_set_resizable (column, TRUE);
-  gtk_column_view_append_column (self->column_view, column);
-  g_object_unref (sorter);
-  g_object_unref (column);
-  return column;   /* the column view holds it */
-}
 
 static void
 add_columns (SpCallTreeView *self)
 {
   GtkColumnViewColumn *column;
 
-  self->function_column = add_column (self, "Function", function_factory_new (),
-                                      property_sorter_new ("name", FALSE));
-  gtk_column_view_column_set_expand (self->function_column, TRUE);
-  column = add_column (self, "Module", text_factory_new (COLUMN_MODULE),
-                       property_sorter_new ("module", FALSE));
+  _sp_function_cells_add_column (self->column_view, SP_FUNCTION_COLUMN_NAME, TRUE);
+  column = _sp_function_cells_add_column (self->column_view, SP_FUNCTION_COLUMN_MODULE, TRUE);
   gtk_column_view_column_set_fixed_width (column, 160);
-  column = add_column (self, "Self", text_factory_new (COLUMN_SELF),
-                       property_sorter_new ("self", TRUE));
+  column = _sp_function_cells_add_column (self->column_view, SP_FUNCTION_COLUMN_SELF, TRUE);
   gtk_column_view_column_set_fixed_width (column, 130);
-  self->total_column = add_column (self, "Total", text_factory_new (COLUMN_TOTAL),
-                                   property_sorter_new ("total", TRUE));
+  self->total_column = _sp_function_cells_add_column (self->column_view, SP_FUNCTION_COLUMN_TOTAL, TRUE);
   gtk_column_view_column_set_fixed_width (self->total_column, 130);
 }
 
@@ -373,51 +156,6 @@ reveal_node (GtkTreeListModel *model,
   return row;
 }
 
-static GtkWidget *
-list_view_of (SpCallTreeView *self)
-{
-  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->column_view));
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    if (GTK_IS_LIST_VIEW (child))
-      return child;
-  return NULL;
-}
-
-/* GTK 4.8 has no gtk_column_view_scroll_to (4.12); the list view inside
- * the column view has had the "list.scroll-to-item" action since 4.0. */
-static gboolean
-scroll_when_sized (GtkWidget *widget,
-                   GdkFrameClock *clock,
-                   gpointer user_data)
-{
-  SpCallTreeView *self = SP_CALL_TREE_VIEW (widget);
-  GtkWidget *list = list_view_of (self);
-  guint selected = gtk_single_selection_get_selected (self->selection);
-
-  if (!gtk_widget_get_mapped (list) || gtk_widget_get_height (list) == 0)
-    return G_SOURCE_CONTINUE;
-  self->scroll_tick = 0;
-  if (selected != GTK_INVALID_LIST_POSITION)
-    gtk_widget_activate_action (list, "list.scroll-to-item", "u", selected);
-  return G_SOURCE_REMOVE;
-}
-
-/* Asked before the list view has a size (a tree shown as its page
- * appears), the 4.8 list view scrolls its rows out of view and leaves one:
- * the scroll waits for a frame where it has one. */
-static void
-scroll_to_position (SpCallTreeView *self,
-                    guint position)
-{
-  GtkWidget *list = list_view_of (self);
-
-  if (gtk_widget_get_mapped (list) && gtk_widget_get_height (list) > 0)
-    gtk_widget_activate_action (list, "list.scroll-to-item", "u", position);
-  else if (self->scroll_tick == 0)
-    self->scroll_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), scroll_when_sized, NULL, NULL);
-}
-
 static void
 select_row (SpCallTreeView *self,
             GtkTreeListRow *row,
@@ -434,7 +172,7 @@ select_row (SpCallTreeView *self,
         {
           gtk_single_selection_set_selected (self->selection, i);
           if (scroll)
-            scroll_to_position (self, i);
+            _sp_cells_scroll_to_selected (self->column_view);
           return;
         }
     }
@@ -508,27 +246,6 @@ selection_changed (GtkSingleSelection *selection,
 {
   if (!self->restoring)
     self->touched = TRUE;
-}
-
-/* ------------------------------------------------------------------ */
-/* Search: the matches, heaviest first (_sp_heaviest_nodes) */
-
-/* Which functions' names contain text, ignoring case: one bit each. */
-static gboolean *
-match_functions (SpProfile *profile,
-                 const char *text)
-{
-  guint n = sp_profile_get_n_functions (profile);
-  gboolean *matches = g_new0 (gboolean, n);
-  g_autofree char *needle = g_utf8_casefold (text, -1);
-
-  for (guint f = 0; f < n; f++)
-    {
-      g_autofree char *name = g_utf8_casefold (sp_profile_get_function (profile, f)->name, -1);
-
-      matches[f] = strstr (name, needle) != NULL;
-    }
-  return matches;
 }
 
 /* ------------------------------------------------------------------ */
@@ -705,7 +422,6 @@ show_first_tree (SpCallTreeView *self,
   if (self->source != NULL)
     g_signal_handlers_disconnect_by_func (get_tree_model (self), rows_changed, self);
   old_source = g_steal_pointer (&self->source);
-  self->profile = profile;
   self->source = sp_tree_source_new (profile, tree);
   tree_model = tree_model_new (self);
   selected_row = hot != 0 ? reveal_node (tree_model, tree, hot) : NULL;
@@ -750,7 +466,7 @@ update_tree (SpCallTreeView *self,
   guint32 target;
 
   self->restoring = TRUE;
-  self->source = sp_tree_source_new (self->profile, tree);
+  self->source = sp_tree_source_new (sp_tree_source_get_profile (old_source), tree);
   if (self->touched && selected != SP_CALL_TREE_NONE)
     selected_path = sp_call_tree_get_path (sp_tree_source_get_tree (old_source), selected);
   if (!self->touched)
@@ -785,7 +501,7 @@ show_tree (SpCallTreeView *self,
            SpProfile *profile,
            SpCallTree *tree)
 {
-  if (self->source != NULL && self->profile == profile
+  if (self->source != NULL && sp_tree_source_get_profile (self->source) == profile
       && sp_tree_source_get_tree (self->source)->bottom_up == tree->bottom_up)
     update_tree (self, tree);
   else
@@ -796,8 +512,12 @@ show_tree (SpCallTreeView *self,
 static void
 ensure_shown (SpCallTreeView *self)
 {
-  if (self->pending_tree != NULL)
-    show_tree (self, g_steal_pointer (&self->pending_profile), g_steal_pointer (&self->pending_tree));
+  g_autoptr (SpProfile) profile = NULL;
+
+  if (self->pending_tree == NULL)
+    return;
+  profile = g_steal_pointer (&self->pending_profile);
+  show_tree (self, profile, g_steal_pointer (&self->pending_tree));
 }
 
 static void
@@ -842,8 +562,7 @@ sp_call_tree_view_dispose (GObject *object)
   g_clear_pointer (&self->pending_tree, sp_call_tree_free);
   g_clear_pointer (&self->last_search, g_free);
   g_clear_pointer (&self->remembered, g_hash_table_unref);
-  self->profile = NULL;
-  self->pending_profile = NULL;
+  g_clear_pointer (&self->pending_profile, sp_profile_unref);
   G_OBJECT_CLASS (sp_call_tree_view_parent_class)->dispose (object);
 }
 
@@ -964,7 +683,7 @@ drop_pending_tree (SpCallTreeView *self)
 {
   g_autoptr (GTask) task = NULL;
 
-  self->pending_profile = NULL;
+  g_clear_pointer (&self->pending_profile, sp_profile_unref);
   if (self->pending_tree == NULL)
     return;
   task = g_task_new (NULL, NULL, NULL, NULL);
@@ -992,7 +711,6 @@ sp_call_tree_view_set_tree (SpCallTreeView *self,
         g_signal_handlers_disconnect_by_func (get_tree_model (self), rows_changed, self);
       sp_batch_list_model_set_model (self->batch, NULL);
       g_clear_pointer (&self->source, sp_tree_source_unref);
-      self->profile = NULL;
       /* Another profile may come next: its tree starts afresh. */
       self->touched = FALSE;
       if (self->remembered != NULL)
@@ -1003,7 +721,7 @@ sp_call_tree_view_set_tree (SpCallTreeView *self,
   if (!gtk_widget_get_mapped (GTK_WIDGET (self)))
     {
       self->pending_tree = tree;
-      self->pending_profile = profile;
+      self->pending_profile = sp_profile_ref (profile);
       return;
     }
   show_tree (self, profile, tree);
@@ -1027,7 +745,8 @@ sp_call_tree_view_search_next (SpCallTreeView *self,
   if (self->source == NULL || text[0] == '\0')
     return FALSE;
   tree = sp_tree_source_get_tree (self->source);
-  matches = match_functions (self->profile, text);
+  /* The tree's count: functions a live worker adds meanwhile are not read. */
+  matches = sp_function_search_match (sp_tree_source_get_profile (self->source), tree->n_functions, text);
   nodes = _sp_heaviest_nodes (tree, matches);
   if (nodes->len == 0)
     return FALSE;

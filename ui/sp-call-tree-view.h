@@ -19,8 +19,8 @@ G_DECLARE_FINAL_TYPE (SpCallTreeView, sp_call_tree_view, SP, CALL_TREE_VIEW, Gtk
 
 SpCallTreeView *sp_call_tree_view_new (void);
 
-/* profile is borrowed (it must outlive the tree's use); tree is taken
- * (freed with sp_call_tree_free). NULL clears the view. Expands the
+/* The view holds a reference to profile while it shows its tree; tree is
+ * taken (freed with sp_call_tree_free). NULL clears the view. Expands the
  * hottest path and selects its end; once the user has expanded, collapsed
  * or selected rows, a new tree of the same profile (a live update, a
  * filter) gets the same rows expanded and selected instead, found by

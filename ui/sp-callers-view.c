@@ -10,21 +10,14 @@
  * list. */
 #include "sp-callers-view.h"
 
-#include <string.h>
 
 #include "sp-cells-private.h"
 #include "sp-context-menu-private.h"
+#include "sp-function-cells-private.h"
 #include "sp-function-item.h"
-#include "sp-name-label.h"
+#include "sp-function-search.h"
 
 #define FUNCTION_LIST_WIDTH 380
-
-typedef enum {
-  COLUMN_FUNCTION,
-  COLUMN_MODULE,
-  COLUMN_SELF,
-  COLUMN_TOTAL,
-} Column;
 
 /* One of the view's tables. */
 typedef struct {
@@ -46,8 +39,6 @@ struct _SpCallersView
   Table      functions;
   Table      callers;
   Table      callees;
-
-  /* Borrowed references */
   SpProfile *profile;
 
   guint32    function;   /* the chosen one, SP_FUNCTION_LIST_ROOT: none */
@@ -67,129 +58,17 @@ static guint signals[N_SIGNALS];
 G_DEFINE_FINAL_TYPE (SpCallersView, sp_callers_view, GTK_TYPE_WIDGET)
 
 /* ------------------------------------------------------------------ */
-/* Cells */
-
-/* The function's name, module and source, asked for only when a tooltip shows:
- * gtk_widget_set_tooltip_text in bind costs an X round trip per row under
- * GTK 4.8 (as in the call tree). */
-static gboolean
-function_query_tooltip (GtkWidget *label,
-                        int x,
-                        int y,
-                        gboolean keyboard_mode,
-                        GtkTooltip *tooltip,
-                        gpointer user_data)
-{
-  SpFunctionItem *item = gtk_list_item_get_item (GTK_LIST_ITEM (user_data));
-  g_autofree char *location = NULL;
-  g_autofree char *text = NULL;
-
-  if (item == NULL || _sp_context_menu_is_open (label))
-    return FALSE;
-  location = sp_function_item_get_location (item);
-  text = _sp_cells_function_tooltip (sp_function_item_get_name (item), sp_function_item_get_module (item), location);
-  _sp_cells_set_tooltip_text (tooltip, text);
-  return TRUE;
-}
-
-static void
-cell_setup (GtkSignalListItemFactory *factory,
-            GtkListItem *list_item,
-            gpointer user_data)
-{
-  Column column = GPOINTER_TO_INT (user_data);
-  GtkWidget *label;
-
-  if (column == COLUMN_FUNCTION)
-    {
-      label = sp_name_label_new ();
-      gtk_widget_set_has_tooltip (label, TRUE);
-      /* The list item outlives its child label. */
-      g_signal_connect (label, "query-tooltip", G_CALLBACK (function_query_tooltip), list_item);
-      gtk_list_item_set_child (list_item, label);
-      _sp_context_menu_remember_item (label, list_item);
-      return;
-    }
-  label = gtk_label_new (NULL);
-  switch (column)
-    {
-    case COLUMN_MODULE:
-      gtk_label_set_xalign (GTK_LABEL (label), 0.0);
-      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
-      gtk_widget_add_css_class (label, "dim-label");
-      break;
-    case COLUMN_FUNCTION:
-    case COLUMN_SELF:
-    case COLUMN_TOTAL:
-    default:
-      gtk_label_set_xalign (GTK_LABEL (label), 1.0);
-      gtk_widget_add_css_class (label, "numeric");
-      break;
-    }
-  gtk_list_item_set_child (list_item, label);
-  _sp_context_menu_remember_item (label, list_item);
-}
-
-static void
-cell_bind (GtkSignalListItemFactory *factory,
-           GtkListItem *list_item,
-           gpointer user_data)
-{
-  GtkWidget *child = gtk_list_item_get_child (list_item);
-  GtkLabel *label = GTK_IS_LABEL (child) ? GTK_LABEL (child) : NULL;
-  SpFunctionItem *item = gtk_list_item_get_item (list_item);
-  g_autofree char *text = NULL;
-
-  switch ((Column) GPOINTER_TO_INT (user_data))
-    {
-    case COLUMN_FUNCTION:
-      sp_name_label_set_name (SP_NAME_LABEL (child), sp_function_item_get_name (item));
-      _sp_cells_style_function_label (child, sp_function_item_get_kind (item));
-      return;
-    case COLUMN_MODULE:
-      gtk_label_set_text (label, sp_function_item_get_module (item));
-      return;
-    case COLUMN_SELF:
-      text = _sp_cells_format_share (sp_function_item_get_self_percent (item), sp_function_item_get_self (item));
-      break;
-    case COLUMN_TOTAL:
-      text = _sp_cells_format_share (sp_function_item_get_total_percent (item), sp_function_item_get_total (item));
-      break;
-    default:
-      g_assert_not_reached ();
-    }
-  gtk_label_set_text (label, text);
-}
-
-/* ------------------------------------------------------------------ */
 /* Tables */
 
 static GtkColumnViewColumn *
 add_column (GtkColumnView *column_view,
-            Column kind,
-            const char *title,
-            const char *property,
-            gboolean numeric)
+            SpFunctionColumn column)
 {
-  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
-  GtkExpression *expression = gtk_property_expression_new (SP_TYPE_FUNCTION_ITEM, NULL, property);
-  GtkSorter *sorter = numeric ? GTK_SORTER (gtk_numeric_sorter_new (expression))
-                              : GTK_SORTER (gtk_string_sorter_new (expression));
-  GtkColumnViewColumn *column;
+  GtkColumnViewColumn *view_column = _sp_function_cells_add_column (column_view, column, FALSE);
 
-  g_signal_connect (factory, "setup", G_CALLBACK (cell_setup), GINT_TO_POINTER (kind));
-  g_signal_connect (factory, "bind", G_CALLBACK (cell_bind), GINT_TO_POINTER (kind));
-  column = gtk_column_view_column_new (title, factory);
-  gtk_column_view_column_set_sorter (column, sorter);
-  gtk_column_view_column_set_resizable (column, TRUE);
-  if (kind == COLUMN_FUNCTION)
-    gtk_column_view_column_set_expand (column, TRUE);
-  else
-    gtk_column_view_column_set_fixed_width (column, kind == COLUMN_MODULE ? 150 : 120);
-  gtk_column_view_append_column (column_view, column);
-  g_object_unref (sorter);
-  g_object_unref (column);
-  return column;   /* the column view holds it */
+  if (column != SP_FUNCTION_COLUMN_NAME)
+    gtk_column_view_column_set_fixed_width (view_column, column == SP_FUNCTION_COLUMN_MODULE ? 150 : 120);
+  return view_column;
 }
 
 /* A table of functions in a scrolled window, sorted by sort_by (self or
@@ -197,7 +76,7 @@ add_column (GtkColumnView *column_view,
 static GtkWidget *
 table_init (Table *table,
             gboolean with_module,
-            Column sort_by)
+            SpFunctionColumn sort_by)
 {
   GtkWidget *scroller = gtk_scrolled_window_new ();
   GtkColumnViewColumn *self_column, *total_column;
@@ -206,11 +85,11 @@ table_init (Table *table,
   table->store = g_list_store_new (SP_TYPE_FUNCTION_ITEM);
   table->column_view = GTK_COLUMN_VIEW (gtk_column_view_new (NULL));
   gtk_column_view_set_show_column_separators (table->column_view, TRUE);
-  add_column (table->column_view, COLUMN_FUNCTION, "Function", "name", FALSE);
+  add_column (table->column_view, SP_FUNCTION_COLUMN_NAME);
   if (with_module)
-    add_column (table->column_view, COLUMN_MODULE, "Module", "module", FALSE);
-  self_column = add_column (table->column_view, COLUMN_SELF, "Self", "self", TRUE);
-  total_column = add_column (table->column_view, COLUMN_TOTAL, "Total", "total", TRUE);
+    add_column (table->column_view, SP_FUNCTION_COLUMN_MODULE);
+  self_column = add_column (table->column_view, SP_FUNCTION_COLUMN_SELF);
+  total_column = add_column (table->column_view, SP_FUNCTION_COLUMN_TOTAL);
 
   sorted = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (table->store)),
                                     g_object_ref (gtk_column_view_get_sorter (table->column_view)));
@@ -218,7 +97,7 @@ table_init (Table *table,
   gtk_single_selection_set_autoselect (table->selection, FALSE);
   gtk_single_selection_set_can_unselect (table->selection, TRUE);
   gtk_column_view_set_model (table->column_view, GTK_SELECTION_MODEL (table->selection));
-  gtk_column_view_sort_by_column (table->column_view, sort_by == COLUMN_SELF ? self_column : total_column,
+  gtk_column_view_sort_by_column (table->column_view, sort_by == SP_FUNCTION_COLUMN_SELF ? self_column : total_column,
                                   GTK_SORT_DESCENDING);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), GTK_WIDGET (table->column_view));
   gtk_widget_set_vexpand (scroller, TRUE);
@@ -276,7 +155,7 @@ select_in_list (SpCallersView *self,
   gtk_single_selection_set_selected (self->functions.selection, position);
   self->updating = FALSE;
   if (scroll && position != G_MAXUINT)
-    _sp_cells_scroll_to (self->functions.column_view, position);
+    _sp_cells_scroll_to_selected (self->functions.column_view);
 }
 
 static void
@@ -394,13 +273,13 @@ butterfly_new (SpCallersView *self)
   gtk_box_append (GTK_BOX (box), heading_new ("Callers", "Who calls the function (its outermost call on each "
                                               "stack). Total: samples through that call; self: those "
                                               "where the function itself was running."));
-  gtk_box_append (GTK_BOX (box), table_init (&self->callers, TRUE, COLUMN_TOTAL));
+  gtk_box_append (GTK_BOX (box), table_init (&self->callers, TRUE, SP_FUNCTION_COLUMN_TOTAL));
   gtk_box_append (GTK_BOX (box), gtk_separator_new (GTK_ORIENTATION_HORIZONTAL));
   gtk_box_append (GTK_BOX (box), focus_box_new (self));
   gtk_box_append (GTK_BOX (box), gtk_separator_new (GTK_ORIENTATION_HORIZONTAL));
   gtk_box_append (GTK_BOX (box), heading_new ("Callees", "What the function calls. Total: samples in that "
                                               "call; self: those where the callee itself was running."));
-  gtk_box_append (GTK_BOX (box), table_init (&self->callees, TRUE, COLUMN_TOTAL));
+  gtk_box_append (GTK_BOX (box), table_init (&self->callees, TRUE, SP_FUNCTION_COLUMN_TOTAL));
   g_signal_connect (self->callers.column_view, "activate", G_CALLBACK (neighbour_activated), self);
   g_signal_connect (self->callees.column_view, "activate", G_CALLBACK (neighbour_activated), self);
   return box;
@@ -417,7 +296,7 @@ sp_callers_view_dispose (GObject *object)
   table_clear (&self->callers);
   table_clear (&self->callees);
   g_clear_pointer (&self->last_search, g_free);
-  self->profile = NULL;
+  g_clear_pointer (&self->profile, sp_profile_unref);
   G_OBJECT_CLASS (sp_callers_view_parent_class)->dispose (object);
 }
 
@@ -451,7 +330,7 @@ sp_callers_view_init (SpCallersView *self)
   self->picked = SP_FUNCTION_LIST_ROOT;
   gtk_box_append (GTK_BOX (list), heading_new ("Functions", "Every function: self, the samples where it was "
                                                "running; total, those with it anywhere on the stack."));
-  gtk_box_append (GTK_BOX (list), table_init (&self->functions, FALSE, COLUMN_SELF));
+  gtk_box_append (GTK_BOX (list), table_init (&self->functions, FALSE, SP_FUNCTION_COLUMN_SELF));
   g_signal_connect (self->functions.selection, "notify::selected", G_CALLBACK (list_selection_changed), self);
 
   self->paned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
@@ -491,6 +370,9 @@ sp_callers_view_set_functions (SpCallersView *self,
       self->function = SP_FUNCTION_LIST_ROOT;
       self->picked = SP_FUNCTION_LIST_ROOT;
     }
+  if (profile != NULL)
+    sp_profile_ref (profile);
+  g_clear_pointer (&self->profile, sp_profile_unref);
   self->profile = profile;
   self->all = all;
   table_set (self, &self->functions, functions);
@@ -595,10 +477,9 @@ matching_rows (SpCallersView *self,
   for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
     {
       g_autoptr (SpFunctionItem) item = g_list_model_get_item (rows, i);
-      g_autofree char *name = g_utf8_casefold (sp_function_item_get_name (item), -1);
       Match match = { i, sp_function_item_get_total (item) };
 
-      if (strstr (name, folded) != NULL)
+      if (sp_function_search_name_matches (sp_function_item_get_name (item), folded))
         g_array_append_val (matches, match);
     }
   g_array_sort (matches, compare_heavier);
@@ -630,7 +511,7 @@ sp_callers_view_search_next (SpCallersView *self,
   self->last_search = g_steal_pointer (&folded);
   /* Selecting the row chooses its function (list_selection_changed). */
   gtk_single_selection_set_selected (self->functions.selection, g_array_index (matches, Match, next).position);
-  _sp_cells_scroll_to (self->functions.column_view, g_array_index (matches, Match, next).position);
+  _sp_cells_scroll_to_selected (self->functions.column_view);
   return TRUE;
 }
 

@@ -24,8 +24,8 @@ G_DECLARE_FINAL_TYPE (SpCallersView, sp_callers_view, SP, CALLERS_VIEW, GtkWidge
 
 SpCallersView *sp_callers_view_new (void);
 
-/* Every function of profile (borrowed: it must outlive the view's use)
- * with its samples: functions (SpFunctionCost, as sp_function_list_new
+/* Every function of profile (the view holds a reference to it) with its
+ * samples: functions (SpFunctionCost, as sp_function_list_new
  * makes it) is taken. all: the samples percentages are of. NULL clears
  * the view, the chosen function too. The chosen function stays selected
  * in the new list, and the list where it was scrolled. */

@@ -48,8 +48,8 @@ void _sp_cells_follow (GtkWidget *cell,
 /* Stops what _sp_cells_follow started (nothing if it was not). */
 void _sp_cells_unfollow (GtkWidget *cell);
 
-/* Scrolls column_view to show the row at position. */
-void _sp_cells_scroll_to (GtkColumnView *column_view,
-                          guint position);
+/* Scrolls column_view (its model a GtkSingleSelection) to show the
+ * selected row, now or, before the view has a size, once it has one. */
+void _sp_cells_scroll_to_selected (GtkColumnView *column_view);
 
 G_END_DECLS

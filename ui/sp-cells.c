@@ -154,8 +154,7 @@ _sp_cells_format_share (double percent,
   return g_strdup_printf ("%.1f%%  (%" G_GUINT64_FORMAT ")", percent, samples);
 }
 
-/* GTK 4.8 has no gtk_column_view_scroll_to (4.12); the list view inside
- * the column view has had the "list.scroll-to-item" action since 4.0. */
+/* A scroll waits for the list view's size (see _sp_cells_scroll_to_selected). */
 #define PENDING_SCROLL "sp-cells-pending-scroll"
 
 static GtkWidget *
@@ -175,20 +174,27 @@ has_size (GtkWidget *list)
   return gtk_widget_get_mapped (list) && gtk_widget_get_height (list) > 0;
 }
 
-/* The position waiting (plus one, 0: none) is scrolled to on the first
- * frame where the list view has a size. */
+static void
+scroll_now (GtkColumnView *column_view,
+            GtkWidget *list)
+{
+  GtkSelectionModel *model = gtk_column_view_get_model (column_view);
+  guint selected = GTK_IS_SINGLE_SELECTION (model) ? gtk_single_selection_get_selected (GTK_SINGLE_SELECTION (model))
+                                                   : GTK_INVALID_LIST_POSITION;
+
+  if (selected != GTK_INVALID_LIST_POSITION)
+    gtk_widget_activate_action (list, "list.scroll-to-item", "u", selected);
+}
+
 static gboolean
 scroll_when_sized (GtkWidget *list,
                    GdkFrameClock *clock,
                    gpointer user_data)
 {
-  guint pending = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (list), PENDING_SCROLL));
-
   if (!has_size (list))
     return G_SOURCE_CONTINUE;
   g_object_set_data (G_OBJECT (list), PENDING_SCROLL, NULL);
-  if (pending > 0)
-    gtk_widget_activate_action (list, "list.scroll-to-item", "u", pending - 1);
+  scroll_now (GTK_COLUMN_VIEW (gtk_widget_get_parent (list)), list);
   return G_SOURCE_REMOVE;
 }
 
@@ -196,23 +202,22 @@ scroll_when_sized (GtkWidget *list,
  * the column view has had "list.scroll-to-item" since 4.0. Asked before
  * the list view has a size (its page just shown), it scrolled the rows
  * out of view and left one until the list was clicked: the scroll waits
- * for a frame where the list has one. */
+ * for a frame where the list has one. The row is the one selected then,
+ * not when asked: a live update may have sorted it elsewhere meanwhile. */
 void
-_sp_cells_scroll_to (GtkColumnView *column_view,
-                     guint position)
+_sp_cells_scroll_to_selected (GtkColumnView *column_view)
 {
   GtkWidget *list = list_view_of (column_view);
-  gboolean waiting;
 
   if (list == NULL)
     return;
-  waiting = g_object_get_data (G_OBJECT (list), PENDING_SCROLL) != NULL;
-  if (has_size (list) && !waiting)
+  if (g_object_get_data (G_OBJECT (list), PENDING_SCROLL) != NULL)
+    return;
+  if (has_size (list))
     {
-      gtk_widget_activate_action (list, "list.scroll-to-item", "u", position);
+      scroll_now (column_view, list);
       return;
     }
-  g_object_set_data (G_OBJECT (list), PENDING_SCROLL, GUINT_TO_POINTER (position + 1));
-  if (!waiting)
-    gtk_widget_add_tick_callback (list, scroll_when_sized, NULL, NULL);
+  g_object_set_data (G_OBJECT (list), PENDING_SCROLL, GUINT_TO_POINTER (TRUE));
+  gtk_widget_add_tick_callback (list, scroll_when_sized, NULL, NULL);
 }

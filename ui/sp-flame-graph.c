@@ -7,11 +7,12 @@
  * first. The zoomed node spans the whole width with its ancestors stacked
  * full width beside it, as a breadcrumb.
  *
- * From tree to pixels: the layout (one Frame per drawn rectangle) depends on
- * the tree, the zoom and the width; the render node also on the height, the
- * search and the orientation. Both are cached and rebuilt only when one of
- * those changes; snapshot() replays the cached node. Hit-testing (clicks,
- * tooltips, sp_flame_graph_node_at) uses the same layout as the drawing.
+ * From tree to pixels: the layout (one SpFlameFrame per drawn rectangle,
+ * sp-flame-layout.h) depends on the tree, the zoom and the width; the
+ * render node also on the height, the search and the orientation. Both
+ * are cached and rebuilt only when one of those changes; snapshot()
+ * replays the cached node. Hit-testing (clicks, tooltips,
+ * sp_flame_graph_node_at) uses the same layout as the drawing.
  *
  * The graph scrolls itself (GtkScrollable): a deep tree is many times
  * taller than its view, and drawing only the rows in view (with a margin,
@@ -23,14 +24,14 @@
 
 #include "sp-cells-private.h"
 #include "sp-context-menu-private.h"
+#include "sp-function-search.h"
 #include "sp-heaviest-private.h"
 #include "sp-flame-labels.h"
+#include "sp-flame-layout.h"
 
 #include <math.h>
-#include <string.h>
 
 #define ROW_HEIGHT        18
-#define MIN_FRAME_WIDTH   1.0   /* narrower frames (and their children) are not drawn */
 #define MIN_LABEL_WIDTH   28.0  /* narrower frames get no label */
 #define LABEL_PADDING     3.0
 
@@ -38,13 +39,6 @@ typedef struct {
   double top;
   double bottom;
 } Band;
-
-typedef struct {
-  guint32 node;
-  guint   row;    /* 0 is the root's row */
-  double  x;
-  double  width;
-} Frame;
 
 struct _SpFlameGraph
 {
@@ -54,14 +48,13 @@ struct _SpFlameGraph
   SpCallTree    *tree;
   guint         *heights;         /* rows of each node's subtree, itself included */
   char          *search;
-  char          *last_search;     /* Enter again goes to its next match */
-  GArray        *frames;          /* Frame, laid out for layout_width */
+  gboolean      *search_matches;  /* search's, a gboolean per function of tree; NULL until drawn */
+  char          *last_search;     /* casefolded; Enter again goes to its next match */
+  GArray        *frames;          /* SpFlameFrame, laid out for layout_width */
   GskRenderNode *render_node;     /* for render_width x render_height, rows in render_band */
   SpFlameLabels *labels;          /* names shaped in the widget's font; NULL until drawn */
   GtkAdjustment *hadjustment;
   GtkAdjustment *vadjustment;
-
-  /* Borrowed references */
   SpProfile     *profile;
 
   guint32        zoom;
@@ -113,35 +106,6 @@ invalidate_layout (SpFlameGraph *self)
   self->layout_width = -1;
   g_array_set_size (self->frames, 0);
   invalidate_render (self);
-}
-
-/* One backward pass: children come after their parent (sp-call-tree.h),
- * so each node's height is known when its parent's is updated. Once per
- * tree: a zoom then costs nothing (a walk of the whole tree took 12 ms on
- * a 286,000-node tree, in the click). */
-static guint *
-subtree_heights (const SpCallTree *tree)
-{
-  guint *heights = g_new0 (guint, MAX (tree->n_nodes, 1));
-
-  for (guint32 n = tree->n_nodes; n-- > 0;)
-    {
-      heights[n]++;
-      if (n > 0)
-        heights[tree->nodes[n].parent] = MAX (heights[tree->nodes[n].parent], heights[n]);
-    }
-  return heights;
-}
-
-static guint
-node_depth (const SpCallTree *tree,
-            guint32 node)
-{
-  guint depth = 0;
-
-  for (guint32 n = node; n != 0; n = tree->nodes[n].parent)
-    depth++;
-  return depth;
 }
 
 /* The content: every row, and at least the widget's height (the roots
@@ -219,7 +183,7 @@ update_rows (SpFlameGraph *self)
   guint n_rows = 0;
 
   if (self->tree != NULL)
-    n_rows = node_depth (self->tree, self->zoom) + self->heights[self->zoom];
+    n_rows = sp_flame_layout_depth (self->tree, self->zoom) + self->heights[self->zoom];
   if (n_rows != self->n_rows)
     {
       self->n_rows = n_rows;
@@ -229,61 +193,16 @@ update_rows (SpFlameGraph *self)
 }
 
 static void
-add_frame (SpFlameGraph *self,
-           guint32 node,
-           guint row,
-           double x,
-           double width)
-{
-  Frame frame = { node, row, x, width };
-
-  g_array_append_val (self->frames, frame);
-}
-
-/* Children are linked by total, largest first (sp-call-tree.h). */
-static void
-layout_children (SpFlameGraph *self,
-                 guint32 node,
-                 guint row,
-                 double x,
-                 double scale)
-{
-  const SpCallTreeNode *nodes = self->tree->nodes;
-
-  for (guint32 child = nodes[node].first_child; child != SP_CALL_TREE_NONE; child = nodes[child].next_sibling)
-    {
-      double width = nodes[child].total * scale;
-
-      /* Every later sibling is narrower still. */
-      if (width < MIN_FRAME_WIDTH)
-        break;
-      add_frame (self, child, row, x, width);
-      layout_children (self, child, row + 1, x, scale);
-      x += width;
-    }
-}
-
-static void
 ensure_layout (SpFlameGraph *self,
                int width)
 {
-  guint zoom_row;
-  guint64 zoom_total;
-
   if (self->layout_width == width)
     return;
-  g_array_set_size (self->frames, 0);
   self->layout_width = width;
-  if (self->tree == NULL || width <= 0)
-    return;
-
-  zoom_row = node_depth (self->tree, self->zoom);
-  for (guint32 n = self->tree->nodes[self->zoom].parent; n != SP_CALL_TREE_NONE; n = self->tree->nodes[n].parent)
-    add_frame (self, n, node_depth (self->tree, n), 0, width);
-  add_frame (self, self->zoom, zoom_row, 0, width);
-  zoom_total = self->tree->nodes[self->zoom].total;
-  if (zoom_total > 0)
-    layout_children (self, self->zoom, zoom_row + 1, 0, (double) width / zoom_total);
+  if (self->tree != NULL)
+    sp_flame_layout_frames (self->tree, self->zoom, width, self->frames);
+  else
+    g_array_set_size (self->frames, 0);
 }
 
 static double
@@ -297,7 +216,7 @@ row_y (SpFlameGraph *self,
 }
 
 /* (x, y) in the widget's coordinates. */
-static const Frame *
+static const SpFlameFrame *
 frame_at (SpFlameGraph *self,
           double x,
           double y)
@@ -312,14 +231,7 @@ frame_at (SpFlameGraph *self,
     return NULL;
   row = (guint) (from_root / ROW_HEIGHT);
   ensure_layout (self, width);
-  for (guint i = 0; i < self->frames->len; i++)
-    {
-      const Frame *frame = &g_array_index (self->frames, Frame, i);
-
-      if (frame->row == row && x >= frame->x && x < frame->x + frame->width)
-        return frame;
-    }
-  return NULL;
+  return sp_flame_layout_frame_at (self->frames, row, x);
 }
 
 static const char *
@@ -400,7 +312,7 @@ frame_colours (SpFlameGraph *self,
   static const GdkRGBA match = { 0.88f, 0.28f, 0.88f, 1 };
 
   *text = (GdkRGBA) { 0.1f, 0.1f, 0.1f, 1 };
-  if (self->search != NULL && node != 0 && strstr (node_name (self, node), self->search) != NULL)
+  if (self->search != NULL && node != 0 && self->search_matches[self->tree->nodes[node].function])
     {
       *fill = match;
       return;
@@ -431,10 +343,12 @@ render (SpFlameGraph *self,
     g_clear_pointer (&self->labels, sp_flame_labels_free);
   if (self->labels == NULL)
     self->labels = sp_flame_labels_new (GTK_WIDGET (self));
+  if (self->search != NULL && self->tree != NULL && self->search_matches == NULL)
+    self->search_matches = sp_function_search_match (self->profile, self->tree->n_functions, self->search);
   ensure_layout (self, width);
   for (guint i = 0; i < self->frames->len; i++)
     {
-      const Frame *frame = &g_array_index (self->frames, Frame, i);
+      const SpFlameFrame *frame = &g_array_index (self->frames, SpFlameFrame, i);
       double y = row_y (self, frame->row, height);
       double x0 = round (frame->x);
       double x1 = round (frame->x + frame->width);
@@ -499,7 +413,7 @@ sp_flame_graph_query_tooltip (GtkWidget *widget,
                               GtkTooltip *tooltip)
 {
   SpFlameGraph *self = SP_FLAME_GRAPH (widget);
-  const Frame *frame = frame_at (self, x, y);
+  const SpFlameFrame *frame = frame_at (self, x, y);
   g_autofree char *markup = NULL;
   GdkRectangle area;
 
@@ -649,8 +563,10 @@ sp_flame_graph_finalize (GObject *object)
   SpFlameGraph *self = SP_FLAME_GRAPH (object);
 
   g_clear_pointer (&self->tree, sp_call_tree_free);
+  g_clear_pointer (&self->profile, sp_profile_unref);
   g_clear_pointer (&self->heights, g_free);
   g_clear_pointer (&self->search, g_free);
+  g_clear_pointer (&self->search_matches, g_free);
   g_clear_pointer (&self->last_search, g_free);
   g_clear_pointer (&self->frames, g_array_unref);
   g_clear_pointer (&self->render_node, gsk_render_node_unref);
@@ -777,7 +693,7 @@ sp_flame_graph_init (SpFlameGraph *self)
 {
   GtkGesture *click = gtk_gesture_click_new ();
 
-  self->frames = g_array_new (FALSE, FALSE, sizeof (Frame));
+  self->frames = g_array_new (FALSE, FALSE, sizeof (SpFlameFrame));
   self->layout_width = -1;
   /* Alone, outside a scrolled window, the graph has adjustments of its own. */
   set_adjustment (self, &self->hadjustment, NULL, FALSE);
@@ -833,9 +749,13 @@ sp_flame_graph_set_tree (SpFlameGraph *self,
   self->selected = selected_same ? selected : 0;
   g_clear_pointer (&self->tree, sp_call_tree_free);
   g_clear_pointer (&self->heights, g_free);
+  g_clear_pointer (&self->search_matches, g_free);
   self->tree = tree;
   if (tree != NULL)
-    self->heights = subtree_heights (tree);
+    self->heights = sp_flame_layout_subtree_heights (tree);
+  if (tree != NULL)
+    sp_profile_ref (profile);
+  g_clear_pointer (&self->profile, sp_profile_unref);
   self->profile = tree != NULL ? profile : NULL;
   self->zoom = zoom;
   update_rows (self);
@@ -881,6 +801,7 @@ sp_flame_graph_set_search (SpFlameGraph *self,
     return;
   g_free (self->search);
   self->search = g_strdup (text);
+  g_clear_pointer (&self->search_matches, g_free);
   invalidate_render (self);
 }
 
@@ -933,7 +854,7 @@ sp_flame_graph_node_at (SpFlameGraph *self,
                         double x,
                         double y)
 {
-  const Frame *frame;
+  const SpFlameFrame *frame;
 
   g_return_val_if_fail (SP_IS_FLAME_GRAPH (self), SP_CALL_TREE_NONE);
 
@@ -983,11 +904,8 @@ static GArray *
 matching_nodes (SpFlameGraph *self,
                 const char *text)
 {
-  guint n_functions = sp_profile_get_n_functions (self->profile);
-  g_autofree gboolean *matches = g_new0 (gboolean, n_functions);
+  g_autofree gboolean *matches = sp_function_search_match (self->profile, self->tree->n_functions, text);
 
-  for (guint f = 0; f < n_functions; f++)
-    matches[f] = strstr (sp_profile_get_function (self->profile, f)->name, text) != NULL;
   return _sp_heaviest_nodes (self->tree, matches);
 }
 
@@ -996,6 +914,7 @@ sp_flame_graph_search_next (SpFlameGraph *self,
                             const char *text)
 {
   g_autoptr (GArray) nodes = NULL;
+  g_autofree char *folded = NULL;
   guint next = 0;
 
   g_return_val_if_fail (SP_IS_FLAME_GRAPH (self), FALSE);
@@ -1007,11 +926,12 @@ sp_flame_graph_search_next (SpFlameGraph *self,
   nodes = matching_nodes (self, text);
   if (nodes->len == 0)
     return FALSE;
-  for (guint i = 0; g_strcmp0 (text, self->last_search) == 0 && i < nodes->len; i++)
+  folded = g_utf8_casefold (text, -1);
+  for (guint i = 0; g_strcmp0 (folded, self->last_search) == 0 && i < nodes->len; i++)
     if (g_array_index (nodes, guint32, i) == self->zoom)
       next = (i + 1) % nodes->len;
   g_free (self->last_search);
-  self->last_search = g_strdup (text);
+  self->last_search = g_steal_pointer (&folded);
   sp_flame_graph_zoom_to (self, g_array_index (nodes, guint32, next));
   return TRUE;
 }

@@ -15,11 +15,11 @@ G_DECLARE_FINAL_TYPE (SpFlameGraph, sp_flame_graph, SP, FLAME_GRAPH, GtkWidget)
 
 SpFlameGraph *sp_flame_graph_new (void);
 
-/* profile is borrowed (it must outlive the tree's use); tree is taken and
- * freed with sp_call_tree_free. NULL clears. tree must be top-down. A new
- * tree of the same profile (a live update, a filter) stays zoomed into the
- * same function path, or the part of it the new tree has ("zoom-changed"
- * then). */
+/* The graph holds a reference to profile while it shows tree; tree is
+ * taken and freed with sp_call_tree_free. NULL clears. tree must be
+ * top-down. A new tree of the same profile (a live update, a filter) stays
+ * zoomed into the same function path, or the part of it the new tree has
+ * ("zoom-changed" then). */
 void sp_flame_graph_set_tree (SpFlameGraph *self,
                               SpProfile *profile,
                               SpCallTree *tree);
@@ -29,8 +29,8 @@ void sp_flame_graph_set_icicle (SpFlameGraph *self,
                                 gboolean icicle);
 gboolean sp_flame_graph_get_icicle (SpFlameGraph *self);
 
-/* Highlights frames whose function name contains text (case-sensitive);
- * NULL or "" ends the search. */
+/* Highlights frames whose function name contains text, ignoring case
+ * (sp-function-search.h); NULL or "" ends the search. */
 void sp_flame_graph_set_search (SpFlameGraph *self,
                                 const char *text);
 
@@ -44,7 +44,7 @@ guint32 sp_flame_graph_get_zoom (SpFlameGraph *self);
  * SP_CALL_TREE_NONE when the whole tree shows. */
 guint32 sp_flame_graph_get_zoom_function (SpFlameGraph *self);
 
-/* Zooms to a node whose function name contains text (case-sensitive, as
+/* Zooms to a node whose function name contains text (ignoring case, as
  * the search highlights) and highlights the matches: the heaviest (by
  * total) for a new text; for the text of the last search, the next
  * heaviest after the zoomed node (wrapping around). FALSE when none

@@ -22,6 +22,7 @@
 #include "sp-thread-rows.h"
 
 #include "sp-cells-private.h"
+#include "sp-timeline-viewport.h"
 
 #include <math.h>
 
@@ -32,7 +33,7 @@
 #define BAR_MARGIN      3      /* space above the tallest bar */
 #define BUCKET_WIDTH    2      /* pixels per timeline bucket */
 #define MIN_TICK_SPACE  80     /* pixels between ruler ticks, at least */
-#define MIN_SPAN_NS     1000   /* the deepest zoom: 1 µs across */
+#define MIN_SPAN_NS     SP_TIMELINE_MIN_SPAN_NS
 #define MIN_DRAG        3      /* a shorter primary drag is a click */
 #define SCROLL_PAN      0.1    /* of the visible span per wheel step */
 #define SCROLL_ZOOM     1.25   /* per wheel step */
@@ -142,21 +143,31 @@ has_data (SpTimelineView *self)
   return self->index != NULL && self->data_span_ns > 0;
 }
 
+/* The time axis as sp-timeline-viewport.h computes with it. */
+static SpTimelineViewport
+viewport (SpTimelineView *self)
+{
+  return (SpTimelineViewport) { self->data_from_ns, self->data_span_ns, self->view_from_ns, self->view_span_ns,
+                                plot_width (self) };
+}
+
 /* The time at widget x (which may be outside the plot), as a double. */
 static double
 time_at (SpTimelineView *self,
          double x)
 {
-  int w = MAX (plot_width (self), 1);
+  SpTimelineViewport vp = viewport (self);
 
-  return self->view_from_ns + (x - LABEL_WIDTH) * (double) self->view_span_ns / w;
+  return sp_timeline_viewport_time_at (&vp, x - LABEL_WIDTH);
 }
 
 static double
 x_of (SpTimelineView *self,
       double t_ns)
 {
-  return LABEL_WIDTH + (t_ns - self->view_from_ns) * plot_width (self) / (double) self->view_span_ns;
+  SpTimelineViewport vp = viewport (self);
+
+  return LABEL_WIDTH + sp_timeline_viewport_x_of (&vp, t_ns);
 }
 
 /* A time at x, held inside the recording. */
@@ -164,10 +175,9 @@ static guint64
 clamped_time_at (SpTimelineView *self,
                  double x)
 {
-  double t = time_at (self, x);
+  SpTimelineViewport vp = viewport (self);
 
-  t = CLAMP (t, (double) self->data_from_ns, (double) (self->data_from_ns + self->data_span_ns));
-  return (guint64) t;
+  return sp_timeline_viewport_clamped_time_at (&vp, x - LABEL_WIDTH);
 }
 
 /* Moves the visible range, held inside the recording. */
@@ -176,16 +186,14 @@ set_view (SpTimelineView *self,
           double from_ns,
           guint64 span_ns)
 {
-  double last_from;
+  SpTimelineViewport vp = viewport (self);
+  gboolean changed = sp_timeline_viewport_set_view (&vp, from_ns, span_ns);
 
-  span_ns = CLAMP (span_ns, MIN (MIN_SPAN_NS, self->data_span_ns), self->data_span_ns);
-  last_from = (double) (self->data_from_ns + (self->data_span_ns - span_ns));
-  from_ns = CLAMP (from_ns, (double) self->data_from_ns, last_from);
-  self->whole_range = span_ns == self->data_span_ns;
-  if ((guint64) from_ns == self->view_from_ns && span_ns == self->view_span_ns)
+  self->whole_range = sp_timeline_viewport_shows_all (&vp);
+  if (!changed)
     return;
-  self->view_from_ns = (guint64) from_ns;
-  self->view_span_ns = span_ns;
+  self->view_from_ns = vp.view_from_ns;
+  self->view_span_ns = vp.view_span_ns;
   invalidate_timeline (self);
 }
 
@@ -196,17 +204,14 @@ zoom_at (SpTimelineView *self,
          double factor,
          double x)
 {
-  double frac = 0.5, anchor, span;
-  int w = plot_width (self);
+  SpTimelineViewport vp = viewport (self);
+  double from_ns;
+  guint64 span_ns;
 
   if (!has_data (self))
     return;
-  if (w > 0 && x >= LABEL_WIDTH && x < LABEL_WIDTH + w)
-    frac = (x - LABEL_WIDTH) / w;
-  anchor = self->view_from_ns + frac * self->view_span_ns;
-  span = round (self->view_span_ns * factor);
-  span = CLAMP (span, 1.0, (double) self->data_span_ns);
-  set_view (self, anchor - frac * span, (guint64) span);
+  sp_timeline_viewport_zoomed (&vp, factor, x - LABEL_WIDTH, &from_ns, &span_ns);
+  set_view (self, from_ns, span_ns);
 }
 
 static void
@@ -288,19 +293,6 @@ with_alpha (const GdkRGBA *colour,
   return c;
 }
 
-/* "12.5 ms": a duration with three significant digits or so. */
-static char *
-format_duration (guint64 ns)
-{
-  if (ns < 1000)
-    return g_strdup_printf ("%" G_GUINT64_FORMAT " ns", ns);
-  if (ns < 1000000)
-    return g_strdup_printf ("%.3g µs", ns / 1e3);
-  if (ns < G_GUINT64_CONSTANT (1000000000))
-    return g_strdup_printf ("%.3g ms", ns / 1e6);
-  return g_strdup_printf ("%.3f s", ns / 1e9);
-}
-
 static void
 append_text (GtkSnapshot *snapshot,
              PangoLayout *layout,
@@ -316,25 +308,6 @@ append_text (GtkSnapshot *snapshot,
   gtk_snapshot_restore (snapshot);
 }
 
-/* The tick step: 1, 2 or 5 times a power of ten ns, at least min_ns. */
-static guint64
-tick_step (double min_ns,
-           int *decimals)
-{
-  static const guint mantissas[] = { 1, 2, 5 };
-  guint64 power = 1;
-
-  for (int exponent = 0; exponent < 19; exponent++, power *= 10)
-    for (guint i = 0; i < G_N_ELEMENTS (mantissas); i++)
-      if (mantissas[i] * (double) power >= min_ns)
-        {
-          *decimals = MAX (9 - exponent, 0);
-          return mantissas[i] * power;
-        }
-  *decimals = 0;
-  return power;
-}
-
 /* Seconds from the first sample along the top, with faint grid lines
  * through the lanes. */
 static void
@@ -346,27 +319,27 @@ render_ruler (SpTimelineView *self,
               const GdkRGBA *fg)
 {
   GdkRGBA shade = with_alpha (fg, 0.05f), line = with_alpha (fg, 0.35f), grid = with_alpha (fg, 0.08f);
-  int w = width - LABEL_WIDTH, text_width, text_height, decimals;
-  guint64 step, first;
+  SpTimelineViewport vp = viewport (self);
+  int text_width, text_height;
+  SpTimelineTicks ticks;
 
   gtk_snapshot_append_color (snapshot, &shade, &GRAPHENE_RECT_INIT (0, 0, width, RULER_HEIGHT));
   gtk_snapshot_append_color (snapshot, &line, &GRAPHENE_RECT_INIT (0, RULER_HEIGHT - 1, width, 1));
-  if (!has_data (self) || w <= 0)
+  vp.width = width - LABEL_WIDTH;
+  if (!has_data (self) || vp.width <= 0)
     return;
-  step = tick_step ((double) self->view_span_ns * MIN_TICK_SPACE / w, &decimals);
-  first = (self->view_from_ns - self->data_from_ns + step - 1) / step;
+  sp_timeline_viewport_ticks (&vp, MIN_TICK_SPACE, &ticks);
   pango_layout_set_width (layout, -1);
-  for (guint64 k = first;; k++)
+  for (guint64 k = ticks.first;; k++)
     {
-      guint64 offset = k * step;
-      double x = round (x_of (self, (double) (self->data_from_ns + offset)));
+      double x = round (LABEL_WIDTH + sp_timeline_viewport_x_of (&vp, (double) (self->data_from_ns + k * ticks.step_ns)));
       g_autofree char *text = NULL;
 
       if (x >= width)
         break;
       gtk_snapshot_append_color (snapshot, &line, &GRAPHENE_RECT_INIT (x, RULER_HEIGHT - 6, 1, 5));
       gtk_snapshot_append_color (snapshot, &grid, &GRAPHENE_RECT_INIT (x, RULER_HEIGHT, 1, height - RULER_HEIGHT));
-      text = g_strdup_printf ("%.*f s", decimals, offset / 1e9);
+      text = sp_timeline_ticks_label (&ticks, k);
       pango_layout_set_text (layout, text, -1);
       pango_layout_get_pixel_size (layout, &text_width, &text_height);
       /* The last tick's label may not fit: a tick alone is better than a cut number. */
@@ -499,7 +472,7 @@ render_selection (SpTimelineView *self,
   gtk_snapshot_append_color (snapshot, &edge, &GRAPHENE_RECT_INIT (x0, 0, 1, height));
   gtk_snapshot_append_color (snapshot, &edge, &GRAPHENE_RECT_INIT (x1 - 1, 0, 1, height));
   /* The duration on a tag in the ruler, inside the range when it fits. */
-  text = format_duration (to - from);
+  text = sp_timeline_format_duration (to - from);
   layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), text);
   pango_layout_get_pixel_size (layout, &tw, &th);
   tag_w = tw + 8;

@@ -3,15 +3,17 @@
  * list view asks for (see sp-tree-item.h). */
 #include "sp-tree-item.h"
 
+#include "sp-function-item-private.h"
+
 struct _SpTreeSource
 {
-  SpProfile  *profile;  /* borrowed */
+  SpProfile  *profile;  /* owned */
   SpCallTree *tree;     /* owned */
 };
 
 struct _SpTreeItem
 {
-  GObject parent_instance;
+  SpFunctionItem parent_instance;
 
   /* Owned references */
   SpTreeSource *source;
@@ -22,16 +24,10 @@ struct _SpTreeItem
 enum {
   PROP_0,
   PROP_NODE,
-  PROP_NAME,
-  PROP_MODULE,
-  PROP_SELF,
-  PROP_TOTAL,
-  PROP_SELF_PERCENT,
-  PROP_TOTAL_PERCENT,
   N_PROPS
 };
 
-G_DEFINE_FINAL_TYPE (SpTreeItem, sp_tree_item, G_TYPE_OBJECT)
+G_DEFINE_FINAL_TYPE (SpTreeItem, sp_tree_item, SP_TYPE_FUNCTION_ITEM)
 
 static GParamSpec *properties[N_PROPS];
 
@@ -41,6 +37,7 @@ sp_tree_source_clear (gpointer data)
   SpTreeSource *source = data;
 
   g_clear_pointer (&source->tree, sp_call_tree_free);
+  g_clear_pointer (&source->profile, sp_profile_unref);
 }
 
 SpTreeSource *
@@ -53,7 +50,7 @@ sp_tree_source_new (SpProfile *profile,
   g_return_val_if_fail (tree != NULL && tree->n_nodes > 0, NULL);
 
   source = g_atomic_rc_box_new0 (SpTreeSource);
-  source->profile = profile;
+  source->profile = sp_profile_ref (profile);
   source->tree = tree;
   return source;
 }
@@ -76,29 +73,16 @@ sp_tree_source_get_tree (SpTreeSource *source)
   return source->tree;
 }
 
+SpProfile *
+sp_tree_source_get_profile (SpTreeSource *source)
+{
+  return source->profile;
+}
+
 static const SpCallTreeNode *
 get_node (SpTreeItem *self)
 {
   return &self->source->tree->nodes[self->node];
-}
-
-static const SpFunction *
-get_function (SpTreeItem *self)
-{
-  guint32 function = get_node (self)->function;
-
-  if (function == SP_CALL_TREE_NONE)
-    return NULL;
-  return sp_profile_get_function (self->source->profile, function);
-}
-
-static double
-percent_of_root (SpTreeItem *self,
-                 guint64 value)
-{
-  guint64 all = self->source->tree->nodes[0].total;
-
-  return all > 0 ? 100.0 * (double) value / (double) all : 0.0;
 }
 
 static void
@@ -123,24 +107,6 @@ sp_tree_item_get_property (GObject *object,
     case PROP_NODE:
       g_value_set_uint (value, self->node);
       break;
-    case PROP_NAME:
-      g_value_set_string (value, sp_tree_item_get_name (self));
-      break;
-    case PROP_MODULE:
-      g_value_set_string (value, sp_tree_item_get_module (self));
-      break;
-    case PROP_SELF:
-      g_value_set_uint64 (value, sp_tree_item_get_self (self));
-      break;
-    case PROP_TOTAL:
-      g_value_set_uint64 (value, sp_tree_item_get_total (self));
-      break;
-    case PROP_SELF_PERCENT:
-      g_value_set_double (value, sp_tree_item_get_self_percent (self));
-      break;
-    case PROP_TOTAL_PERCENT:
-      g_value_set_double (value, sp_tree_item_get_total_percent (self));
-      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -154,14 +120,9 @@ sp_tree_item_class_init (SpTreeItemClass *klass)
 
   object_class->finalize = sp_tree_item_finalize;
   object_class->get_property = sp_tree_item_get_property;
+  SP_FUNCTION_ITEM_CLASS (klass)->no_function_name = "[all samples]";
 
   properties[PROP_NODE] = g_param_spec_uint ("node", NULL, NULL, 0, G_MAXUINT32, 0, flags);
-  properties[PROP_NAME] = g_param_spec_string ("name", NULL, NULL, NULL, flags);
-  properties[PROP_MODULE] = g_param_spec_string ("module", NULL, NULL, NULL, flags);
-  properties[PROP_SELF] = g_param_spec_uint64 ("self", NULL, NULL, 0, G_MAXUINT64, 0, flags);
-  properties[PROP_TOTAL] = g_param_spec_uint64 ("total", NULL, NULL, 0, G_MAXUINT64, 0, flags);
-  properties[PROP_SELF_PERCENT] = g_param_spec_double ("self-percent", NULL, NULL, 0, 100, 0, flags);
-  properties[PROP_TOTAL_PERCENT] = g_param_spec_double ("total-percent", NULL, NULL, 0, 100, 0, flags);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -174,33 +135,21 @@ SpTreeItem *
 sp_tree_item_new (SpTreeSource *source,
                   guint32 node)
 {
+  const SpCallTreeNode *n;
+  SpFunctionCost cost;
   SpTreeItem *self;
 
   g_return_val_if_fail (source != NULL, NULL);
   g_return_val_if_fail (node < source->tree->n_nodes, NULL);
 
+  n = &source->tree->nodes[node];
+  cost = (SpFunctionCost) { n->function, n->self, n->total };
+
   self = g_object_new (SP_TYPE_TREE_ITEM, NULL);
   self->source = sp_tree_source_ref (source);
   self->node = node;
+  _sp_function_item_set_cost (SP_FUNCTION_ITEM (self), source->profile, &cost, source->tree->nodes[0].total);
   return self;
-}
-
-/* What a move can change. */
-typedef struct {
-  guint32 node;
-  guint64 self;
-  guint64 total;
-  double  self_percent;
-  double  total_percent;
-} Values;
-
-static Values
-get_values (SpTreeItem *self)
-{
-  const SpCallTreeNode *node = get_node (self);
-
-  return (Values) { self->node, node->self, node->total,
-                    percent_of_root (self, node->self), percent_of_root (self, node->total) };
 }
 
 void
@@ -208,7 +157,7 @@ sp_tree_item_move_to (SpTreeItem *self,
                       SpTreeSource *source,
                       guint32 node)
 {
-  Values before, after;
+  const SpCallTreeNode *n;
 
   g_return_if_fail (SP_IS_TREE_ITEM (self));
   g_return_if_fail (source != NULL);
@@ -216,26 +165,19 @@ sp_tree_item_move_to (SpTreeItem *self,
   g_return_if_fail (source->profile == self->source->profile);
   g_return_if_fail (source->tree->nodes[node].function == get_node (self)->function);
 
-  before = get_values (self);
   if (source != self->source)
     {
       sp_tree_source_unref (self->source);
       self->source = sp_tree_source_ref (source);
     }
-  self->node = node;
-  after = get_values (self);
-
   g_object_freeze_notify (G_OBJECT (self));
-  if (after.node != before.node)
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_NODE]);
-  if (after.self != before.self)
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELF]);
-  if (after.total != before.total)
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TOTAL]);
-  if (after.self_percent != before.self_percent)
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELF_PERCENT]);
-  if (after.total_percent != before.total_percent)
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TOTAL_PERCENT]);
+  if (node != self->node)
+    {
+      self->node = node;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_NODE]);
+    }
+  n = get_node (self);
+  _sp_function_item_update_counts (SP_FUNCTION_ITEM (self), n->self, n->total, source->tree->nodes[0].total);
   g_object_thaw_notify (G_OBJECT (self));
 }
 
@@ -245,90 +187,6 @@ sp_tree_item_get_node (SpTreeItem *self)
   g_return_val_if_fail (SP_IS_TREE_ITEM (self), SP_CALL_TREE_NONE);
 
   return self->node;
-}
-
-guint32
-sp_tree_item_get_function (SpTreeItem *self)
-{
-  g_return_val_if_fail (SP_IS_TREE_ITEM (self), SP_CALL_TREE_NONE);
-
-  return get_node (self)->function;
-}
-
-const char *
-sp_tree_item_get_name (SpTreeItem *self)
-{
-  const SpFunction *function;
-
-  g_return_val_if_fail (SP_IS_TREE_ITEM (self), NULL);
-
-  function = get_function (self);
-  return function != NULL ? function->name : "[all samples]";
-}
-
-const char *
-sp_tree_item_get_module (SpTreeItem *self)
-{
-  const SpFunction *function;
-
-  g_return_val_if_fail (SP_IS_TREE_ITEM (self), NULL);
-
-  function = get_function (self);
-  return function != NULL ? function->module : "";
-}
-
-char *
-sp_tree_item_get_location (SpTreeItem *self)
-{
-  const SpFunction *function;
-
-  g_return_val_if_fail (SP_IS_TREE_ITEM (self), NULL);
-
-  function = get_function (self);
-  return function != NULL ? sp_function_get_location (function) : NULL;
-}
-
-SpFunctionKind
-sp_tree_item_get_kind (SpTreeItem *self)
-{
-  const SpFunction *function;
-
-  g_return_val_if_fail (SP_IS_TREE_ITEM (self), SP_FUNCTION_SYNTHETIC);
-
-  function = get_function (self);
-  return function != NULL ? function->kind : SP_FUNCTION_SYNTHETIC;
-}
-
-guint64
-sp_tree_item_get_self (SpTreeItem *self)
-{
-  g_return_val_if_fail (SP_IS_TREE_ITEM (self), 0);
-
-  return get_node (self)->self;
-}
-
-guint64
-sp_tree_item_get_total (SpTreeItem *self)
-{
-  g_return_val_if_fail (SP_IS_TREE_ITEM (self), 0);
-
-  return get_node (self)->total;
-}
-
-double
-sp_tree_item_get_self_percent (SpTreeItem *self)
-{
-  g_return_val_if_fail (SP_IS_TREE_ITEM (self), 0.0);
-
-  return percent_of_root (self, get_node (self)->self);
-}
-
-double
-sp_tree_item_get_total_percent (SpTreeItem *self)
-{
-  g_return_val_if_fail (SP_IS_TREE_ITEM (self), 0.0);
-
-  return percent_of_root (self, get_node (self)->total);
 }
 
 guint

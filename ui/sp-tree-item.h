@@ -3,20 +3,24 @@
  *
  * data/'s call tree is plain C (SpCallTree, nodes by index). A list view
  * needs GObject items, so each row gets an SpTreeItem made on demand: a
- * (tree, node index) pair with properties for the columns' sorters and a
- * children model built when the row is first expanded. Items share the
- * tree through SpTreeSource, a small reference-counted holder, so a row
- * still on screen stays valid while the view switches to another tree. */
+ * (tree, node index) pair that is an SpFunctionItem (its function, counts
+ * and the properties the columns' sorters read), with a children model
+ * built when the row is first expanded. Items share the tree through
+ * SpTreeSource, a small reference-counted holder, so a row still on
+ * screen stays valid while the view switches to another tree. */
 #pragma once
 
 #include <gio/gio.h>
 
 #include "sp-call-tree.h"
+#include "sp-function-item.h"
 #include "sp-profile.h"
 
 G_BEGIN_DECLS
 
-/* The tree (owned) and the profile naming its functions (borrowed). */
+/* The tree (taken) and the profile naming its functions (a reference is
+ * taken): a row on screen can still name its function after the view has
+ * moved to another profile. */
 typedef struct _SpTreeSource SpTreeSource;
 
 SpTreeSource *sp_tree_source_new (SpProfile *profile,
@@ -24,30 +28,22 @@ SpTreeSource *sp_tree_source_new (SpProfile *profile,
 SpTreeSource *sp_tree_source_ref (SpTreeSource *source);
 void sp_tree_source_unref (SpTreeSource *source);
 const SpCallTree *sp_tree_source_get_tree (SpTreeSource *source);
+SpProfile *sp_tree_source_get_profile (SpTreeSource *source);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpTreeSource, sp_tree_source_unref)
 
 #define SP_TYPE_TREE_ITEM (sp_tree_item_get_type ())
 
-G_DECLARE_FINAL_TYPE (SpTreeItem, sp_tree_item, SP, TREE_ITEM, GObject)
+G_DECLARE_FINAL_TYPE (SpTreeItem, sp_tree_item, SP, TREE_ITEM, SpFunctionItem)
 
 SpTreeItem *sp_tree_item_new (SpTreeSource *source,
                               guint32 node);
 
+/* The function, its name and counts: SpFunctionItem's getters (the
+ * root, SP_CALL_TREE_NONE, is named "[all samples]"); percentages are of
+ * the root's total (all samples in the tree). */
+
 guint32 sp_tree_item_get_node (SpTreeItem *self);
-/* The function's id in the profile; SP_CALL_TREE_NONE for the root. */
-guint32 sp_tree_item_get_function (SpTreeItem *self);
-/* The function's name; "[all samples]" for the root. */
-const char *sp_tree_item_get_name (SpTreeItem *self);
-const char *sp_tree_item_get_module (SpTreeItem *self);
-/* Where the function is defined ("parser.c:120"), or NULL; newly allocated. */
-char *sp_tree_item_get_location (SpTreeItem *self);
-SpFunctionKind sp_tree_item_get_kind (SpTreeItem *self);
-guint64 sp_tree_item_get_self (SpTreeItem *self);
-guint64 sp_tree_item_get_total (SpTreeItem *self);
-/* Percentages of the root's total (all samples in the tree). */
-double sp_tree_item_get_self_percent (SpTreeItem *self);
-double sp_tree_item_get_total_percent (SpTreeItem *self);
 guint sp_tree_item_get_n_children (SpTreeItem *self);
 
 /* Points the item at node of another tree of the same profile, a node of

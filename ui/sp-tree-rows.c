@@ -55,7 +55,7 @@ keep_or_remove (Update *update,
   for (guint i = 0; i < n; i++)
     {
       g_autoptr (SpTreeItem) item = g_list_model_get_item (G_LIST_MODEL (store), i);
-      gpointer function = GUINT_TO_POINTER (sp_tree_item_get_function (item));
+      gpointer function = GUINT_TO_POINTER (sp_function_item_get_function (SP_FUNCTION_ITEM (item)));
       guint32 node = GPOINTER_TO_UINT (g_hash_table_lookup (children, function));
 
       gone[i] = node == 0 || (sp_tree_item_get_n_children (item) > 0) != has_children (tree, node);

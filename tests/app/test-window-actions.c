@@ -99,7 +99,7 @@ row_path (GtkTreeListRow *row)
       g_autoptr (SpTreeItem) item = gtk_tree_list_row_get_item (at);
 
       parent = gtk_tree_list_row_get_parent (at);
-      g_string_prepend (text, sp_tree_item_get_name (item));
+      g_string_prepend (text, sp_function_item_get_name (SP_FUNCTION_ITEM (item)));
       if (parent != NULL)
         g_string_prepend_c (text, ';');
       g_object_unref (at);
@@ -142,7 +142,7 @@ child_names (GtkTreeListRow *row)
       if (child == NULL)
         break;
       item = gtk_tree_list_row_get_item (child);
-      g_string_append_printf (names, "%s%s", i > 0 ? ";" : "", sp_tree_item_get_name (item));
+      g_string_append_printf (names, "%s%s", i > 0 ? ";" : "", sp_function_item_get_name (SP_FUNCTION_ITEM (item)));
     }
   return g_strdup (names->str);
 }
@@ -160,7 +160,7 @@ top_level_names (SpCallTreeView *view)
       g_autoptr (SpTreeItem) item = gtk_tree_list_row_get_item (row);
 
       if (gtk_tree_list_row_get_depth (row) == 0)
-        g_string_append_printf (names, "%s%s", names->len > 0 ? ";" : "", sp_tree_item_get_name (item));
+        g_string_append_printf (names, "%s%s", names->len > 0 ? ";" : "", sp_function_item_get_name (SP_FUNCTION_ITEM (item)));
     }
   return g_strdup (names->str);
 }

@@ -753,7 +753,7 @@ row_path (GtkTreeListRow *row)
       g_autoptr (SpTreeItem) item = gtk_tree_list_row_get_item (at);
       GtkTreeListRow *parent = gtk_tree_list_row_get_parent (at);
 
-      g_string_prepend (text, sp_tree_item_get_name (item));
+      g_string_prepend (text, sp_function_item_get_name (SP_FUNCTION_ITEM (item)));
       if (parent != NULL)
         g_string_prepend_c (text, ';');
       g_object_unref (at);
@@ -803,8 +803,8 @@ collapsed_compute_row (SpWindow *window)
       g_autoptr (GtkTreeListRow) row = g_list_model_get_item (rows, i);
       g_autoptr (SpTreeItem) item = gtk_tree_list_row_get_item (row);
 
-      if (!g_str_has_prefix (sp_tree_item_get_name (item), "compute_")
-          || g_str_equal (sp_tree_item_get_name (item), "compute_main"))
+      if (!g_str_has_prefix (sp_function_item_get_name (SP_FUNCTION_ITEM (item)), "compute_")
+          || g_str_equal (sp_function_item_get_name (SP_FUNCTION_ITEM (item)), "compute_main"))
         continue;
       n_compute++;
       if (found == NULL && !gtk_tree_list_row_get_expanded (row) && sp_tree_item_get_n_children (item) > 0)

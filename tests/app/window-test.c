@@ -240,7 +240,7 @@ window_test_top_level_total (GListModel *rows)
       g_autoptr (SpTreeItem) item = gtk_tree_list_row_get_item (row);
 
       if (gtk_tree_list_row_get_depth (row) == 0)
-        total += sp_tree_item_get_total (item);
+        total += sp_function_item_get_total (SP_FUNCTION_ITEM (item));
     }
   return total;
 }

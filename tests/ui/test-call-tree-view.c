@@ -38,7 +38,7 @@ row_text (GtkTreeListRow *row)
 
   return g_strdup_printf ("%*s%s %" G_GUINT64_FORMAT,
                           2 * (int) gtk_tree_list_row_get_depth (row), "",
-                          sp_tree_item_get_name (item), sp_tree_item_get_total (item));
+                          sp_function_item_get_name (SP_FUNCTION_ITEM (item)), sp_function_item_get_total (SP_FUNCTION_ITEM (item)));
 }
 
 /* The rows shown, one per line. */
@@ -864,7 +864,7 @@ test_cells_follow_item (void)
   assert_total_drawn (view, "parse", 15, 22);
 
   sp_tree_item_move_to (item, source, node);
-  g_assert_cmpuint (sp_tree_item_get_total (item), ==, 3);
+  g_assert_cmpuint (sp_function_item_get_total (SP_FUNCTION_ITEM (item)), ==, 3);
   assert_total_drawn (view, "parse", 3, 29);
   gtk_window_destroy (GTK_WINDOW (window));
 }
