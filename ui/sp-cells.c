@@ -186,24 +186,37 @@ scroll_now (GtkColumnView *column_view,
     gtk_widget_activate_action (list, "list.scroll-to-item", "u", selected);
 }
 
+/* Frames a scroll is repeated on: on the first, the rows of a model set
+ * just before are not measured yet and the scroll falls short. */
+#define SCROLL_FRAMES 3
+
 static gboolean
 scroll_when_sized (GtkWidget *list,
                    GdkFrameClock *clock,
                    gpointer user_data)
 {
+  guint frames = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (list), PENDING_SCROLL));
+
   if (!has_size (list))
     return G_SOURCE_CONTINUE;
-  g_object_set_data (G_OBJECT (list), PENDING_SCROLL, NULL);
   scroll_now (GTK_COLUMN_VIEW (gtk_widget_get_parent (list)), list);
+  if (frames < SCROLL_FRAMES)
+    {
+      g_object_set_data (G_OBJECT (list), PENDING_SCROLL, GUINT_TO_POINTER (frames + 1));
+      return G_SOURCE_CONTINUE;
+    }
+  g_object_set_data (G_OBJECT (list), PENDING_SCROLL, NULL);
   return G_SOURCE_REMOVE;
 }
 
 /* GTK 4.8 has no gtk_column_view_scroll_to (4.12); the list view inside
  * the column view has had "list.scroll-to-item" since 4.0. Asked before
  * the list view has a size (its page just shown), it scrolled the rows
- * out of view and left one until the list was clicked: the scroll waits
- * for a frame where the list has one. The row is the one selected then,
- * not when asked: a live update may have sorted it elsewhere meanwhile. */
+ * out of view and left one until the list was clicked; asked right after
+ * its model changed, it fell short (the new rows not measured yet). So
+ * the scroll waits for frames where the list has a size, and is repeated
+ * on the first few. The row is the one selected then, not when asked: a
+ * live update may have sorted it elsewhere meanwhile. */
 void
 _sp_cells_scroll_to_selected (GtkColumnView *column_view)
 {
@@ -213,11 +226,6 @@ _sp_cells_scroll_to_selected (GtkColumnView *column_view)
     return;
   if (g_object_get_data (G_OBJECT (list), PENDING_SCROLL) != NULL)
     return;
-  if (has_size (list))
-    {
-      scroll_now (column_view, list);
-      return;
-    }
-  g_object_set_data (G_OBJECT (list), PENDING_SCROLL, GUINT_TO_POINTER (TRUE));
+  g_object_set_data (G_OBJECT (list), PENDING_SCROLL, GUINT_TO_POINTER (1));
   gtk_widget_add_tick_callback (list, scroll_when_sized, NULL, NULL);
 }
