@@ -4,8 +4,10 @@
 
 codec/ uses libc only; recorder/ adds libelf/libdw; data/ adds GLib and
 libelf/libdw but no GTK; ui/ sees data/ and GTK but never codec/ or
-recorder/. A project header ("...") belongs to the folder that holds it,
-and *-private.h headers are for their own folder only."""
+recorder/, and neither ui/ nor app/ takes the profile's lock or reads
+what the analysis worker grows. A project header ("...") belongs to the
+folder that holds it, and *-private.h headers are for their own folder
+only."""
 import os
 import re
 import sys
@@ -31,9 +33,15 @@ FORBIDDEN_SYSTEM = {
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
 # Headers reach ui/ through data/ (a profile hands out codec types), so ui/
-# is also checked for calling the codec or perf itself.
+# is also checked for calling the codec or perf itself. Nor does ui/ or
+# app/ take the profile's lock or read what a worker grows (its function
+# count, its reader, its threads): they get immutable results from the
+# analysis (data/sp-analysis.h), and search below a tree's n_functions.
+WORKER_ONLY = r'sp_profile_(?:lock_reading|unlock_reading|get_n_functions|get_reader|get_n_threads|get_thread|get_thread_name)'
 FORBIDDEN_CALLS = {
-    "ui": re.compile(r'\b(sp_spool_[a-z_]+|sp_module_table_[a-z_]+|perf_event_open)\s*\('),
+    "ui": re.compile(r'\b(sp_spool_[a-z_]+|sp_module_table_[a-z_]+|perf_event_open|' + WORKER_ONLY + r')\s*\('),
+    # The window's files; the report (sp-report.c) reads a profile alone.
+    "app/sp-window": re.compile(r'\b(' + WORKER_ONLY + r')\s*\('),
 }
 
 
@@ -53,6 +61,8 @@ def check_file(path, layer, owners):
     with open(path, encoding="utf-8", errors="replace") as handle:
         for number, line in enumerate(handle, 1):
             calls = FORBIDDEN_CALLS.get(layer)
+            if os.path.basename(path).startswith("sp-window"):
+                calls = FORBIDDEN_CALLS["app/sp-window"]
             if calls is not None and not line.lstrip().startswith(("*", "/*", "//")):
                 for call in calls.findall(line):
                     problems.append(f"{os.path.relpath(path, ROOT)}:{number}: {layer}/ calls {call}()")
