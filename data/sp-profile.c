@@ -29,7 +29,6 @@ typedef struct {
 struct _SpProfile
 {
   gatomicrefcount ref_count;     /* views and results hold the profile they name */
-  GRWLock        lock;           /* writers: update/finish; readers: other threads */
   char          *path;
   SpSpoolReader *reader;
   char          *damage;
@@ -207,7 +206,6 @@ profile_new (const char *path,
     }
   self = g_new0 (SpProfile, 1);
   g_atomic_ref_count_init (&self->ref_count);
-  g_rw_lock_init (&self->lock);
   self->path = g_strdup (path);
   self->reader = reader;
   self->inline_frames = TRUE;
@@ -256,23 +254,19 @@ sp_profile_update (SpProfile *self)
   SpSpoolError err;
   gboolean ok;
 
-  g_rw_lock_writer_lock (&self->lock);
   ok = sp_spool_reader_update (self->reader, &err);
   if (!ok)
     set_damage (self, &err);
   load_meta (self);
   name_threads_from_proc (self);
-  g_rw_lock_writer_unlock (&self->lock);
   return ok;
 }
 
 void
 sp_profile_set_recorded_here (SpProfile *self)
 {
-  g_rw_lock_writer_lock (&self->lock);
   self->live_here = TRUE;
   name_threads_from_proc (self);
-  g_rw_lock_writer_unlock (&self->lock);
 }
 
 /* A complete recording's side file gives the spool's length
@@ -301,26 +295,12 @@ sp_profile_finish (SpProfile *self)
 {
   SpSpoolError err;
 
-  g_rw_lock_writer_lock (&self->lock);
   self->live_here = FALSE;
   if (!sp_spool_reader_finish (self->reader, &err))
     set_damage (self, &err);
   self->following = FALSE;
   load_meta (self);
   check_spool_length (self);
-  g_rw_lock_writer_unlock (&self->lock);
-}
-
-void
-sp_profile_lock_reading (SpProfile *self)
-{
-  g_rw_lock_reader_lock (&self->lock);
-}
-
-void
-sp_profile_unlock_reading (SpProfile *self)
-{
-  g_rw_lock_reader_unlock (&self->lock);
 }
 
 SpProfile *
@@ -355,7 +335,6 @@ sp_profile_unref (SpProfile *self)
   g_free (self->damage);
   g_free (self->meta_problem);
   g_free (self->path);
-  g_rw_lock_clear (&self->lock);
   g_free (self);
 }
 

@@ -5,11 +5,11 @@
  * the side file, and turns raw frames into functions: each frame, as a
  * stack leaf or as a caller, becomes its chain of (inlined) functions,
  * resolved once and memoized. Functions are interned by (module, name), so
- * aggregation works on small integers. One thread (a worker) updates and
- * aggregates a profile at a time; another thread may meanwhile read the
- * functions that trees name (they never move), and read the reader and
- * thread names between sp_profile_lock_reading and _unlock (updates take
- * the lock for writing). */
+ * aggregation works on small integers. One thread (the analysis worker,
+ * sp-analysis.h) updates and aggregates a profile at a time; another
+ * thread may meanwhile read only the functions a finished tree or list
+ * names (they never move, and were whole when it was handed over).
+ * Everything else the main thread needs comes as immutable copies. */
 #pragma once
 
 #include <glib.h>
@@ -65,11 +65,6 @@ void sp_profile_finish (SpProfile *self);
 SpProfile *sp_profile_ref (SpProfile *self);
 void sp_profile_unref (SpProfile *self);
 
-/* For a thread other than the one updating: the reader's arrays and the
- * side file's names hold still between these. */
-void sp_profile_lock_reading (SpProfile *self);
-void sp_profile_unlock_reading (SpProfile *self);
-
 const char *sp_profile_get_path (SpProfile *self);
 const char *sp_profile_get_damage (SpProfile *self);
 const SpSpoolReader *sp_profile_get_reader (SpProfile *self);
@@ -122,8 +117,8 @@ guint sp_profile_get_frame_functions (SpProfile *self,
 gboolean sp_profile_frame_depends_on_pid (SpProfile *self,
                                           guint32 frame_id);
 
-/* The recording's threads (index = the thread index samples carry). While
- * the profile is followed by another thread, hold the read lock. */
+/* The recording's threads (index = the thread index samples carry); for
+ * the updating thread (others get SpThreadRow copies, sp-thread-rows.h). */
 guint sp_profile_get_n_threads (SpProfile *self);
 void sp_profile_get_thread (SpProfile *self,
                             guint thread,
