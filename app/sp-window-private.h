@@ -4,7 +4,7 @@
  * sp-window.c places the pages and views, wires them to the analysis and
  * keeps the actions' state; sp-window-recording.c records and follows a
  * recording; sp-window-transforms.c applies transforms and keeps the
- * breadcrumbs. The analysis (data/sp-analysis.h) does all the work. */
+ * breadcrumbs; sp-window-status.c says what the recording holds. The analysis (data/sp-analysis.h) does all the work. */
 #pragma once
 
 #include "sp-analysis.h"
@@ -83,6 +83,13 @@ void _sp_window_update_actions (SpWindow *self);
 /* sp-window-recording.c */
 void _sp_window_recording_class_init (GtkWidgetClass *widget_class);
 void _sp_window_recording_dispose (SpWindow *self);
+
+/* sp-window-status.c */
+void _sp_window_show_problems (SpWindow *self,
+                               const GArray *problems);
+/* The Summary page, the status line's figures, and the damage (if any). */
+void _sp_window_show_summary (SpWindow *self,
+                              const SpSpoolSummary *summary);
 /* A live result came in: the status line's progress. */
 void _sp_window_show_progress (SpWindow *self,
                                const SpAnalysisResult *result);

@@ -78,35 +78,6 @@ session_finished (SpRecordingSession *session,
   sp_analysis_recording_ended (self->analysis);
 }
 
-/* The counters when the recorder cannot send them (under pkexec), or when
- * another recorder writes the spool: what the spool holds so far. */
-void
-_sp_window_show_progress (SpWindow *self,
-                          const SpAnalysisResult *result)
-{
-  g_autofree char *text = NULL;
-
-  if (sp_window_is_recording (self) && !sp_recording_session_has_progress (self->session))
-    {
-      g_autoptr (GFileInfo) info = g_file_query_info (self->file, G_FILE_ATTRIBUTE_STANDARD_SIZE, 0, NULL, NULL);
-      g_autofree char *size = g_format_size (info != NULL ? (guint64) g_file_info_get_size (info) : 0);
-
-      text = g_strdup_printf ("Recording with administrator rights: %" G_GSIZE_FORMAT " samples, %s",
-                              result->n_samples, size);
-    }
-  else if (self->following && !result->finished)
-    {
-      guint64 first = 0, last = 0;
-
-      if (self->index != NULL)
-        sp_sample_index_get_time_span (self->index, &first, &last);
-      text = g_strdup_printf ("Recording in progress (another stackpulse-record): %" G_GSIZE_FORMAT
-                              " samples over %.2f s so far", result->n_samples, (last - first) / 1e9);
-    }
-  if (text != NULL)
-    gtk_label_set_text (self->status_label, text);
-}
-
 /* The program's name: the command's, or the attached process's. */
 static char *
 program_name (const SpRecordOptions *options)

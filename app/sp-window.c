@@ -10,66 +10,8 @@
  * sp-window-recording.c, transforms in sp-window-transforms.c. */
 #include "sp-window-private.h"
 
-#include "sp-status-text.h"
-#include "sp-summary-page.h"
-#include "sp-window-testing.h"
 
 G_DEFINE_FINAL_TYPE (SpWindow, sp_window, GTK_TYPE_APPLICATION_WINDOW)
-
-/* ---- Status and summary ------------------------------------------------ */
-
-/* The status bar's warning: symbol problems that leave frames as
- * addresses, the first named; the rest in its tooltip and on the Summary
- * page it opens. Missing debug info is too common to warn about here. */
-static void
-show_problems (SpWindow *self,
-               const GArray *problems)
-{
-  g_autofree char *headline = sp_status_text_headline (problems);
-  g_autofree char *serious = NULL;
-  g_autofree char *tooltip = NULL;
-
-  gtk_widget_set_visible (GTK_WIDGET (self->problems_button), headline != NULL);
-  if (headline == NULL)
-    return;
-  serious = sp_status_text_serious (problems);
-  tooltip = g_strdup_printf ("%s\n\nFrames in these files show as addresses. Click for the summary.", serious);
-  gtk_label_set_text (self->problems_label, headline);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->problems_button), tooltip);
-}
-
-/* The status line once the figures are known (a file opened, a
- * recording finished): what was recorded and what was lost. */
-static void
-show_status (SpWindow *self,
-             const SpSpoolSummary *s)
-{
-  g_autofree char *figures = sp_status_text_figures (s);
-  g_autofree char *text = NULL;
-
-  if (self->exit_note != NULL)
-    text = g_strdup_printf ("%s  ·  %s", figures, self->exit_note);
-  gtk_label_set_text (self->status_label, text != NULL ? text : figures);
-  show_problems (self, s->symbol_problems);
-}
-
-/* The Summary page, the status line, and the damage (if any). */
-static void
-show_summary (SpWindow *self,
-              const SpSpoolSummary *s)
-{
-  g_autofree char *path = g_file_get_path (self->file);
-
-  sp_summary_page_fill (self->figures, path, s);
-  show_status (self, s);
-  gtk_widget_set_visible (GTK_WIDGET (self->damage_label), s->damage != NULL);
-  if (s->damage != NULL)
-    {
-      g_autofree char *text = g_strdup_printf ("This recording is damaged; everything before the damage is shown.\n%s",
-                                               s->damage);
-      gtk_label_set_text (self->damage_label, text);
-    }
-}
 
 /* What only a profile (or a recording) has: its views and their tools. */
 void
@@ -180,7 +122,7 @@ analysis_result (SpAnalysis *analysis,
   if (result->bottom_up != NULL)
     sp_call_tree_view_set_tree (self->bottom_up_view, result->profile, g_steal_pointer (&result->bottom_up));
   show_callers (self, result);
-  show_problems (self, result->problems);
+  _sp_window_show_problems (self, result->problems);
   if (result->finished)
     {
       self->following = FALSE;
@@ -190,7 +132,7 @@ analysis_result (SpAnalysis *analysis,
         self->exit_note = NULL;
     }
   if (result->have_summary)
-    show_summary (self, &result->summary);
+    _sp_window_show_summary (self, &result->summary);
   _sp_window_update_actions (self);
 }
 
@@ -617,67 +559,4 @@ SpWindow *
 sp_window_new (SpApplication *app)
 {
   return g_object_new (SP_TYPE_WINDOW, "application", app, NULL);
-}
-
-/* ---- For the application, tests and benchmarks ---------------------------- */
-
-const char *
-sp_window_get_page (SpWindow *self)
-{
-  return gtk_stack_get_visible_child_name (self->pages);
-}
-
-void
-sp_window_show_view (SpWindow *self,
-                     const char *view)
-{
-  gtk_stack_set_visible_child_name (self->views, view);
-}
-
-gboolean
-sp_window_search_function (SpWindow *self,
-                           const char *text)
-{
-  gtk_editable_set_text (GTK_EDITABLE (self->search_entry), text);
-  sp_flame_graph_set_search (self->flame_graph, text);
-  gtk_stack_set_visible_child_name (self->views, "call-tree");
-  return sp_call_tree_view_search_next (self->call_tree_view, text);
-}
-
-void
-sp_window_select_time (SpWindow *self,
-                       double from_s,
-                       double to_s)
-{
-  guint64 start, end;
-
-  if (self->index == NULL || !sp_sample_index_get_time_span (self->index, &start, &end))
-    return;
-  /* Within the recording: the range's label says how long it is. */
-  sp_timeline_view_set_selection (self->timeline_view, MIN (start + (guint64) (from_s * 1e9), end),
-                                  MIN (start + (guint64) (to_s * 1e9), end + 1));
-}
-
-GListModel *
-sp_window_get_call_tree_model (SpWindow *self)
-{
-  return sp_call_tree_view_get_model (self->call_tree_view);
-}
-
-SpCallTreeView *
-sp_window_get_call_tree_view (SpWindow *self)
-{
-  return self->call_tree_view;
-}
-
-SpCallersView *
-sp_window_get_callers_view (SpWindow *self)
-{
-  return self->callers_view;
-}
-
-gboolean
-sp_window_is_busy (SpWindow *self)
-{
-  return sp_analysis_is_busy (self->analysis);
 }
