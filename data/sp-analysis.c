@@ -254,14 +254,15 @@ start_idle (gpointer data)
 }
 
 /* Asks for work: what is asked in one turn of the main loop runs as one
- * job (a view change that sets the focus and shows the callers, say). */
+ * job (a view change that sets the focus and shows the callers, say). At
+ * the default priority, so a job starts before the next frame is drawn. */
 static void
 request (SpAnalysis *self,
          SpWork work)
 {
   self->pending |= work;
   if (!self->busy && self->start_source == 0)
-    self->start_source = g_idle_add (start_idle, self);
+    self->start_source = g_idle_add_full (G_PRIORITY_DEFAULT, start_idle, self, NULL);
 }
 
 /* New trees for a changed filter; while following, the next live update

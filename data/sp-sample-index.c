@@ -32,6 +32,7 @@ struct _SpSampleIndex
   GArray         *first_ns;   /* guint64 per thread, G_MAXUINT64 when none */
   GArray         *last_ns;
   GArray         *n_samples;  /* guint64 per thread */
+  gboolean        tail_owned; /* the last block is the index's alone, with room to its end */
 };
 
 /* ---- Blocks ------------------------------------------------------------ */
@@ -173,6 +174,7 @@ sp_sample_index_snapshot (SpSampleIndex *index)
 
   if (index->frozen)
     return sp_sample_index_ref (index);
+  index->tail_owned = FALSE;
   copy = sp_sample_index_new ();
   copy->frozen = TRUE;
   copy->n = index->n;
@@ -231,6 +233,35 @@ grow (SpSampleIndex *index)
   index->n++;
 }
 
+/* Appends a sample no earlier than the last: the common case, kept cheap
+ * (one block check per block, not per sample: only this thread makes
+ * snapshots, so a block it owns stays its own until the next one). */
+static void
+append (SpSampleIndex *index,
+        guint64 time,
+        guint32 thread,
+        guint32 sample)
+{
+  gsize i = index->n & (BLOCK_SIZE - 1);
+  Block *block;
+
+  if (i == 0)
+    {
+      g_ptr_array_add (index->blocks, block_new (FIRST_CAPACITY));
+      index->tail_owned = TRUE;
+    }
+  block = g_ptr_array_index (index->blocks, index->blocks->len - 1);
+  if (!index->tail_owned || i >= block->capacity)
+    {
+      block = block_for_write (index, index->blocks->len - 1, MAX (i + 1, MIN (2 * i, BLOCK_SIZE)));
+      index->tail_owned = TRUE;
+    }
+  block->time[i] = time;
+  block->thread[i] = thread;
+  block->sample[i] = sample;
+  index->n++;
+}
+
 typedef struct {
   guint64 time;
   guint32 sample;
@@ -262,11 +293,9 @@ sort_all (SpSampleIndex *index,
   qsort (entries, n, sizeof (Entry), compare_entries);
   g_ptr_array_set_size (index->blocks, 0);
   index->n = 0;
+  index->tail_owned = FALSE;
   for (gsize i = 0; i < n; i++)
-    {
-      grow (index);
-      set_entry (index, i, entries[i].time, entries[i].thread, entries[i].sample);
-    }
+    append (index, entries[i].time, entries[i].thread, entries[i].sample);
 }
 
 void
@@ -286,6 +315,11 @@ sp_sample_index_update (SpSampleIndex *index,
     {
       gsize j = index->n;
 
+      if (j == 0 || time_at (index, j - 1) <= ts[i])
+        {
+          append (index, ts[i], sp_spool_reader_get_sample_thread (reader, i), (guint32) i);
+          continue;
+        }
       grow (index);
       /* Move it back past the later samples that came earlier. */
       while (j > 0 && time_at (index, j - 1) > ts[i] && moves <= MAX_MOVES_PER_SAMPLE * n)

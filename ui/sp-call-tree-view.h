@@ -49,7 +49,7 @@ void sp_call_tree_view_set_context_menu (SpCallTreeView *self,
 guint32 sp_call_tree_view_get_selected_node (SpCallTreeView *self);
 
 /* The rows as shown: the sorted, flattened tree (GtkTreeListRow items,
- * each holding an SpTreeItem). For tests. */
+ * each holding an SpTreeItem), as a reader of the view sees them. */
 GListModel *sp_call_tree_view_get_model (SpCallTreeView *self);
 
 /* The functions from the root to the selected row, the selected function

@@ -62,7 +62,7 @@ guint32 sp_callers_view_get_selected_function (SpCallersView *self);
 gboolean sp_callers_view_search_next (SpCallersView *self,
                                       const char *text);
 
-/* The tables' rows as shown (SpFunctionItem, sorted), for tests. */
+/* The tables' rows as shown (SpFunctionItem, sorted). */
 GListModel *sp_callers_view_get_functions (SpCallersView *self);
 GListModel *sp_callers_view_get_callers (SpCallersView *self);
 GListModel *sp_callers_view_get_callees (SpCallersView *self);
