@@ -32,7 +32,8 @@ struct _SpSampleIndex
   GArray         *first_ns;   /* guint64 per thread, G_MAXUINT64 when none */
   GArray         *last_ns;
   GArray         *n_samples;  /* guint64 per thread */
-  gboolean        tail_owned; /* the last block is the index's alone, with room to its end */
+  Block          *tail;       /* the last block when the index alone holds it, else NULL */
+  guint64         last_time;  /* of the last position */
 };
 
 /* ---- Blocks ------------------------------------------------------------ */
@@ -174,7 +175,7 @@ sp_sample_index_snapshot (SpSampleIndex *index)
 
   if (index->frozen)
     return sp_sample_index_ref (index);
-  index->tail_owned = FALSE;
+  index->tail = NULL;
   copy = sp_sample_index_new ();
   copy->frozen = TRUE;
   copy->n = index->n;
@@ -236,29 +237,30 @@ grow (SpSampleIndex *index)
 /* Appends a sample no earlier than the last: the common case, kept cheap
  * (one block check per block, not per sample: only this thread makes
  * snapshots, so a block it owns stays its own until the next one). */
-static void
+static inline void
 append (SpSampleIndex *index,
         guint64 time,
         guint32 thread,
-        guint32 sample)
+        guint32 sample,
+        gsize coming)
 {
   gsize i = index->n & (BLOCK_SIZE - 1);
-  Block *block;
+  Block *block = index->tail;
 
   if (i == 0)
     {
-      g_ptr_array_add (index->blocks, block_new (FIRST_CAPACITY));
-      index->tail_owned = TRUE;
+      /* Sized for the samples on their way: a file opened whole fills
+       * its blocks without growing them. */
+      block = block_new (CLAMP (coming, FIRST_CAPACITY, BLOCK_SIZE));
+      g_ptr_array_add (index->blocks, block);
     }
-  block = g_ptr_array_index (index->blocks, index->blocks->len - 1);
-  if (!index->tail_owned || i >= block->capacity)
-    {
-      block = block_for_write (index, index->blocks->len - 1, MAX (i + 1, MIN (2 * i, BLOCK_SIZE)));
-      index->tail_owned = TRUE;
-    }
+  else if (block == NULL || i >= block->capacity)
+    block = block_for_write (index, index->blocks->len - 1, MIN (i + MAX (coming, i), BLOCK_SIZE));
+  index->tail = block;
   block->time[i] = time;
   block->thread[i] = thread;
   block->sample[i] = sample;
+  index->last_time = time;
   index->n++;
 }
 
@@ -293,9 +295,9 @@ sort_all (SpSampleIndex *index,
   qsort (entries, n, sizeof (Entry), compare_entries);
   g_ptr_array_set_size (index->blocks, 0);
   index->n = 0;
-  index->tail_owned = FALSE;
+  index->tail = NULL;
   for (gsize i = 0; i < n; i++)
-    append (index, entries[i].time, entries[i].thread, entries[i].sample);
+    append (index, entries[i].time, entries[i].thread, entries[i].sample, n - i);
 }
 
 void
@@ -315,11 +317,13 @@ sp_sample_index_update (SpSampleIndex *index,
     {
       gsize j = index->n;
 
-      if (j == 0 || time_at (index, j - 1) <= ts[i])
+      if (j == 0 || index->last_time <= ts[i])
         {
-          append (index, ts[i], sp_spool_reader_get_sample_thread (reader, i), (guint32) i);
+          append (index, ts[i], sp_spool_reader_get_sample_thread (reader, i), (guint32) i, n - i);
           continue;
         }
+      /* A late sample: the slow path may copy blocks, the tail among them. */
+      index->tail = NULL;
       grow (index);
       /* Move it back past the later samples that came earlier. */
       while (j > 0 && time_at (index, j - 1) > ts[i] && moves <= MAX_MOVES_PER_SAMPLE * n)
