@@ -252,19 +252,6 @@ thread_main (void *data)
 }
 
 static void
-write_ready (const char *path,
-             const Thread *threads)
-{
-  char text[512];
-  int len = snprintf (text, sizeof text, "main %d\n", (int) getpid ());
-
-  for (int i = 0; i < N_THREADS; i++)
-    len += snprintf (text + len, sizeof text - (size_t) len, "%s %d\n",
-                     threads[i].name, (int) threads[i].tid);
-  sp_work_write_file (path, text);
-}
-
-static void
 report (const Thread *threads,
         double seconds)
 {
@@ -287,6 +274,7 @@ run_threads (double seconds,
   };
   pthread_t handles[N_THREADS];
   Thread threads[N_THREADS];
+  int tids[N_THREADS];
   pthread_barrier_t named;
   double until;
 
@@ -307,8 +295,10 @@ run_threads (double seconds,
         }
     }
   pthread_barrier_wait (&named);
+  for (int i = 0; i < N_THREADS; i++)
+    tids[i] = (int) threads[i].tid;
   if (ready != NULL)
-    write_ready (ready, threads);
+    sp_work_write_ready (ready, N_THREADS, names, tids);
   for (int i = 0; i < N_THREADS; i++)
     pthread_join (handles[i], NULL);
   pthread_barrier_destroy (&named);
