@@ -17,7 +17,10 @@
  *                    threads);
  *   --kernel         exclude_kernel = 0 (default 1, what paranoid 2 needs);
  *   --user-stack     adds PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER
- *                    (4 KiB of stack), as DWARF unwinding needs.
+ *                    (4 KiB of stack), as DWARF unwinding needs;
+ *   --switch         (with --event cs) context_switch = 1 on that event too;
+ *   --show           prints the 50th callchain of each thread (past its start), its user
+ *                    frames as FILE+0xOFFSET (for addr2line -f -e FILE).
  * It prints whether the events opened (errno if not), the records by type,
  * the switch records' misc flags, and per thread: the workload's own clocks
  * beside the off-CPU time the switch records add up to (switch-out to
@@ -55,7 +58,8 @@ typedef struct {
 } Thread;
 
 static struct {
-  int      event_cs, attach, kernel, user_stack;
+  int      event_cs, attach, kernel, user_stack, cs_switch, show;
+  pid_t    pid;
   uint64_t sample_type;
   int      fds[MAX_EVENTS];
   void    *rings[MAX_EVENTS];
@@ -91,6 +95,7 @@ fill_attr (struct perf_event_attr *attr,
       attr->config = PERF_COUNT_SW_CONTEXT_SWITCHES;
       attr->sample_period = 1;
       probe.sample_type |= PERF_SAMPLE_CALLCHAIN;
+      attr->context_switch = probe.cs_switch;
     }
   else
     {
@@ -174,6 +179,49 @@ on_switch (const struct perf_event_header *header,
   thread->last_out_ns = 0;
 }
 
+/* Prints ip as FILE+0xOFFSET from the workload's maps now. */
+static void
+show_address (uint64_t ip)
+{
+  char path[64], line[512], file[400];
+  unsigned long long start, end, offset;
+  FILE *maps;
+
+  snprintf (path, sizeof path, "/proc/%d/maps", (int) probe.pid);
+  maps = fopen (path, "r");
+  while (maps != NULL && fgets (line, sizeof line, maps) != NULL)
+    if (sscanf (line, "%llx-%llx %*s %llx %*s %*s %399s", &start, &end, &offset, file) == 4
+        && ip >= start && ip < end)
+      {
+        printf (" %s+0x%llx", file, ip - start + offset);
+        fclose (maps);
+        return;
+      }
+  printf (" 0x%llx", (unsigned long long) ip);
+  if (maps != NULL)
+    fclose (maps);
+}
+
+static void
+show_callchain (int tid,
+                const uint64_t *ips,
+                uint64_t nr)
+{
+  int user = 0;
+
+  printf ("callchain tid %d:", tid);
+  for (uint64_t i = 0; i < nr; i++)
+    if (ips[i] == PERF_CONTEXT_USER)
+      user = 1, printf (" |user|");
+    else if (ips[i] == PERF_CONTEXT_KERNEL)
+      printf (" |kernel|");
+    else if (user)
+      show_address (ips[i]);
+    else
+      printf (" k");
+  printf ("\n");
+}
+
 static void
 on_sample (const uint64_t *p)
 {
@@ -190,6 +238,8 @@ on_sample (const uint64_t *p)
     {
       uint64_t nr = *p++;
 
+      if (probe.show && thread->samples == 50)
+        show_callchain (thread->tid, p, nr);
       for (uint64_t i = 0; i < nr; i++, p++)
         if (*p == PERF_CONTEXT_USER)
           user = 1, thread->with_user++;
@@ -343,11 +393,15 @@ parse_options (int argc,
       probe.kernel = 1;
     else if (strcmp (argv[i], "--user-stack") == 0)
       probe.user_stack = 1;
+    else if (strcmp (argv[i], "--switch") == 0)
+      probe.cs_switch = 1;
+    else if (strcmp (argv[i], "--show") == 0)
+      probe.show = 1;
     else
       break;
   if (i + 2 >= argc || strcmp (argv[i], "--") != 0)
     {
-      fprintf (stderr, "usage: %s [--event switch|cs] [--attach] [--kernel] [--user-stack] -- WORKLOAD SECONDS\n", argv[0]);
+      fprintf (stderr, "usage: %s [--event switch|cs] [--attach] [--kernel] [--user-stack] [--switch] [--show] -- WORKLOAD SECONDS\n", argv[0]);
       exit (2);
     }
   return i + 1;
@@ -368,7 +422,7 @@ main (int argc,
   probe.ring_pages = probe.attach ? 16 : 64;
   if (pipe (go) != 0 || pipe (out) != 0)
     return 1;
-  pid = fork ();
+  pid = probe.pid = fork ();
   if (pid == 0)
     {
       char byte;
