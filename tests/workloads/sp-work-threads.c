@@ -123,13 +123,15 @@ static void
 write_ready (const char *path,
              const Worker *workers)
 {
-  char text[256];
-  int len = snprintf (text, sizeof text, "main %d\n", (int) getpid ());
+  const char *names[N_WORKERS];
+  int tids[N_WORKERS];
 
   for (int i = 0; i < N_WORKERS; i++)
-    len += snprintf (text + len, sizeof text - (size_t) len, "%s %d\n",
-                     workers[i].name, (int) workers[i].tid);
-  sp_work_write_file (path, text);
+    {
+      names[i] = workers[i].name;
+      tids[i] = (int) workers[i].tid;
+    }
+  sp_work_write_ready (path, N_WORKERS, names, tids);
 }
 
 SP_WORK_FN static void

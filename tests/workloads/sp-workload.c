@@ -87,3 +87,22 @@ sp_work_write_file (const char *path,
     }
   free (tmp);
 }
+
+void
+sp_work_write_ready (const char *path,
+                     int n,
+                     const char *const *names,
+                     const int *tids)
+{
+  size_t size = 32 + (size_t) n * 40;
+  char *text = malloc (size);
+  int len;
+
+  if (text == NULL)
+    abort ();
+  len = snprintf (text, size, "main %d\n", (int) getpid ());
+  for (int i = 0; i < n; i++)
+    len += snprintf (text + len, size - (size_t) len, "%.16s %d\n", names[i], tids[i]);
+  sp_work_write_file (path, text);
+  free (text);
+}

@@ -43,6 +43,13 @@ double sp_work_parse_args (int argc,
 /* Prints the "thread ..." line of the calling thread, and flushes. */
 void sp_work_report_thread (void);
 
+/* Writes the ready file the tests wait for: "main PID", then "NAME TID"
+ * for each of the n threads (sp_work_write_file). */
+void sp_work_write_ready (const char *path,
+                          int n,
+                          const char *const *names,
+                          const int *tids);
+
 /* Writes text to path atomically (a temporary file, then rename), so a
  * test that polls for path never reads half of it. */
 void sp_work_write_file (const char *path,
