@@ -52,6 +52,22 @@ bool sp_spool_writer_write_sample (SpSpoolWriter *writer,
                                    uint32_t *stack_id,
                                    SpSpoolError *err);
 
+/* Interns the stack frames[0..n_frames) (leaf first) of thread (pid, tid)
+ * as write_sample would, writing the THREAD, FRAME and STACK definitions
+ * it needs, but no SAMPLE: for stacks another stream names (the off-CPU
+ * companion, sp-offcpu.h). *thread_id gets the thread's id; *stack_id the
+ * stack's, or SP_SPOOL_NO_ID with no frames. Either may be NULL. The bytes
+ * written for later samples are the same as without this call's
+ * definitions having come first. */
+bool sp_spool_writer_intern_stack (SpSpoolWriter *writer,
+                                   int32_t pid,
+                                   uint64_t tid,
+                                   const SpFrame *frames,
+                                   size_t n_frames,
+                                   uint32_t *thread_id,
+                                   uint32_t *stack_id,
+                                   SpSpoolError *err);
+
 bool sp_spool_writer_write_process_exec (SpSpoolWriter *writer,
                                          uint64_t timestamp_ns,
                                          int32_t pid,
