@@ -79,10 +79,15 @@ void _sp_window_set_file_title (SpWindow *self,
                                 GFile *file);
 /* Brings every action's enabled state up to date with what the window has. */
 void _sp_window_update_actions (SpWindow *self);
+/* Whether what the user opens or records next needs a window of its own. */
+gboolean _sp_window_is_taken (SpWindow *self);
 
 /* sp-window-recording.c */
 void _sp_window_recording_class_init (GtkWidgetClass *widget_class);
 void _sp_window_recording_dispose (SpWindow *self);
+/* Drops a recording that could not start (its session, its file name):
+ * the window is reused for something else. */
+void _sp_window_recording_forget (SpWindow *self);
 
 /* sp-window-status.c */
 void _sp_window_show_problems (SpWindow *self,

@@ -37,6 +37,7 @@ show_refusal (SpWindow *self,
 
   sp_analysis_stop (self->analysis);
   _sp_window_show_profile_controls (self, FALSE);
+  gtk_window_set_title (GTK_WINDOW (self), "stackpulse");
   gtk_label_set_text (self->error_label, g_strstrip (text));
   gtk_widget_set_visible (self->elevate_button, pkexec != NULL && !self->record_options.elevated
                                                 && sp_recording_session_was_refused (session));
@@ -161,11 +162,13 @@ record_in_window (SpWindow *self,
 {
   g_autoptr (GError) error = NULL;
 
-  if (self->session != NULL || sp_analysis_get_profile (self->analysis) != NULL || self->file != NULL)
+  if (_sp_window_is_taken (self))
     {
       self = sp_window_new (SP_APPLICATION (gtk_window_get_application (GTK_WINDOW (self))));
       gtk_window_present (GTK_WINDOW (self));
     }
+  _sp_window_recording_forget (self);
+  g_clear_object (&self->file);
   if (!sp_window_record (self, options, &error))
     {
       gtk_label_set_text (self->error_label, error->message);
@@ -253,9 +256,6 @@ record_elevated_activated (GtkWidget *widget,
 
   if (self->session == NULL || sp_window_is_recording (self) || sp_analysis_get_profile (self->analysis) != NULL)
     return;
-  g_signal_handlers_disconnect_by_data (self->session, self);
-  g_clear_object (&self->session);
-  g_clear_object (&self->file);
   sp_record_options_copy (&options, &self->record_options);
   options.elevated = TRUE;
   record_in_window (self, &options);
@@ -288,6 +288,17 @@ _sp_window_recording_dispose (SpWindow *self)
     g_signal_handlers_disconnect_by_data (self->session, self);
   g_clear_object (&self->session);
   sp_record_options_clear (&self->record_options);
+}
+
+void
+_sp_window_recording_forget (SpWindow *self)
+{
+  if (self->session == NULL)
+    return;
+  g_return_if_fail (!sp_window_is_recording (self));
+  g_signal_handlers_disconnect_by_data (self->session, self);
+  g_clear_object (&self->session);
+  g_clear_object (&self->file);
 }
 
 void

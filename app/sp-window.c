@@ -61,10 +61,14 @@ _sp_window_update_actions (SpWindow *self)
 
 /* A file opened: its views replace what was shown (the start page). */
 static void
-show_opened (SpWindow *self)
+show_opened (SpWindow *self,
+             const SpAnalysisResult *result)
 {
   gtk_spinner_stop (self->spinner);
-  sp_recent_list_add_file (self->file);
+  /* Not a file that holds nothing but its damage (empty, cut in its
+   * header): it is no recording to come back to. */
+  if (result->summary.n_samples > 0 || result->summary.damage == NULL)
+    sp_recent_list_add_file (self->file);
   self->following = sp_analysis_is_following (self->analysis);
   _sp_window_show_profile_controls (self, TRUE);
   gtk_stack_set_visible_child_name (self->pages, "profile");
@@ -112,7 +116,7 @@ analysis_result (SpAnalysis *analysis,
                  SpWindow *self)
 {
   if (result->opened)
-    show_opened (self);
+    show_opened (self, result);
   show_samples (self, result);
   _sp_window_show_progress (self, result);
   if (result->call_tree != NULL)
@@ -172,6 +176,7 @@ sp_window_open_file (SpWindow *self,
 
   /* The recording would go on under another file's name: see sp_window_open. */
   g_return_if_fail (!sp_window_is_recording (self));
+  _sp_window_recording_forget (self);
   g_set_object (&self->file, file);
   _sp_window_set_file_title (self, file);
   if (path == NULL)
@@ -189,13 +194,13 @@ sp_window_open_file (SpWindow *self,
   sp_analysis_open (self->analysis, path);
 }
 
-/* Whether the window keeps what it has: a recording (running, finished,
- * or refused with its offer to retry), a profile, or a file on its way.
- * The start page, or a file that could not be read, gives way. */
-static gboolean
-is_taken (SpWindow *self)
+/* Whether the window keeps what it has: a recording running, a profile,
+ * or a file on its way. The start page, a file that could not be read,
+ * and a recording that could not start give way. */
+gboolean
+_sp_window_is_taken (SpWindow *self)
 {
-  return self->session != NULL || sp_analysis_get_profile (self->analysis) != NULL
+  return sp_window_is_recording (self) || sp_analysis_get_profile (self->analysis) != NULL
          || g_strcmp0 (gtk_stack_get_visible_child_name (self->pages), "loading") == 0;
 }
 
@@ -203,7 +208,7 @@ SpWindow *
 sp_window_open (SpWindow *self,
                 GFile *file)
 {
-  if (is_taken (self))
+  if (_sp_window_is_taken (self))
     {
       self = sp_window_new (SP_APPLICATION (gtk_window_get_application (GTK_WINDOW (self))));
       gtk_window_present (GTK_WINDOW (self));
@@ -518,6 +523,9 @@ add_views (SpWindow *self)
   gtk_scrolled_window_set_child (self->bottom_up_scroller, GTK_WIDGET (self->bottom_up_view));
   self->timeline_view = sp_timeline_view_new ();
   gtk_scrolled_window_set_child (self->timeline_scroller, GTK_WIDGET (self->timeline_view));
+  /* A click gives the timeline the focus: its viewport must not scroll
+   * the whole widget "into view" (to its last lanes). */
+  gtk_viewport_set_scroll_to_focus (GTK_VIEWPORT (gtk_scrolled_window_get_child (self->timeline_scroller)), FALSE);
   self->flame_graph = sp_flame_graph_new ();
   gtk_scrolled_window_set_child (self->flame_graph_scroller, GTK_WIDGET (self->flame_graph));
   sp_call_tree_view_set_context_menu (self->call_tree_view, self->transform_menu);

@@ -22,9 +22,9 @@ void sp_window_open_file (SpWindow *self,
 
 /* Opens file as the user asked for it in self (Open, a drop, a recent
  * recording): there when self shows the start page (or a file that could
- * not be read); otherwise in a new window, so that a recording goes on
- * and a profile stays (one window per profile, as for Record). Returns
- * the window that shows file. */
+ * not be read, or a recording that could not start); otherwise in a new
+ * window, so that a recording goes on and a profile stays (one window per
+ * profile, as for Record). Returns the window that shows file. */
 SpWindow *sp_window_open (SpWindow *self,
                           GFile *file);
 

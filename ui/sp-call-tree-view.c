@@ -489,8 +489,10 @@ update_tree (SpCallTreeView *self,
     target = hot;
   if (target != 0 && target != shown_selected_node (self))
     row = reveal_node (get_tree_model (self), tree, target);
+  /* Following the hottest path (untouched), the view follows it too: the
+   * rows opened before may have closed above it. */
   if (row != NULL)
-    select_row (self, row, FALSE);
+    select_row (self, row, !self->touched);
   else if (target == 0 && !self->touched)
     gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
   self->restoring = FALSE;

@@ -600,6 +600,15 @@ test_record_missing_command (void)
   g_assert_true (sp_window_record (window, &options, &error));
   g_assert_true (window_test_wait_for_page (window, "error", 20));
   gui_test_save_png (GTK_WIDGET (window), "record-missing-command.png");
+  /* It is not recording any more, and the next recording takes this
+   * window, not a new one beside it. */
+  g_assert_null (strstr (gtk_window_get_title (GTK_WINDOW (window)), "recording"));
+  g_setenv ("STACKPULSE_DEMO", g_getenv ("SP_DEMO"), TRUE);
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.record-demo", NULL);
+  g_assert_true (sp_window_is_recording (window));
+  g_assert_cmpstr (sp_window_get_page (window), ==, "profile");
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.stop", NULL);
+  g_assert_true (window_test_wait (not_recording, window, 20));
   gtk_window_destroy (GTK_WINDOW (window));
   sp_record_options_clear (&options);
 }
