@@ -279,6 +279,11 @@ stop_activated (GtkWidget *widget,
 void
 _sp_window_recording_dispose (SpWindow *self)
 {
+  /* The recording ends with its window. Not left to the session's
+   * dispose: its pending reads of the recorder's pipes hold references,
+   * so it would only run once the recorder ended on its own. */
+  if (sp_window_is_recording (self))
+    sp_recording_session_stop (self->session);
   if (self->session != NULL)
     g_signal_handlers_disconnect_by_data (self->session, self);
   g_clear_object (&self->session);

@@ -459,6 +459,48 @@ test_record_interrupted (void)
   remove_recording (spool);
 }
 
+static gboolean
+recording_complete (gpointer spool)
+{
+  g_autofree char *meta_path = g_strconcat (spool, ".meta", NULL);
+  g_autoptr (GKeyFile) meta = g_key_file_new ();
+
+  return g_key_file_load_from_file (meta, meta_path, G_KEY_FILE_NONE, NULL)
+         && g_key_file_get_boolean (meta, "recording", "complete", NULL);
+}
+
+/* A window closed while it records, another window still open (the
+ * application goes on): its recorder stops at once and finishes the file,
+ * not when the 20 s program would have ended. */
+static void
+test_record_window_closed (void)
+{
+  SpWindow *window = sp_window_new (NULL);
+  SpWindow *other = sp_window_new (NULL);
+  Growth growth = { window, 0 };
+  g_autofree char *spool = NULL;
+  gint64 closed;
+
+  gtk_window_present (GTK_WINDOW (other));
+  start_window_recording (window, "20");
+  g_assert_true (window_test_wait (call_tree_grew, &growth, 20));
+  spool = newest_recording ();
+  g_assert_nonnull (spool);
+  g_assert_false (recording_complete (spool));
+  closed = g_get_monotonic_time ();
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_assert_true (window_test_wait (recording_complete, spool, 10));
+  g_test_message ("the recording was complete %.1f s after its window closed",
+                  (g_get_monotonic_time () - closed) / 1e6);
+  gtk_window_destroy (GTK_WINDOW (other));
+  g_unlink (spool);
+  {
+    g_autofree char *meta_path = g_strconcat (spool, ".meta", NULL);
+
+    g_unlink (meta_path);
+  }
+}
+
 int
 main (int argc,
       char **argv)
@@ -470,5 +512,6 @@ main (int argc,
   g_test_add_func ("/app/window-live/follow-to-the-end", test_follow_to_the_end);
   g_test_add_func ("/app/window-live/record-names-and-counts", test_record_names_and_counts);
   g_test_add_func ("/app/window-live/record-interrupted", test_record_interrupted);
+  g_test_add_func ("/app/window-live/record-window-closed", test_record_window_closed);
   return g_test_run ();
 }
