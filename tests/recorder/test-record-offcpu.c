@@ -309,6 +309,48 @@ test_nobody (void)
   check_offcpu (rec, workload, FALSE);
 }
 
+/* The companion is created as the spool is: never through a link; and a
+ * recording without it, over one with it, takes the old companion away. */
+static void
+test_companion_file (void)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *workload = sp_test_workload ("offcpu");
+  g_autofree char *spool = NULL;
+  g_autofree char *companion = NULL;
+  g_autofree char *target = NULL;
+  const char *with[] = { sp_test_recorder (), "-o", NULL, "--off-cpu", "--", workload, "0.2", NULL };
+  const char *without[] = { sp_test_recorder (), "-o", NULL, "--", workload, "0.2", NULL };
+  g_autoptr (SpChildResult) refused = NULL;
+  g_autoptr (SpChildResult) first = NULL;
+  g_autoptr (SpChildResult) second = NULL;
+
+  if (!sp_test_case_needs_perf ())
+    return;
+  dir = sp_test_make_dir ();
+  spool = g_build_filename (dir, "out.spool", NULL);
+  companion = g_strconcat (spool, ".offcpu", NULL);
+  target = g_build_filename (dir, "elsewhere", NULL);
+  with[2] = without[2] = spool;
+
+  g_assert_cmpint (symlink (target, companion), ==, 0);
+  refused = sp_test_run_recorder (dir, with);
+  g_assert_cmpint (refused->exit_code, !=, 0);
+  sp_test_assert_contains (refused->err, "symbolic link");
+  g_assert_false (g_file_test (spool, G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test (target, G_FILE_TEST_EXISTS));
+  g_assert_cmpint (g_unlink (companion), ==, 0);
+
+  first = sp_test_run_recorder (dir, with);
+  g_assert_cmpint (first->exit_code, ==, 0);
+  g_assert_true (g_file_test (companion, G_FILE_TEST_IS_REGULAR));
+  second = sp_test_run_recorder (dir, without);
+  g_assert_cmpint (second->exit_code, ==, 0);
+  g_assert_true (g_file_test (spool, G_FILE_TEST_IS_REGULAR));
+  g_assert_false (g_file_test (companion, G_FILE_TEST_EXISTS));
+  sp_test_remove_dir (dir);
+}
+
 int
 main (int argc,
       char **argv)
@@ -318,5 +360,6 @@ main (int argc,
     return 0;
   g_test_add_func ("/recorder/offcpu/root", test_root);
   g_test_add_func ("/recorder/offcpu/nobody", test_nobody);
+  g_test_add_func ("/recorder/offcpu/companion-file", test_companion_file);
   return g_test_run ();
 }
