@@ -45,34 +45,6 @@ typedef struct {
   guint64 switches;
 } OffCpuTotals;
 
-static int
-perf_event_paranoid (void)
-{
-  g_autofree char *text = NULL;
-
-  if (!g_file_get_contents ("/proc/sys/kernel/perf_event_paranoid", &text, NULL, NULL))
-    return 2;
-  return (int) g_ascii_strtoll (text, NULL, 10);
-}
-
-static char *
-copy_program (const char *from,
-              const char *dir)
-{
-  g_autofree char *name = g_path_get_basename (from);
-  char *to = g_build_filename (dir, name, NULL);
-  g_autofree char *contents = NULL;
-  g_autoptr (GError) error = NULL;
-  gsize len;
-
-  g_file_get_contents (from, &contents, &len, &error);
-  g_assert_no_error (error);
-  g_file_set_contents (to, contents, (gssize) len, &error);
-  g_assert_no_error (error);
-  g_assert_cmpint (g_chmod (to, 0755), ==, 0);
-  return to;
-}
-
 /* The workload's "SP-THREAD name=N tid=T cpu_s=C wall_s=W" line for name. */
 static void
 find_thread_line (const char *out,
@@ -182,9 +154,9 @@ record_offcpu (gboolean as_nobody,
                char **workload_out)
 {
   g_autofree char *dir = sp_test_make_dir ();
-  g_autofree char *recorder = copy_program (sp_test_recorder (), dir);
+  g_autofree char *recorder = sp_test_copy_program (sp_test_recorder (), dir);
   g_autofree char *built_workload = sp_test_workload ("offcpu");
-  g_autofree char *workload = copy_program (built_workload, dir);
+  g_autofree char *workload = sp_test_copy_program (built_workload, dir);
   g_autofree char *setpriv = g_find_program_in_path ("setpriv");
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
   const char *const record[] = { recorder, "-o", "out.spool", "-F", "1000", "--off-cpu", "--", workload, SECONDS,
@@ -294,7 +266,7 @@ test_nobody (void)
 
   if (!sp_test_case_needs_perf ())
     return;
-  if (getuid () != 0 || perf_event_paranoid () < 2)
+  if (getuid () != 0 || sp_test_perf_event_paranoid () < 2)
     {
       g_test_skip ("needs root (to become nobody) and kernel.perf_event_paranoid >= 2");
       return;
