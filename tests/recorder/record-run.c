@@ -110,6 +110,20 @@ sp_test_copy_program (const char *from,
   return to;
 }
 
+void
+sp_test_add_as_nobody (GPtrArray *argv)
+{
+  static char *setpriv;
+  static const char *const drop[] = { "--reuid=65534", "--regid=65534", "--clear-groups", NULL };
+
+  if (setpriv == NULL)
+    setpriv = g_find_program_in_path ("setpriv");
+  g_assert_nonnull (setpriv);
+  g_ptr_array_add (argv, setpriv);
+  for (const char *const *arg = drop; *arg != NULL; arg++)
+    g_ptr_array_add (argv, (char *) *arg);
+}
+
 const char *
 sp_test_recorder (void)
 {

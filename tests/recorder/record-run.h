@@ -44,6 +44,11 @@ int sp_test_perf_event_paranoid (void);
 char *sp_test_copy_program (const char *from,
                             const char *dir);
 
+/* Adds to argv (a GPtrArray of char *) the command that runs what follows
+ * as nobody: setpriv --reuid=65534 --regid=65534 --clear-groups (the test
+ * runs as root). The strings live as long as the test. */
+void sp_test_add_as_nobody (GPtrArray *argv);
+
 /* $SP_RECORD, the stackpulse-record under test. */
 const char *sp_test_recorder (void);
 

@@ -22,7 +22,6 @@
 #include "record-stacks.h"
 #include "sp-offcpu.h"
 
-#define NOBODY    "65534"
 #define SECONDS   "2"
 #define TOLERANCE 0.15
 
@@ -157,7 +156,6 @@ record_offcpu (gboolean as_nobody,
   g_autofree char *recorder = sp_test_copy_program (sp_test_recorder (), dir);
   g_autofree char *built_workload = sp_test_workload ("offcpu");
   g_autofree char *workload = sp_test_copy_program (built_workload, dir);
-  g_autofree char *setpriv = g_find_program_in_path ("setpriv");
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
   const char *const record[] = { recorder, "-o", "out.spool", "-F", "1000", "--off-cpu", "--", workload, SECONDS,
                                  NULL };
@@ -166,14 +164,7 @@ record_offcpu (gboolean as_nobody,
 
   g_assert_cmpint (g_chmod (dir, 0777), ==, 0);
   if (as_nobody)
-    {
-      const char *const drop[] = { "--reuid=" NOBODY, "--regid=" NOBODY, "--clear-groups", NULL };
-
-      g_assert_nonnull (setpriv);
-      g_ptr_array_add (argv, setpriv);
-      for (const char *const *arg = drop; *arg != NULL; arg++)
-        g_ptr_array_add (argv, (char *) *arg);
-    }
+    sp_test_add_as_nobody (argv);
   for (const char *const *arg = record; *arg != NULL; arg++)
     g_ptr_array_add (argv, (char *) *arg);
   g_ptr_array_add (argv, NULL);

@@ -62,7 +62,6 @@ test_user_stacks (void)
   g_autofree char *recorder = sp_test_copy_program (sp_test_recorder (), dir);
   g_autofree char *built_workload = sp_test_workload ("threads");
   g_autofree char *workload = sp_test_copy_program (built_workload, dir);
-  g_autofree char *setpriv = g_find_program_in_path ("setpriv");
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
   const char *const record[] = { recorder, "-o", "out.spool", "-F", "1000", "--", workload, "0.4", NULL };
   g_autoptr (SpTestRecording) rec = NULL;
@@ -72,14 +71,7 @@ test_user_stacks (void)
   /* nobody writes the spool here; the captured output is ours. */
   g_assert_cmpint (g_chmod (dir, 0777), ==, 0);
   if (getuid () == 0)
-    {
-      const char *const drop[] = { "--reuid=" NOBODY, "--regid=" NOBODY, "--clear-groups", NULL };
-
-      g_assert_nonnull (setpriv);
-      g_ptr_array_add (argv, setpriv);
-      for (const char *const *arg = drop; *arg != NULL; arg++)
-        g_ptr_array_add (argv, (char *) *arg);
-    }
+    sp_test_add_as_nobody (argv);
   for (const char *const *arg = record; *arg != NULL; arg++)
     g_ptr_array_add (argv, (char *) *arg);
   g_ptr_array_add (argv, NULL);
