@@ -329,6 +329,8 @@ describe_offcpu_stacks (SpRecorder *r)
     snprintf (reason, sizeof reason, "context-switch samples could not be had: %s",
               strerror (events->switch_errno != 0 ? events->switch_errno : ENOTSUP));
   r->side.off_cpu_stacks_reason = reason;
+  fprintf (stderr, "stackpulse-record: warning: off-CPU stacks are not recorded: %s; thread states and off-CPU "
+           "times are recorded all the same\n", reason);
 }
 
 /* --off-cpu: the companion's writer (its file is created with the spool). */

@@ -269,6 +269,7 @@ test_nobody (void)
   g_assert_nonnull (reason);
   sp_test_assert_contains (reason, "perf_event_paranoid");
   sp_test_assert_contains (reason, "CAP_PERFMON");
+  sp_test_assert_contains (rec->result->err, "off-CPU stacks are not recorded");
   check_offcpu (rec, workload, FALSE);
 }
 
