@@ -44,6 +44,10 @@ usage (FILE *out,
          "      --stack-size BYTES user stack copied per sample in dwarf and auto\n"
          "                         modes (default 16384, at most 63488)\n"
          "      --no-kernel        user-space frames only\n"
+         "      --off-cpu          also record when each thread blocks or is preempted,\n"
+         "                         to FILE.offcpu, with the stack it waits in where\n"
+         "                         kernel sampling is allowed (root, CAP_PERFMON or\n"
+         "                         kernel.perf_event_paranoid <= 1)\n"
          "      --duration SEC     stop after SEC seconds\n"
          "      --control-stdin    stop on a line \"stop\" or end of input on stdin\n"
          "      --progress-fd N    write key=value progress lines to fd N each second\n"
@@ -224,7 +228,7 @@ main (int argc,
       char **argv)
 {
   enum { OPT_CALL_GRAPH = 256, OPT_STACK_SIZE, OPT_NO_KERNEL, OPT_DURATION, OPT_CONTROL_STDIN, OPT_PROGRESS_FD,
-         OPT_ENV, OPT_CHECK_AUTO };
+         OPT_ENV, OPT_CHECK_AUTO, OPT_OFF_CPU };
   static const struct option long_options[] = {
     { "output", required_argument, NULL, 'o' },
     { "freq", required_argument, NULL, 'F' },
@@ -239,6 +243,7 @@ main (int argc,
     { "directory", required_argument, NULL, 'C' },
     { "help", no_argument, NULL, 'h' },
     { "check-auto", no_argument, NULL, OPT_CHECK_AUTO },
+    { "off-cpu", no_argument, NULL, OPT_OFF_CPU },
     { NULL, 0, NULL, 0 },
   };
   static pid_t pids[MAX_PIDS];
@@ -298,6 +303,9 @@ main (int argc,
           break;
         case OPT_NO_KERNEL:
           options.kernel_stacks = false;
+          break;
+        case OPT_OFF_CPU:
+          options.off_cpu = true;
           break;
         case OPT_DURATION:
           if (!parse_seconds (optarg, &options.duration_s))

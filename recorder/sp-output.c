@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "sp-offcpu.h"
 #include "sp-spool-format.h"
 
 /* Read too: the recorder checks that the spool still begins as it wrote it. */
@@ -19,6 +20,8 @@
 #define CREATE_MODE      0666
 #define TEMP_ATTEMPTS    100
 #define SIDE_FILE_HEADER "# stackpulse side file"
+/* What begins_with can compare (the magic ends in NULs). */
+#define SP_OFFCPU_MAGIC_PREFIX "SPOFF1"
 
 /* ---- Names ------------------------------------------------------------- */
 
@@ -436,7 +439,7 @@ sp_output_open (SpOutput *out,
 
   memset (out, 0, sizeof *out);
   out->path = path;
-  out->dir_fd = out->spool_fd = -1;
+  out->dir_fd = out->spool_fd = out->offcpu_fd = -1;
   if (!open_folder (out, message, message_size))
     return false;
 
@@ -485,6 +488,84 @@ sp_output_open (SpOutput *out,
 }
 
 bool
+sp_output_open_offcpu (SpOutput *out,
+                       const SpOutputInputs *inputs,
+                       char *message,
+                       size_t message_size)
+{
+  char temp[4096], *path = NULL;
+  bool exists, ok;
+
+  if (asprintf (&out->offcpu_name, "%s.offcpu", out->name) < 0 || asprintf (&path, "%s.offcpu", out->path) < 0)
+    {
+      out->offcpu_name = NULL;
+      snprintf (message, message_size, "out of memory");
+      return false;
+    }
+
+  OutputFile companion = { out->offcpu_name, path, SP_OFFCPU_MAGIC_PREFIX, "off-CPU stream" };
+
+  ok = check_not_named (out, out->offcpu_name, path, inputs, message, message_size)
+       && check_existing (out, &companion, inputs, &exists, message, message_size);
+  if (ok && !exists)
+    out->offcpu_fd = openat (out->dir_fd, out->offcpu_name, CREATE_FLAGS, CREATE_MODE);
+  else if (ok && (out->offcpu_fd = sp_output_create_temp (out->dir_fd, out->offcpu_name, temp, sizeof temp)) >= 0)
+    out->offcpu_temp_name = strdup (temp);
+  if (ok && out->offcpu_fd < 0)
+    {
+      snprintf (message, message_size, "cannot create '%s': %s", path,
+                errno == EEXIST ? "it appeared while the recorder was starting" : strerror (errno));
+      ok = false;
+    }
+  free (path);
+  return ok;
+}
+
+/* The companion replaces an earlier one at its name, if any; it stays
+ * beside the spool when the spool could not take its name. */
+static void
+commit_offcpu (SpOutput *out)
+{
+  char *name;
+  struct stat st;
+
+  if (out->offcpu_name == NULL && out->temp_name == NULL)
+    {
+      /* A recording without one replaced one with one: the old companion
+       * would be taken for this spool's. Only a regular file that is one. */
+      if (asprintf (&name, "%s.offcpu", out->name) < 0)
+        return;
+      if (fstatat (out->dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG (st.st_mode) && st.st_size > 0
+          && begins_with (out->dir_fd, name, SP_OFFCPU_MAGIC_PREFIX))
+        unlinkat (out->dir_fd, name, 0);
+      free (name);
+      return;
+    }
+  if (out->offcpu_name == NULL)
+    return;  /* the old recording stays, with its companion */
+  if (out->offcpu_temp_name != NULL && out->temp_name == NULL
+      && renameat (out->dir_fd, out->offcpu_temp_name, out->dir_fd, out->offcpu_name) == 0)
+    {
+      free (out->offcpu_temp_name);
+      out->offcpu_temp_name = NULL;
+    }
+  else if (out->temp_name != NULL && asprintf (&name, "%s.offcpu", out->temp_name) >= 0)
+    {
+      /* Where the spool stays, under the name that goes with it. */
+      if (renameat (out->dir_fd, out->offcpu_temp_name != NULL ? out->offcpu_temp_name : out->offcpu_name,
+                    out->dir_fd, name) == 0)
+        {
+          free (out->offcpu_temp_name);
+          out->offcpu_temp_name = NULL;
+          free (out->offcpu_name);
+          out->offcpu_name = name;
+        }
+      else
+        free (name);
+    }
+}
+
+bool
 sp_output_still_ours (const SpOutput *out)
 {
   const char *name = out->temp_name != NULL ? out->temp_name : out->name;
@@ -528,13 +609,18 @@ sp_output_commit (SpOutput *out,
   char *meta_name;
 
   if (out->temp_name == NULL)
-    return true;
+    {
+      commit_offcpu (out);
+      return true;
+    }
   if (renameat (out->dir_fd, out->temp_name, out->dir_fd, out->name) == 0)
     {
       free (out->temp_name);
       out->temp_name = NULL;
+      commit_offcpu (out);
       return true;
     }
+  commit_offcpu (out);
   /* The recording goes on where it is: say where, and put its side file
    * beside it. */
   snprintf (message, message_size, "cannot replace '%s' (%s): the recording is in '%s' in the same folder",
@@ -575,10 +661,15 @@ sp_output_discard (SpOutput *out)
   const char *name = out->temp_name != NULL ? out->temp_name : out->name;
   struct stat ours, there;
 
+  const char *offcpu = out->offcpu_temp_name != NULL ? out->offcpu_temp_name : out->offcpu_name;
+
   /* Only the file this run created, if it is still the one there. */
   if (out->spool_fd >= 0 && name != NULL && fstat (out->spool_fd, &ours) == 0
       && fstatat (out->dir_fd, name, &there, AT_SYMLINK_NOFOLLOW) == 0 && same_file (&ours, &there))
     unlinkat (out->dir_fd, name, 0);
+  if (out->offcpu_fd >= 0 && offcpu != NULL && fstat (out->offcpu_fd, &ours) == 0
+      && fstatat (out->dir_fd, offcpu, &there, AT_SYMLINK_NOFOLLOW) == 0 && same_file (&ours, &there))
+    unlinkat (out->dir_fd, offcpu, 0);
 }
 
 void
@@ -591,6 +682,8 @@ sp_output_clear (SpOutput *out)
   free (out->meta_name);
   free (out->temp_name);
   free (out->real_folder);
+  free (out->offcpu_name);
+  free (out->offcpu_temp_name);
   memset (out, 0, sizeof *out);
-  out->dir_fd = out->spool_fd = -1;
+  out->dir_fd = out->spool_fd = out->offcpu_fd = -1;
 }

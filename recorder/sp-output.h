@@ -47,6 +47,10 @@ typedef struct {
   bool        replacing;   /* an existing recording is at name */
   dev_t       spool_dev;   /* the new spool's file, to know it is still there */
   ino_t       spool_ino;
+  /* --off-cpu: OUT.spool.offcpu, created and placed as the spool is. */
+  char       *offcpu_name;
+  char       *offcpu_temp_name; /* where it is until it replaces offcpu_name */
+  int         offcpu_fd;        /* for writing (the companion's writer takes it) */
 } SpOutput;
 
 /* Checks path and creates the new spool; false with a message (naming
@@ -57,8 +61,17 @@ bool sp_output_open (SpOutput *out,
                      char *message,
                      size_t message_size);
 
-/* Puts the new spool at its name (replacing the old recording), once the
- * recording has started. When that fails the recording stays where it
+/* After sp_output_open: checks and creates the off-CPU companion
+ * (OUT.spool.offcpu) under the same rules (an existing one must be a
+ * companion, or empty, and is replaced only at sp_output_commit); false
+ * with a message when refused. */
+bool sp_output_open_offcpu (SpOutput *out,
+                            const SpOutputInputs *inputs,
+                            char *message,
+                            size_t message_size);
+
+/* Puts the new spool at its name (replacing the old recording), and the
+ * companion at its own, once the recording has started. When that fails the recording stays where it
  * is, which the message says. */
 bool sp_output_commit (SpOutput *out,
                        char *message,

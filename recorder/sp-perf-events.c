@@ -67,8 +67,10 @@ sp_perf_events_init (SpPerfEvents *events,
   events->n_cpus = n > 0 ? (int) n : 1;
   events->ring_fd_of_cpu = malloc (sizeof (int) * (size_t) events->n_cpus);
   events->rings = calloc ((size_t) events->n_cpus, sizeof (SpPerfRing));
+  events->switch_ring_fd_of_cpu = malloc (sizeof (int) * (size_t) events->n_cpus);
+  events->switch_rings = calloc ((size_t) events->n_cpus, sizeof (SpPerfRing));
   for (int cpu = 0; cpu < events->n_cpus; cpu++)
-    events->ring_fd_of_cpu[cpu] = -1;
+    events->ring_fd_of_cpu[cpu] = events->switch_ring_fd_of_cpu[cpu] = -1;
   events->ring_pages = config->call_graph == SP_CALL_GRAPH_FP ? RING_PAGES_DEFAULT : RING_PAGES_STACKS;
 }
 
@@ -118,6 +120,27 @@ fill_attr (const SpPerfEvents *events,
   attr->exclude_callchain_kernel = !kernel;
   attr->watermark = 1;
   attr->wakeup_watermark = (uint32_t) (events->ring_pages * (size_t) sysconf (_SC_PAGESIZE) / 4);
+  /* A record at every switch-out and switch-in of every followed thread,
+   * for any user who may sample it (docs/OFF-CPU.md). */
+  attr->context_switch = events->config.off_cpu;
+}
+
+/* The context-switches event: one sample per switch-out, taken in the
+ * thread switching out, with the on-CPU samples' callchain and stack copy.
+ * The switch happens in the kernel, so it fires only with exclude_kernel
+ * off; the kernel's frames are kept only with kernel stacks. The task
+ * records (mappings, names, forks) come from the cpu-clock events. */
+static void
+fill_switch_attr (const SpPerfEvents *events,
+                  struct perf_event_attr *attr)
+{
+  fill_attr (events, attr, true);
+  attr->config = PERF_COUNT_SW_CONTEXT_SWITCHES;
+  attr->freq = 0;
+  attr->sample_period = 1;
+  attr->exclude_callchain_kernel = !events->config.kernel_stacks;
+  attr->mmap = attr->mmap2 = attr->comm = attr->comm_exec = attr->task = 0;
+  attr->context_switch = 0;
 }
 
 static void
@@ -163,25 +186,33 @@ remember_fd (SpPerfEvents *events,
   return true;
 }
 
+/* One kind of event's rings: one per CPU, shared by its events there. */
+typedef struct {
+  int        *fd_of_cpu;
+  SpPerfRing *rings;
+  size_t     *n_rings;
+} RingSet;
+
 /* The first event of a CPU gets the ring; smaller rings are tried when the
  * locked-memory limit (perf_event_mlock_kb) is in the way. */
 static bool
-attach_ring (SpPerfEvents *events,
-             int cpu,
-             int fd,
-             char *message,
-             size_t size)
+attach_ring_of (SpPerfEvents *events,
+                RingSet set,
+                int cpu,
+                int fd,
+                char *message,
+                size_t size)
 {
   int err;
 
-  if (events->ring_fd_of_cpu[cpu] >= 0)
+  if (set.fd_of_cpu[cpu] >= 0)
     {
-      if (ioctl (fd, PERF_EVENT_IOC_SET_OUTPUT, events->ring_fd_of_cpu[cpu]) == 0)
+      if (ioctl (fd, PERF_EVENT_IOC_SET_OUTPUT, set.fd_of_cpu[cpu]) == 0)
         return true;
       snprintf (message, size, "cannot share the ring buffer of CPU %d: %s", cpu, strerror (errno));
       return false;
     }
-  while ((err = sp_perf_ring_map (&events->rings[events->n_rings], fd, events->ring_pages)) == EPERM
+  while ((err = sp_perf_ring_map (&set.rings[*set.n_rings], fd, events->ring_pages)) == EPERM
          && events->ring_pages > RING_PAGES_MIN)
     events->ring_pages /= 2;
   if (err != 0)
@@ -193,9 +224,20 @@ attach_ring (SpPerfEvents *events,
                 strerror (err), read_sysctl_int ("/proc/sys/kernel/perf_event_mlock_kb", 516));
       return false;
     }
-  events->n_rings++;
-  events->ring_fd_of_cpu[cpu] = fd;
+  (*set.n_rings)++;
+  set.fd_of_cpu[cpu] = fd;
   return true;
+}
+
+static bool
+attach_ring (SpPerfEvents *events,
+             int cpu,
+             int fd,
+             char *message,
+             size_t size)
+{
+  return attach_ring_of (events, (RingSet) { events->ring_fd_of_cpu, events->rings, &events->n_rings }, cpu, fd,
+                         message, size);
 }
 
 static int
@@ -258,6 +300,42 @@ sp_perf_events_add_task (SpPerfEvents *events,
 }
 
 bool
+sp_perf_events_add_switch_task (SpPerfEvents *events,
+                                pid_t tid)
+{
+  RingSet set = { events->switch_ring_fd_of_cpu, events->switch_rings, &events->n_switch_rings };
+  struct perf_event_attr attr;
+  char message[512];
+
+  if (events->switch_refused)
+    return false;
+  fill_switch_attr (events, &attr);
+  for (int cpu = 0; cpu < events->n_cpus; cpu++)
+    {
+      int fd = (int) perf_event_open (&attr, tid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+
+      if (fd < 0 && errno == ENODEV)
+        continue;  /* offline CPU */
+      if (fd < 0 || !remember_fd (events, fd))
+        {
+          events->switch_errno = fd < 0 ? errno : ENOMEM;
+          if (fd >= 0)
+            close (fd);
+          events->switch_refused = true;
+          return false;
+        }
+      /* A ring that cannot be had costs the stacks, not the recording. */
+      if (!attach_ring_of (events, set, cpu, fd, message, sizeof message))
+        {
+          events->switch_errno = ENOMEM;
+          events->switch_refused = true;
+          return false;
+        }
+    }
+  return true;
+}
+
+bool
 sp_perf_events_enable (SpPerfEvents *events)
 {
   for (size_t i = 0; i < events->n_fds; i++)
@@ -278,6 +356,10 @@ sp_perf_events_close (SpPerfEvents *events)
 {
   for (size_t i = 0; i < events->n_rings; i++)
     sp_perf_ring_unmap (&events->rings[i]);
+  for (size_t i = 0; i < events->n_switch_rings; i++)
+    sp_perf_ring_unmap (&events->switch_rings[i]);
+  free (events->switch_rings);
+  free (events->switch_ring_fd_of_cpu);
   for (size_t i = 0; i < events->n_fds; i++)
     close (events->fds[i]);
   free (events->fds);

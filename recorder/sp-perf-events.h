@@ -25,6 +25,8 @@ typedef struct {
   SpCallGraph call_graph;
   uint32_t    stack_size;        /* bytes of user stack per sample (not fp) */
   uint64_t    regs_mask;         /* user registers per sample (not fp) */
+  bool        off_cpu;           /* switch records on the sampling events, and
+                                  * context-switch samples where allowed */
 } SpPerfConfig;
 
 #define SP_STACK_SIZE_DEFAULT 16384u
@@ -42,6 +44,14 @@ typedef struct {
   size_t       fds_capacity;
   size_t       ring_pages;
   bool         kernel_refused;  /* kernel stacks were asked for, not allowed */
+  /* --off-cpu: the context-switches events (a sample at every switch-out,
+   * with the stack), in rings of their own, so that their samples are told
+   * from the cpu-clock ones by the ring they come from. */
+  int         *switch_ring_fd_of_cpu;
+  SpPerfRing  *switch_rings;
+  size_t       n_switch_rings;
+  bool         switch_refused;  /* kernel sampling not allowed: no switch stacks */
+  int          switch_errno;    /* why (EACCES, EPERM), 0 when allowed */
 } SpPerfEvents;
 
 void sp_perf_events_init (SpPerfEvents *events,
@@ -53,6 +63,12 @@ bool sp_perf_events_add_task (SpPerfEvents *events,
                               pid_t tid,
                               char *message,
                               size_t message_size);
+
+/* --off-cpu: opens the context-switches events for task tid on every CPU.
+ * False (switch_refused set) when the kernel does not allow them: the
+ * recording goes on with switch records only. */
+bool sp_perf_events_add_switch_task (SpPerfEvents *events,
+                                     pid_t tid);
 
 bool sp_perf_events_enable (SpPerfEvents *events);
 void sp_perf_events_disable (SpPerfEvents *events);

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define FLUSH_INTERVAL_NS     (100 * 1000000ull)
 /* The side file is rewritten after a flush that changed its counts,
@@ -63,6 +64,13 @@ try_side_file (SpRecorder *r,
     }
   r->side_lost = r->rec.n_lost;
   r->side_dropped = r->rec.n_dropped;
+  if (r->off_cpu.writer != NULL)
+    {
+      r->side.off_cpu_bytes = sp_offcpu_recording_bytes (&r->off_cpu);
+      r->side.off_cpu_switches = r->off_cpu.flushed_switches;
+      r->side.off_cpu_lost = r->rec.n_lost;
+      r->side.off_cpu_dropped = r->off_cpu.n_dropped;
+    }
   /* The invoker's files, written with the invoker's rights. */
   sp_invoker_files_begin (r->options->invoker);
   written = sp_side_file_write (&r->side_file, &r->side, &r->rec, kallsyms, message, message_size);
@@ -212,6 +220,9 @@ _sp_recorder_flush (SpRecorder *r,
             note_write_failure (r, &err);
           else
             note_flush_point (r);
+          /* After the spool: a follower finds what the SYNCs promise. */
+          if (flushed)
+            sp_offcpu_recording_flush (&r->off_cpu);
           flushed = flushed && _sp_recorder_check_spool_intact (r);
         }
       r->last_flush_ns = now;
@@ -263,6 +274,12 @@ _sp_recorder_create_spool (SpRecorder *r)
   /* The invoker's file, created with the invoker's rights. */
   sp_invoker_files_begin (o->invoker);
   opened = sp_output_open (&r->output, o->output, &inputs, message, sizeof message);
+  if (opened && o->off_cpu && !sp_output_open_offcpu (&r->output, &inputs, message, sizeof message))
+    {
+      sp_output_discard (&r->output);
+      close (r->output.spool_fd);
+      opened = false;
+    }
   sp_invoker_files_end (o->invoker);
   if (!opened)
     {
@@ -282,6 +299,56 @@ _sp_recorder_create_spool (SpRecorder *r)
   return false;
 }
 
+/* How the context-switch samples went, for the side file. */
+static void
+describe_offcpu_stacks (SpRecorder *r)
+{
+  static char reason[512];
+  const SpPerfEvents *events = &r->events;
+  FILE *file;
+  int paranoid = 2;
+
+  if (!events->switch_refused && events->n_switch_rings > 0)
+    {
+      r->side.off_cpu_stacks = r->side.kernel_stacks ? "kernel+user" : "user";
+      r->side.off_cpu_stacks_reason = NULL;
+      return;
+    }
+  r->side.off_cpu_stacks = "none";
+  file = fopen ("/proc/sys/kernel/perf_event_paranoid", "re");
+  if (file != NULL)
+    {
+      if (fscanf (file, "%d", &paranoid) != 1)
+        paranoid = 2;
+      fclose (file);
+    }
+  if (events->switch_errno == EACCES || events->switch_errno == EPERM)
+    snprintf (reason, sizeof reason, "context-switch samples need kernel sampling: kernel.perf_event_paranoid=%d "
+              "(root, CAP_PERFMON, or perf_event_paranoid <= 1)", paranoid);
+  else
+    snprintf (reason, sizeof reason, "context-switch samples could not be had: %s",
+              strerror (events->switch_errno != 0 ? events->switch_errno : ENOTSUP));
+  r->side.off_cpu_stacks_reason = reason;
+  fprintf (stderr, "stackpulse-record: warning: off-CPU stacks are not recorded: %s; thread states and off-CPU "
+           "times are recorded all the same\n", reason);
+}
+
+/* --off-cpu: the companion's writer (its file is created with the spool). */
+bool
+_sp_recorder_start_offcpu (SpRecorder *r)
+{
+  SpSpoolError err;
+
+  if (!r->options->off_cpu)
+    return true;
+  r->side.off_cpu = true;
+  if (sp_offcpu_recording_init (&r->off_cpu, &r->rec, r->output.offcpu_fd, &err))
+    return true;
+  fprintf (stderr, "stackpulse-record: cannot write %s.offcpu: %s\n", r->options->output,
+           err.sys_errno != 0 ? strerror (err.sys_errno) : err.message);
+  return false;
+}
+
 /* The spool replaces an earlier recording at its name, if any. */
 void
 _sp_recorder_place_spool (SpRecorder *r)
@@ -290,6 +357,8 @@ _sp_recorder_place_spool (SpRecorder *r)
 
   bool placed;
 
+  if (r->side.off_cpu)
+    describe_offcpu_stacks (r);
   if (r->output.replacing)
     fprintf (stderr, "stackpulse-record: replacing the existing recording %s\n", r->options->output);
   sp_invoker_files_begin (r->options->invoker);

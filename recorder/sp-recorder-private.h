@@ -11,6 +11,7 @@
 
 #include "sp-event-queue.h"
 #include "sp-kallsyms.h"
+#include "sp-offcpu-recording.h"
 #include "sp-output.h"
 #include "sp-perf-events.h"
 #include "sp-recorder.h"
@@ -32,6 +33,7 @@ struct SpRecorder {
   SpPerfEvents  events;
   SpEventQueue  queue;
   SpRecording   rec;
+  SpOffCpuRecording off_cpu;   /* writer NULL without --off-cpu */
   SpUnwinder   *unwinder;      /* dwarf and auto; NULL: fp */
   uint64_t      cut_record[65536 / 8]; /* a sample with its stack copy cut (8-aligned, as in the ring) */
   SpSpoolWriter *writer;
@@ -95,6 +97,10 @@ bool _sp_recorder_create_spool (SpRecorder *r);
 
 /* Nothing was recorded: the spool this run created goes. */
 void _sp_recorder_discard_spool (SpRecorder *r);
+
+/* --off-cpu: the companion's writer on the file made with the spool.
+ * False (said) when it cannot be written. */
+bool _sp_recorder_start_offcpu (SpRecorder *r);
 
 /* The recording has started: the spool takes its name and the side file
  * says it is in progress. */

@@ -76,12 +76,39 @@ queue_record (const struct perf_event_header *header,
     r->queue_failed = true;
 }
 
+/* The context-switch events' records: retyped so that their samples are
+ * not taken for on-CPU ones (the copy is cut as a sample's). */
+static void
+queue_switch_record (const struct perf_event_header *header,
+                     void *user_data)
+{
+  SpRecorder *r = user_data;
+  uint64_t time = sp_recording_record_time (header);
+  const struct perf_event_header *cut;
+  struct perf_event_header *copy;
+
+  if (header->type != PERF_RECORD_SAMPLE && header->type != PERF_RECORD_LOST)
+    return;
+  cut = cut_stack_copy (r, header);
+  copy = (struct perf_event_header *) (void *) r->cut_record;
+  if (cut == NULL)
+    memcpy (copy, header, header->size);
+  copy->type = header->type == PERF_RECORD_SAMPLE ? SP_RECORD_SWITCH_SAMPLE : SP_RECORD_SWITCH_LOST;
+  if (!sp_event_queue_push (&r->queue, copy, time))
+    r->queue_failed = true;
+}
+
 static void
 apply_record (const struct perf_event_header *header,
               uint64_t time,
               void *user_data)
 {
-  sp_recording_handle (user_data, header, time);
+  SpRecorder *r = user_data;
+
+  if (r->off_cpu.writer != NULL && sp_offcpu_recording_wants (header->type))
+    sp_offcpu_recording_handle (&r->off_cpu, header, time);
+  if (header->type != SP_RECORD_SWITCH_SAMPLE && header->type != SP_RECORD_SWITCH_LOST)
+    sp_recording_handle (&r->rec, header, time);
 }
 
 /* Drains every ring, then writes what is old enough to be in order;
@@ -91,15 +118,18 @@ pump (SpRecorder *r,
       uint64_t now,
       uint64_t watermark)
 {
+  /* Switch samples first: each comes before its switch-out record. */
+  for (size_t i = 0; i < r->events.n_switch_rings; i++)
+    sp_perf_ring_drain (&r->events.switch_rings[i], queue_switch_record, r);
   for (size_t i = 0; i < r->events.n_rings; i++)
     sp_perf_ring_drain (&r->events.rings[i], queue_record, r);
   if (r->unwinder == NULL)
-    return sp_event_queue_flush (&r->queue, watermark, 0, apply_record, &r->rec);
+    return sp_event_queue_flush (&r->queue, watermark, 0, apply_record, r);
   /* The last flush (no watermark) has all the time it needs: it drops
    * nothing. */
   r->rec.drop_before_ns = watermark != UINT64_MAX && now > UNWIND_MAX_LAG_NS ? now - UNWIND_MAX_LAG_NS : 0;
   return sp_event_queue_flush (&r->queue, watermark, watermark == UINT64_MAX ? 0 : now + UNWIND_BUDGET_NS,
-                               apply_record, &r->rec);
+                               apply_record, r);
 }
 
 static void
@@ -380,13 +410,15 @@ should_end (SpRecorder *r,
 static void
 loop (SpRecorder *r)
 {
-  size_t n_fds = 2 + r->events.n_rings;
+  size_t n_fds = 2 + r->events.n_rings + r->events.n_switch_rings;
   struct pollfd *fds = calloc (n_fds, sizeof *fds);
 
   fds[0] = (struct pollfd) { r->signal_fd, POLLIN, 0 };
   fds[1] = (struct pollfd) { r->options->control_stdin ? STDIN_FILENO : -1, POLLIN, 0 };
   for (size_t i = 0; i < r->events.n_rings; i++)
     fds[2 + i] = (struct pollfd) { r->events.rings[i].fd, POLLIN, 0 };
+  for (size_t i = 0; i < r->events.n_switch_rings; i++)
+    fds[2 + r->events.n_rings + i] = (struct pollfd) { r->events.switch_rings[i].fd, POLLIN, 0 };
 
   bool backlog = false;
 
@@ -450,7 +482,11 @@ add_attached_task (pid_t pid,
 
   sp_recording_add_task (&state->r->rec, pid, tid, name);
   if (sp_perf_events_add_task (&state->r->events, tid, message, sizeof message))
-    return;
+    {
+      if (state->r->options->off_cpu)
+        sp_perf_events_add_switch_task (&state->r->events, tid);
+      return;
+    }
   if (tid == pid)
     {
       state->main_thread_failed = true;
@@ -518,6 +554,8 @@ setup_launch (SpRecorder *r)
       fprintf (stderr, "stackpulse-record: %s\n", message);
       return SP_RECORDER_EXIT_FAILED;
     }
+  if (r->options->off_cpu)
+    sp_perf_events_add_switch_task (&r->events, r->launch.pid);
   return 0;
 }
 
@@ -563,6 +601,7 @@ finish (SpRecorder *r)
       pump (r, now, UINT64_MAX);
       sp_recording_finish (&r->rec);
     }
+  sp_offcpu_recording_finish (&r->off_cpu, now);
 
   r->side.complete = true;
   r->side.end_monotonic_ns = now;
@@ -616,6 +655,7 @@ cleanup (SpRecorder *r)
 {
   sp_perf_events_close (&r->events);
   sp_event_queue_clear (&r->queue);
+  sp_offcpu_recording_clear (&r->off_cpu);
   sp_recording_clear (&r->rec);
   sp_unwinder_free (r->unwinder);
   if (r->writer != NULL)
@@ -727,7 +767,7 @@ sp_recorder_run (const SpRecorderOptions *o)
   SpRecorder r = { 0 };
   SpPerfConfig config = {
     o->frequency_hz, o->kernel_stacks, o->command != NULL, o->call_graph, o->stack_size & ~7u,
-    sp_unwinder_regs_mask (),
+    sp_unwinder_regs_mask (), o->off_cpu,
   };
   static const char *const mode_names[] = { "fp", "dwarf", "auto" };
   int status;
@@ -756,7 +796,8 @@ sp_recorder_run (const SpRecorderOptions *o)
   r.signal_fd = setup_signals ();
   sp_perf_events_init (&r.events, &config);
   sp_event_queue_init (&r.queue);
-  if (!sp_recording_init (&r.rec, r.writer, sp_perf_max_stack ()) || !setup_unwinding (&r, &config))
+  if (!sp_recording_init (&r.rec, r.writer, sp_perf_max_stack ()) || !setup_unwinding (&r, &config)
+      || !_sp_recorder_start_offcpu (&r))
     status = SP_RECORDER_EXIT_FAILED;
   else
     status = o->command != NULL ? setup_launch (&r) : setup_attach (&r);

@@ -32,6 +32,9 @@ typedef struct {
   const SpInvoker *invoker;      /* runs the command and owns the files; NULL: none */
   const pid_t  *pids;            /* attach */
   size_t        n_pids;
+  bool          off_cpu;         /* switch records to OUT.spool.offcpu, with the
+                                  * switch-out stacks where kernel sampling is
+                                  * allowed (docs/OFF-CPU.md) */
   bool          check_auto;      /* a developer check, --call-graph auto only: every
                                   * stack taken through auto's fast paths is also
                                   * unwound with DWARF; differences are counted in

@@ -114,9 +114,18 @@ thread_for (SpRecording *rec,
     {
       memset (&rec->threads[i], 0, sizeof (SpThreadInfo));
       rec->threads[i].tid = tid;
+      rec->threads[i].spool_id = SP_SPOOL_NO_ID;
     }
   rec->threads[i].pid = pid;
   return &rec->threads[i];
+}
+
+SpThreadInfo *
+sp_recording_thread (SpRecording *rec,
+                     int32_t pid,
+                     int32_t tid)
+{
+  return thread_for (rec, pid, tid);
 }
 
 static void
@@ -315,6 +324,43 @@ add_unwound_frames (SpRecording *rec,
   return n;
 }
 
+/* The frames of a sample into rec->frames (leaf first): the kernel's
+ * callchain, and the user part unwound from the stack copy when there is
+ * one, in *n_frames. *dropped when the recorder is behind and the sample
+ * is left out (unwinding it would cost). False when the record is not a
+ * whole sample. */
+bool
+sp_recording_sample_frames (SpRecording *rec,
+                            const struct perf_event_header *header,
+                            uint64_t time,
+                            SpPerfSample *sample,
+                            size_t *n_frames,
+                            bool *dropped)
+{
+  bool unwind;
+  size_t n;
+
+  *dropped = false;
+  *n_frames = 0;
+  if (!sp_perf_sample_parse (&rec->layout, header, sample))
+    return false;
+  /* 64-bit user state only: a 32-bit process's registers are another set. */
+  unwind = rec->unwinder != NULL && sample->regs_abi == PERF_SAMPLE_REGS_ABI_64 && sample->regs != NULL;
+  if (unwind && time < rec->drop_before_ns)
+    {
+      /* Behind by more than the rings can hold: skip the costly part. */
+      *dropped = true;
+      return true;
+    }
+  /* A sample the unwinder cannot take (no registers, a 32-bit process)
+   * keeps what the callchain has, as without unwinding. */
+  n = frames_from_callchain (rec, sample, header->misc, unwind);
+  if (unwind)
+    n = add_unwound_frames (rec, sample, n);
+  *n_frames = n;
+  return true;
+}
+
 static void
 handle_sample (SpRecording *rec,
                const struct perf_event_header *header,
@@ -324,16 +370,13 @@ handle_sample (SpRecording *rec,
   SpProcessInfo *process;
   SpThreadInfo *thread;
   SpSpoolError err;
-  bool unwind;
+  bool dropped;
   size_t n;
 
-  if (!sp_perf_sample_parse (&rec->layout, header, &sample))
+  if (!sp_recording_sample_frames (rec, header, time, &sample, &n, &dropped))
     return;
-  /* 64-bit user state only: a 32-bit process's registers are another set. */
-  unwind = rec->unwinder != NULL && sample.regs_abi == PERF_SAMPLE_REGS_ABI_64 && sample.regs != NULL;
-  if (unwind && time < rec->drop_before_ns)
+  if (dropped)
     {
-      /* Behind by more than the rings can hold: skip the costly part. */
       rec->n_dropped++;
       return;
     }
@@ -347,12 +390,6 @@ handle_sample (SpRecording *rec,
   thread = thread_for (rec, (int32_t) sample.pid, (int32_t) sample.tid);
   if (thread != NULL)
     thread->n_samples++;
-
-  /* A sample the unwinder cannot take (no registers, a 32-bit process)
-   * keeps what the callchain has, as without unwinding. */
-  n = frames_from_callchain (rec, &sample, header->misc, unwind);
-  if (unwind)
-    n = add_unwound_frames (rec, &sample, n);
   if (n == 0)
     return;
   if (!sp_spool_writer_write_sample (rec->writer, time, (int32_t) sample.pid, sample.tid,

@@ -27,6 +27,17 @@ typedef struct {
   uint64_t start_ns;          /* 0 when it ran before the recording */
   uint64_t exit_ns;           /* 0 while running */
   uint64_t n_samples;
+  /* --off-cpu (sp-offcpu-recording.c): totals from the switch records, and
+   * the interval open now. */
+  uint64_t blocked_ns;
+  uint64_t runnable_ns;
+  uint64_t switches;          /* switch-outs */
+  uint64_t out_ns;            /* the last switch-out, 0 while running */
+  uint8_t  out_state;         /* its SpOffCpuState */
+  bool     offcpu_synced;     /* its spool THREAD id is within the last SYNC */
+  uint32_t spool_id;          /* its spool THREAD id (SP_SPOOL_NO_ID: none yet) */
+  uint32_t pending_stack;     /* from the switch sample before its switch-out */
+  uint64_t pending_ns;        /* that sample's time, 0: none */
 } SpThreadInfo;
 
 typedef struct {
@@ -96,6 +107,21 @@ void sp_recording_add_task (SpRecording *rec,
                             int32_t pid,
                             int32_t tid,
                             const char *name);
+
+/* The thread (pid, tid), created on first use; NULL without memory. */
+SpThreadInfo *sp_recording_thread (SpRecording *rec,
+                                   int32_t pid,
+                                   int32_t tid);
+
+/* The frames of a sample into rec->frames (leaf first), unwound as for
+ * the spool's samples, in *n_frames; *dropped when the recorder is behind
+ * and leaves it out. False when the record is not a whole sample. */
+bool sp_recording_sample_frames (SpRecording *rec,
+                                 const struct perf_event_header *header,
+                                 uint64_t time,
+                                 SpPerfSample *sample,
+                                 size_t *n_frames,
+                                 bool *dropped);
 
 /* Applies one perf record (in time order). */
 void sp_recording_handle (SpRecording *rec,

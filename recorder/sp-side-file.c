@@ -62,6 +62,23 @@ put_bool (FILE *out,
   fprintf (out, "%s=%s\n", key, value ? "true" : "false");
 }
 
+/* --off-cpu: the companion and how its stacks went (docs/OFF-CPU.md). */
+static void
+write_off_cpu (FILE *out,
+               const SpSideInfo *info)
+{
+  put_bool (out, "off_cpu", true);
+  put_string (out, "off_cpu_stacks", info->off_cpu_stacks != NULL ? info->off_cpu_stacks : "none");
+  if (info->off_cpu_stacks_reason != NULL)
+    put_string (out, "off_cpu_stacks_reason", info->off_cpu_stacks_reason);
+  put_u64 (out, "off_cpu_bytes", info->off_cpu_bytes);
+  put_u64 (out, "off_cpu_switches", info->off_cpu_switches);
+  put_u64 (out, "off_cpu_lost", info->off_cpu_lost);
+  put_u64 (out, "off_cpu_dropped", info->off_cpu_dropped);
+  if (info->command == NULL)
+    put_u64 (out, "off_cpu_since_ns", info->start_monotonic_ns);
+}
+
 static void
 write_recording (FILE *out,
                  const SpSideInfo *info,
@@ -123,6 +140,33 @@ write_recording (FILE *out,
     put_u64 (out, "exit_status", (uint64_t) info->exit_status);
   if (info->error != NULL)
     put_string (out, "error", info->error);
+  if (info->off_cpu)
+    write_off_cpu (out, info);
+}
+
+static void
+write_threads (FILE *out,
+               const SpRecording *rec,
+               bool off_cpu)
+{
+  for (size_t i = 0; i < rec->thread_index.count; i++)
+    {
+      const SpThreadInfo *thread = &rec->threads[i];
+
+      fprintf (out, "\n[thread %d]\npid=%d\n", thread->tid, thread->pid);
+      put_string (out, "name", thread->name);
+      if (thread->start_ns != 0)
+        put_u64 (out, "start_ns", thread->start_ns);
+      if (thread->exit_ns != 0)
+        put_u64 (out, "exit_ns", thread->exit_ns);
+      put_u64 (out, "samples", thread->n_samples);
+      if (off_cpu)
+        {
+          put_u64 (out, "blocked_ns", thread->blocked_ns);
+          put_u64 (out, "runnable_ns", thread->runnable_ns);
+          put_u64 (out, "switches", thread->switches);
+        }
+    }
 }
 
 static void
@@ -142,24 +186,6 @@ write_processes (FILE *out,
         put_u64 (out, "exec_ns", process->exec_ns);
       put_bool (out, "python", process->python);
       put_u64 (out, "samples", process->n_samples);
-    }
-}
-
-static void
-write_threads (FILE *out,
-               const SpRecording *rec)
-{
-  for (size_t i = 0; i < rec->thread_index.count; i++)
-    {
-      const SpThreadInfo *thread = &rec->threads[i];
-
-      fprintf (out, "\n[thread %d]\npid=%d\n", thread->tid, thread->pid);
-      put_string (out, "name", thread->name);
-      if (thread->start_ns != 0)
-        put_u64 (out, "start_ns", thread->start_ns);
-      if (thread->exit_ns != 0)
-        put_u64 (out, "exit_ns", thread->exit_ns);
-      put_u64 (out, "samples", thread->n_samples);
     }
 }
 
@@ -336,7 +362,7 @@ write_once (const SpSideFile *side_file,
   else
     {
       write_processes (out, rec);
-      write_threads (out, rec);
+      write_threads (out, rec, info->off_cpu);
       write_unwinding (out, rec->unwinder);
       write_kernel_symbols (out, rec, kallsyms);
     }

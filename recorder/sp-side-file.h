@@ -32,6 +32,13 @@ typedef struct {
   uint64_t     spool_bytes;   /* the spool in the file when this is written */
   uint64_t     spool_samples; /* the samples in those bytes */
   const char  *error;         /* why writing the spool failed, or NULL */
+  bool         off_cpu;       /* --off-cpu (docs/OFF-CPU.md) */
+  const char  *off_cpu_stacks;        /* "kernel+user", "user" or "none" */
+  const char  *off_cpu_stacks_reason; /* why not kernel+user, or NULL */
+  uint64_t     off_cpu_bytes;         /* the companion in the file */
+  uint64_t     off_cpu_switches;      /* switch-outs in those bytes */
+  uint64_t     off_cpu_lost;          /* records lost in the rings of the switch records */
+  uint64_t     off_cpu_dropped;       /* switch stacks left out */
 } SpSideInfo;
 
 /* Where the side file goes, and room kept for it: an unnamed file

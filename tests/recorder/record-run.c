@@ -82,6 +82,48 @@ sp_test_assert_contains (const char *text,
     g_error ("expected \"%s\" in:\n%s", part, text);
 }
 
+int
+sp_test_perf_event_paranoid (void)
+{
+  g_autofree char *text = NULL;
+
+  if (!g_file_get_contents ("/proc/sys/kernel/perf_event_paranoid", &text, NULL, NULL))
+    return 2;
+  return (int) g_ascii_strtoll (text, NULL, 10);
+}
+
+char *
+sp_test_copy_program (const char *from,
+                      const char *dir)
+{
+  g_autofree char *name = g_path_get_basename (from);
+  char *to = g_build_filename (dir, name, NULL);
+  g_autofree char *contents = NULL;
+  g_autoptr (GError) error = NULL;
+  gsize len;
+
+  g_file_get_contents (from, &contents, &len, &error);
+  g_assert_no_error (error);
+  g_file_set_contents (to, contents, (gssize) len, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (g_chmod (to, 0755), ==, 0);
+  return to;
+}
+
+void
+sp_test_add_as_nobody (GPtrArray *argv)
+{
+  static char *setpriv;
+  static const char *const drop[] = { "--reuid=65534", "--regid=65534", "--clear-groups", NULL };
+
+  if (setpriv == NULL)
+    setpriv = g_find_program_in_path ("setpriv");
+  g_assert_nonnull (setpriv);
+  g_ptr_array_add (argv, setpriv);
+  for (const char *const *arg = drop; *arg != NULL; arg++)
+    g_ptr_array_add (argv, (char *) *arg);
+}
+
 const char *
 sp_test_recorder (void)
 {

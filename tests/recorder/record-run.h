@@ -35,6 +35,20 @@ gboolean sp_test_case_needs_perf (void);
 void sp_test_assert_contains (const char *text,
                               const char *part);
 
+/* kernel.perf_event_paranoid (2 when it cannot be read). */
+int sp_test_perf_event_paranoid (void);
+
+/* Copies the program from into dir, executable by all (a folder another
+ * user can reach, whatever the build folder's permissions), and returns
+ * the copy's path. */
+char *sp_test_copy_program (const char *from,
+                            const char *dir);
+
+/* Adds to argv (a GPtrArray of char *) the command that runs what follows
+ * as nobody: setpriv --reuid=65534 --regid=65534 --clear-groups (the test
+ * runs as root). The strings live as long as the test. */
+void sp_test_add_as_nobody (GPtrArray *argv);
+
 /* $SP_RECORD, the stackpulse-record under test. */
 const char *sp_test_recorder (void);
 

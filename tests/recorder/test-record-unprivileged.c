@@ -25,35 +25,6 @@
 
 #define NOBODY "65534"
 
-static int
-perf_event_paranoid (void)
-{
-  g_autofree char *text = NULL;
-
-  if (!g_file_get_contents ("/proc/sys/kernel/perf_event_paranoid", &text, NULL, NULL))
-    return 2;
-  return (int) g_ascii_strtoll (text, NULL, 10);
-}
-
-/* Copies from into dir, executable by all, and returns the copy's path. */
-static char *
-copy_program (const char *from,
-              const char *dir)
-{
-  g_autofree char *name = g_path_get_basename (from);
-  char *to = g_build_filename (dir, name, NULL);
-  g_autofree char *contents = NULL;
-  g_autoptr (GError) error = NULL;
-  gsize len;
-
-  g_file_get_contents (from, &contents, &len, &error);
-  g_assert_no_error (error);
-  g_file_set_contents (to, contents, (gssize) len, &error);
-  g_assert_no_error (error);
-  g_assert_cmpint (g_chmod (to, 0755), ==, 0);
-  return to;
-}
-
 /* What a successful unprivileged recording must hold. */
 static void
 check_user_stacks (SpTestRecording *rec,
@@ -88,27 +59,19 @@ static void
 test_user_stacks (void)
 {
   g_autofree char *dir = sp_test_make_dir ();
-  g_autofree char *recorder = copy_program (sp_test_recorder (), dir);
+  g_autofree char *recorder = sp_test_copy_program (sp_test_recorder (), dir);
   g_autofree char *built_workload = sp_test_workload ("threads");
-  g_autofree char *workload = copy_program (built_workload, dir);
-  g_autofree char *setpriv = g_find_program_in_path ("setpriv");
+  g_autofree char *workload = sp_test_copy_program (built_workload, dir);
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
   const char *const record[] = { recorder, "-o", "out.spool", "-F", "1000", "--", workload, "0.4", NULL };
   g_autoptr (SpTestRecording) rec = NULL;
   SpChildResult *result;
-  int paranoid = perf_event_paranoid ();
+  int paranoid = sp_test_perf_event_paranoid ();
 
   /* nobody writes the spool here; the captured output is ours. */
   g_assert_cmpint (g_chmod (dir, 0777), ==, 0);
   if (getuid () == 0)
-    {
-      const char *const drop[] = { "--reuid=" NOBODY, "--regid=" NOBODY, "--clear-groups", NULL };
-
-      g_assert_nonnull (setpriv);
-      g_ptr_array_add (argv, setpriv);
-      for (const char *const *arg = drop; *arg != NULL; arg++)
-        g_ptr_array_add (argv, (char *) *arg);
-    }
+    sp_test_add_as_nobody (argv);
   for (const char *const *arg = record; *arg != NULL; arg++)
     g_ptr_array_add (argv, (char *) *arg);
   g_ptr_array_add (argv, NULL);
@@ -178,7 +141,7 @@ record_identity (const char *pkexec_uid)
 {
   g_autofree char *dir = sp_test_make_dir ();
   g_autofree char *built_workload = sp_test_workload ("threads");
-  g_autofree char *workload = copy_program (built_workload, dir);
+  g_autofree char *workload = sp_test_copy_program (built_workload, dir);
   g_autofree char *script = g_strdup_printf ("id -u > uid; id -G > groups; env > env; exec '%s' 0.4", workload);
   g_autofree char *uid_setting = g_strdup_printf ("PKEXEC_UID=%s", pkexec_uid);
   const char *const clean_root[] = {

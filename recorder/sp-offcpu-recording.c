@@ -1,0 +1,324 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sp-offcpu-recording.c: decoding switch records and switch samples, and
+ * writing the off-CPU companion. */
+#include "sp-offcpu-recording.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+/* A switch sample pairs with its thread's next switch-out only this close
+ * to it: the kernel takes both in one pass through the scheduler. */
+#define PAIRING_WINDOW_NS (1000 * 1000ull)
+
+/* The trailer of every non-sample record (sample_id_all with TID|TIME). */
+typedef struct {
+  uint32_t pid;
+  uint32_t tid;
+  uint64_t time;
+} SampleId;
+
+static void
+fail (SpOffCpuRecording *off,
+      const SpSpoolError *err)
+{
+  if (!off->failed)
+    fprintf (stderr, "\nstackpulse-record: warning: cannot write the off-CPU records (%s); the recording goes on "
+             "without them\n", err->sys_errno != 0 ? strerror (err->sys_errno) : err->message);
+  off->failed = true;
+}
+
+bool
+sp_offcpu_recording_init (SpOffCpuRecording *off,
+                          SpRecording *rec,
+                          int fd,
+                          SpSpoolError *err)
+{
+  memset (off, 0, sizeof *off);
+  off->rec = rec;
+  sp_intern_table_init (&off->synced_stacks, 1);
+  off->writer = sp_offcpu_writer_new_for_fd (fd, true, err);
+  if (off->writer == NULL)
+    {
+      close (fd);
+      return false;
+    }
+  return sp_offcpu_writer_flush (off->writer, err);
+}
+
+bool
+sp_offcpu_recording_wants (uint32_t type)
+{
+  return type == PERF_RECORD_SWITCH || type == SP_RECORD_SWITCH_SAMPLE || type == SP_RECORD_SWITCH_LOST
+         || type == PERF_RECORD_EXIT;
+}
+
+/* The thread's spool THREAD id, defined (with no stack) when it has none. */
+static bool
+ensure_thread_id (SpOffCpuRecording *off,
+                  SpThreadInfo *thread)
+{
+  SpSpoolError err;
+
+  if (thread->spool_id != SP_SPOOL_NO_ID)
+    return true;
+  if (!sp_spool_writer_intern_stack (off->rec->writer, thread->pid, (uint64_t) thread->tid, NULL, 0,
+                                     &thread->spool_id, NULL, &err))
+    {
+      if (!off->rec->failed)
+        off->rec->error = err;
+      off->rec->failed = true;
+      return false;
+    }
+  return true;
+}
+
+/* Before a record that names thread (and stack): when either may be
+ * defined after the last SYNC, the spool is flushed and a SYNC says how far
+ * a reader must have read it. */
+static bool
+sync_ids (SpOffCpuRecording *off,
+          SpThreadInfo *thread,
+          uint32_t stack)
+{
+  uint64_t key = stack;
+  SpSpoolError err;
+
+  if (thread->offcpu_synced && (stack == SP_SPOOL_NO_ID || sp_intern_table_lookup (&off->synced_stacks, &key) >= 0))
+    return true;
+  if (sp_spool_writer_get_size (off->rec->writer) > off->synced_bytes)
+    {
+      if (!sp_spool_writer_flush (off->rec->writer, &err))
+        {
+          if (!off->rec->failed)
+            off->rec->error = err;
+          off->rec->failed = true;
+          return false;
+        }
+      off->synced_bytes = sp_spool_writer_get_flushed_size (off->rec->writer);
+      if (!sp_offcpu_writer_write_sync (off->writer, off->synced_bytes, &err))
+        {
+          fail (off, &err);
+          return false;
+        }
+    }
+  thread->offcpu_synced = true;
+  if (stack != SP_SPOOL_NO_ID)
+    sp_intern_table_intern (&off->synced_stacks, &key, &(bool) { false });
+  return true;
+}
+
+/* A context-switches sample: its stack waits for the thread's switch-out. */
+static void
+handle_switch_sample (SpOffCpuRecording *off,
+                      const struct perf_event_header *header,
+                      uint64_t time)
+{
+  SpRecording *rec = off->rec;
+  SpPerfSample sample;
+  SpThreadInfo *thread;
+  SpSpoolError err;
+  uint32_t stack = SP_SPOOL_NO_ID;
+  bool dropped;
+  size_t n;
+
+  if (!sp_recording_sample_frames (rec, header, time, &sample, &n, &dropped))
+    return;
+  thread = sp_recording_thread (rec, (int32_t) sample.pid, (int32_t) sample.tid);
+  if (thread == NULL)
+    return;
+  if (thread->pending_ns != 0)
+    off->n_dropped++;  /* a sample whose switch-out never came */
+  thread->pending_ns = 0;
+  if (dropped)
+    {
+      off->n_dropped++;
+      return;
+    }
+  if (n > 0 && !sp_spool_writer_intern_stack (rec->writer, (int32_t) sample.pid, sample.tid, rec->frames, n,
+                                              &thread->spool_id, &stack, &err))
+    {
+      if (!rec->failed)
+        rec->error = err;
+      rec->failed = true;
+      return;
+    }
+  thread->pending_stack = stack;
+  thread->pending_ns = time;
+}
+
+static void
+switch_out (SpOffCpuRecording *off,
+            SpThreadInfo *thread,
+            bool preempted,
+            uint64_t time)
+{
+  SpOffCpuState state = preempted ? SP_OFFCPU_RUNNABLE : SP_OFFCPU_BLOCKED;
+  uint32_t stack = SP_SPOOL_NO_ID;
+  SpSpoolError err;
+
+  if (thread->pending_ns != 0 && time - thread->pending_ns <= PAIRING_WINDOW_NS && time >= thread->pending_ns)
+    stack = thread->pending_stack;
+  else if (thread->pending_ns != 0)
+    off->n_dropped++;
+  thread->pending_ns = 0;
+  thread->out_ns = time;
+  thread->out_state = (uint8_t) state;
+  thread->switches++;
+  if (!ensure_thread_id (off, thread) || !sync_ids (off, thread, stack))
+    return;
+  if (!sp_offcpu_writer_write_switch_out (off->writer, time, thread->spool_id, state, stack, &err))
+    fail (off, &err);
+  off->n_switches++;
+}
+
+/* Closes the thread's off-CPU interval at time in its totals. */
+static void
+close_interval (SpThreadInfo *thread,
+                uint64_t time)
+{
+  uint64_t span;
+
+  if (thread->out_ns == 0)
+    return;
+  span = time > thread->out_ns ? time - thread->out_ns : 0;
+  if (thread->out_state == SP_OFFCPU_RUNNABLE)
+    thread->runnable_ns += span;
+  else
+    thread->blocked_ns += span;
+  thread->out_ns = 0;
+}
+
+static void
+switch_in (SpOffCpuRecording *off,
+           SpThreadInfo *thread,
+           uint64_t time)
+{
+  SpSpoolError err;
+
+  close_interval (thread, time);
+  if (!ensure_thread_id (off, thread) || !sync_ids (off, thread, SP_SPOOL_NO_ID))
+    return;
+  if (!sp_offcpu_writer_write_switch_in (off->writer, time, thread->spool_id, &err))
+    fail (off, &err);
+}
+
+static void
+handle_switch (SpOffCpuRecording *off,
+               const struct perf_event_header *header,
+               uint64_t time)
+{
+  SampleId id;
+  SpThreadInfo *thread;
+
+  if (header->size < sizeof *header + sizeof id)
+    return;
+  memcpy (&id, (const uint8_t *) header + header->size - sizeof id, sizeof id);
+  thread = sp_recording_thread (off->rec, (int32_t) id.pid, (int32_t) id.tid);
+  if (thread == NULL || thread->exit_ns != 0)
+    return;  /* the last switch-out of a thread that ended is no wait */
+  if (header->misc & PERF_RECORD_MISC_SWITCH_OUT)
+    switch_out (off, thread, (header->misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT) != 0, time);
+  else
+    switch_in (off, thread, time);
+}
+
+/* EXIT: the thread's last interval ends (it switches in no more). */
+static void
+handle_exit (SpOffCpuRecording *off,
+             const struct perf_event_header *header,
+             uint64_t time)
+{
+  uint32_t ids[4];  /* pid, ppid, tid, ptid */
+  SpThreadInfo *thread;
+  SpSpoolError err;
+  uint64_t key;
+
+  if (header->size < sizeof *header + sizeof ids)
+    return;
+  memcpy (ids, header + 1, sizeof ids);
+  key = (uint64_t) (int64_t) (int32_t) ids[2];
+  if (sp_intern_table_lookup (&off->rec->thread_index, &key) < 0)
+    return;
+  thread = sp_recording_thread (off->rec, (int32_t) ids[0], (int32_t) ids[2]);
+  if (thread == NULL || thread->spool_id == SP_SPOOL_NO_ID)
+    return;  /* never switched: nothing to end */
+  close_interval (thread, time);
+  if (!sync_ids (off, thread, SP_SPOOL_NO_ID))
+    return;
+  if (!sp_offcpu_writer_write_thread_end (off->writer, time, thread->spool_id, &err))
+    fail (off, &err);
+}
+
+static void
+handle_switch_lost (SpOffCpuRecording *off,
+                    const struct perf_event_header *header)
+{
+  uint64_t lost;
+
+  if (header->size >= sizeof *header + 16)
+    {
+      memcpy (&lost, (const uint8_t *) (header + 1) + 8, 8);
+      off->n_dropped += lost;
+    }
+}
+
+void
+sp_offcpu_recording_handle (SpOffCpuRecording *off,
+                            const struct perf_event_header *header,
+                            uint64_t time)
+{
+  if (off->writer == NULL || off->failed || off->rec->failed)
+    return;
+  switch (header->type)
+    {
+    case PERF_RECORD_SWITCH:      handle_switch (off, header, time); break;
+    case SP_RECORD_SWITCH_SAMPLE: handle_switch_sample (off, header, time); break;
+    case SP_RECORD_SWITCH_LOST:   handle_switch_lost (off, header); break;
+    case PERF_RECORD_EXIT:        handle_exit (off, header, time); break;
+    default: break;
+    }
+}
+
+void
+sp_offcpu_recording_flush (SpOffCpuRecording *off)
+{
+  SpSpoolError err;
+
+  if (off->writer == NULL || off->failed)
+    return;
+  if (!sp_offcpu_writer_flush (off->writer, &err))
+    fail (off, &err);
+  else
+    off->flushed_switches = off->n_switches;
+}
+
+uint64_t
+sp_offcpu_recording_bytes (const SpOffCpuRecording *off)
+{
+  return off->writer != NULL ? sp_offcpu_writer_get_flushed_size (off->writer) : 0;
+}
+
+void
+sp_offcpu_recording_finish (SpOffCpuRecording *off,
+                            uint64_t end_ns)
+{
+  SpRecording *rec = off->rec;
+
+  if (off->writer == NULL)
+    return;
+  for (size_t i = 0; i < rec->thread_index.count; i++)
+    close_interval (&rec->threads[i], end_ns);
+  sp_offcpu_recording_flush (off);
+}
+
+void
+sp_offcpu_recording_clear (SpOffCpuRecording *off)
+{
+  SpSpoolError err;
+
+  if (off->writer != NULL && !sp_offcpu_writer_close (off->writer, &err) && !off->failed)
+    fail (off, &err);
+  sp_intern_table_clear (&off->synced_stacks);
+  memset (off, 0, sizeof *off);
+}

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sp-offcpu-recording.h: switch records in, the off-CPU companion out.
+ *
+ * With --off-cpu, every followed thread's switch-outs and switch-ins
+ * (PERF_RECORD_SWITCH, in time order with the other records) become the
+ * SWITCH_OUT / SWITCH_IN / THREAD_END records of OUT.spool.offcpu
+ * (codec/sp-offcpu.h, docs/OFF-CPU.md). Where kernel sampling is allowed, a
+ * context-switches sample comes just before each switch-out of the same
+ * thread: its stack, unwound like an on-CPU sample's, is interned in the
+ * main spool and named by the switch-out. The companion names spool ids
+ * only after a SYNC that covers their definitions. Per-thread totals
+ * (blocked, runnable, switches) go to the side file. */
+#pragma once
+
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sp-intern-table.h"
+#include "sp-offcpu.h"
+#include "sp-recording.h"
+
+/* Recorder-private record types (beyond the kernel's and perf's): what the
+ * context-switch events' rings hold, retyped as they are queued so that
+ * they are told from the cpu-clock samples. */
+#define SP_RECORD_SWITCH_SAMPLE 0x10001u
+#define SP_RECORD_SWITCH_LOST   0x10002u
+
+typedef struct {
+  SpRecording    *rec;            /* borrowed */
+  SpOffCpuWriter *writer;         /* owned; NULL: no off-CPU recording */
+  bool            failed;         /* writing the companion failed (said once) */
+  uint64_t        synced_bytes;   /* the last SYNC's spool_bytes */
+  SpInternTable   synced_stacks;  /* stack ids within it */
+  uint64_t        n_switches;     /* switch-outs written */
+  uint64_t        flushed_switches; /* of them, in the flushed bytes */
+  uint64_t        n_dropped;      /* switch stacks left out (behind, or their ring was full) */
+} SpOffCpuRecording;
+
+/* Takes fd (the companion file, created by sp-output.c) and writes its
+ * magic. False with the error. */
+bool sp_offcpu_recording_init (SpOffCpuRecording *off,
+                               SpRecording *rec,
+                               int fd,
+                               SpSpoolError *err);
+
+/* Whether a record is one of the off-CPU kinds (switch, switch sample,
+ * switch loss); an EXIT is also handed to sp_recording_handle. */
+bool sp_offcpu_recording_wants (uint32_t type);
+
+/* Applies one record (in time order). */
+void sp_offcpu_recording_handle (SpOffCpuRecording *off,
+                                 const struct perf_event_header *header,
+                                 uint64_t time);
+
+/* Hands the companion to the kernel (after the spool's own flush). */
+void sp_offcpu_recording_flush (SpOffCpuRecording *off);
+
+/* The companion's bytes in the file. */
+uint64_t sp_offcpu_recording_bytes (const SpOffCpuRecording *off);
+
+/* At the end: the intervals still open end at end_ns in the totals, and the
+ * companion is flushed and closed. */
+void sp_offcpu_recording_finish (SpOffCpuRecording *off,
+                                 uint64_t end_ns);
+
+void sp_offcpu_recording_clear (SpOffCpuRecording *off);

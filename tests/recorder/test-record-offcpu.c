@@ -1,0 +1,329 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* test-record-offcpu.c: stackpulse-record --off-cpu against sp-work-offcpu's
+ * own clocks (docs/OFF-CPU.md, issue 13).
+ *
+ * The workload prints, per thread, its CPU time and its wall time from its
+ * start to its end; wall - cpu is the time it spent off the CPU, which the
+ * companion's switch-out -> switch-in intervals must add up to (within 15%)
+ * for the threads that block (off-sleep, off-pipe, off-lock). Where kernel
+ * sampling is allowed (root), >= 90% of that time must carry a stack through
+ * the function that blocks (sleep_wait, pipe_wait, lock_wait). As nobody
+ * (setpriv, as test-record-unprivileged.c), the times stay right, the
+ * switch-outs name no stack and the side file says why. The main spool
+ * must pass the whole-file read either way, and the side file's per-thread
+ * totals must agree with the companion. */
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "record-run.h"
+#include "record-stacks.h"
+#include "sp-offcpu.h"
+
+#define SECONDS   "2"
+#define TOLERANCE 0.15
+
+typedef struct {
+  const char *name;
+  const char *blocking_function;
+} BlockedThread;
+
+static const BlockedThread blocked_threads[] = {
+  { "off-sleep", "sleep_wait" },
+  { "off-pipe", "pipe_wait" },
+  { "off-lock", "lock_wait" },
+};
+
+/* What the companion says of one thread. */
+typedef struct {
+  guint64 off_ns;        /* switch-out -> switch-in (or thread end) */
+  guint64 covered_ns;    /* of it, with a stack through the blocking function */
+  guint64 with_stack_ns; /* of it, with any stack */
+  guint64 switches;
+} OffCpuTotals;
+
+/* The workload's "SP-THREAD name=N tid=T cpu_s=C wall_s=W" line for name. */
+static void
+find_thread_line (const char *out,
+                  const char *name,
+                  int *tid,
+                  double *cpu_s,
+                  double *wall_s)
+{
+  g_auto (GStrv) lines = g_strsplit (out, "\n", -1);
+
+  for (char **line = lines; *line != NULL; line++)
+    {
+      char found[32];
+
+      if (sscanf (*line, "SP-THREAD name=%31s tid=%d cpu_s=%lf wall_s=%lf", found, tid, cpu_s, wall_s) == 4
+          && strcmp (found, name) == 0)
+        return;
+    }
+  g_error ("no SP-THREAD line for %s in:\n%s", name, out);
+}
+
+/* The companion, whole and undamaged, summed for thread tid. */
+static OffCpuTotals
+sum_thread (SpTestRecording *rec,
+            const SpOffCpuReader *reader,
+            SpElfSymbols *const *symbols,
+            int tid,
+            const char *blocking_function)
+{
+  const SpOffCpuRecord *records = sp_offcpu_reader_get_records (reader);
+  const SpThread *threads = sp_spool_reader_get_threads (rec->reader);
+  size_t n_threads = sp_spool_reader_get_n_threads (rec->reader);
+  OffCpuTotals totals = { 0 };
+  guint64 out_ns = 0;
+  guint32 out_stack = SP_SPOOL_NO_ID;
+  gboolean out_covered = FALSE;
+
+  for (size_t i = 0; i < sp_offcpu_reader_get_n_records (reader); i++)
+    {
+      const SpOffCpuRecord *record = &records[i];
+
+      if (record->tag == SP_OFFCPU_SYNC)
+        continue;
+      g_assert_cmpuint (record->thread, <, n_threads);
+      if (threads[record->thread].tid != (guint64) tid)
+        continue;
+      if (record->tag == SP_OFFCPU_SWITCH_OUT)
+        {
+          out_ns = record->timestamp_ns;
+          out_stack = record->stack;
+          out_covered = FALSE;
+          if (out_stack != SP_SPOOL_NO_ID)
+            {
+              g_autofree char *description = sp_test_describe_stack (rec->reader, symbols,
+                                                                     threads[record->thread].pid, out_stack);
+
+              out_covered = strstr (description, blocking_function) != NULL;
+            }
+          totals.switches++;
+        }
+      else if (out_ns != 0)
+        {
+          guint64 span = record->timestamp_ns - out_ns;
+
+          totals.off_ns += span;
+          if (out_stack != SP_SPOOL_NO_ID)
+            totals.with_stack_ns += span;
+          if (out_covered)
+            totals.covered_ns += span;
+          out_ns = 0;
+        }
+    }
+  return totals;
+}
+
+static SpOffCpuReader *
+read_companion (SpTestRecording *rec)
+{
+  g_autofree char *path = g_strconcat (rec->spool, ".offcpu", NULL);
+  SpSpoolError err;
+  SpOffCpuReader *reader = sp_offcpu_reader_open_follow (path, &err);
+
+  g_assert_nonnull (reader);
+  g_assert_true (sp_offcpu_reader_update (reader, &err));
+  g_assert_true (sp_offcpu_reader_finish (reader, &err));
+  g_assert_null (sp_offcpu_reader_get_damage (reader));
+  /* Every SYNC points within the spool the whole-file read accepted. */
+  g_assert_cmpuint (sp_offcpu_reader_get_synced_spool_bytes (reader), <=,
+                    sp_spool_reader_get_parsed_size (rec->reader));
+  return reader;
+}
+
+static guint64
+meta_u64 (SpTestRecording *rec,
+          const char *group,
+          const char *key)
+{
+  g_autoptr (GError) error = NULL;
+  guint64 value = g_key_file_get_uint64 (rec->meta, group, key, &error);
+
+  g_assert_no_error (error);
+  return value;
+}
+
+static SpTestRecording *
+record_offcpu (gboolean as_nobody,
+               char **workload_out)
+{
+  g_autofree char *dir = sp_test_make_dir ();
+  g_autofree char *recorder = sp_test_copy_program (sp_test_recorder (), dir);
+  g_autofree char *built_workload = sp_test_workload ("offcpu");
+  g_autofree char *workload = sp_test_copy_program (built_workload, dir);
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  const char *const record[] = { recorder, "-o", "out.spool", "-F", "1000", "--off-cpu", "--", workload, SECONDS,
+                                 NULL };
+  SpTestRecording *rec;
+  SpChildResult *result;
+
+  g_assert_cmpint (g_chmod (dir, 0777), ==, 0);
+  if (as_nobody)
+    sp_test_add_as_nobody (argv);
+  for (const char *const *arg = record; *arg != NULL; arg++)
+    g_ptr_array_add (argv, (char *) *arg);
+  g_ptr_array_add (argv, NULL);
+  result = sp_test_run (dir, "record", (const char *const *) argv->pdata);
+  rec = sp_test_recording_new (g_steal_pointer (&dir), result);
+  sp_test_assert_recorded (rec, "sp-work-offcpu");
+  sp_test_recording_load (rec);
+  *workload_out = g_steal_pointer (&workload);
+  return rec;
+}
+
+/* The checks both recordings share; stacks: whether switch-out stacks are
+ * expected (kernel sampling allowed). */
+static void
+check_offcpu (SpTestRecording *rec,
+              const char *workload,
+              gboolean stacks)
+{
+  g_autoptr (SpElfSymbols) workload_symbols = sp_elf_symbols_load (workload);
+  SpElfSymbols *symbols[] = { workload_symbols, NULL };
+  SpOffCpuReader *reader = read_companion (rec);
+  guint64 offcpu_bytes = meta_u64 (rec, "recording", "off_cpu_bytes");
+  guint64 switches = meta_u64 (rec, "recording", "off_cpu_switches");
+
+  g_assert_true (g_key_file_get_boolean (rec->meta, "recording", "off_cpu", NULL));
+  g_assert_cmpuint (switches, >, 0);
+  g_test_message ("companion: %" G_GUINT64_FORMAT " bytes, %" G_GUINT64_FORMAT " switch-outs: %.1f bytes per "
+                  "switch (out and in); dropped stacks %" G_GUINT64_FORMAT ", lost %" G_GUINT64_FORMAT,
+                  offcpu_bytes, switches, (double) offcpu_bytes / (double) switches,
+                  meta_u64 (rec, "recording", "off_cpu_dropped"), meta_u64 (rec, "recording", "off_cpu_lost"));
+  for (size_t i = 0; i < G_N_ELEMENTS (blocked_threads); i++)
+    {
+      const BlockedThread *blocked = &blocked_threads[i];
+      g_autofree char *group = NULL;
+      int tid;
+      double cpu_s, wall_s, expected_s, measured_s, side_s;
+      OffCpuTotals totals;
+
+      find_thread_line (rec->result->out, blocked->name, &tid, &cpu_s, &wall_s);
+      totals = sum_thread (rec, reader, symbols, tid, blocked->blocking_function);
+      expected_s = wall_s - cpu_s;
+      measured_s = totals.off_ns / 1e9;
+      group = g_strdup_printf ("thread %d", tid);
+      side_s = (meta_u64 (rec, group, "blocked_ns") + meta_u64 (rec, group, "runnable_ns")) / 1e9;
+      g_test_message ("%s: wall - cpu %.3f s, companion %.3f s (side file %.3f s), %" G_GUINT64_FORMAT
+                      " switch-outs, %.1f%% with a stack, %.1f%% under %s", blocked->name, expected_s, measured_s,
+                      side_s, totals.switches, 100.0 * totals.with_stack_ns / MAX (totals.off_ns, 1),
+                      100.0 * totals.covered_ns / MAX (totals.off_ns, 1), blocked->blocking_function);
+      g_assert_cmpfloat (measured_s, >=, expected_s * (1 - TOLERANCE));
+      g_assert_cmpfloat (measured_s, <=, expected_s * (1 + TOLERANCE));
+      g_assert_cmpfloat (side_s, >=, expected_s * (1 - TOLERANCE));
+      g_assert_cmpfloat (side_s, <=, expected_s * (1 + TOLERANCE));
+      g_assert_cmpuint (meta_u64 (rec, group, "switches"), ==, totals.switches);
+      if (stacks)
+        g_assert_cmpuint (totals.covered_ns * 10, >=, totals.off_ns * 9);
+      else
+        g_assert_cmpuint (totals.with_stack_ns, ==, 0);
+    }
+  sp_offcpu_reader_free (reader);
+}
+
+static void
+test_root (void)
+{
+  g_autofree char *workload = NULL;
+  g_autoptr (SpTestRecording) rec = NULL;
+  g_autofree char *stacks = NULL;
+
+  if (!sp_test_case_needs_perf ())
+    return;
+  if (getuid () != 0)
+    {
+      g_test_skip ("the switch-out stacks need root here");
+      return;
+    }
+  rec = record_offcpu (FALSE, &workload);
+  stacks = g_key_file_get_string (rec->meta, "recording", "off_cpu_stacks", NULL);
+  g_assert_cmpstr (stacks, ==, "kernel+user");
+  g_assert_false (g_key_file_has_key (rec->meta, "recording", "off_cpu_stacks_reason", NULL));
+  check_offcpu (rec, workload, TRUE);
+}
+
+static void
+test_nobody (void)
+{
+  g_autofree char *workload = NULL;
+  g_autoptr (SpTestRecording) rec = NULL;
+  g_autofree char *stacks = NULL;
+  g_autofree char *reason = NULL;
+
+  if (!sp_test_case_needs_perf ())
+    return;
+  if (getuid () != 0 || sp_test_perf_event_paranoid () < 2)
+    {
+      g_test_skip ("needs root (to become nobody) and kernel.perf_event_paranoid >= 2");
+      return;
+    }
+  rec = record_offcpu (TRUE, &workload);
+  stacks = g_key_file_get_string (rec->meta, "recording", "off_cpu_stacks", NULL);
+  reason = g_key_file_get_string (rec->meta, "recording", "off_cpu_stacks_reason", NULL);
+  g_assert_cmpstr (stacks, ==, "none");
+  g_assert_nonnull (reason);
+  sp_test_assert_contains (reason, "perf_event_paranoid");
+  sp_test_assert_contains (reason, "CAP_PERFMON");
+  sp_test_assert_contains (rec->result->err, "off-CPU stacks are not recorded");
+  check_offcpu (rec, workload, FALSE);
+}
+
+/* The companion is created as the spool is: never through a link; and a
+ * recording without it, over one with it, takes the old companion away. */
+static void
+test_companion_file (void)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *workload = sp_test_workload ("offcpu");
+  g_autofree char *spool = NULL;
+  g_autofree char *companion = NULL;
+  g_autofree char *target = NULL;
+  const char *with[] = { sp_test_recorder (), "-o", NULL, "--off-cpu", "--", workload, "0.2", NULL };
+  const char *without[] = { sp_test_recorder (), "-o", NULL, "--", workload, "0.2", NULL };
+  g_autoptr (SpChildResult) refused = NULL;
+  g_autoptr (SpChildResult) first = NULL;
+  g_autoptr (SpChildResult) second = NULL;
+
+  if (!sp_test_case_needs_perf ())
+    return;
+  dir = sp_test_make_dir ();
+  spool = g_build_filename (dir, "out.spool", NULL);
+  companion = g_strconcat (spool, ".offcpu", NULL);
+  target = g_build_filename (dir, "elsewhere", NULL);
+  with[2] = without[2] = spool;
+
+  g_assert_cmpint (symlink (target, companion), ==, 0);
+  refused = sp_test_run_recorder (dir, with);
+  g_assert_cmpint (refused->exit_code, !=, 0);
+  sp_test_assert_contains (refused->err, "symbolic link");
+  g_assert_false (g_file_test (spool, G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test (target, G_FILE_TEST_EXISTS));
+  g_assert_cmpint (g_unlink (companion), ==, 0);
+
+  first = sp_test_run_recorder (dir, with);
+  g_assert_cmpint (first->exit_code, ==, 0);
+  g_assert_true (g_file_test (companion, G_FILE_TEST_IS_REGULAR));
+  second = sp_test_run_recorder (dir, without);
+  g_assert_cmpint (second->exit_code, ==, 0);
+  g_assert_true (g_file_test (spool, G_FILE_TEST_IS_REGULAR));
+  g_assert_false (g_file_test (companion, G_FILE_TEST_EXISTS));
+  sp_test_remove_dir (dir);
+}
+
+int
+main (int argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  if (!sp_test_require_perf ())
+    return 0;
+  g_test_add_func ("/recorder/offcpu/root", test_root);
+  g_test_add_func ("/recorder/offcpu/nobody", test_nobody);
+  g_test_add_func ("/recorder/offcpu/companion-file", test_companion_file);
+  return g_test_run ();
+}
