@@ -463,3 +463,27 @@ sp_spool_writer_write_sample (SpSpoolWriter *writer,
     *stack_id = stack;
   return true;
 }
+
+bool
+sp_spool_writer_intern_stack (SpSpoolWriter *writer,
+                              int32_t pid,
+                              uint64_t tid,
+                              const SpFrame *frames,
+                              size_t n_frames,
+                              uint32_t *thread_id,
+                              uint32_t *stack_id,
+                              SpSpoolError *err)
+{
+  uint32_t stack = SP_SPOOL_NO_ID;
+  uint32_t thread;
+
+  /* In write_sample's order: the stack's definitions, then the thread's. */
+  if ((n_frames > 0 && !intern_stack (writer, frames, n_frames, &stack, err))
+      || !intern_thread (writer, pid, tid, &thread, err))
+    return false;
+  if (thread_id != NULL)
+    *thread_id = thread;
+  if (stack_id != NULL)
+    *stack_id = stack;
+  return true;
+}
