@@ -207,6 +207,32 @@ sp_thread_states_get_totals (const SpThreadStates *states,
   return thread < states->n_threads ? &states->totals[thread] : &none;
 }
 
+void
+sp_thread_states_sum_range (const SpThreadStates *states,
+                            guint thread,
+                            guint64 from_ns,
+                            guint64 to_ns,
+                            SpThreadTotals *totals)
+{
+  gsize n;
+  const SpStateInterval *iv = sp_thread_states_get_intervals (states, thread, &n);
+
+  *totals = (SpThreadTotals) { 0, 0, 0, 0 };
+  for (gsize i = 0; i < n; i++)
+    {
+      guint64 part = sp_state_interval_overlap (&iv[i], from_ns, to_ns);
+
+      if (iv[i].state == SP_THREAD_RUNNING)
+        totals->running_ns += part;
+      else if (iv[i].state == SP_THREAD_BLOCKED)
+        totals->blocked_ns += part;
+      else
+        totals->runnable_ns += part;
+      if (iv[i].state != SP_THREAD_RUNNING && iv[i].start_ns >= from_ns && iv[i].start_ns < to_ns)
+        totals->switches++;
+    }
+}
+
 guint64
 sp_state_interval_overlap (const SpStateInterval *interval,
                            guint64 from_ns,

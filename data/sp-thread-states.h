@@ -64,6 +64,14 @@ const SpStateInterval *sp_thread_states_get_intervals (const SpThreadStates *sta
 const SpThreadTotals *sp_thread_states_get_totals (const SpThreadStates *states,
                                                    guint thread);
 
+/* A thread's totals within [from, to): each interval by its overlap, the
+ * switch-outs that begin an off-CPU interval there. */
+void sp_thread_states_sum_range (const SpThreadStates *states,
+                                 guint thread,
+                                 guint64 from_ns,
+                                 guint64 to_ns,
+                                 SpThreadTotals *totals);
+
 /* The part of [start, end) inside [from, to), in ns (0 when apart). */
 guint64 sp_state_interval_overlap (const SpStateInterval *interval,
                                    guint64 from_ns,

@@ -89,9 +89,9 @@ test_off_cpu_weights (void)
 
   g_assert_cmpstr (cpu, ==, "main;spin 10\n");
   g_assert_cmpstr (off, ==,
-                   "[off-CPU: stack not recorded] 10000000\n"
-                   "main;pipe_wait 30000000\n"
-                   "main;work 5000000\n");
+                   "[off-CPU: stack not recorded] 10000\n"
+                   "main;pipe_wait 30000\n"
+                   "main;work 5000\n");
   /* The tree weighs the same: main's total is its two stacks. */
   sp_filter_set_metric (filter, SP_METRIC_OFF_CPU);
   tree = sp_call_tree_new (profile, filter, NULL, FALSE);
@@ -111,11 +111,11 @@ test_wall_weights (void)
   g_autoptr (SpCallTree) bottom_up = NULL;
 
   g_assert_cmpstr (wall, ==,
-                   "[off-CPU: stack not recorded] 10000000\n"
-                   "[on-CPU: not sampled] 15000000\n"
-                   "main;pipe_wait 30000000\n"
-                   "main;spin 60000000\n"
-                   "main;work 5000000\n");
+                   "[off-CPU: stack not recorded] 10000\n"
+                   "[on-CPU: not sampled] 15000\n"
+                   "main;pipe_wait 30000\n"
+                   "main;spin 60000\n"
+                   "main;work 5000\n");
   sp_filter_set_metric (filter, SP_METRIC_WALL);
   bottom_up = sp_call_tree_new (profile, filter, NULL, TRUE);
   g_assert_cmpuint (bottom_up->nodes[0].total, ==, 120 * MS);
@@ -133,9 +133,9 @@ test_time_range (void)
   g_autoptr (SpFilter) hidden = sp_filter_new ();
   g_autofree char *none = NULL;
 
-  g_assert_cmpstr (off, ==, "main;pipe_wait 10000000\nmain;work 2000000\n");
+  g_assert_cmpstr (off, ==, "main;pipe_wait 10000\nmain;work 2000\n");
   /* 5 ms of the spinner's running time over its 5 samples in the range. */
-  g_assert_cmpstr (wall, ==, "main;pipe_wait 5000000\nmain;spin 5000000\n");
+  g_assert_cmpstr (wall, ==, "main;pipe_wait 5000\nmain;spin 5000\n");
   sp_filter_set_metric (hidden, SP_METRIC_OFF_CPU);
   sp_filter_hide_thread (hidden, thread_of (profile, 2));
   none = collapsed_of (profile, hidden);
