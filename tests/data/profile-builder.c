@@ -232,6 +232,17 @@ recording_builder_free (RecordingBuilder *b)
   g_free (b);
 }
 
+const char *const offcpu_example[] = {
+  "@1 main;spin 10 +1",
+  "out 2 1000 blocked main;pipe_wait",
+  "in 2 1030",
+  "out 2 1040 runnable main;work",
+  "in 2 1045",
+  "out 2 1050 blocked -",
+  "end 2 1060",
+  NULL,
+};
+
 SpProfile *
 profile_from_text (const char *const *lines)
 {

@@ -19,6 +19,11 @@
  * opens them; the folder goes when the test ends. */
 SpProfile *profile_from_text (const char *const *lines);
 
+/* Thread 1 spins (10 samples, 1000..1009 ms, no switch); thread 2 blocks
+ * on a pipe for 30 ms, runs 10 ms, is preempted for 5, runs 5, blocks
+ * without a stack for 10 ms and ends at 1060 ms. */
+extern const char *const offcpu_example[];
+
 /* The same step by step, for followed (growing) recordings. */
 typedef struct _RecordingBuilder RecordingBuilder;
 

@@ -14,19 +14,6 @@
 
 #define MS G_GUINT64_CONSTANT (1000000)
 
-/* Thread 1 spins (10 samples, 1000..1009 ms, no switch); thread 2 blocks
- * on a pipe for 30 ms, runs 10 ms, is preempted for 5, runs 5, blocks
- * without a stack for 10 ms and ends at 1060 ms. */
-static const char *const recording[] = {
-  "@1 main;spin 10 +1",
-  "out 2 1000 blocked main;pipe_wait",
-  "in 2 1030",
-  "out 2 1040 runnable main;work",
-  "in 2 1045",
-  "out 2 1050 blocked -",
-  "end 2 1060",
-  NULL,
-};
 
 static guint
 thread_of (SpProfile *profile,
@@ -61,7 +48,7 @@ collapsed_with (SpProfile *profile,
 static void
 test_states (void)
 {
-  g_autoptr (SpProfile) profile = profile_from_text (recording);
+  g_autoptr (SpProfile) profile = profile_from_text (offcpu_example);
   const SpThreadStates *states = sp_profile_get_thread_states (profile);
   const SpThreadTotals *spinner, *blocker;
 
@@ -81,7 +68,7 @@ test_states (void)
 static void
 test_off_cpu_weights (void)
 {
-  g_autoptr (SpProfile) profile = profile_from_text (recording);
+  g_autoptr (SpProfile) profile = profile_from_text (offcpu_example);
   g_autofree char *cpu = collapsed_with (profile, SP_METRIC_CPU, 0, 0);
   g_autofree char *off = collapsed_with (profile, SP_METRIC_OFF_CPU, 0, 0);
   g_autoptr (SpFilter) filter = sp_filter_new ();
@@ -104,7 +91,7 @@ test_off_cpu_weights (void)
 static void
 test_wall_weights (void)
 {
-  g_autoptr (SpProfile) profile = profile_from_text (recording);
+  g_autoptr (SpProfile) profile = profile_from_text (offcpu_example);
   g_autofree char *wall = collapsed_with (profile, SP_METRIC_WALL, 0, 0);
   g_autoptr (SpFilter) filter = sp_filter_new ();
   g_autoptr (GArray) functions = NULL;
@@ -127,7 +114,7 @@ test_wall_weights (void)
 static void
 test_time_range (void)
 {
-  g_autoptr (SpProfile) profile = profile_from_text (recording);
+  g_autoptr (SpProfile) profile = profile_from_text (offcpu_example);
   g_autofree char *off = collapsed_with (profile, SP_METRIC_OFF_CPU, 1020, 1042);
   g_autofree char *wall = collapsed_with (profile, SP_METRIC_WALL, 1005, 1010);
   g_autoptr (SpFilter) hidden = sp_filter_new ();

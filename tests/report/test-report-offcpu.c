@@ -1,10 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-report-offcpu.c: stackpulse-report's --metric and threads on a
  * spool and off-CPU companion written with the codec's writers
- * (tests/data/profile-builder.c), and on a recording without companion.
- * Thread 1 spins (10 samples, 1000..1009 ms); thread 2 blocks on a pipe
- * for 30 ms, runs 10, is preempted for 5, runs 5, blocks without a stack
- * for 10 and ends at 1060 ms. */
+ * (tests/data/profile-builder.c: offcpu_example), and on a recording
+ * without companion. */
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <string.h>
@@ -12,16 +10,6 @@
 #include "profile-builder.h"
 #include "report-output.h"
 
-static const char *const recording[] = {
-  "@1 main;spin 10 +1",
-  "out 2 1000 blocked main;pipe_wait",
-  "in 2 1030",
-  "out 2 1040 runnable main;work",
-  "in 2 1045",
-  "out 2 1050 blocked -",
-  "end 2 1060",
-  NULL,
-};
 
 typedef struct {
   RecordingBuilder *b;
@@ -58,7 +46,7 @@ test_collapsed_metrics (void)
 {
   Fixture f;
 
-  fixture_init (&f, recording);
+  fixture_init (&f, offcpu_example);
   {
     g_autofree char *cpu = sp_test_report (f.dir, "collapsed", f.path, NULL);
     g_autofree char *off = sp_test_report (f.dir, "collapsed", "--metric", "off-cpu", f.path, NULL);
@@ -83,7 +71,7 @@ test_top_tree_times (void)
 {
   Fixture f;
 
-  fixture_init (&f, recording);
+  fixture_init (&f, offcpu_example);
   {
     g_autofree char *top = sp_test_report (f.dir, "top", "--metric", "off-cpu", f.path, NULL);
     g_autofree char *tree = sp_test_report (f.dir, "tree", "--metric", "wall", f.path, NULL);
@@ -121,7 +109,7 @@ test_threads (void)
 {
   Fixture f;
 
-  fixture_init (&f, recording);
+  fixture_init (&f, offcpu_example);
   {
     g_autofree char *out = sp_test_report (f.dir, "threads", "--tsv", f.path, NULL);
     g_autofree char *text = sp_test_report (f.dir, "threads", f.path, NULL);
