@@ -88,8 +88,23 @@ module_label (const SpFunction *f,
   return buffer;
 }
 
+/* Whether the filter weighs time (ns) rather than samples. */
+static gboolean
+weighs_time (const SpFilter *filter)
+{
+  return filter != NULL && filter->metric != SP_METRIC_CPU;
+}
+
+static const char *
+metric_label (const SpFilter *filter)
+{
+  return filter->metric == SP_METRIC_OFF_CPU ? "off-CPU" : "wall";
+}
+
+/* With a time metric, the self and total times (s) follow the shares. */
 static void
 print_function_row (SpProfile *profile,
+                    const SpFilter *filter,
                     const SpFunctionCost *cost,
                     guint64 n_samples,
                     FILE *out)
@@ -97,9 +112,14 @@ print_function_row (SpProfile *profile,
   const SpFunction *f = sp_profile_get_function (profile, cost->function);
   char label[256];
 
-  fprintf (out, "%7.2f%% %7.2f%% %10" G_GUINT64_FORMAT "  %s  %s\n",
-           percent (cost->self, n_samples), percent (cost->total, n_samples), cost->self,
-           f->name, module_label (f, label, sizeof label));
+  if (weighs_time (filter))
+    fprintf (out, "%7.2f%% %7.2f%% %10.3f %10.3f  %s  %s\n", percent (cost->self, n_samples),
+             percent (cost->total, n_samples), cost->self / 1e9, cost->total / 1e9, f->name,
+             module_label (f, label, sizeof label));
+  else
+    fprintf (out, "%7.2f%% %7.2f%% %10" G_GUINT64_FORMAT "  %s  %s\n",
+             percent (cost->self, n_samples), percent (cost->total, n_samples), cost->self,
+             f->name, module_label (f, label, sizeof label));
 }
 
 /* The unwinding report of a dwarf/auto recording: how stacks ended, and
@@ -266,7 +286,7 @@ sp_report_summary (SpProfile *profile,
     fprintf (out, "damage:    %s\n", sp_profile_get_damage (profile));
   fprintf (out, "\ntop functions (self):\n%8s %8s %10s  %s\n", "self", "total", "samples", "function");
   for (guint i = 0; i < MIN (functions->len, 20u); i++)
-    print_function_row (profile, &g_array_index (functions, SpFunctionCost, i), kept_samples (functions), out);
+    print_function_row (profile, NULL, &g_array_index (functions, SpFunctionCost, i), kept_samples (functions), out);
   sp_stack_roots_count (profile, &roots);
   print_stack_roots (profile, &roots, out);
   print_unwinding (profile, &roots, out);
@@ -290,13 +310,17 @@ sp_report_top (SpProfile *profile,
   guint limit = options->limit ? MIN (options->limit, functions->len) : functions->len;
   guint64 kept = kept_samples (functions);
 
-  fprintf (out, "%8s %8s %10s  %s\n", "self", "total", "samples", "function  [module]");
+  if (weighs_time (filter))
+    fprintf (out, "%8s %8s %10s %10s  %s\n", "self", "total", "self_s", "total_s", "function  [module]");
+  else
+    fprintf (out, "%8s %8s %10s  %s\n", "self", "total", "samples", "function  [module]");
   for (guint i = 0; i < limit; i++)
-    print_function_row (profile, &g_array_index (functions, SpFunctionCost, i), kept, out);
+    print_function_row (profile, filter, &g_array_index (functions, SpFunctionCost, i), kept, out);
 }
 
 static void
 print_tree_node (SpProfile *profile,
+                 const SpFilter *filter,
                  const SpCallTree *tree,
                  guint32 node,
                  guint depth,
@@ -315,9 +339,11 @@ print_tree_node (SpProfile *profile,
 
       if (n->total < min_samples)
         continue;
-      fprintf (out, "%7.2f%% %7.2f%% %*s%s  %s\n", percent (n->total, all), percent (n->self, all),
-               (int) depth * 2, "", f->name, module_label (f, label, sizeof label));
-      print_tree_node (profile, tree, child, depth + 1, min_samples, out);
+      fprintf (out, "%7.2f%% %7.2f%% ", percent (n->total, all), percent (n->self, all));
+      if (weighs_time (filter))
+        fprintf (out, "%10.3f ", n->total / 1e9);
+      fprintf (out, "%*s%s  %s\n", (int) depth * 2, "", f->name, module_label (f, label, sizeof label));
+      print_tree_node (profile, filter, tree, child, depth + 1, min_samples, out);
     }
 }
 
@@ -330,9 +356,13 @@ sp_report_tree (SpProfile *profile,
   g_autoptr (SpCallTree) tree = sp_call_tree_new (profile, filter, NULL, options->bottom_up);
   guint64 min_samples = (guint64) (options->min_percent / 100.0 * (double) tree->nodes[0].total);
 
-  fprintf (out, "%8s %8s  %s (%s, %" G_GUINT64_FORMAT " samples)\n", "total", "self", "function",
-           options->bottom_up ? "bottom-up" : "top-down", tree->nodes[0].total);
-  print_tree_node (profile, tree, 0, 0, MAX (min_samples, 1), out);
+  if (weighs_time (filter))
+    fprintf (out, "%8s %8s %10s  %s (%s, %.3f s %s)\n", "total", "self", "total_s", "function",
+             options->bottom_up ? "bottom-up" : "top-down", tree->nodes[0].total / 1e9, metric_label (filter));
+  else
+    fprintf (out, "%8s %8s  %s (%s, %" G_GUINT64_FORMAT " samples)\n", "total", "self", "function",
+             options->bottom_up ? "bottom-up" : "top-down", tree->nodes[0].total);
+  print_tree_node (profile, filter, tree, 0, 0, MAX (min_samples, 1), out);
 }
 
 gboolean
@@ -360,11 +390,14 @@ sp_report_callers_callees (SpProfile *profile,
 
       sp_function_list_callers_callees (profile, filter, counts, function, &cost, &caller_list, &callee_list);
       char label[256];
+      g_autofree char *amount = weighs_time (filter)
+                                  ? g_strdup_printf ("%.3f s %s", cost.total / 1e9, metric_label (filter))
+                                  : g_strdup_printf ("%" G_GUINT64_FORMAT " samples", cost.total);
 
-      fprintf (out, "%s  %s: self %.2f%%, total %.2f%% (%" G_GUINT64_FORMAT " samples)\n",
+      fprintf (out, "%s  %s: self %.2f%%, total %.2f%% (%s)\n",
                sp_profile_get_function (profile, function)->name,
                module_label (sp_profile_get_function (profile, function), label, sizeof label),
-               percent (cost.self, kept), percent (cost.total, kept), cost.total);
+               percent (cost.self, kept), percent (cost.total, kept), amount);
       fprintf (out, "%8s %8s  %s\n", "total", "self", callers ? "called from" : "calls");
       list = callers ? caller_list : callee_list;
       for (guint i = 0; i < list->len; i++)

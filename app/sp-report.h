@@ -22,3 +22,7 @@ void sp_report_tree (SpProfile *profile, const SpFilter *filter, const SpReportO
 /* FALSE when no function has that name. */
 gboolean sp_report_callers_callees (SpProfile *profile, const SpFilter *filter, const char *name,
                                     gboolean callers, FILE *out);
+/* One row per thread (pid, tid, name, samples, cpu_s, off_cpu_s, wall_s,
+ * blocked_s, runnable_s, switches); tab-separated under a header line
+ * with tsv. Without off-CPU data the off-CPU columns are empty ("-"). */
+void sp_report_threads (SpProfile *profile, const SpFilter *filter, gboolean tsv, FILE *out);

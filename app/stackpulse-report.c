@@ -22,7 +22,12 @@ static const char usage_text[] =
   "  tree FILE           indented call tree with total and self (--bottom-up, --min-percent)\n"
   "  callers FUNC FILE   who calls FUNC;  callees FUNC FILE: what FUNC calls\n"
   "  collapsed FILE      folded stacks for flamegraph.pl, speedscope, inferno\n"
-  "  dump FILE           every record of the spool as canonical text\n";
+  "  threads FILE        one row per thread: samples, CPU, off-CPU and wall time (--tsv)\n"
+  "  dump FILE           every record of the spool as canonical text\n"
+  "\n"
+  "--metric cpu|off-cpu|wall (top, tree, callers, callees, collapsed): on-CPU samples\n"
+  "(the default), time off the CPU on its blocking stack, or both as wall-clock time;\n"
+  "off-cpu and wall need a recording made with stackpulse-record --off-cpu.\n";
 
 /* About 31 years: nanoseconds after the first sample still fit in 64 bits. */
 #define MAX_TIME_S 1e9
@@ -40,6 +45,8 @@ typedef struct {
   gboolean   bottom_up;
   double     min_percent;
   int        limit;
+  SpMetric   metric;
+  gboolean   tsv;
 } Options;
 
 /* The commands, and whether a function comes before the file. */
@@ -55,6 +62,7 @@ static const Command commands[] = {
   { "callers", TRUE },
   { "callees", TRUE },
   { "collapsed", FALSE },
+  { "threads", FALSE },
   { "dump", FALSE },
 };
 
@@ -196,6 +204,19 @@ parse_limit (const char *option,
   return TRUE;
 }
 
+static gboolean
+parse_metric (const char *option,
+              const char *value,
+              gpointer data,
+              GError **error)
+{
+  Options *o = data;
+
+  if (!sp_metric_from_name (value, &o->metric))
+    return refuse_value (error, option, "cpu, off-cpu or wall", value);
+  return TRUE;
+}
+
 /* What no single option can see: a range that ends before it starts. */
 static gboolean
 check_options (const Options *o)
@@ -212,13 +233,19 @@ check_options (const Options *o)
 /* A range past the recording's end is no error (its length is not known
  * before it is read), but an empty report needs a word. */
 static void
-warn_range_outside (const SpSpoolReader *reader,
+warn_range_outside (SpProfile *profile,
                     const Options *o)
 {
+  const SpSpoolReader *reader = sp_profile_get_reader (profile);
   const guint64 *timestamps = sp_spool_reader_get_sample_timestamps (reader);
   gsize n = sp_spool_reader_get_n_samples (reader);
   double span_s = (double) (timestamps[n - 1] - timestamps[0]) / 1e9;
+  const SpThreadStates *states = o->metric != SP_METRIC_CPU ? sp_profile_get_thread_states (profile) : NULL;
 
+  /* Off-CPU intervals may go on after the last sample. */
+  if (states != NULL && sp_thread_states_get_last_known_ns (states) > timestamps[0]
+      && o->from_s < (double) (sp_thread_states_get_last_known_ns (states) - timestamps[0]) / 1e9)
+    return;
   if (o->from_s > span_s)
     fprintf (stderr, "stackpulse-report: warning: --from %g is after the last sample (at %.3f s): no sample chosen\n",
              o->from_s, span_s);
@@ -276,7 +303,7 @@ make_filter (SpProfile *profile,
 
       sp_filter_set_time_range (filter, first + (guint64) (o->from_s * 1e9),
                                 o->to_s > 0 ? first + (guint64) (o->to_s * 1e9) : G_MAXUINT64);
-      warn_range_outside (reader, o);
+      warn_range_outside (profile, o);
     }
   /* Functions get their ids as frames are resolved: resolve them all. */
   if (o->focus != NULL || o->merge != NULL || o->drop != NULL)
@@ -286,6 +313,7 @@ make_filter (SpProfile *profile,
   add_function_transforms (profile, filter, o->drop, SP_TRANSFORM_DROP_FUNCTION, &unknown);
   for (guint i = 0; o->collapse_module != NULL && o->collapse_module[i] != NULL; i++)
     sp_filter_add_collapse_module (filter, o->collapse_module[i]);
+  sp_filter_set_metric (filter, o->metric);
   *ok = !unknown;
   return filter;
 }
@@ -298,6 +326,48 @@ warn_recording_state (SpProfile *profile)
 
   if (state != NULL)
     fprintf (stderr, "stackpulse-report: warning: the recording is %s\n", state);
+}
+
+/* A time metric needs the companion; threads does without, and says so. */
+static gboolean
+check_off_cpu (SpProfile *profile,
+               const char *command,
+               const Options *o)
+{
+  if (sp_profile_has_off_cpu (profile))
+    return TRUE;
+  if (o->metric != SP_METRIC_CPU)
+    {
+      fprintf (stderr, "stackpulse-report: --metric %s: this recording has no off-CPU data (no %s.offcpu); "
+               "record it with stackpulse-record --off-cpu\n", o->metric == SP_METRIC_OFF_CPU ? "off-cpu" : "wall",
+               sp_profile_get_path (profile));
+      return FALSE;
+    }
+  if (g_str_equal (command, "threads"))
+    fprintf (stderr, "stackpulse-report: note: this recording has no off-CPU data (record with --off-cpu): "
+             "cpu_s is samples x the sampling interval, off_cpu_s and wall_s are empty\n");
+  return TRUE;
+}
+
+/* Where --metric and --tsv mean something. */
+static gboolean
+check_command_options (const char *command,
+                       const Options *o)
+{
+  static const char *const weighed[] = { "top", "tree", "callers", "callees", "collapsed", NULL };
+
+  if (o->metric != SP_METRIC_CPU && !g_strv_contains (weighed, command))
+    {
+      fprintf (stderr, "stackpulse-report: --metric is for top, tree, callers, callees and collapsed, not %s\n",
+               command);
+      return FALSE;
+    }
+  if (o->tsv && !g_str_equal (command, "threads"))
+    {
+      fprintf (stderr, "stackpulse-report: --tsv is for threads, not %s\n", command);
+      return FALSE;
+    }
+  return TRUE;
 }
 
 /* command: a name of the table but "dump"; function: for callers and
@@ -327,6 +397,11 @@ run (const char *command,
     warn_recording_state (profile);
   if (sp_profile_get_meta_problem (profile) != NULL)
     fprintf (stderr, "stackpulse-report: warning: %s\n", sp_profile_get_meta_problem (profile));
+  if (sp_profile_get_off_cpu_damage (profile) != NULL)
+    fprintf (stderr, "stackpulse-report: warning: %s; off-CPU data before it is used\n",
+             sp_profile_get_off_cpu_damage (profile));
+  if (!check_off_cpu (profile, command, o))
+    return 1;
   sp_profile_set_inline_frames (profile, !o->no_inline);
   /* The reports print no source lines: without inline frames, DWARF has
    * nothing to give them. */
@@ -343,6 +418,8 @@ run (const char *command,
     sp_report_tree (profile, filter, &report, stdout);
   else if (g_str_equal (command, "collapsed"))
     ok = sp_export_collapsed (profile, filter, stdout);
+  else if (g_str_equal (command, "threads"))
+    sp_report_threads (profile, filter, o->tsv, stdout);
   else if (!sp_report_callers_callees (profile, filter, function, g_str_equal (command, "callers"), stdout))
     {
       fprintf (stderr, "stackpulse-report: no function named '%s'\n", function);
@@ -410,6 +487,9 @@ main (int argc,
     { "bottom-up", 0, 0, G_OPTION_ARG_NONE, &o.bottom_up, "tree: inverted, from the functions that ran", NULL },
     { "min-percent", 0, 0, G_OPTION_ARG_CALLBACK, parse_min_percent, "tree: hide nodes below PCT (0.5)", "PCT" },
     { "limit", 0, 0, G_OPTION_ARG_CALLBACK, parse_limit, "top: at most N rows (0: all)", "N" },
+    { "metric", 0, 0, G_OPTION_ARG_CALLBACK, parse_metric, "What weighs: cpu (samples), off-cpu or wall (time)",
+      "cpu|off-cpu|wall" },
+    { "tsv", 0, 0, G_OPTION_ARG_NONE, &o.tsv, "threads: tab-separated, with a header line", NULL },
     { NULL },
   };
   g_autoptr (GOptionContext) context = g_option_context_new ("[COMMAND] FILE.spool");
@@ -436,6 +516,8 @@ main (int argc,
     command = find_command ("summary");
   else if (argc < 3 || (command = find_command (argv[1])) == NULL || argc != (command->takes_function ? 4 : 3))
     return refuse_arguments (argc, argv);
+  if (!check_command_options (command->name, &o))
+    return 2;
   if (g_str_equal (command->name, "dump"))
     return dump (argv[2]);
   if (command->takes_function)

@@ -106,15 +106,16 @@ find_callers (SpAnalysisJob *job,
                                       &result->callees);
 }
 
-/* The trees for the filter: from the running counts for the whole
- * recording, from a fresh count for a time range or hidden threads (the
- * counts hold the time range; the filter adds its transforms). */
+/* The trees for the filter: from the running (sample) counts for the
+ * whole recording, from a fresh count for a time range, hidden threads or
+ * a time metric (the counts hold the time range and the metric; the
+ * filter adds its transforms). */
 static void
 aggregate (SpAnalysisJob *job,
            SpAnalysisResult *result)
 {
   const SpFilter *filter = job->filter;
-  gboolean whole = filter->from_ns == 0 && filter->to_ns == G_MAXUINT64
+  gboolean whole = filter->from_ns == 0 && filter->to_ns == G_MAXUINT64 && filter->metric == SP_METRIC_CPU
                    && (filter->hidden_threads == NULL || filter->hidden_threads->len == 0);
   g_autoptr (SpStackCounts) selected = NULL;
   SpStackCounts *counts = whole && job->counts != NULL ? job->counts

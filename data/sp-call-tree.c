@@ -238,15 +238,17 @@ stack_node_in (Builder *b,
                const SpStackCount *stack,
                GArray *path)
 {
-  const SpStackNode *leaf = &b->stack_nodes[stack->stack];
+  const SpStackNode *leaf;
   guint32 node;
 
-  if (!chain_is_pid_free (b, stack->stack))
+  /* The synthetic stacks of time metrics have no stack node. */
+  if (stack->stack >= b->n_memo || !chain_is_pid_free (b, stack->stack))
     {
       g_array_set_size (path, 0);
       sp_stack_path (b->profile, stack->stack, stack->pid, path);
       return descend (b, 0, (const guint32 *) path->data, path->len, FALSE);
     }
+  leaf = &b->stack_nodes[stack->stack];
   if (b->leaf_memo[stack->stack] == UNSET)
     {
       node = caller_node (b, leaf->prefix, stack->pid);

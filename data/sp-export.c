@@ -64,6 +64,14 @@ sp_export_collapsed (SpProfile *profile,
   keys = g_hash_table_get_keys_as_array (lines, &n);
   g_qsort_with_data (keys, (gint) n, sizeof (gpointer), compare_strings, NULL);
   for (guint i = 0; i < n; i++)
-    fprintf (out, "%s %" G_GUINT64_FORMAT "\n", (char *) keys[i], *(guint64 *) g_hash_table_lookup (lines, keys[i]));
+    {
+      guint64 weight = *(guint64 *) g_hash_table_lookup (lines, keys[i]);
+
+      /* Time metrics in µs, as off-CPU folded stacks usually are (rounded
+       * per line: a line under half a µs says nothing). */
+      if (filter != NULL && filter->metric != SP_METRIC_CPU && (weight = (weight + 500) / 1000) == 0)
+        continue;
+      fprintf (out, "%s %" G_GUINT64_FORMAT "\n", (char *) keys[i], weight);
+    }
   return fflush (out) == 0 && !ferror (out);
 }

@@ -2,8 +2,9 @@
 /* sp-export.h: a profile in other tools' formats.
  *
  * Collapsed ("folded") stacks: one line per distinct stack, functions root
- * first joined by ';', a space, the sample count; read by flamegraph.pl,
- * speedscope and inferno. */
+ * first joined by ';', a space, the sample count (with a time metric,
+ * SpFilter.metric, the time in µs); read by flamegraph.pl, speedscope and
+ * inferno. */
 #pragma once
 
 #include <glib.h>

@@ -31,6 +31,7 @@ sp_filter_copy (const SpFilter *filter)
 
   copy->from_ns = filter->from_ns;
   copy->to_ns = filter->to_ns;
+  copy->metric = filter->metric;
   if (filter->hidden_threads != NULL)
     copy->hidden_threads = g_array_copy (filter->hidden_threads);
   for (guint i = 0; i < filter->transforms->len; i++)
@@ -64,6 +65,28 @@ sp_filter_set_time_range (SpFilter *filter,
 {
   filter->from_ns = from_ns;
   filter->to_ns = to_ns;
+}
+
+void
+sp_filter_set_metric (SpFilter *filter,
+                      SpMetric metric)
+{
+  filter->metric = metric;
+}
+
+gboolean
+sp_metric_from_name (const char *name,
+                     SpMetric *metric)
+{
+  static const char *const names[] = { "cpu", "off-cpu", "wall" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    if (g_str_equal (name, names[i]))
+      {
+        *metric = (SpMetric) i;
+        return TRUE;
+      }
+  return FALSE;
 }
 
 void

@@ -30,11 +30,19 @@ typedef struct {
   GArray         *path;           /* FOCUS_SUBTREE: function ids, root first */
 } SpTransform;
 
+/* What a stack weighs (docs/OFF-CPU.md, "Reading it"). */
+typedef enum {
+  SP_METRIC_CPU,                  /* on-CPU samples: 1 each */
+  SP_METRIC_OFF_CPU,              /* blocked and runnable time, ns, on the switch-out's stack */
+  SP_METRIC_WALL,                 /* off-CPU time plus running time shared among its samples, ns */
+} SpMetric;
+
 typedef struct {
   guint64  from_ns;               /* samples with from_ns <= ts < to_ns */
   guint64  to_ns;
   GArray  *hidden_threads;        /* thread indexes (guint32) left out, or NULL */
   GPtrArray *transforms;          /* SpTransform *, owned */
+  SpMetric   metric;              /* intervals count by their overlap with the time range */
 } SpFilter;
 
 SpFilter *sp_filter_new (void);
@@ -44,6 +52,11 @@ void sp_filter_free (SpFilter *filter);
 void sp_filter_set_time_range (SpFilter *filter,
                                guint64 from_ns,
                                guint64 to_ns);
+void sp_filter_set_metric (SpFilter *filter,
+                           SpMetric metric);
+/* "cpu", "off-cpu", "wall"; FALSE for another name. */
+gboolean sp_metric_from_name (const char *name,
+                              SpMetric *metric);
 void sp_filter_hide_thread (SpFilter *filter,
                             guint32 thread_index);
 void sp_filter_set_thread_hidden (SpFilter *filter,

@@ -7,6 +7,7 @@
 
 #include "sp-file-private.h"
 #include "sp-hash-private.h"
+#include "sp-offcpu-companion-private.h"
 #include "sp-profile-private.h"
 #include "sp-recording-state.h"
 #include "sp-spool-errors.h"
@@ -58,6 +59,7 @@ struct _SpProfile
 
   SpTreeSkeleton *skeleton;      /* the top-down tree's shape */
   SpSampleIndex  *sample_index;  /* for time ranges */
+  SpOffCpuCompanion *offcpu;     /* PATH.offcpu, when there is one */
 };
 
 static void
@@ -219,6 +221,7 @@ profile_new (const char *path,
   self->frame_memo = g_array_new (FALSE, TRUE, sizeof (FrameMemo));
   self->pid_frame_memo = g_hash_table_new_full (_sp_int64_hash, g_int64_equal, g_free, g_free);
   self->function_ids = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->offcpu = _sp_offcpu_companion_new (path);
   load_meta (self);
   /* Without a side file, this machine's kernel symbols are the best guess. */
   if (self->meta == NULL)
@@ -254,6 +257,9 @@ sp_profile_update (SpProfile *self)
   SpSpoolError err;
   gboolean ok;
 
+  /* The companion first: the spool is then read at least as far as the
+   * ids of every companion record read (the recorder writes it first). */
+  _sp_offcpu_companion_update (self->offcpu);
   ok = sp_spool_reader_update (self->reader, &err);
   if (!ok)
     set_damage (self, &err);
@@ -296,6 +302,7 @@ sp_profile_finish (SpProfile *self)
   SpSpoolError err;
 
   self->live_here = FALSE;
+  _sp_offcpu_companion_finish (self->offcpu);
   if (!sp_spool_reader_finish (self->reader, &err))
     set_damage (self, &err);
   self->following = FALSE;
@@ -332,6 +339,7 @@ sp_profile_unref (SpProfile *self)
   g_free (self->pid_dependent);
   g_clear_pointer (&self->skeleton, _sp_tree_skeleton_free);
   g_clear_pointer (&self->sample_index, sp_sample_index_unref);
+  _sp_offcpu_companion_free (self->offcpu);
   g_free (self->damage);
   g_free (self->meta_problem);
   g_free (self->path);
@@ -343,6 +351,14 @@ const char *sp_profile_get_damage (SpProfile *self) { return self->damage; }
 const SpSpoolReader *sp_profile_get_reader (SpProfile *self) { return self->reader; }
 GKeyFile *sp_profile_get_meta (SpProfile *self) { return self->meta; }
 const char *sp_profile_get_meta_problem (SpProfile *self) { return self->meta_problem; }
+gboolean sp_profile_has_off_cpu (SpProfile *self) { return _sp_offcpu_companion_exists (self->offcpu); }
+const char *sp_profile_get_off_cpu_damage (SpProfile *self) { return _sp_offcpu_companion_get_damage (self->offcpu); }
+
+const SpThreadStates *
+sp_profile_get_thread_states (SpProfile *self)
+{
+  return _sp_offcpu_companion_get_states (self->offcpu, self->reader, _sp_profile_get_sample_index (self));
+}
 /* Read by other threads (search) while a worker adds functions: the count
  * is published after the function is written (intern_function_at). */
 guint sp_profile_get_n_functions (SpProfile *self) { return (guint) g_atomic_int_get ((gint *) &self->n_functions); }

@@ -15,6 +15,7 @@
 #include <glib.h>
 
 #include "sp-spool-reader.h"
+#include "sp-thread-states.h"
 
 G_BEGIN_DECLS
 
@@ -73,6 +74,18 @@ GKeyFile *sp_profile_get_meta (SpProfile *self);
 /* Why the side file there is was not read (not a regular file, too
  * large, damaged), with its path; NULL when it was, or there is none. */
 const char *sp_profile_get_meta_problem (SpProfile *self);
+
+/* Whether the recording has an off-CPU companion (PATH.offcpu, read with
+ * the spool: docs/OFF-CPU.md). */
+gboolean sp_profile_has_off_cpu (SpProfile *self);
+/* What is wrong with the companion (said like the spool's damage; the
+ * spool itself is not affected), or NULL. */
+const char *sp_profile_get_off_cpu_damage (SpProfile *self);
+/* Each thread's running, blocked and runnable intervals and totals, from
+ * the companion as read so far (thread indexes as samples carry them);
+ * NULL without a companion. For the updating thread: valid until its
+ * next update. */
+const SpThreadStates *sp_profile_get_thread_states (SpProfile *self);
 
 /* With inline frames off, a frame is only its outermost function. */
 void sp_profile_set_inline_frames (SpProfile *self,

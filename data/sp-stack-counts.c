@@ -3,6 +3,7 @@
 #include "sp-stack-counts.h"
 
 #include "sp-hash-private.h"
+#include "sp-metric-weights.h"
 #include "sp-profile-private.h"
 
 #define NO_PID G_MININT32
@@ -55,24 +56,62 @@ grow_state (SpStackCountsState *state,
 /* Almost every stack belongs to one process: a count and a pid per stack,
  * and a hash table for the rare stack a second pid shares. */
 static inline void
-count_one (SpStackCountsState *state,
-           uint32_t stack,
-           gint32 pid)
+add_weight (SpStackCountsState *state,
+            uint32_t stack,
+            gint32 pid,
+            guint64 weight)
 {
-  if (state->pid_of[stack] == NO_PID || state->pid_of[stack] == pid)
+  if (stack < state->n_nodes && (state->pid_of[stack] == NO_PID || state->pid_of[stack] == pid))
     {
       state->pid_of[stack] = pid;
-      state->count[stack]++;
+      state->count[stack] += weight;
     }
   else
     {
-      gint64 k = (gint64) stack << 32 | (guint32) pid;
+      gint64 k = (gint64) ((guint64) stack << 32 | (guint32) pid);
       guint64 *c = g_hash_table_lookup (state->shared, &k);
 
       if (c == NULL)
         g_hash_table_insert (state->shared, g_memdup2 (&k, sizeof k), c = g_new0 (guint64, 1));
-      (*c)++;
+      *c += weight;
     }
+}
+
+static inline void
+count_one (SpStackCountsState *state,
+           uint32_t stack,
+           gint32 pid)
+{
+  add_weight (state, stack, pid, 1);
+}
+
+static void
+add_weight_cb (guint32 stack,
+               gint32 pid,
+               guint64 weight,
+               gpointer user_data)
+{
+  add_weight (user_data, stack, pid, weight);
+}
+
+/* Time metrics are weighed whole each time: the last, open interval of
+ * every thread grows with the recording. */
+static void
+weigh_time (SpStackCounts *counts,
+            SpProfile *profile,
+            const SpFilter *filter)
+{
+  SpStackCountsState *state = counts->state;
+  g_autofree guint8 *shown = thread_mask (sp_profile_get_reader (profile), filter);
+  SpMetricTotals totals;
+
+  memset (state->count, 0, state->n_nodes * sizeof (guint64));
+  for (gsize i = 0; i < state->n_nodes; i++)
+    state->pid_of[i] = NO_PID;
+  g_hash_table_remove_all (state->shared);
+  sp_metric_weigh (profile, filter, shown, add_weight_cb, state, &totals);
+  counts->n_samples = totals.n_samples;
+  counts->total = totals.weight;
 }
 
 /* Samples [first, last) in file order. */
@@ -163,9 +202,16 @@ sp_stack_counts_update (SpStackCounts *counts,
   SpStackCountsState *state = counts->state;
   gsize n_samples = sp_spool_reader_get_n_samples (reader);
 
-  if (n_samples == state->samples_seen && counts->stacks->len > 0)
+  if (n_samples == state->samples_seen && counts->stacks->len > 0 && (filter == NULL || filter->metric == SP_METRIC_CPU))
     return FALSE;
   grow_state (state, sp_spool_reader_get_n_stack_nodes (reader));
+  if (filter != NULL && filter->metric != SP_METRIC_CPU)
+    {
+      weigh_time (counts, profile, filter);
+      state->samples_seen = n_samples;
+      list_stacks (counts);
+      return TRUE;
+    }
   /* A first count of a narrow time range reads only that range; later
    * updates read what was appended. */
   if (state->samples_seen == 0 && filter != NULL && (filter->from_ns > 0 || filter->to_ns < G_MAXUINT64))
@@ -173,6 +219,7 @@ sp_stack_counts_update (SpStackCounts *counts,
   else
     counts->n_samples += count_samples (state, reader, filter, state->samples_seen, n_samples);
   state->samples_seen = n_samples;
+  counts->total = counts->n_samples;
   list_stacks (counts);
   return TRUE;
 }
@@ -216,6 +263,16 @@ sp_stack_path (SpProfile *profile,
   SpStackIter iter;
   uint32_t frame_id;
 
+  if (stack == SP_STACK_NOT_RECORDED || stack == SP_STACK_NOT_SAMPLED)
+    {
+      guint32 synthetic = sp_profile_intern_function (profile,
+                                                      stack == SP_STACK_NOT_RECORDED ? "[off-CPU: stack not recorded]"
+                                                                                     : "[on-CPU: not sampled]",
+                                                      "", SP_FUNCTION_SYNTHETIC);
+
+      g_array_append_val (path, synthetic);
+      return;
+    }
   sp_stack_iter_init (&iter, reader, stack);
   while (sp_stack_iter_next (&iter, &frame_id))
     {

@@ -13,17 +13,23 @@
 
 G_BEGIN_DECLS
 
+/* Stack ids beyond the spool's, for time metrics (sp-metric-weights.h):
+ * each stands for one synthetic function. */
+#define SP_STACK_NOT_RECORDED SP_SPOOL_NO_ID        /* "[off-CPU: stack not recorded]" */
+#define SP_STACK_NOT_SAMPLED (SP_SPOOL_NO_ID - 1)   /* "[on-CPU: not sampled]" (wall) */
+
 typedef struct {
   guint32 stack;
   gint32  pid;
-  guint64 count;
+  guint64 count;          /* samples, or ns with a time metric (SpFilter.metric) */
 } SpStackCount;
 
 typedef struct _SpStackCountsState SpStackCountsState;
 
 typedef struct {
   GArray             *stacks;     /* SpStackCount: stack id order, then shared stacks */
-  guint64             n_samples;  /* chosen samples */
+  guint64             n_samples;  /* chosen samples (wall: those that took a share) */
+  guint64             total;      /* the counts' sum: n_samples, or ns with a time metric */
   SpStackCountsState *state;      /* private: what update needs */
 } SpStackCounts;
 
@@ -32,7 +38,9 @@ SpStackCounts *sp_stack_counts_new (SpProfile *profile,
                                     const SpFilter *filter);
 
 /* Counts only the samples added since (a followed spool grew) with the
- * same filter, and refreshes `stacks`. Returns whether any were added. */
+ * same filter, and refreshes `stacks`. Returns whether any were added.
+ * With a time metric everything is weighed again (an open interval grows
+ * with the recording), and it returns TRUE. */
 gboolean sp_stack_counts_update (SpStackCounts *counts,
                                  SpProfile *profile,
                                  const SpFilter *filter);

@@ -35,9 +35,10 @@ INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
 # Headers reach ui/ through data/ (a profile hands out codec types), so ui/
 # is also checked for calling the codec or perf itself. Nor does ui/ or
 # app/ take the profile's lock or read what a worker grows (its function
-# count, its reader, its threads): they get immutable results from the
-# analysis (data/sp-analysis.h), and search below a tree's n_functions.
-WORKER_ONLY = r'sp_profile_(?:lock_reading|unlock_reading|get_n_functions|get_reader|get_n_threads|get_thread|get_thread_name)'
+# count, its reader, its threads, its off-CPU companion and states): they
+# get immutable results from the analysis (data/sp-analysis.h), and search
+# below a tree's n_functions.
+WORKER_ONLY = r'sp_profile_(?:lock_reading|unlock_reading|get_n_functions|get_reader|get_n_threads|get_thread|get_thread_name|get_thread_states|has_off_cpu|get_off_cpu_damage)'
 FORBIDDEN_CALLS = {
     "ui": re.compile(r'\b(sp_spool_[a-z_]+|sp_module_table_[a-z_]+|perf_event_open|' + WORKER_ONLY + r')\s*\('),
     # The window's files; the report (sp-report.c) reads a profile alone.

@@ -2,11 +2,13 @@
 /* profile-builder.c: text -> spool + side file -> SpProfile. */
 #include "profile-builder.h"
 
+#include <fcntl.h>
 #include <glib/gstdio.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "sp-export.h"
+#include "sp-offcpu.h"
 #include "sp-spool-writer.h"
 
 #define KERNEL_BASE G_GUINT64_CONSTANT (0xffffffff81000000)
@@ -32,6 +34,23 @@ symbol_address (Symbols *s,
   return address;
 }
 
+/* names root first -> frames leaf first, each a few bytes into its symbol. */
+static SpFrame *
+kernel_frames (Symbols *symbols,
+               char **names,
+               guint n)
+{
+  SpFrame *frames = g_new (SpFrame, MAX (n, 1));
+
+  for (guint i = 0; i < n; i++)
+    {
+      guint64 address = symbol_address (symbols, names[n - 1 - i]) + 8;
+
+      frames[i] = (SpFrame) { address - (KERNEL_BASE - 0x1000000), address, 0, SP_FRAME_KERNEL };
+    }
+  return frames;
+}
+
 /* "@12 main;parse 10 +5" -> tid 12, frames, count 10, 5 ms apart. */
 static void
 write_line (SpSpoolWriter *writer,
@@ -54,14 +73,7 @@ write_line (SpSpoolWriter *writer,
   if (words[w] != NULL && words[w][0] == '+')
     step_ms = g_ascii_strtoull (words[w] + 1, NULL, 10);
   n = g_strv_length (names);
-  frames = g_new (SpFrame, n);
-  for (guint i = 0; i < n; i++)
-    {
-      /* Leaf first; each frame a few bytes into its symbol. */
-      guint64 address = symbol_address (symbols, names[n - 1 - i]) + 8;
-
-      frames[i] = (SpFrame) { address - (KERNEL_BASE - 0x1000000), address, 0, SP_FRAME_KERNEL };
-    }
+  frames = kernel_frames (symbols, names, n);
   for (guint64 c = 0; c < count; c++)
     {
       g_assert_true (sp_spool_writer_write_sample (writer, *now_ns, 100, tid, frames, n, NULL, &err));
@@ -69,41 +81,184 @@ write_line (SpSpoolWriter *writer,
     }
 }
 
+struct _RecordingBuilder
+{
+  char           *dir;
+  char           *spool;
+  SpSpoolWriter  *writer;
+  SpOffCpuWriter *offcpu;         /* created at the first switch */
+  GArray         *switches;       /* SpOffCpuRecord, not written yet */
+  Symbols         symbols;
+  guint64         now_ns;
+};
+
+RecordingBuilder *
+recording_builder_new (void)
+{
+  g_autoptr (GError) error = NULL;
+  RecordingBuilder *b = g_new0 (RecordingBuilder, 1);
+  SpModule kernel = { KERNEL_BASE - 0x1000000, G_MAXUINT64, 0, 0, "[kernel.kallsyms]", 17, -1, TRUE };
+  SpSpoolError err;
+
+  b->dir = g_dir_make_tmp ("stackpulse-data-XXXXXX", &error);
+  g_assert_no_error (error);
+  b->spool = g_build_filename (b->dir, "test.spool", NULL);
+  b->symbols = (Symbols) { g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL), g_string_new (NULL) };
+  b->switches = g_array_new (FALSE, FALSE, sizeof (SpOffCpuRecord));
+  b->now_ns = 1000000000;
+  b->writer = sp_spool_writer_create (b->spool, 1700000000000000, 1000, &err);
+  g_assert_nonnull (b->writer);
+  g_assert_true (sp_spool_writer_write_module (b->writer, 0, &kernel, &err));
+  return b;
+}
+
+/* "out 12 1500 blocked main;wait" (tid, ms, state, stack or "-"),
+ * "in 12 1600", "end 12 1700": the ids interned in the spool now. */
+static void
+add_switch (RecordingBuilder *b,
+            char **words)
+{
+  SpOffCpuRecord r = { 0 };
+  g_auto (GStrv) names = NULL;
+  g_autofree SpFrame *frames = NULL;
+  guint n = 0;
+  SpSpoolError err;
+
+  r.tag = g_str_equal (words[0], "out") ? SP_OFFCPU_SWITCH_OUT
+          : g_str_equal (words[0], "in") ? SP_OFFCPU_SWITCH_IN : SP_OFFCPU_THREAD_END;
+  r.timestamp_ns = g_ascii_strtoull (words[2], NULL, 10) * 1000000;
+  if (r.tag == SP_OFFCPU_SWITCH_OUT)
+    {
+      r.state = g_str_equal (words[3], "runnable") ? SP_OFFCPU_RUNNABLE : SP_OFFCPU_BLOCKED;
+      names = g_str_equal (words[4], "-") ? g_new0 (char *, 1) : g_strsplit (words[4], ";", -1);
+      n = g_strv_length (names);
+      frames = kernel_frames (&b->symbols, names, n);
+    }
+  g_assert_true (sp_spool_writer_intern_stack (b->writer, 100, g_ascii_strtoull (words[1], NULL, 10), frames, n,
+                                               &r.thread, &r.stack, &err));
+  g_array_append_val (b->switches, r);
+}
+
+void
+recording_builder_add_line (RecordingBuilder *b,
+                            const char *line)
+{
+  g_auto (GStrv) words = g_strsplit (line, " ", -1);
+
+  if (g_str_equal (words[0], "out") || g_str_equal (words[0], "in") || g_str_equal (words[0], "end"))
+    add_switch (b, words);
+  else
+    write_line (b->writer, &b->symbols, line, &b->now_ns);
+}
+
+static void
+write_meta (RecordingBuilder *b)
+{
+  g_autofree char *meta = g_strconcat (b->spool, ".meta", NULL);
+  g_autofree char *text = g_strdup_printf ("[recording]\nformat=1\n\n[thread 1]\npid=100\nname=main-thread\n\n"
+                                           "[kernel-symbols]\nsource=test\n%s", b->symbols.symbols->str);
+
+  g_assert_true (g_file_set_contents (meta, text, -1, NULL));
+}
+
+void
+recording_builder_flush (RecordingBuilder *b)
+{
+  SpSpoolError err;
+
+  g_assert_true (sp_spool_writer_flush (b->writer, &err));
+  write_meta (b);
+  if (b->switches->len == 0)
+    return;
+  if (b->offcpu == NULL)
+    {
+      g_autofree char *path = g_strconcat (b->spool, ".offcpu", NULL);
+      int fd = g_open (path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+      g_assert_cmpint (fd, >=, 0);
+      b->offcpu = sp_offcpu_writer_new_for_fd (fd, TRUE, &err);
+      g_assert_nonnull (b->offcpu);
+    }
+  g_assert_true (sp_offcpu_writer_write_sync (b->offcpu, sp_spool_writer_get_flushed_size (b->writer), &err));
+  for (guint i = 0; i < b->switches->len; i++)
+    {
+      const SpOffCpuRecord *r = &g_array_index (b->switches, SpOffCpuRecord, i);
+
+      if (r->tag == SP_OFFCPU_SWITCH_OUT)
+        g_assert_true (sp_offcpu_writer_write_switch_out (b->offcpu, r->timestamp_ns, r->thread, r->state, r->stack,
+                                                          &err));
+      else if (r->tag == SP_OFFCPU_SWITCH_IN)
+        g_assert_true (sp_offcpu_writer_write_switch_in (b->offcpu, r->timestamp_ns, r->thread, &err));
+      else
+        g_assert_true (sp_offcpu_writer_write_thread_end (b->offcpu, r->timestamp_ns, r->thread, &err));
+    }
+  g_array_set_size (b->switches, 0);
+  g_assert_true (sp_offcpu_writer_flush (b->offcpu, &err));
+}
+
+const char *
+recording_builder_get_path (RecordingBuilder *b)
+{
+  return b->spool;
+}
+
+void
+recording_builder_finish (RecordingBuilder *b)
+{
+  SpSpoolError err;
+
+  recording_builder_flush (b);
+  g_assert_true (sp_spool_writer_close (g_steal_pointer (&b->writer), &err));
+  g_assert_true (sp_offcpu_writer_close (g_steal_pointer (&b->offcpu), &err));
+}
+
+void
+recording_builder_free (RecordingBuilder *b)
+{
+  g_autofree char *meta = g_strconcat (b->spool, ".meta", NULL);
+  g_autofree char *offcpu = g_strconcat (b->spool, ".offcpu", NULL);
+
+  if (b->writer != NULL)
+    recording_builder_finish (b);
+  g_unlink (meta);
+  g_unlink (offcpu);
+  g_unlink (b->spool);
+  g_rmdir (b->dir);
+  g_hash_table_unref (b->symbols.address_of);
+  g_string_free (b->symbols.symbols, TRUE);
+  g_array_unref (b->switches);
+  g_free (b->spool);
+  g_free (b->dir);
+  g_free (b);
+}
+
+const char *const offcpu_example[] = {
+  "@1 main;spin 10 +1",
+  "out 2 1000 blocked main;pipe_wait",
+  "in 2 1030",
+  "out 2 1040 runnable main;work",
+  "in 2 1045",
+  "out 2 1050 blocked -",
+  "end 2 1060",
+  NULL,
+};
+
 SpProfile *
 profile_from_text (const char *const *lines)
 {
   g_autoptr (GError) error = NULL;
-  g_autofree char *dir = g_dir_make_tmp ("stackpulse-data-XXXXXX", &error);
-  g_autofree char *spool = g_build_filename (dir, "test.spool", NULL);
-  g_autofree char *meta = g_strconcat (spool, ".meta", NULL);
-  Symbols symbols = { g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL), g_string_new (NULL) };
-  SpModule kernel = { KERNEL_BASE - 0x1000000, G_MAXUINT64, 0, 0, "[kernel.kallsyms]", 17, -1, TRUE };
-  g_autoptr (GString) meta_text = g_string_new ("[recording]\nformat=1\n\n[thread 1]\npid=100\nname=main-thread\n\n");
-  SpSpoolError err;
-  SpSpoolWriter *writer;
-  guint64 now_ns = 1000000000;
+  RecordingBuilder *b = recording_builder_new ();
   SpProfile *profile;
 
-  g_assert_no_error (error);
-  writer = sp_spool_writer_create (spool, 1700000000000000, 1000, &err);
-  g_assert_nonnull (writer);
-  g_assert_true (sp_spool_writer_write_module (writer, 0, &kernel, &err));
   for (guint i = 0; lines[i] != NULL; i++)
-    write_line (writer, &symbols, lines[i], &now_ns);
-  g_assert_true (sp_spool_writer_close (writer, &err));
-
-  g_string_append_printf (meta_text, "[kernel-symbols]\nsource=test\n%s", symbols.symbols->str);
-  g_assert_true (g_file_set_contents (meta, meta_text->str, -1, NULL));
-  g_hash_table_unref (symbols.address_of);
-  g_string_free (symbols.symbols, TRUE);
-
-  profile = sp_profile_open (spool, &error);
+    recording_builder_add_line (b, lines[i]);
+  recording_builder_finish (b);
+  profile = sp_profile_open (recording_builder_get_path (b), &error);
   g_assert_no_error (error);
   g_assert_null (sp_profile_get_damage (profile));
+  g_assert_null (sp_profile_get_off_cpu_damage (profile));
   /* Everything is read now: the files can go. */
-  g_unlink (meta);
-  g_unlink (spool);
-  g_rmdir (dir);
+  recording_builder_free (b);
   return profile;
 }
 

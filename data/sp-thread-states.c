@@ -1,0 +1,245 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sp-thread-states.c: switch records to per-thread intervals and totals. */
+#include "sp-thread-states.h"
+
+struct _SpThreadStates
+{
+  guint           n_threads;
+  guint64         last_known_ns;
+  GArray         *intervals;   /* SpStateInterval, thread by thread */
+  gsize          *first;       /* n_threads + 1 offsets into intervals */
+  SpThreadTotals *totals;
+};
+
+/* A record's place in the per-thread time order. */
+typedef struct {
+  guint32 thread;
+  guint32 index;               /* in the record array: file order breaks ties */
+  guint64 ts;
+} Key;
+
+static gint
+compare_keys (gconstpointer a,
+              gconstpointer b)
+{
+  const Key *x = a, *y = b;
+
+  if (x->thread != y->thread)
+    return x->thread < y->thread ? -1 : 1;
+  if (x->ts != y->ts)
+    return x->ts < y->ts ? -1 : 1;
+  return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* Where one thread's walk is. */
+typedef struct {
+  SpThreadStates *states;
+  guint           thread;
+  gboolean        ended;
+  SpThreadState   state;
+  guint32         stack;       /* off the CPU: the switch-out's */
+  guint64         since_ns;
+} Walk;
+
+static void
+emit (Walk *w,
+      guint64 end_ns,
+      guint32 stack,
+      gboolean open)
+{
+  SpThreadTotals *totals = &w->states->totals[w->thread];
+  SpStateInterval interval = { w->since_ns, MAX (end_ns, w->since_ns), stack, (guint8) w->state, (guint8) open };
+  guint64 duration = interval.end_ns - interval.start_ns;
+
+  if (duration == 0 && !open)
+    return;
+  g_array_append_val (w->states->intervals, interval);
+  if (w->state == SP_THREAD_RUNNING)
+    totals->running_ns += duration;
+  else if (w->state == SP_THREAD_BLOCKED)
+    totals->blocked_ns += duration;
+  else
+    totals->runnable_ns += duration;
+}
+
+static void
+switch_to (Walk *w,
+           SpThreadState state,
+           guint32 stack,
+           guint64 ts)
+{
+  w->state = state;
+  w->stack = stack;
+  w->since_ns = MAX (ts, w->since_ns);
+}
+
+/* Lost records are tolerated: a switch-in while running is ignored, a
+ * second switch-out ends the first off-CPU stretch there. */
+static void
+step (Walk *w,
+      const SpOffCpuRecord *r)
+{
+  if (w->ended)
+    return;
+  switch (r->tag)
+    {
+    case SP_OFFCPU_SWITCH_OUT:
+      emit (w, r->timestamp_ns, w->state == SP_THREAD_RUNNING ? r->stack : w->stack, FALSE);
+      w->states->totals[w->thread].switches++;
+      switch_to (w, r->state == SP_OFFCPU_RUNNABLE ? SP_THREAD_RUNNABLE : SP_THREAD_BLOCKED, r->stack,
+                 r->timestamp_ns);
+      break;
+    case SP_OFFCPU_SWITCH_IN:
+      if (w->state == SP_THREAD_RUNNING)
+        break;
+      emit (w, r->timestamp_ns, w->stack, FALSE);
+      switch_to (w, SP_THREAD_RUNNING, SP_SPOOL_NO_ID, r->timestamp_ns);
+      break;
+    case SP_OFFCPU_THREAD_END:
+      emit (w, r->timestamp_ns, w->state == SP_THREAD_RUNNING ? SP_SPOOL_NO_ID : w->stack, FALSE);
+      w->ended = TRUE;
+      break;
+    default:
+      break;
+    }
+}
+
+static void
+walk_thread (SpThreadStates *states,
+             guint thread,
+             const SpOffCpuRecord *records,
+             const Key *keys,
+             gsize n_keys,
+             guint64 first_sample_ns)
+{
+  Walk w = { states, thread, FALSE, SP_THREAD_RUNNING, SP_SPOOL_NO_ID, first_sample_ns };
+
+  if (n_keys == 0 && first_sample_ns == G_MAXUINT64)
+    return;
+  if (n_keys > 0)
+    w.since_ns = MIN (first_sample_ns, keys[0].ts);
+  for (gsize i = 0; i < n_keys; i++)
+    step (&w, &records[keys[i].index]);
+  if (!w.ended)
+    emit (&w, states->last_known_ns, w.state == SP_THREAD_RUNNING ? SP_SPOOL_NO_ID : w.stack, TRUE);
+}
+
+static GArray *
+sorted_keys (const SpOffCpuRecord *records,
+             gsize n_records,
+             guint n_threads)
+{
+  GArray *keys = g_array_sized_new (FALSE, FALSE, sizeof (Key), (guint) n_records);
+
+  for (gsize i = 0; i < n_records; i++)
+    if (records[i].tag != SP_OFFCPU_SYNC && records[i].thread < n_threads)
+      g_array_append_val (keys, ((Key) { records[i].thread, (guint32) i, records[i].timestamp_ns }));
+  g_array_sort (keys, compare_keys);
+  return keys;
+}
+
+SpThreadStates *
+sp_thread_states_new (const SpOffCpuRecord *records,
+                      gsize n_records,
+                      guint n_threads,
+                      const guint64 *first_sample_ns,
+                      guint64 last_known_ns)
+{
+  SpThreadStates *states = g_new0 (SpThreadStates, 1);
+  g_autoptr (GArray) keys = sorted_keys (records, n_records, n_threads);
+  const Key *k = (const Key *) keys->data;
+  gsize pos = 0;
+
+  states->n_threads = n_threads;
+  states->last_known_ns = last_known_ns;
+  states->intervals = g_array_new (FALSE, FALSE, sizeof (SpStateInterval));
+  states->first = g_new0 (gsize, n_threads + 1);
+  states->totals = g_new0 (SpThreadTotals, MAX (n_threads, 1));
+  for (guint t = 0; t < n_threads; t++)
+    {
+      gsize end = pos;
+
+      while (end < keys->len && k[end].thread == t)
+        end++;
+      states->first[t] = states->intervals->len;
+      walk_thread (states, t, records, k + pos, end - pos,
+                   first_sample_ns != NULL ? first_sample_ns[t] : G_MAXUINT64);
+      pos = end;
+    }
+  states->first[n_threads] = states->intervals->len;
+  return states;
+}
+
+void
+sp_thread_states_free (SpThreadStates *states)
+{
+  if (states == NULL)
+    return;
+  g_array_unref (states->intervals);
+  g_free (states->first);
+  g_free (states->totals);
+  g_free (states);
+}
+
+guint sp_thread_states_get_n_threads (const SpThreadStates *states) { return states->n_threads; }
+guint64 sp_thread_states_get_last_known_ns (const SpThreadStates *states) { return states->last_known_ns; }
+
+const SpStateInterval *
+sp_thread_states_get_intervals (const SpThreadStates *states,
+                                guint thread,
+                                gsize *n_intervals)
+{
+  if (thread >= states->n_threads)
+    {
+      *n_intervals = 0;
+      return NULL;
+    }
+  *n_intervals = states->first[thread + 1] - states->first[thread];
+  return &g_array_index (states->intervals, SpStateInterval, states->first[thread]);
+}
+
+const SpThreadTotals *
+sp_thread_states_get_totals (const SpThreadStates *states,
+                             guint thread)
+{
+  static const SpThreadTotals none;
+
+  return thread < states->n_threads ? &states->totals[thread] : &none;
+}
+
+void
+sp_thread_states_sum_range (const SpThreadStates *states,
+                            guint thread,
+                            guint64 from_ns,
+                            guint64 to_ns,
+                            SpThreadTotals *totals)
+{
+  gsize n;
+  const SpStateInterval *iv = sp_thread_states_get_intervals (states, thread, &n);
+
+  *totals = (SpThreadTotals) { 0, 0, 0, 0 };
+  for (gsize i = 0; i < n; i++)
+    {
+      guint64 part = sp_state_interval_overlap (&iv[i], from_ns, to_ns);
+
+      if (iv[i].state == SP_THREAD_RUNNING)
+        totals->running_ns += part;
+      else if (iv[i].state == SP_THREAD_BLOCKED)
+        totals->blocked_ns += part;
+      else
+        totals->runnable_ns += part;
+      if (iv[i].state != SP_THREAD_RUNNING && iv[i].start_ns >= from_ns && iv[i].start_ns < to_ns)
+        totals->switches++;
+    }
+}
+
+guint64
+sp_state_interval_overlap (const SpStateInterval *interval,
+                           guint64 from_ns,
+                           guint64 to_ns)
+{
+  guint64 start = MAX (interval->start_ns, from_ns);
+  guint64 end = MIN (interval->end_ns, to_ns);
+
+  return end > start ? end - start : 0;
+}

@@ -1,0 +1,175 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* test-report-offcpu.c: stackpulse-report's --metric and threads on a
+ * spool and off-CPU companion written with the codec's writers
+ * (tests/data/profile-builder.c: offcpu_example), and on a recording
+ * without companion. */
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "profile-builder.h"
+#include "report-output.h"
+
+
+typedef struct {
+  RecordingBuilder *b;
+  char             *dir;
+  const char       *path;
+} Fixture;
+
+static void
+fixture_init (Fixture *f,
+              const char *const *lines)
+{
+  f->b = recording_builder_new ();
+  for (guint i = 0; lines[i] != NULL; i++)
+    recording_builder_add_line (f->b, lines[i]);
+  recording_builder_finish (f->b);
+  f->path = recording_builder_get_path (f->b);
+  f->dir = g_path_get_dirname (f->path);
+}
+
+static void
+fixture_clear (Fixture *f)
+{
+  g_autofree char *out = g_build_filename (f->dir, "report.out", NULL);
+  g_autofree char *err = g_build_filename (f->dir, "report.err", NULL);
+
+  g_unlink (out);
+  g_unlink (err);
+  recording_builder_free (f->b);
+  g_free (f->dir);
+}
+
+static void
+test_collapsed_metrics (void)
+{
+  Fixture f;
+
+  fixture_init (&f, offcpu_example);
+  {
+    g_autofree char *cpu = sp_test_report (f.dir, "collapsed", f.path, NULL);
+    g_autofree char *off = sp_test_report (f.dir, "collapsed", "--metric", "off-cpu", f.path, NULL);
+    g_autofree char *wall = sp_test_report (f.dir, "collapsed", "--metric", "wall", f.path, NULL);
+    g_autofree char *range = sp_test_report (f.dir, "collapsed", "--metric", "off-cpu", "--from", "0.020", "--to",
+                                             "0.042", f.path, NULL);
+
+    g_assert_cmpstr (cpu, ==, "main;spin 10\n");
+    /* µs */
+    g_assert_cmpstr (off, ==, "[off-CPU: stack not recorded] 10000\nmain;pipe_wait 30000\nmain;work 5000\n");
+    g_assert_cmpstr (wall, ==,
+                     "[off-CPU: stack not recorded] 10000\n[on-CPU: not sampled] 15000\nmain;pipe_wait 30000\n"
+                     "main;spin 60000\nmain;work 5000\n");
+    g_assert_cmpstr (range, ==, "main;pipe_wait 10000\nmain;work 2000\n");
+  }
+  fixture_clear (&f);
+}
+
+/* top and tree show the time next to the shares. */
+static void
+test_top_tree_times (void)
+{
+  Fixture f;
+
+  fixture_init (&f, offcpu_example);
+  {
+    g_autofree char *top = sp_test_report (f.dir, "top", "--metric", "off-cpu", f.path, NULL);
+    g_autofree char *tree = sp_test_report (f.dir, "tree", "--metric", "wall", f.path, NULL);
+    g_autofree char *callers = sp_test_report (f.dir, "callers", "--metric", "off-cpu", "pipe_wait", f.path, NULL);
+
+    g_test_message ("%s\n%s\n%s", top, tree, callers);
+    g_assert_nonnull (strstr (top, "self_s"));
+    g_assert_nonnull (strstr (top, "  66.67%   66.67%      0.030      0.030  pipe_wait  [kernel.kallsyms]\n"));
+    g_assert_nonnull (strstr (tree, "(top-down, 0.120 s wall)"));
+    g_assert_nonnull (strstr (tree, "  79.17%    0.00%      0.095 main  [kernel.kallsyms]\n"));
+    g_assert_nonnull (strstr (tree, "  50.00%   50.00%      0.060   spin  [kernel.kallsyms]\n"));
+    g_assert_nonnull (strstr (callers, "(0.030 s off-CPU)"));
+  }
+  fixture_clear (&f);
+}
+
+static GStrv
+tsv_row (const char *out,
+         const char *tid)
+{
+  g_auto (GStrv) lines = g_strsplit (out, "\n", -1);
+
+  for (guint i = 1; lines[i] != NULL; i++)
+    {
+      g_auto (GStrv) fields = g_strsplit (lines[i], "\t", -1);
+
+      if (g_strv_length (fields) > 1 && g_str_equal (fields[1], tid))
+        return g_steal_pointer (&fields);
+    }
+  g_assert_not_reached ();
+}
+
+static void
+test_threads (void)
+{
+  Fixture f;
+
+  fixture_init (&f, offcpu_example);
+  {
+    g_autofree char *out = sp_test_report (f.dir, "threads", "--tsv", f.path, NULL);
+    g_autofree char *text = sp_test_report (f.dir, "threads", f.path, NULL);
+    g_auto (GStrv) spinner = tsv_row (out, "1");
+    g_auto (GStrv) blocker = tsv_row (out, "2");
+
+    g_assert_true (g_str_has_prefix (out, "pid\ttid\tname\tsamples\tcpu_s\toff_cpu_s\twall_s\tblocked_s\trunnable_s\t"
+                                          "switches\n"));
+    g_assert_cmpstr (spinner[0], ==, "100");
+    g_assert_cmpstr (spinner[2], ==, "main-thread");
+    g_assert_cmpstr (spinner[3], ==, "10");
+    g_assert_cmpstr (spinner[4], ==, "0.060000");
+    g_assert_cmpstr (spinner[5], ==, "0.000000");
+    g_assert_cmpstr (blocker[3], ==, "0");
+    g_assert_cmpstr (blocker[4], ==, "0.015000");
+    g_assert_cmpstr (blocker[5], ==, "0.045000");
+    g_assert_cmpstr (blocker[6], ==, "0.060000");
+    g_assert_cmpstr (blocker[7], ==, "0.040000");
+    g_assert_cmpstr (blocker[8], ==, "0.005000");
+    g_assert_cmpstr (blocker[9], ==, "3");
+    g_assert_nonnull (strstr (text, "off_cpu_s"));
+  }
+  fixture_clear (&f);
+}
+
+/* Without a companion: off-cpu refuses and says how to record it; threads
+ * leaves the off-CPU columns empty with a note; cpu stays as it was. */
+static void
+test_without_companion (void)
+{
+  static const char *const plain[] = { "@1 main;spin 4", NULL };
+  Fixture f;
+
+  fixture_init (&f, plain);
+  {
+    const char *off_args[] = { "top", "--metric", "off-cpu", f.path, NULL };
+    const char *threads_args[] = { "threads", "--tsv", f.path, NULL };
+    g_autoptr (SpChildResult) off = sp_test_report_run (f.dir, off_args);
+    g_autoptr (SpChildResult) threads = sp_test_report_run (f.dir, threads_args);
+    g_autofree char *cpu = sp_test_report (f.dir, "collapsed", "--metric", "cpu", f.path, NULL);
+
+    g_assert_cmpint (off->exit_code, !=, 0);
+    g_assert_nonnull (strstr (off->err, "no off-CPU data"));
+    g_assert_nonnull (strstr (off->err, "--off-cpu"));
+    g_assert_cmpint (threads->exit_code, ==, 0);
+    g_assert_nonnull (strstr (threads->err, "no off-CPU data"));
+    g_assert_nonnull (strstr (threads->out, "\t4\t0.004000\t\t\t"));
+    g_assert_cmpstr (cpu, ==, "main;spin 4\n");
+  }
+  fixture_clear (&f);
+}
+
+int
+main (int argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/report-offcpu/collapsed-metrics", test_collapsed_metrics);
+  g_test_add_func ("/report-offcpu/top-tree-times", test_top_tree_times);
+  g_test_add_func ("/report-offcpu/threads", test_threads);
+  g_test_add_func ("/report-offcpu/without-companion", test_without_companion);
+  return g_test_run ();
+}
