@@ -336,6 +336,9 @@ test_auto_agrees_with_dwarf (void)
       g_printerr ("# %s, --call-graph auto: %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT " stacks through the fast "
                   "paths, %" G_GINT64_FORMAT " differ from DWARF's\n", names[i], checked, samples, mismatches);
       g_assert_cmpint (checked, >, samples / 2);
+      /* The recorder printed each difference, both stacks: kept in the log. */
+      if (mismatches != 0)
+        g_printerr ("# the recorder's report:\n%s\n", rec->result->err);
       g_assert_cmpint (mismatches, ==, 0);
     }
 }
