@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "sp-fd-write-private.h"
 #include "sp-varint.h"
 
 #define BUFFER_SIZE (16 * 1024)
@@ -29,54 +30,24 @@ struct _SpOffCpuWriter
   uint8_t  buffer[BUFFER_SIZE];
 };
 
-static bool
-write_all (SpOffCpuWriter *writer,
-           SpSpoolError *err)
-{
-  const uint8_t *data = writer->buffer;
-  size_t len = writer->used;
-
-  writer->used = 0;
-  while (len > 0)
-    {
-      ssize_t n = write (writer->fd, data, len);
-
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n < 0)
-        {
-          writer->failed = true;
-          sp_spool_error_set_errno (err, errno, "cannot write the off-CPU stream", NULL);
-          return false;
-        }
-      data += n;
-      len -= (size_t) n;
-      writer->flushed_bytes += (uint64_t) n;
-    }
-  return true;
-}
-
 bool
 sp_offcpu_writer_flush (SpOffCpuWriter *writer,
                         SpSpoolError *err)
 {
   uint64_t boundary = writer->flushed_bytes;
+  size_t used = writer->used;
 
   if (writer->failed)
     {
       sp_spool_error_set (err, SP_SPOOL_ERROR_IO, 0, 0, "an earlier write to the off-CPU stream failed");
       return false;
     }
-  if (write_all (writer, err))
+  writer->used = 0;
+  if (_sp_fd_write_all (writer->fd, writer->buffer, used, &writer->flushed_bytes))
     return true;
-  /* The file ends at the last whole record again. */
-  if (writer->start_offset >= 0)
-    {
-      off_t end = (off_t) (writer->start_offset + (int64_t) boundary);
-
-      if (ftruncate (writer->fd, end) == 0 && lseek (writer->fd, end, SEEK_SET) == end)
-        writer->flushed_bytes = boundary;
-    }
+  writer->failed = true;
+  sp_spool_error_set_errno (err, errno, "cannot write the off-CPU stream", NULL);
+  _sp_fd_cut_back (writer->fd, writer->start_offset, boundary, &writer->flushed_bytes);
   return false;
 }
 

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "sp-fd-write-private.h"
 #include "sp-intern-table.h"
 #include "sp-varint.h"
 
@@ -46,23 +47,11 @@ write_all (SpSpoolWriter *writer,
            size_t len,
            SpSpoolError *err)
 {
-  while (len > 0)
-    {
-      ssize_t n = write (writer->fd, data, len);
-
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n < 0)
-        {
-          writer->failed = true;
-          sp_spool_error_set_errno (err, errno, "cannot write spool", NULL);
-          return false;
-        }
-      data += n;
-      len -= (size_t) n;
-      writer->flushed_bytes += (uint64_t) n;
-    }
-  return true;
+  if (_sp_fd_write_all (writer->fd, data, len, &writer->flushed_bytes))
+    return true;
+  writer->failed = true;
+  sp_spool_error_set_errno (err, errno, "cannot write spool", NULL);
+  return false;
 }
 
 /* After a failed write: the file ends at the last whole record again
@@ -71,10 +60,7 @@ static void
 cut_back_to (SpSpoolWriter *writer,
              uint64_t boundary)
 {
-  off_t end = (off_t) (writer->start_offset + (int64_t) boundary);
-
-  if (writer->start_offset >= 0 && ftruncate (writer->fd, end) == 0 && lseek (writer->fd, end, SEEK_SET) == end)
-    writer->flushed_bytes = boundary;
+  _sp_fd_cut_back (writer->fd, writer->start_offset, boundary, &writer->flushed_bytes);
 }
 
 bool
