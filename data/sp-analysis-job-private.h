@@ -31,6 +31,7 @@ typedef struct {
   guint32         focus;         /* for SP_WORK_CALLERS; SP_FUNCTION_LIST_ROOT: the hottest */
   gsize           n_indexed;     /* samples in the last index snapshot sent */
   GArray         *last_threads;  /* the thread rows last sent (a reference), or NULL */
+  SpThreadStates *last_states;   /* the thread states last sent (a reference), or NULL */
   gboolean        follow;        /* SP_WORK_OPEN: the file is still being recorded */
   gboolean        recording_ended; /* SP_WORK_PARSE: its recorder finished or died */
 } SpAnalysisJob;

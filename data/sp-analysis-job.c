@@ -20,6 +20,7 @@ sp_analysis_job_free (SpAnalysisJob *job)
   g_clear_pointer (&job->counts, sp_stack_counts_free);
   g_clear_pointer (&job->filter, sp_filter_free);
   g_clear_pointer (&job->last_threads, g_array_unref);
+  g_clear_pointer (&job->last_states, sp_thread_states_unref);
   g_free (job);
 }
 
@@ -38,6 +39,7 @@ sp_analysis_result_free (SpAnalysisResult *result)
   g_clear_pointer (&result->problems, g_array_unref);
   g_clear_pointer (&result->index, sp_sample_index_unref);
   g_clear_pointer (&result->threads, g_array_unref);
+  g_clear_pointer (&result->states, sp_thread_states_unref);
   sp_spool_summary_clear (&result->summary);
   g_free (result);
 }
@@ -139,11 +141,14 @@ index_samples (SpAnalysisJob *job,
                SpAnalysisResult *result)
 {
   SpSampleIndex *index = _sp_profile_get_sample_index (job->profile);
+  SpThreadStates *states = sp_profile_get_thread_states (job->profile);
   GArray *threads;
 
   if (sp_sample_index_get_n_samples (index) != job->n_indexed || (job->work & SP_WORK_OPEN))
     result->index = sp_sample_index_snapshot (index);
-  threads = sp_thread_rows_new (job->profile, index);
+  if (states != NULL && (states != job->last_states || (job->work & SP_WORK_OPEN)))
+    result->states = sp_thread_states_ref (states);
+  threads = sp_thread_rows_new (job->profile, index, states);
   if (sp_thread_rows_equal (threads, job->last_threads) && !(job->work & SP_WORK_OPEN))
     g_array_unref (threads);
   else
@@ -173,6 +178,7 @@ sp_analysis_job_run (SpAnalysisJob *job,
       result->have_summary = TRUE;
     }
   result->finished = (job->work & SP_WORK_FINISH) != 0;
+  result->metric = job->filter->metric;
   result->profile = sp_profile_ref (job->profile);
   return result;
 }

@@ -38,6 +38,7 @@ struct _SpAnalysis
   guint           generation;
   gsize           n_indexed;
   GArray         *last_threads;
+  SpThreadStates *last_states;     /* a reference: the pointer tells a new one */
 };
 
 enum { SIGNAL_RESULT, SIGNAL_FAILED, N_SIGNALS };
@@ -63,6 +64,7 @@ drop_profile (SpAnalysis *self)
   g_clear_pointer (&self->profile, sp_profile_unref);
   g_clear_pointer (&self->counts, sp_stack_counts_free);
   g_clear_pointer (&self->last_threads, g_array_unref);
+  g_clear_pointer (&self->last_states, sp_thread_states_unref);
   g_clear_pointer (&self->record_path, g_free);
   self->pending = 0;
   self->following = self->ending = self->own_recording = FALSE;
@@ -70,6 +72,7 @@ drop_profile (SpAnalysis *self)
   self->focus = SP_FUNCTION_LIST_ROOT;
   self->callers_stale = TRUE;
   sp_filter_set_time_range (self->filter, 0, G_MAXUINT64);
+  sp_filter_set_metric (self->filter, SP_METRIC_CPU);
 }
 
 /* ---- Live updates -------------------------------------------------------- */
@@ -157,6 +160,11 @@ take_result (SpAnalysis *self,
       g_clear_pointer (&self->last_threads, g_array_unref);
       self->last_threads = g_array_ref (result->threads);
     }
+  if (result->states != NULL)
+    {
+      g_clear_pointer (&self->last_states, sp_thread_states_unref);
+      self->last_states = sp_thread_states_ref (result->states);
+    }
   /* Another recorder's recording ended (finished or died): read the rest.
    * The own recorder says so through sp_analysis_recording_ended. */
   if ((job->work & SP_WORK_PARSE) && job->recording_ended && self->following && !self->own_recording)
@@ -237,6 +245,7 @@ start_next (SpAnalysis *self)
   job->focus = self->focus;
   job->n_indexed = self->n_indexed;
   job->last_threads = self->last_threads != NULL ? g_array_ref (self->last_threads) : NULL;
+  job->last_states = self->last_states != NULL ? sp_thread_states_ref (self->last_states) : NULL;
   self->busy = TRUE;
   task = g_task_new (NULL, NULL, job_done, g_object_ref (self));
   g_task_set_task_data (task, job, (GDestroyNotify) sp_analysis_job_free);
@@ -345,6 +354,16 @@ sp_analysis_set_thread_hidden (SpAnalysis *self,
                                gboolean hidden)
 {
   sp_filter_set_thread_hidden (self->filter, thread, hidden);
+  request_trees (self);
+}
+
+void
+sp_analysis_set_metric (SpAnalysis *self,
+                        SpMetric metric)
+{
+  if (self->filter->metric == metric)
+    return;
+  sp_filter_set_metric (self->filter, metric);
   request_trees (self);
 }
 

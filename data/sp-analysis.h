@@ -24,6 +24,7 @@
 #include "sp-recording-state.h"
 #include "sp-sample-index.h"
 #include "sp-spool-summary.h"
+#include "sp-thread-states.h"
 
 G_BEGIN_DECLS
 
@@ -43,6 +44,8 @@ typedef struct {
   GArray          *problems;      /* SpSymbolProblem: the symbol problems so far */
   SpSampleIndex   *index;         /* a snapshot, when samples came in */
   GArray          *threads;       /* SpThreadRow, when they changed */
+  SpThreadStates  *states;        /* the off-CPU companion's thread states, when they changed */
+  SpMetric         metric;        /* what the trees and lists count (the filter's) */
   gsize            n_samples;     /* the samples read so far */
   SpSpoolSummary   summary;       /* when have_summary: opened, or finished */
   gboolean         have_summary;
@@ -89,6 +92,10 @@ void sp_analysis_set_time_range (SpAnalysis *self,
 void sp_analysis_set_thread_hidden (SpAnalysis *self,
                                     guint32 thread,
                                     gboolean hidden);
+/* What the trees and lists count: samples, off-CPU or wall-clock time
+ * (the time metrics weigh nothing without an off-CPU companion). */
+void sp_analysis_set_metric (SpAnalysis *self,
+                             SpMetric metric);
 void sp_analysis_add_function_transform (SpAnalysis *self,
                                          SpTransformKind kind,
                                          guint32 function);

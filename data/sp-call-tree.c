@@ -374,6 +374,7 @@ sp_call_tree_new (SpProfile *profile,
 
   /* Read after the build: transforms intern the functions they make. */
   tree->n_functions = sp_profile_get_n_functions (profile);
+  tree->metric = filter != NULL ? filter->metric : SP_METRIC_CPU;
   return tree;
 }
 

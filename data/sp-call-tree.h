@@ -39,6 +39,8 @@ typedef struct {
    * whole and never change, so whoever receives the tree may read them
    * (search) while a worker adds more. */
   guint           n_functions;
+  /* What self and total count: samples, or ns of a time metric. */
+  SpMetric        metric;
 } SpCallTree;
 
 /* counts may be NULL (then they are made from filter). */

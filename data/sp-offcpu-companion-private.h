@@ -31,6 +31,6 @@ const char *_sp_offcpu_companion_get_damage (const SpOffCpuCompanion *companion)
 /* The states of the records whose ids the main spool (reader, as parsed)
  * defines, with the samples of index; re-derived when either grew. NULL
  * without a companion. */
-const SpThreadStates *_sp_offcpu_companion_get_states (SpOffCpuCompanion *companion,
-                                                       const SpSpoolReader *reader,
-                                                       SpSampleIndex *index);
+SpThreadStates *_sp_offcpu_companion_get_states (SpOffCpuCompanion *companion,
+                                                 const SpSpoolReader *reader,
+                                                 SpSampleIndex *index);

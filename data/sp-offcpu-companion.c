@@ -33,7 +33,7 @@ _sp_offcpu_companion_free (SpOffCpuCompanion *companion)
   if (companion == NULL)
     return;
   sp_offcpu_reader_free (companion->reader);
-  sp_thread_states_free (companion->states);
+  sp_thread_states_unref (companion->states);
   g_free (companion->damage);
   g_free (companion->path);
   g_free (companion);
@@ -118,7 +118,7 @@ latest_time (const SpOffCpuRecord *records,
   return last;
 }
 
-const SpThreadStates *
+SpThreadStates *
 _sp_offcpu_companion_get_states (SpOffCpuCompanion *companion,
                                  const SpSpoolReader *reader,
                                  SpSampleIndex *index)
@@ -146,7 +146,7 @@ _sp_offcpu_companion_get_states (SpOffCpuCompanion *companion,
     }
   /* Re-derived whole: switch records of several CPUs arrive out of order,
    * so a thread's last stretch may change with any update. */
-  sp_thread_states_free (companion->states);
+  sp_thread_states_unref (companion->states);
   companion->states = sp_thread_states_new (records, n_records, n_threads, first_sample,
                                             latest_time (records, n_records, index));
   companion->states_records = n_records;

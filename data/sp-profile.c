@@ -354,7 +354,7 @@ const char *sp_profile_get_meta_problem (SpProfile *self) { return self->meta_pr
 gboolean sp_profile_has_off_cpu (SpProfile *self) { return _sp_offcpu_companion_exists (self->offcpu); }
 const char *sp_profile_get_off_cpu_damage (SpProfile *self) { return _sp_offcpu_companion_get_damage (self->offcpu); }
 
-const SpThreadStates *
+SpThreadStates *
 sp_profile_get_thread_states (SpProfile *self)
 {
   return _sp_offcpu_companion_get_states (self->offcpu, self->reader, _sp_profile_get_sample_index (self));

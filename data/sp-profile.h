@@ -84,8 +84,8 @@ const char *sp_profile_get_off_cpu_damage (SpProfile *self);
 /* Each thread's running, blocked and runnable intervals and totals, from
  * the companion as read so far (thread indexes as samples carry them);
  * NULL without a companion. For the updating thread: valid until its
- * next update. */
-const SpThreadStates *sp_profile_get_thread_states (SpProfile *self);
+ * next update (take a reference to keep them; they never change). */
+SpThreadStates *sp_profile_get_thread_states (SpProfile *self);
 
 /* With inline frames off, a frame is only its outermost function. */
 void sp_profile_set_inline_frames (SpProfile *self,

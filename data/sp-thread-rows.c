@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* sp-thread-rows.c: a copy of each thread's ids, name and sample count. */
+/* sp-thread-rows.c: a copy of each thread's ids, name, samples and times. */
 #include "sp-thread-rows.h"
 
 static void
@@ -10,26 +10,52 @@ clear_row (gpointer data)
   g_clear_pointer (&row->name, g_free);
 }
 
+static void
+set_times (SpThreadRow *row,
+           const SpThreadStates *states,
+           guint64 interval_ns)
+{
+  const SpThreadTotals *totals;
+
+  if (states == NULL || row->thread >= sp_thread_states_get_n_threads (states))
+    {
+      row->cpu_ns = row->n_samples * interval_ns;
+      return;
+    }
+  totals = sp_thread_states_get_totals (states, row->thread);
+  row->has_states = TRUE;
+  row->cpu_ns = totals->running_ns;
+  row->blocked_ns = totals->blocked_ns;
+  row->runnable_ns = totals->runnable_ns;
+  row->switches = totals->switches;
+}
+
 GArray *
 sp_thread_rows_new (SpProfile *profile,
-                    const SpSampleIndex *index)
+                    const SpSampleIndex *index,
+                    const SpThreadStates *states)
 {
   guint n_threads = sp_profile_get_n_threads (profile);
+  guint64 interval_ns = sp_spool_reader_get_sample_interval_us (sp_profile_get_reader (profile)) * 1000;
   GArray *rows = g_array_sized_new (FALSE, TRUE, sizeof (SpThreadRow), n_threads);
 
   g_array_set_clear_func (rows, clear_row);
   for (guint t = 0; t < n_threads; t++)
     {
-      SpThreadRow row = { t, 0, 0, NULL, sp_sample_index_get_thread_samples (index, t) };
+      SpThreadRow row = { .thread = t, .n_samples = sp_sample_index_get_thread_samples (index, t) };
       const char *name;
 
       sp_profile_get_thread (profile, t, &row.pid, &row.tid);
       name = sp_profile_get_thread_name (profile, row.tid);
       row.name = name != NULL && name[0] != '\0' ? g_strdup (name) : NULL;
+      set_times (&row, states, interval_ns);
       g_array_append_val (rows, row);
     }
   return rows;
 }
+
+guint64 sp_thread_row_get_off_cpu_ns (const SpThreadRow *row) { return row->blocked_ns + row->runnable_ns; }
+guint64 sp_thread_row_get_wall_ns (const SpThreadRow *row) { return row->cpu_ns + sp_thread_row_get_off_cpu_ns (row); }
 
 gboolean
 sp_thread_rows_equal (const GArray *a,
@@ -42,7 +68,9 @@ sp_thread_rows_equal (const GArray *a,
       const SpThreadRow *x = &g_array_index (a, SpThreadRow, i);
       const SpThreadRow *y = &g_array_index (b, SpThreadRow, i);
 
-      if (x->tid != y->tid || x->pid != y->pid || x->n_samples != y->n_samples || g_strcmp0 (x->name, y->name) != 0)
+      if (x->tid != y->tid || x->pid != y->pid || x->n_samples != y->n_samples || g_strcmp0 (x->name, y->name) != 0
+          || x->has_states != y->has_states || x->cpu_ns != y->cpu_ns || x->blocked_ns != y->blocked_ns
+          || x->runnable_ns != y->runnable_ns || x->switches != y->switches)
         return FALSE;
     }
   return TRUE;

@@ -10,6 +10,7 @@
 
 #include "sp-profile.h"
 #include "sp-sample-index.h"
+#include "sp-thread-states.h"
 
 G_BEGIN_DECLS
 
@@ -19,12 +20,25 @@ typedef struct {
   guint64  tid;
   char    *name;        /* from the side file or /proc; NULL when unknown */
   guint64  n_samples;
+  /* Times over the whole recording. With the off-CPU companion's states
+   * (has_states) cpu_ns is the measured running time; without, samples
+   * times the sampling interval (an estimate) and the rest stays 0. */
+  gboolean has_states;
+  guint64  cpu_ns;
+  guint64  blocked_ns;
+  guint64  runnable_ns;
+  guint64  switches;    /* switch-outs */
 } SpThreadRow;
 
-/* An array of SpThreadRow, by thread index (it clears the names). Called
- * by the profile's updating thread. */
+/* An array of SpThreadRow, by thread index (it clears the names); states
+ * may be NULL. Called by the profile's updating thread. */
 GArray *sp_thread_rows_new (SpProfile *profile,
-                            const SpSampleIndex *index);
+                            const SpSampleIndex *index,
+                            const SpThreadStates *states);
+
+/* Off-CPU (blocked + runnable) and wall-clock (cpu + off-CPU) time. */
+guint64 sp_thread_row_get_off_cpu_ns (const SpThreadRow *row);
+guint64 sp_thread_row_get_wall_ns (const SpThreadRow *row);
 
 /* Whether two lists show the same (a live update changes nothing). */
 gboolean sp_thread_rows_equal (const GArray *a,

@@ -4,6 +4,7 @@
 
 struct _SpThreadStates
 {
+  gatomicrefcount ref_count;
   guint           n_threads;
   guint64         last_known_ns;
   GArray         *intervals;   /* SpStateInterval, thread by thread */
@@ -146,6 +147,8 @@ sp_thread_states_new (const SpOffCpuRecord *records,
                       guint64 last_known_ns)
 {
   SpThreadStates *states = g_new0 (SpThreadStates, 1);
+
+  g_atomic_ref_count_init (&states->ref_count);
   g_autoptr (GArray) keys = sorted_keys (records, n_records, n_threads);
   const Key *k = (const Key *) keys->data;
   gsize pos = 0;
@@ -170,10 +173,17 @@ sp_thread_states_new (const SpOffCpuRecord *records,
   return states;
 }
 
-void
-sp_thread_states_free (SpThreadStates *states)
+SpThreadStates *
+sp_thread_states_ref (SpThreadStates *states)
 {
-  if (states == NULL)
+  g_atomic_ref_count_inc (&states->ref_count);
+  return states;
+}
+
+void
+sp_thread_states_unref (SpThreadStates *states)
+{
+  if (states == NULL || !g_atomic_ref_count_dec (&states->ref_count))
     return;
   g_array_unref (states->intervals);
   g_free (states->first);

@@ -7,7 +7,9 @@
  * switch-out, then is blocked or runnable (the switch-out's state) until
  * the next switch-in or THREAD_END. An interval still open when the
  * records end (a growing recording) ends at the last known time. Pure:
- * made from a record array, so tests need no files. Immutable once made. */
+ * made from a record array, so tests need no files. Immutable once made
+ * and reference-counted: the updating thread replaces its states as
+ * records arrive; a result handed to the window keeps the ones it had. */
 #pragma once
 
 #include <glib.h>
@@ -52,7 +54,8 @@ SpThreadStates *sp_thread_states_new (const SpOffCpuRecord *records,
                                       guint n_threads,
                                       const guint64 *first_sample_ns,
                                       guint64 last_known_ns);
-void sp_thread_states_free (SpThreadStates *states);
+SpThreadStates *sp_thread_states_ref (SpThreadStates *states);
+void sp_thread_states_unref (SpThreadStates *states);
 
 guint sp_thread_states_get_n_threads (const SpThreadStates *states);
 guint64 sp_thread_states_get_last_known_ns (const SpThreadStates *states);
@@ -77,6 +80,6 @@ guint64 sp_state_interval_overlap (const SpStateInterval *interval,
                                    guint64 from_ns,
                                    guint64 to_ns);
 
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpThreadStates, sp_thread_states_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpThreadStates, sp_thread_states_unref)
 
 G_END_DECLS
