@@ -11,6 +11,7 @@
 #include "sp-call-tree-view.h"
 #include "sp-callers-view.h"
 #include "sp-flame-graph.h"
+#include "sp-metric-selector.h"
 #include "sp-recent-list.h"
 #include "sp-recording-session.h"
 #include "sp-thread-list.h"
@@ -31,6 +32,7 @@ struct _SpWindow
   SpRecentList        *recent_list;
   GtkStack            *views;
   GtkStackSwitcher    *view_switcher;
+  SpMetricSelector    *metric_selector;
   GtkSearchEntry      *search_entry;
   GtkToggleButton     *icicle_button;
   GtkMenuButton       *transform_button;

@@ -54,6 +54,12 @@ sp_window_get_call_tree_view (SpWindow *self)
   return self->call_tree_view;
 }
 
+SpTimelineView *
+sp_window_get_timeline_view (SpWindow *self)
+{
+  return self->timeline_view;
+}
+
 SpCallersView *
 sp_window_get_callers_view (SpWindow *self)
 {

@@ -9,6 +9,7 @@
 #include "sp-call-tree-view.h"
 #include "sp-callers-view.h"
 #include "sp-filter.h"
+#include "sp-timeline-view.h"
 #include "sp-window.h"
 
 G_BEGIN_DECLS
@@ -34,6 +35,7 @@ GListModel *sp_window_get_call_tree_model (SpWindow *self);
 /* The views themselves, to act as a user would. */
 SpCallTreeView *sp_window_get_call_tree_view (SpWindow *self);
 SpCallersView *sp_window_get_callers_view (SpWindow *self);
+SpTimelineView *sp_window_get_timeline_view (SpWindow *self);
 
 /* Finds the next function matching text in the call tree (as Ctrl+F and
  * Enter do) and highlights matches in the flame graph; FALSE if none. */

@@ -19,6 +19,7 @@ _sp_window_show_profile_controls (SpWindow *self,
                                   gboolean visible)
 {
   gtk_widget_set_visible (GTK_WIDGET (self->view_switcher), visible);
+  gtk_widget_set_visible (GTK_WIDGET (self->metric_selector), visible);
   gtk_widget_set_visible (GTK_WIDGET (self->search_entry), visible);
   gtk_widget_set_visible (GTK_WIDGET (self->icicle_button), visible);
   gtk_widget_set_visible (GTK_WIDGET (self->transform_button), visible);
@@ -94,6 +95,12 @@ show_samples (SpWindow *self,
     }
   if (self->index != NULL && self->threads != NULL)
     sp_timeline_view_set_samples (self->timeline_view, self->index, self->threads);
+  /* After the samples: setting them anew keeps the states. */
+  if (result->states != NULL)
+    {
+      sp_timeline_view_set_thread_states (self->timeline_view, result->states, result->blocking_names);
+      sp_metric_selector_set_times_available (self->metric_selector, TRUE);
+    }
 }
 
 /* The list, and the chosen function when it is still the one asked for
@@ -164,6 +171,8 @@ clear_views (SpWindow *self)
   sp_flame_graph_set_tree (self->flame_graph, NULL, NULL);
   sp_timeline_view_set_samples (self->timeline_view, NULL, NULL);
   sp_thread_list_set_rows (self->thread_list, NULL, NULL);
+  /* The analysis counts samples again for the next profile. */
+  sp_metric_selector_set_times_available (self->metric_selector, FALSE);
   g_clear_pointer (&self->index, sp_sample_index_unref);
   g_clear_pointer (&self->threads, g_array_unref);
 }
@@ -408,6 +417,13 @@ thread_toggled (SpThreadList *list,
 }
 
 static void
+metric_changed (SpMetricSelector *selector,
+                SpWindow *self)
+{
+  sp_analysis_set_metric (self->analysis, sp_metric_selector_get_metric (selector));
+}
+
+static void
 timeline_selection_changed (SpTimelineView *timeline,
                             SpWindow *self)
 {
@@ -457,6 +473,7 @@ bind_template (GtkWidgetClass *widget_class)
   gtk_widget_class_bind_template_child (widget_class, SpWindow, recent_list);
   gtk_widget_class_bind_template_child (widget_class, SpWindow, views);
   gtk_widget_class_bind_template_child (widget_class, SpWindow, view_switcher);
+  gtk_widget_class_bind_template_child (widget_class, SpWindow, metric_selector);
   gtk_widget_class_bind_template_child (widget_class, SpWindow, search_entry);
   gtk_widget_class_bind_template_child (widget_class, SpWindow, icicle_button);
   gtk_widget_class_bind_template_child (widget_class, SpWindow, transform_button);
@@ -486,6 +503,7 @@ sp_window_class_init (SpWindowClass *klass)
   g_type_ensure (SP_TYPE_RECENT_LIST);
   g_type_ensure (SP_TYPE_CALLERS_VIEW);
   g_type_ensure (SP_TYPE_THREAD_LIST);
+  g_type_ensure (SP_TYPE_METRIC_SELECTOR);
   bind_template (widget_class);
   gtk_widget_class_install_action (widget_class, "win.open", NULL, open_activated);
   gtk_widget_class_install_action (widget_class, "win.close", NULL, close_activated);
@@ -554,6 +572,7 @@ sp_window_init (SpWindow *self)
   g_signal_connect (self->callers_view, "function-activated", G_CALLBACK (callers_function_activated), self);
   g_signal_connect (self->timeline_view, "selection-changed", G_CALLBACK (timeline_selection_changed), self);
   g_signal_connect (self->thread_list, "thread-toggled", G_CALLBACK (thread_toggled), self);
+  g_signal_connect (self->metric_selector, "changed", G_CALLBACK (metric_changed), self);
   g_signal_connect (self->search_entry, "search-changed", G_CALLBACK (search_changed), self);
   g_signal_connect (self->search_entry, "activate", G_CALLBACK (search_activated), self);
   g_signal_connect (self->icicle_button, "toggled", G_CALLBACK (icicle_toggled), self);

@@ -32,6 +32,7 @@ typedef struct {
   gsize           n_indexed;     /* samples in the last index snapshot sent */
   GArray         *last_threads;  /* the thread rows last sent (a reference), or NULL */
   SpThreadStates *last_states;   /* the thread states last sent (a reference), or NULL */
+  GHashTable     *last_blocking_names; /* sent with them (a reference), or NULL */
   gboolean        follow;        /* SP_WORK_OPEN: the file is still being recorded */
   gboolean        recording_ended; /* SP_WORK_PARSE: its recorder finished or died */
 } SpAnalysisJob;

@@ -6,6 +6,7 @@
  * on (trees, lists, copies of names and problems, an index snapshot). */
 #include "sp-analysis-job-private.h"
 
+#include "sp-blocking-names.h"
 #include "sp-profile-private.h"
 #include "sp-symbolizer.h"
 #include "sp-thread-rows.h"
@@ -21,6 +22,7 @@ sp_analysis_job_free (SpAnalysisJob *job)
   g_clear_pointer (&job->filter, sp_filter_free);
   g_clear_pointer (&job->last_threads, g_array_unref);
   g_clear_pointer (&job->last_states, sp_thread_states_unref);
+  g_clear_pointer (&job->last_blocking_names, g_hash_table_unref);
   g_free (job);
 }
 
@@ -40,6 +42,7 @@ sp_analysis_result_free (SpAnalysisResult *result)
   g_clear_pointer (&result->index, sp_sample_index_unref);
   g_clear_pointer (&result->threads, g_array_unref);
   g_clear_pointer (&result->states, sp_thread_states_unref);
+  g_clear_pointer (&result->blocking_names, g_hash_table_unref);
   sp_spool_summary_clear (&result->summary);
   g_free (result);
 }
@@ -147,7 +150,10 @@ index_samples (SpAnalysisJob *job,
   if (sp_sample_index_get_n_samples (index) != job->n_indexed || (job->work & SP_WORK_OPEN))
     result->index = sp_sample_index_snapshot (index);
   if (states != NULL && (states != job->last_states || (job->work & SP_WORK_OPEN)))
-    result->states = sp_thread_states_ref (states);
+    {
+      result->states = sp_thread_states_ref (states);
+      result->blocking_names = sp_blocking_names_new (job->profile, states, job->last_blocking_names);
+    }
   threads = sp_thread_rows_new (job->profile, index, states);
   if (sp_thread_rows_equal (threads, job->last_threads) && !(job->work & SP_WORK_OPEN))
     g_array_unref (threads);

@@ -39,6 +39,7 @@ struct _SpAnalysis
   gsize           n_indexed;
   GArray         *last_threads;
   SpThreadStates *last_states;     /* a reference: the pointer tells a new one */
+  GHashTable     *last_blocking_names;
 };
 
 enum { SIGNAL_RESULT, SIGNAL_FAILED, N_SIGNALS };
@@ -65,6 +66,7 @@ drop_profile (SpAnalysis *self)
   g_clear_pointer (&self->counts, sp_stack_counts_free);
   g_clear_pointer (&self->last_threads, g_array_unref);
   g_clear_pointer (&self->last_states, sp_thread_states_unref);
+  g_clear_pointer (&self->last_blocking_names, g_hash_table_unref);
   g_clear_pointer (&self->record_path, g_free);
   self->pending = 0;
   self->following = self->ending = self->own_recording = FALSE;
@@ -164,6 +166,8 @@ take_result (SpAnalysis *self,
     {
       g_clear_pointer (&self->last_states, sp_thread_states_unref);
       self->last_states = sp_thread_states_ref (result->states);
+      g_clear_pointer (&self->last_blocking_names, g_hash_table_unref);
+      self->last_blocking_names = g_hash_table_ref (result->blocking_names);
     }
   /* Another recorder's recording ended (finished or died): read the rest.
    * The own recorder says so through sp_analysis_recording_ended. */
@@ -246,6 +250,7 @@ start_next (SpAnalysis *self)
   job->n_indexed = self->n_indexed;
   job->last_threads = self->last_threads != NULL ? g_array_ref (self->last_threads) : NULL;
   job->last_states = self->last_states != NULL ? sp_thread_states_ref (self->last_states) : NULL;
+  job->last_blocking_names = self->last_blocking_names != NULL ? g_hash_table_ref (self->last_blocking_names) : NULL;
   self->busy = TRUE;
   task = g_task_new (NULL, NULL, job_done, g_object_ref (self));
   g_task_set_task_data (task, job, (GDestroyNotify) sp_analysis_job_free);

@@ -45,6 +45,7 @@ typedef struct {
   SpSampleIndex   *index;         /* a snapshot, when samples came in */
   GArray          *threads;       /* SpThreadRow, when they changed */
   SpThreadStates  *states;        /* the off-CPU companion's thread states, when they changed */
+  GHashTable      *blocking_names; /* with states: sp-blocking-names.h */
   SpMetric         metric;        /* what the trees and lists count (the filter's) */
   gsize            n_samples;     /* the samples read so far */
   SpSpoolSummary   summary;       /* when have_summary: opened, or finished */

@@ -2,6 +2,8 @@
 /* sp-thread-states.c: switch records to per-thread intervals and totals. */
 #include "sp-thread-states.h"
 
+#include <string.h>
+
 struct _SpThreadStates
 {
   gatomicrefcount ref_count;
@@ -252,4 +254,72 @@ sp_state_interval_overlap (const SpStateInterval *interval,
   guint64 end = MIN (interval->end_ns, to_ns);
 
   return end > start ? end - start : 0;
+}
+
+/* The first of a thread's intervals that ends after t (they are in time
+ * order and do not overlap): n when none does. */
+static gsize
+first_ending_after (const SpStateInterval *iv,
+                    gsize n,
+                    guint64 t)
+{
+  gsize lo = 0, hi = n;
+
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+
+      if (iv[mid].end_ns <= t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+const SpStateInterval *
+sp_thread_states_find (const SpThreadStates *states,
+                       guint thread,
+                       guint64 t_ns)
+{
+  gsize n;
+  const SpStateInterval *iv = sp_thread_states_get_intervals (states, thread, &n);
+  gsize i = first_ending_after (iv, n, t_ns);
+
+  return i < n && iv[i].start_ns <= t_ns ? &iv[i] : NULL;
+}
+
+void
+sp_thread_states_bucket (const SpThreadStates *states,
+                         guint thread,
+                         guint64 from_ns,
+                         guint64 to_ns,
+                         guint n_buckets,
+                         SpStateBucket *buckets)
+{
+  gsize n;
+  const SpStateInterval *iv = sp_thread_states_get_intervals (states, thread, &n);
+  double width = (double) (to_ns - from_ns) / n_buckets;
+
+  memset (buckets, 0, n_buckets * sizeof *buckets);
+  if (to_ns <= from_ns || n_buckets == 0)
+    return;
+  /* Each interval adds its overlap to the buckets it spans: the work is
+   * the intervals in range plus the buckets, however long they are. */
+  for (gsize i = first_ending_after (iv, n, from_ns); i < n && iv[i].start_ns < to_ns; i++)
+    {
+      guint64 start = MAX (iv[i].start_ns, from_ns), end = MIN (iv[i].end_ns, to_ns);
+      guint b = MIN ((guint) ((start - from_ns) / width), n_buckets - 1);
+
+      for (; b < n_buckets && start < end; b++)
+        {
+          guint64 bucket_end = b + 1 == n_buckets ? to_ns : from_ns + (guint64) ((b + 1) * width);
+          guint64 part = MIN (end, bucket_end) - start;
+
+          if (bucket_end <= start)
+            continue;
+          buckets[b].ns[iv[i].state] += part;
+          start += part;
+        }
+    }
 }

@@ -75,6 +75,24 @@ void sp_thread_states_sum_range (const SpThreadStates *states,
                                  guint64 to_ns,
                                  SpThreadTotals *totals);
 
+/* The thread's interval holding t (start <= t < end), or NULL. */
+const SpStateInterval *sp_thread_states_find (const SpThreadStates *states,
+                                              guint thread,
+                                              guint64 t_ns);
+
+/* The time of each state in one of n_buckets equal parts of a range. */
+typedef struct {
+  guint64 ns[3];             /* by SpThreadState */
+} SpStateBucket;
+
+/* Fills buckets[n_buckets] for [from, to) (the timeline's lanes). */
+void sp_thread_states_bucket (const SpThreadStates *states,
+                              guint thread,
+                              guint64 from_ns,
+                              guint64 to_ns,
+                              guint n_buckets,
+                              SpStateBucket *buckets);
+
 /* The part of [start, end) inside [from, to), in ns (0 when apart). */
 guint64 sp_state_interval_overlap (const SpStateInterval *interval,
                                    guint64 from_ns,

@@ -16,20 +16,19 @@
  * Input: primary-button drag selects, middle-button or shift+primary drag
  * pans, Ctrl+wheel zooms around the pointer, horizontal or shift+wheel
  * pans (a plain vertical wheel is left to a scrolled window around us),
- * Escape or a double click clears the selection. */
+ * Escape or a double click clears the selection. With an off-CPU
+ * companion, each lane's bottom shows the thread's states
+ * (sp-timeline-states.c). */
 #include "sp-timeline-view.h"
 
 #include "sp-thread-rows.h"
 
-#include "sp-cells-private.h"
-#include "sp-timeline-viewport.h"
+#include "sp-timeline-states-private.h"
+#include "sp-timeline-view-private.h"
 
 #include <math.h>
 
-#define LABEL_WIDTH     160
 #define LABEL_PADDING   6
-#define RULER_HEIGHT    24
-#define LANE_HEIGHT     28
 #define BAR_MARGIN      3      /* space above the tallest bar */
 #define BUCKET_WIDTH    2      /* pixels per timeline bucket */
 #define MIN_TICK_SPACE  80     /* pixels between ruler ticks, at least */
@@ -38,53 +37,7 @@
 #define SCROLL_PAN      0.1    /* of the visible span per wheel step */
 #define SCROLL_ZOOM     1.25   /* per wheel step */
 
-typedef struct {
-  guint32  thread;   /* index into the reader's thread table */
-  gint32   pid;
-  guint64  tid;
-  char    *label;
-} Lane;
-
-typedef enum {
-  DRAG_NONE,
-  DRAG_SELECT,
-  DRAG_PAN,
-} DragMode;
-
-struct _SpTimelineView
-{
-  GtkWidget      parent_instance;
-
-  /* Owned references */
-  GArray        *lanes;           /* Lane, top to bottom */
-  SpTimeline    *timeline;        /* for view_from_ns + view_span_ns */
-  GskRenderNode *render_node;     /* for render_width x render_height */
-
-  SpSampleIndex *index;           /* a snapshot: immutable */
-  GArray        *threads;         /* SpThreadRow: immutable */
-
-  guint64        data_from_ns;    /* the first sample */
-  guint64        data_span_ns;    /* to just past the last one, >= MIN_SPAN_NS */
-  guint64        view_from_ns;
-  guint64        view_span_ns;
-  guint64        sel_from_ns;     /* 0, G_MAXUINT64: none */
-  guint64        sel_to_ns;
-
-  DragMode       drag_mode;
-  guint64        drag_anchor_ns;  /* SELECT: where it began; PAN: view_from_ns then */
-  guint64        drag_to_ns;      /* SELECT: where the pointer is */
-  double         drag_start_x;
-  double         pointer_x;       /* -1 when the pointer is elsewhere */
-
-  int            render_width;
-  int            render_height;
-  guint          whole_range : 1; /* the view shows all and follows growth */
-};
-
-enum {
-  SELECTION_CHANGED,
-  N_SIGNALS
-};
+enum { SELECTION_CHANGED, N_SIGNALS };
 
 static guint signals[N_SIGNALS];
 
@@ -123,11 +76,6 @@ compare_lanes (gconstpointer a,
   return 0;
 }
 
-static int
-plot_width (SpTimelineView *self)
-{
-  return MAX (gtk_widget_get_width (GTK_WIDGET (self)) - LABEL_WIDTH, 0);
-}
 
 /* The ruler and the lanes: grid lines and the selection stop there. */
 static int
@@ -137,38 +85,9 @@ content_height (SpTimelineView *self,
   return MIN (height, RULER_HEIGHT + (int) self->lanes->len * LANE_HEIGHT);
 }
 
-static gboolean
-has_data (SpTimelineView *self)
-{
-  return self->index != NULL && self->data_span_ns > 0;
-}
 
-/* The time axis as sp-timeline-viewport.h computes with it. */
-static SpTimelineViewport
-viewport (SpTimelineView *self)
-{
-  return (SpTimelineViewport) { self->data_from_ns, self->data_span_ns, self->view_from_ns, self->view_span_ns,
-                                plot_width (self) };
-}
 
-/* The time at widget x (which may be outside the plot), as a double. */
-static double
-time_at (SpTimelineView *self,
-         double x)
-{
-  SpTimelineViewport vp = viewport (self);
 
-  return sp_timeline_viewport_time_at (&vp, x - LABEL_WIDTH);
-}
-
-static double
-x_of (SpTimelineView *self,
-      double t_ns)
-{
-  SpTimelineViewport vp = viewport (self);
-
-  return LABEL_WIDTH + sp_timeline_viewport_x_of (&vp, t_ns);
-}
 
 /* A time at x, held inside the recording. */
 static guint64
@@ -261,8 +180,8 @@ update_range (SpTimelineView *self)
     set_view (self, self->view_from_ns, self->view_span_ns);
 }
 
-static void
-ensure_timeline (SpTimelineView *self)
+void
+_sp_timeline_view_ensure_timeline (SpTimelineView *self)
 {
   guint n_buckets = MAX (plot_width (self) / BUCKET_WIDTH, 1);
 
@@ -348,11 +267,17 @@ render_ruler (SpTimelineView *self,
     }
 }
 
+/* The bars' baseline: above the state strip when there is one. */
+static double
+bars_bottom (SpTimelineView *self)
+{
+  return LANE_HEIGHT - 1 - (self->states != NULL ? SP_TIMELINE_STATE_HEIGHT + 1 : 0);
+}
+
 /* A lane's bars, grown from its bottom, scaled by the busiest bucket of
  * all lanes (so lanes compare). One cairo node per lane, its bars one
- * path: as colour nodes (a lane has hundreds of buckets), every frame of a
- * drag paid GTK 4.8's cairo renderer for each bar again, on or off the
- * damaged area. */
+ * path: as colour nodes (hundreds a lane), every frame of a drag paid GTK
+ * 4.8's cairo renderer for each bar again, on or off the damaged area. */
 static void
 render_bars (SpTimelineView *self,
              GtkSnapshot *snapshot,
@@ -367,7 +292,7 @@ render_bars (SpTimelineView *self,
   if (tl == NULL || tl->max_count == 0 || lane->thread >= tl->n_threads)
     return;
   bucket_w = (double) plot_width (self) / tl->n_buckets;
-  scale = (LANE_HEIGHT - 1 - BAR_MARGIN) / (double) tl->max_count;
+  scale = (bars_bottom (self) - BAR_MARGIN) / (double) tl->max_count;
   for (guint b = 0; b < tl->n_buckets; b++)
     {
       guint32 count = tl->counts[(gsize) lane->thread * tl->n_buckets + b];
@@ -378,7 +303,7 @@ render_bars (SpTimelineView *self,
       if (cr == NULL)
         cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (LABEL_WIDTH, y, plot_width (self), LANE_HEIGHT));
       h = MAX (round (count * scale), 1);
-      cairo_rectangle (cr, LABEL_WIDTH + b * bucket_w, y + LANE_HEIGHT - 1 - h, bucket_w, h);
+      cairo_rectangle (cr, LABEL_WIDTH + b * bucket_w, y + bars_bottom (self) - h, bucket_w, h);
     }
   if (cr == NULL)
     return;
@@ -414,6 +339,10 @@ render_lanes (SpTimelineView *self,
       pango_layout_get_pixel_size (layout, NULL, &text_height);
       append_text (snapshot, layout, lane->label, LABEL_PADDING, y + floor ((LANE_HEIGHT - text_height) / 2.0), fg);
       render_bars (self, snapshot, lane, y);
+      if (self->states != NULL && self->timeline != NULL)
+        _sp_timeline_states_render (self->states, snapshot, lane->thread, self->view_from_ns,
+                                    self->view_from_ns + self->view_span_ns, self->timeline->n_buckets, LABEL_WIDTH,
+                                    y + LANE_HEIGHT - 1 - SP_TIMELINE_STATE_HEIGHT, plot_width (self));
     }
 }
 
@@ -430,9 +359,11 @@ render (SpTimelineView *self,
   border = with_alpha (&fg, 0.25f);
   pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
   pango_layout_set_single_paragraph_mode (layout, TRUE);
-  ensure_timeline (self);
+  _sp_timeline_view_ensure_timeline (self);
   render_ruler (self, snapshot, layout, width, content_height (self, height), &fg);
   render_lanes (self, snapshot, layout, width, &fg);
+  if (self->states != NULL)
+    _sp_timeline_states_render_key (snapshot, layout, LABEL_WIDTH, RULER_HEIGHT, &fg);
   gtk_snapshot_append_color (snapshot, &border, &GRAPHENE_RECT_INIT (LABEL_WIDTH - 1, 0, 1, content_height (self, height)));
   return gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
 }
@@ -480,72 +411,6 @@ render_selection (SpTimelineView *self,
   gtk_snapshot_append_color (snapshot, &label_bg, &GRAPHENE_RECT_INIT (tag_x, 2, tag_w, RULER_HEIGHT - 4));
   append_text (snapshot, layout, text, tag_x + 4, 2 + (RULER_HEIGHT - 4 - th) / 2.0, &label_fg);
   gtk_snapshot_pop (snapshot);
-}
-
-static int
-lane_at (SpTimelineView *self,
-         double y)
-{
-  int lane;
-
-  if (y < RULER_HEIGHT)
-    return -1;
-  lane = (int) ((y - RULER_HEIGHT) / LANE_HEIGHT);
-  return lane < (int) self->lanes->len ? lane : -1;
-}
-
-static char *
-lane_tooltip (SpTimelineView *self,
-              const Lane *lane,
-              double x)
-{
-  g_autofree char *label = g_markup_escape_text (lane->label, -1);
-  guint64 first, last;
-  double t;
-
-  if (x < LABEL_WIDTH)
-    {
-      if (!sp_sample_index_get_thread_span (self->index, lane->thread, &first, &last))
-        return g_strdup_printf ("<b>%s</b>\nprocess %d, thread %" G_GUINT64_FORMAT "\nno samples",
-                                label, lane->pid, lane->tid);
-      return g_strdup_printf ("<b>%s</b>\nprocess %d, thread %" G_GUINT64_FORMAT "\nsamples from %.3f s to %.3f s",
-                              label, lane->pid, lane->tid,
-                              (first - self->data_from_ns) / 1e9, (last - self->data_from_ns) / 1e9);
-    }
-  t = time_at (self, x);
-  if (self->timeline != NULL && lane->thread < self->timeline->n_threads)
-    {
-      guint b = (guint) ((x - LABEL_WIDTH) * self->timeline->n_buckets / MAX (plot_width (self), 1));
-
-      b = MIN (b, self->timeline->n_buckets - 1);
-      return g_strdup_printf ("<b>%s</b>\n%.6f s: %u samples", label, (t - self->data_from_ns) / 1e9,
-                              self->timeline->counts[(gsize) lane->thread * self->timeline->n_buckets + b]);
-    }
-  return g_strdup_printf ("<b>%s</b>", label);
-}
-
-static gboolean
-sp_timeline_view_query_tooltip (GtkWidget *widget,
-                                int x,
-                                int y,
-                                gboolean keyboard_mode,
-                                GtkTooltip *tooltip)
-{
-  SpTimelineView *self = SP_TIMELINE_VIEW (widget);
-  int lane = lane_at (self, y);
-  g_autofree char *markup = NULL;
-  GdkRectangle area;
-
-  if (lane < 0 || !has_data (self))
-    return FALSE;
-  markup = lane_tooltip (self, &g_array_index (self->lanes, Lane, lane), x);
-  _sp_cells_set_tooltip_markup (tooltip, markup);
-  area.x = x < LABEL_WIDTH ? 0 : x;
-  area.y = RULER_HEIGHT + lane * LANE_HEIGHT;
-  area.width = x < LABEL_WIDTH ? LABEL_WIDTH : 1;
-  area.height = LANE_HEIGHT;
-  gtk_tooltip_set_tip_area (tooltip, &area);
-  return TRUE;
 }
 
 static void
@@ -758,6 +623,10 @@ sp_timeline_view_finalize (GObject *object)
   g_clear_pointer (&self->lanes, g_array_unref);
   g_clear_pointer (&self->timeline, sp_timeline_free);
   g_clear_pointer (&self->render_node, gsk_render_node_unref);
+  g_clear_pointer (&self->index, sp_sample_index_unref);
+  g_clear_pointer (&self->threads, g_array_unref);
+  g_clear_pointer (&self->states, sp_thread_states_unref);
+  g_clear_pointer (&self->blocking_names, g_hash_table_unref);
 
   G_OBJECT_CLASS (sp_timeline_view_parent_class)->finalize (object);
 }
@@ -773,7 +642,7 @@ sp_timeline_view_class_init (SpTimelineViewClass *klass)
   widget_class->snapshot = sp_timeline_view_snapshot;
   widget_class->measure = sp_timeline_view_measure;
   widget_class->css_changed = sp_timeline_view_css_changed;
-  widget_class->query_tooltip = sp_timeline_view_query_tooltip;
+  widget_class->query_tooltip = _sp_timeline_view_query_tooltip;
 
   /* The selected range changed (sp_timeline_view_get_selection). */
   signals[SELECTION_CHANGED] =
@@ -849,6 +718,8 @@ sp_timeline_view_set_samples (SpTimelineView *self,
       /* Another recording next: all of it, nothing selected. */
       g_clear_pointer (&self->index, sp_sample_index_unref);
       g_clear_pointer (&self->threads, g_array_unref);
+      g_clear_pointer (&self->states, sp_thread_states_unref);
+      g_clear_pointer (&self->blocking_names, g_hash_table_unref);
       self->whole_range = TRUE;
       self->view_span_ns = 0;
       self->drag_mode = DRAG_NONE;
@@ -951,4 +822,21 @@ sp_timeline_view_get_lane_label (SpTimelineView *self,
   g_return_val_if_fail (lane < self->lanes->len, NULL);
 
   return g_array_index (self->lanes, Lane, lane).label;
+}
+
+void
+sp_timeline_view_set_thread_states (SpTimelineView *self,
+                                    SpThreadStates *states,
+                                    GHashTable *blocking_names)
+{
+  g_return_if_fail (SP_IS_TIMELINE_VIEW (self));
+
+  /* Referenced before the old ones go: they may be the same. */
+  states = states != NULL ? sp_thread_states_ref (states) : NULL;
+  blocking_names = blocking_names != NULL ? g_hash_table_ref (blocking_names) : NULL;
+  g_clear_pointer (&self->states, sp_thread_states_unref);
+  g_clear_pointer (&self->blocking_names, g_hash_table_unref);
+  self->states = states;
+  self->blocking_names = blocking_names;
+  invalidate_render (self);
 }

@@ -6,6 +6,7 @@
 #include <gtk/gtk.h>
 
 #include "sp-sample-index.h"
+#include "sp-thread-states.h"
 #include "sp-timeline.h"
 
 G_BEGIN_DECLS
@@ -24,6 +25,14 @@ SpTimelineView *sp_timeline_view_new (void);
 void sp_timeline_view_set_samples (SpTimelineView *self,
                                    SpSampleIndex *index,
                                    GArray *threads);
+
+/* Thread states (the off-CPU companion's, sp-thread-states.h) drawn as a
+ * strip along each lane, with the names of the functions blocked stretches
+ * waited in (sp-blocking-names.h; may be NULL); the view keeps references.
+ * NULL for none. Cleared with the samples. */
+void sp_timeline_view_set_thread_states (SpTimelineView *self,
+                                         SpThreadStates *states,
+                                         GHashTable *blocking_names);
 
 /* The selected range of sample timestamps, from_ns <= ts < to_ns (as in
  * SpFilter); 0 and G_MAXUINT64 when nothing is selected. Emits
@@ -50,5 +59,11 @@ void sp_timeline_view_get_visible_range (SpTimelineView *self,
 guint sp_timeline_view_get_n_lanes (SpTimelineView *self);
 const char *sp_timeline_view_get_lane_label (SpTimelineView *self,
                                              guint lane);
+
+/* What the tooltip says over lane at from_s seconds after the first
+ * sample (Pango markup); NULL off the recording. */
+char *sp_timeline_view_describe (SpTimelineView *self,
+                                 guint lane,
+                                 double from_s);
 
 G_END_DECLS

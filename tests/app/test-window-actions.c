@@ -234,13 +234,9 @@ static SpCallTreeView *
 view_on_page (SpWindow *window,
               const char *page)
 {
-  GtkWidget *stack = window_test_find_widget (GTK_WIDGET (window), GTK_TYPE_STACK);
+  GtkStack *stack = window_test_stack_with_page (GTK_WIDGET (window), page);
 
-  /* The pages' stack holds the views' stack. */
-  while (stack != NULL && gtk_stack_get_child_by_name (GTK_STACK (stack), page) == NULL)
-    stack = window_test_find_widget (gtk_stack_get_visible_child (GTK_STACK (stack)), GTK_TYPE_STACK);
-  g_assert_nonnull (stack);
-  return SP_CALL_TREE_VIEW (window_test_find_widget (gtk_stack_get_child_by_name (GTK_STACK (stack), page),
+  return SP_CALL_TREE_VIEW (window_test_find_widget (gtk_stack_get_child_by_name (stack, page),
                                                      SP_TYPE_CALL_TREE_VIEW));
 }
 
@@ -768,12 +764,15 @@ test_clear_keeps_open (void)
 static GtkStack *
 views_of (SpWindow *window)
 {
-  GtkWidget *stack = window_test_find_widget (GTK_WIDGET (window), GTK_TYPE_STACK);
+  return window_test_stack_with_page (GTK_WIDGET (window), "flame-graph");
+}
 
-  while (stack != NULL && gtk_stack_get_child_by_name (GTK_STACK (stack), "flame-graph") == NULL)
-    stack = window_test_find_widget (gtk_stack_get_visible_child (GTK_STACK (stack)), GTK_TYPE_STACK);
-  g_assert_nonnull (stack);
-  return GTK_STACK (stack);
+/* The window's search entry: not one in a drop-down's popover. */
+static gboolean
+is_window_search (GtkWidget *widget,
+                  gconstpointer data)
+{
+  return GTK_IS_SEARCH_ENTRY (widget) && gtk_widget_get_ancestor (widget, GTK_TYPE_POPOVER) == NULL;
 }
 
 /* Enter in the search entry, with text in it. */
@@ -781,7 +780,7 @@ static void
 search (SpWindow *window,
         const char *text)
 {
-  GtkWidget *entry = window_test_find_widget (GTK_WIDGET (window), GTK_TYPE_SEARCH_ENTRY);
+  GtkWidget *entry = gui_test_find (GTK_WIDGET (window), is_window_search, NULL);
 
   g_assert_nonnull (entry);
   gtk_editable_set_text (GTK_EDITABLE (entry), text);

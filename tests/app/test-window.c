@@ -391,15 +391,10 @@ static GListModel *
 view_model (SpWindow *window,
             const char *page)
 {
-  GtkWidget *stack = window_test_find_widget (GTK_WIDGET (window), GTK_TYPE_STACK);
+  GtkStack *stack = window_test_stack_with_page (GTK_WIDGET (window), page);
 
-  /* The pages' stack holds the views' stack. */
-  while (stack != NULL && gtk_stack_get_child_by_name (GTK_STACK (stack), page) == NULL)
-    stack = window_test_find_widget (gtk_stack_get_visible_child (GTK_STACK (stack)), GTK_TYPE_STACK);
-  g_assert_nonnull (stack);
-  return sp_call_tree_view_get_model (SP_CALL_TREE_VIEW (window_test_find_widget (gtk_stack_get_child_by_name (GTK_STACK (stack),
-                                                                                                    page),
-                                                                      SP_TYPE_CALL_TREE_VIEW)));
+  return sp_call_tree_view_get_model (SP_CALL_TREE_VIEW (window_test_find_widget (gtk_stack_get_child_by_name (stack, page),
+                                                                                  SP_TYPE_CALL_TREE_VIEW)));
 }
 
 /* The bottom-up tree is built after the first frame: it fills in shortly

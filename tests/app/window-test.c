@@ -174,34 +174,24 @@ window_test_stop_workload (GPid pid)
   waitpid (pid, NULL, 0);
 }
 
-gboolean
-window_test_record (const char *spool,
-                    const char *frequency,
-                    const char *program,
-                    ...)
+/* The recorder's argv up to "--", then program and its arguments. */
+static gboolean
+record (GPtrArray *argv,
+        const char *spool,
+        const char *program,
+        va_list arguments)
 {
-  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
   g_autoptr (GError) error = NULL;
   const char *argument;
   int status = 0;
-  va_list arguments;
 
-  g_assert_nonnull (g_getenv ("SP_RECORD"));
   g_assert_nonnull (program);
-  g_ptr_array_add (argv, (char *) g_getenv ("SP_RECORD"));
-  if (frequency != NULL)
-    {
-      g_ptr_array_add (argv, (char *) "-F");
-      g_ptr_array_add (argv, (char *) frequency);
-    }
   g_ptr_array_add (argv, (char *) "-o");
   g_ptr_array_add (argv, (char *) spool);
   g_ptr_array_add (argv, (char *) "--");
   g_ptr_array_add (argv, (char *) program);
-  va_start (arguments, program);
   while ((argument = va_arg (arguments, const char *)) != NULL)
     g_ptr_array_add (argv, (char *) argument);
-  va_end (arguments);
   g_ptr_array_add (argv, NULL);
   g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
                 NULL, NULL, NULL, NULL, &status, &error);
@@ -212,6 +202,47 @@ window_test_record (const char *spool,
     g_error ("stackpulse-record failed here (status %d): CI must be able to record", status);
   g_test_skip ("stackpulse-record cannot record here (perf_event refused?)");
   return FALSE;
+}
+
+gboolean
+window_test_record (const char *spool,
+                    const char *frequency,
+                    const char *program,
+                    ...)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  gboolean recorded;
+  va_list arguments;
+
+  g_assert_nonnull (g_getenv ("SP_RECORD"));
+  g_ptr_array_add (argv, (char *) g_getenv ("SP_RECORD"));
+  if (frequency != NULL)
+    {
+      g_ptr_array_add (argv, (char *) "-F");
+      g_ptr_array_add (argv, (char *) frequency);
+    }
+  va_start (arguments, program);
+  recorded = record (argv, spool, program, arguments);
+  va_end (arguments);
+  return recorded;
+}
+
+gboolean
+window_test_record_off_cpu (const char *spool,
+                            const char *program,
+                            ...)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  gboolean recorded;
+  va_list arguments;
+
+  g_assert_nonnull (g_getenv ("SP_RECORD"));
+  g_ptr_array_add (argv, (char *) g_getenv ("SP_RECORD"));
+  g_ptr_array_add (argv, (char *) "--off-cpu");
+  va_start (arguments, program);
+  recorded = record (argv, spool, program, arguments);
+  va_end (arguments);
+  return recorded;
 }
 
 void
@@ -298,4 +329,21 @@ window_test_wait_for_page (SpWindow *window,
   Page wanted = { window, page };
 
   return window_test_wait (shows_page, &wanted, timeout_s);
+}
+
+static gboolean
+is_stack_with_page (GtkWidget *widget,
+                    gconstpointer page)
+{
+  return GTK_IS_STACK (widget) && gtk_stack_get_child_by_name (GTK_STACK (widget), page) != NULL;
+}
+
+GtkStack *
+window_test_stack_with_page (GtkWidget *window,
+                             const char *page)
+{
+  GtkWidget *stack = gui_test_find (window, is_stack_with_page, page);
+
+  g_assert_nonnull (stack);
+  return GTK_STACK (stack);
 }

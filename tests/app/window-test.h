@@ -49,8 +49,19 @@ gboolean window_test_record (const char *spool,
                              const char *program,
                              ...) G_GNUC_NULL_TERMINATED;
 
+/* The same with --off-cpu (switch records, and blocked stacks where
+ * kernel sampling is allowed), at the recorder's own frequency. */
+gboolean window_test_record_off_cpu (const char *spool,
+                                     const char *program,
+                                     ...) G_GNUC_NULL_TERMINATED;
+
 /* Removes a test's folder and the files the test left in it. */
 void window_test_remove_dir (const char *dir);
+
+/* The stack with a page named page under window (the views' stack for
+ * "call-tree", "flame-graph"…); fails the test when there is none. */
+GtkStack *window_test_stack_with_page (GtkWidget *window,
+                                       const char *page);
 
 /* Samples under the top-level rows of a call tree model (rows of
  * SpTreeItems). */

@@ -185,6 +185,46 @@ test_overlap (void)
   g_assert_cmpuint (sp_state_interval_overlap (&iv, 300, 1000), ==, 0);
 }
 
+/* The timeline's queries: the interval under the pointer, and each
+ * state's time per bucket (an interval split across buckets, two states in
+ * one bucket, buckets with nothing). */
+static void
+test_find_and_bucket (void)
+{
+  SpOffCpuRecord records[] = {
+    out (0, 1000, SP_OFFCPU_BLOCKED, 7),
+    in (0, 4000),
+    out (0, 4500, SP_OFFCPU_RUNNABLE, 8),
+    in (0, 4700),
+    end (0, 5000),
+  };
+  guint64 first_sample[] = { 200 };
+  g_autoptr (SpThreadStates) states = sp_thread_states_new (records, G_N_ELEMENTS (records), 1, first_sample, 9000);
+  SpStateBucket b[6];
+
+  g_assert_null (sp_thread_states_find (states, 0, 100));
+  g_assert_cmpuint (sp_thread_states_find (states, 0, 200)->state, ==, SP_THREAD_RUNNING);
+  g_assert_cmpuint (sp_thread_states_find (states, 0, 1000)->stack, ==, 7);
+  g_assert_cmpuint (sp_thread_states_find (states, 0, 3999)->state, ==, SP_THREAD_BLOCKED);
+  g_assert_cmpuint (sp_thread_states_find (states, 0, 4600)->state, ==, SP_THREAD_RUNNABLE);
+  g_assert_null (sp_thread_states_find (states, 0, 5000));
+  g_assert_null (sp_thread_states_find (states, 3, 1000));
+
+  sp_thread_states_bucket (states, 0, 0, 6000, 6, b);
+  g_assert_cmpuint (b[0].ns[SP_THREAD_RUNNING], ==, 800);
+  g_assert_cmpuint (b[0].ns[SP_THREAD_BLOCKED], ==, 0);
+  for (guint i = 1; i <= 3; i++)
+    g_assert_cmpuint (b[i].ns[SP_THREAD_BLOCKED], ==, 1000);
+  g_assert_cmpuint (b[4].ns[SP_THREAD_RUNNING], ==, 800);
+  g_assert_cmpuint (b[4].ns[SP_THREAD_RUNNABLE], ==, 200);
+  g_assert_cmpuint (b[5].ns[SP_THREAD_RUNNING] + b[5].ns[SP_THREAD_BLOCKED] + b[5].ns[SP_THREAD_RUNNABLE], ==, 0);
+
+  /* A range inside one interval: every bucket all blocked. */
+  sp_thread_states_bucket (states, 0, 1500, 1800, 3, b);
+  for (guint i = 0; i < 3; i++)
+    g_assert_cmpuint (b[i].ns[SP_THREAD_BLOCKED], ==, 100);
+}
+
 int
 main (int argc,
       char **argv)
@@ -196,5 +236,6 @@ main (int argc,
   g_test_add_func ("/thread-states/out-of-order", test_out_of_order);
   g_test_add_func ("/thread-states/lost-records", test_lost_records);
   g_test_add_func ("/thread-states/overlap", test_overlap);
+  g_test_add_func ("/thread-states/find-and-bucket", test_find_and_bucket);
   return g_test_run ();
 }

@@ -1,0 +1,260 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* test-window-offcpu.c: a recording made with --off-cpu, in the window.
+ *
+ * Records tests/workloads/sp-work-offcpu (threads that spin, sleep, read
+ * a pipe, wait for a lock) with the real recorder, opens it and checks
+ * what a person sees: the timeline's lanes say when each thread ran or
+ * waited and, where blocked stacks were recorded (root), in which
+ * function; the metric drop-down turns every view into off-CPU or
+ * wall-clock time, with the totals `stackpulse-report threads` gives; a
+ * recording without off-CPU data keeps the drop-down on CPU samples.
+ * Saves PNGs of the timeline and the views for review. */
+#include <glib/gstdio.h>
+#include <gtk/gtk.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gui-test.h"
+#include "sp-window-testing.h"
+#include "window-test.h"
+
+static char *test_dir;
+static char *spool;
+
+/* Recorded once for the tests that need it; NULL where perf is refused. */
+static const char *
+offcpu_spool (void)
+{
+  if (spool == NULL)
+    {
+      g_autofree char *path = g_build_filename (test_dir, "offcpu.spool", NULL);
+
+      if (!window_test_record_off_cpu (path, g_getenv ("SP_WORK_OFFCPU"), "2", NULL))
+        return NULL;
+      spool = g_steal_pointer (&path);
+    }
+  return spool;
+}
+
+static SpWindow *
+open_window (const char *path)
+{
+  SpWindow *window = sp_window_new (NULL);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1200, 900);
+  gtk_window_present (GTK_WINDOW (window));
+  sp_window_open_file (window, file);
+  g_assert_true (window_test_wait_for_page (window, "profile", 30));
+  return window;
+}
+
+static gboolean
+is_drop_down (GtkWidget *widget,
+              gconstpointer data)
+{
+  return GTK_IS_DROP_DOWN (widget);
+}
+
+static GtkDropDown *
+metric_drop_down (SpWindow *window)
+{
+  GtkWidget *drop_down = gui_test_find (GTK_WIDGET (window), is_drop_down, NULL);
+
+  g_assert_nonnull (drop_down);
+  return GTK_DROP_DOWN (drop_down);
+}
+
+static gboolean
+drop_down_sensitive (gpointer data)
+{
+  return gtk_widget_is_sensitive (data);
+}
+
+static gboolean
+has_width (gpointer data)
+{
+  return gtk_widget_get_width (data) > 200;
+}
+
+static gboolean
+window_idle (gpointer data)
+{
+  return !sp_window_is_busy (data);
+}
+
+/* The lane whose label starts with name ("off-sleep (1234)"). */
+static guint
+lane_named (SpTimelineView *timeline,
+            const char *name)
+{
+  for (guint i = 0; i < sp_timeline_view_get_n_lanes (timeline); i++)
+    if (g_str_has_prefix (sp_timeline_view_get_lane_label (timeline, i), name))
+      return i;
+  g_error ("no lane named %s", name);
+}
+
+/* How many of the points 0.3, 0.5 … 1.7 s the hover describes with both
+ * words (the second may be NULL). */
+static guint
+count_hovers (SpTimelineView *timeline,
+              const char *lane_name,
+              const char *word,
+              const char *word2)
+{
+  guint lane = lane_named (timeline, lane_name), n = 0;
+
+  for (double t = 0.3; t < 1.8; t += 0.2)
+    {
+      g_autofree char *text = sp_timeline_view_describe (timeline, lane, t);
+
+      g_test_message ("%s at %.1f s: %s", lane_name, t, text != NULL ? text : "(nothing)");
+      if (text != NULL && strstr (text, word) != NULL && (word2 == NULL || strstr (text, word2) != NULL))
+        n++;
+    }
+  return n;
+}
+
+/* Sums a column of `stackpulse-report threads --tsv`, in ns. */
+static double
+report_column_ns (const char *path,
+                  const char *column)
+{
+  const char *argv[] = { g_getenv ("SP_REPORT"), "threads", "--tsv", path, NULL };
+  g_autofree char *out = NULL;
+  g_autoptr (GError) error = NULL;
+  g_auto (GStrv) lines = NULL;
+  g_auto (GStrv) header = NULL;
+  int status = 0, col = -1;
+  double sum = 0;
+
+  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out, NULL, &status, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  lines = g_strsplit (out, "\n", -1);
+  header = g_strsplit (lines[0], "\t", -1);
+  for (int i = 0; header[i] != NULL; i++)
+    if (g_str_equal (header[i], column))
+      col = i;
+  g_assert_cmpint (col, >=, 0);
+  for (int i = 1; lines[i] != NULL && lines[i][0] != '\0'; i++)
+    {
+      g_auto (GStrv) fields = g_strsplit (lines[i], "\t", -1);
+
+      g_assert_cmpuint (g_strv_length (fields), >, (guint) col);
+      sum += g_ascii_strtod (fields[col], NULL) * 1e9;
+    }
+  return sum;
+}
+
+/* Picks metric in the drop-down as a person would, then waits for the views. */
+static guint64
+choose_metric (SpWindow *window,
+               SpMetric metric)
+{
+  gtk_drop_down_set_selected (metric_drop_down (window), metric);
+  window_test_run (0.1);
+  g_assert_true (window_test_wait (window_idle, window, 30));
+  window_test_run (0.1);
+  return window_test_top_level_total (sp_window_get_call_tree_model (window));
+}
+
+static void
+test_timeline_states (void)
+{
+  const char *path = offcpu_spool ();
+  gboolean stacks = geteuid () == 0;
+  SpTimelineView *timeline;
+  SpWindow *window;
+
+  if (path == NULL)
+    return;
+  window = open_window (path);
+  g_assert_true (window_test_wait (drop_down_sensitive, metric_drop_down (window), 30));
+  timeline = sp_window_get_timeline_view (window);
+  /* Laid out: the hover finds its time by the pixel. */
+  g_assert_true (window_test_wait (has_width, timeline, 10));
+  /* Blocked nearly all the time, in the function that waits (its stack
+   * is there where kernel sampling is allowed: as root): libc's, then the
+   * workload's that called it (sleep_wait sleeps through sleep_ns). */
+  g_assert_cmpuint (count_hovers (timeline, "off-sleep", "Blocked", stacks ? "← sleep_ns" : NULL), >=, 5);
+  g_assert_cmpuint (count_hovers (timeline, "off-pipe", "Blocked", stacks ? "← pipe_wait" : NULL), >=, 5);
+  g_assert_cmpuint (count_hovers (timeline, "off-lock", "Blocked", stacks ? "lock_wait" : NULL), >=, 5);
+  /* The spinner runs, or waits for a CPU (two spinners, two CPUs and the
+   * machine's other work), never blocks. */
+  g_assert_cmpuint (count_hovers (timeline, "off-spin", "Running", NULL)
+                    + count_hovers (timeline, "off-spin", "Runnable", NULL), >=, 7);
+  g_assert_cmpuint (count_hovers (timeline, "off-spin", "Blocked", NULL), ==, 0);
+  gui_test_save_png (GTK_WIDGET (timeline), "offcpu-timeline.png");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+test_metrics (void)
+{
+  const char *path = offcpu_spool ();
+  double off_ns, wall_ns;
+  guint64 samples, total;
+  SpWindow *window;
+
+  if (path == NULL)
+    return;
+  window = open_window (path);
+  g_assert_true (window_test_wait (drop_down_sensitive, metric_drop_down (window), 30));
+  samples = choose_metric (window, SP_METRIC_CPU);
+  off_ns = report_column_ns (path, "off_cpu_s");
+  wall_ns = report_column_ns (path, "wall_s");
+
+  total = choose_metric (window, SP_METRIC_OFF_CPU);
+  g_test_message ("off-CPU: window %" G_GUINT64_FORMAT " ns, report %.0f ns", total, off_ns);
+  /* Six threads blocked or waiting for about 2 s each, in all. */
+  g_assert_cmpfloat (off_ns, >, 5e9);
+  g_assert_cmpfloat (fabs (total - off_ns), <, off_ns * 0.01);
+  if (geteuid () == 0)
+    g_assert_true (sp_window_search_function (window, "pipe_wait"));
+  gui_test_save_png (GTK_WIDGET (window), "offcpu-call-tree.png");
+  sp_window_show_view (window, "flame-graph");
+  gui_test_save_png (GTK_WIDGET (window), "offcpu-flame-graph.png");
+  sp_window_show_view (window, "call-tree");
+
+  total = choose_metric (window, SP_METRIC_WALL);
+  g_test_message ("wall: window %" G_GUINT64_FORMAT " ns, report %.0f ns", total, wall_ns);
+  g_assert_cmpfloat (fabs (total - wall_ns), <, wall_ns * 0.01);
+
+  g_assert_cmpuint (choose_metric (window, SP_METRIC_CPU), ==, samples);
+  sp_window_show_view (window, "threads");
+  gui_test_save_png (GTK_WIDGET (window), "offcpu-threads.png");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* Without off-CPU data the drop-down stays on CPU samples, insensitive. */
+static void
+test_without_companion (void)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("SP_TEST_VECTORS"), "valid-03.spool", NULL);
+  SpWindow *window = open_window (path);
+  GtkDropDown *drop_down = metric_drop_down (window);
+
+  window_test_run (0.3);
+  g_assert_false (gtk_widget_is_sensitive (GTK_WIDGET (drop_down)));
+  g_assert_cmpuint (gtk_drop_down_get_selected (drop_down), ==, SP_METRIC_CPU);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+int
+main (int argc,
+      char **argv)
+{
+  int status;
+
+  if (!gui_test_init (&argc, &argv))
+    return 0;
+  test_dir = g_dir_make_tmp ("sp-window-offcpu-XXXXXX", NULL);
+  g_test_add_func ("/window-offcpu/timeline-states", test_timeline_states);
+  g_test_add_func ("/window-offcpu/metrics", test_metrics);
+  g_test_add_func ("/window-offcpu/without-companion", test_without_companion);
+  status = g_test_run ();
+  window_test_remove_dir (test_dir);
+  return status;
+}

@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sp-metric-selector.c: a drop-down of the three metrics. */
+#include "sp-metric-selector.h"
+
+struct _SpMetricSelector
+{
+  GtkWidget    parent_instance;
+
+  GtkDropDown *drop_down;
+  gboolean     quiet;       /* set_metric: no "changed" */
+};
+
+enum { SIGNAL_CHANGED, N_SIGNALS };
+static guint signals[N_SIGNALS];
+
+G_DEFINE_FINAL_TYPE (SpMetricSelector, sp_metric_selector, GTK_TYPE_WIDGET)
+
+/* In SpMetric's order. */
+static const char *const metric_labels[] = { "CPU samples", "Off-CPU time", "Wall-clock time", NULL };
+
+static const char *times_tooltip =
+  "What the call tree, flame graph and function lists count: CPU samples (where the program ran), off-CPU time "
+  "(where its threads waited: blocked or runnable, on the stack they switched out with) or wall-clock time (both).";
+static const char *no_times_tooltip =
+  "This recording counts CPU samples only. Record with \"Record off-CPU time\" (stackpulse-record --off-cpu) to see "
+  "where threads wait: off-CPU and wall-clock time.";
+
+static void
+selected_changed (GtkDropDown *drop_down,
+                  GParamSpec *pspec,
+                  SpMetricSelector *self)
+{
+  if (!self->quiet)
+    g_signal_emit (self, signals[SIGNAL_CHANGED], 0);
+}
+
+SpMetric
+sp_metric_selector_get_metric (SpMetricSelector *self)
+{
+  g_return_val_if_fail (SP_IS_METRIC_SELECTOR (self), SP_METRIC_CPU);
+
+  return (SpMetric) gtk_drop_down_get_selected (self->drop_down);
+}
+
+void
+sp_metric_selector_set_metric (SpMetricSelector *self,
+                               SpMetric metric)
+{
+  g_return_if_fail (SP_IS_METRIC_SELECTOR (self));
+
+  self->quiet = TRUE;
+  gtk_drop_down_set_selected (self->drop_down, metric);
+  self->quiet = FALSE;
+}
+
+void
+sp_metric_selector_set_times_available (SpMetricSelector *self,
+                                        gboolean available)
+{
+  g_return_if_fail (SP_IS_METRIC_SELECTOR (self));
+
+  if (!available)
+    sp_metric_selector_set_metric (self, SP_METRIC_CPU);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->drop_down), available);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self), available ? times_tooltip : no_times_tooltip);
+}
+
+static void
+sp_metric_selector_dispose (GObject *object)
+{
+  SpMetricSelector *self = SP_METRIC_SELECTOR (object);
+
+  g_clear_pointer ((GtkWidget **) &self->drop_down, gtk_widget_unparent);
+  G_OBJECT_CLASS (sp_metric_selector_parent_class)->dispose (object);
+}
+
+static void
+sp_metric_selector_class_init (SpMetricSelectorClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = sp_metric_selector_dispose;
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  signals[SIGNAL_CHANGED] = g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                                          NULL, G_TYPE_NONE, 0);
+}
+
+static void
+sp_metric_selector_init (SpMetricSelector *self)
+{
+  self->drop_down = GTK_DROP_DOWN (gtk_drop_down_new_from_strings (metric_labels));
+  gtk_widget_set_parent (GTK_WIDGET (self->drop_down), GTK_WIDGET (self));
+  g_signal_connect (self->drop_down, "notify::selected", G_CALLBACK (selected_changed), self);
+  sp_metric_selector_set_times_available (self, FALSE);
+}
+
+SpMetricSelector *
+sp_metric_selector_new (void)
+{
+  return g_object_new (SP_TYPE_METRIC_SELECTOR, NULL);
+}
