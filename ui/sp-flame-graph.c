@@ -246,6 +246,19 @@ node_name (SpFlameGraph *self,
   return sp_profile_get_function (self->profile, self->tree->nodes[node].function)->name;
 }
 
+/* What the labels' cache knows node's name by: its function, or for the
+ * root, whose name says what the tree counts, one key per metric (below
+ * every function id), so a tree of another metric is not drawn with the
+ * last one's root name. */
+static guint32
+label_key (SpFlameGraph *self,
+           guint32 node)
+{
+  if (node == 0)
+    return SP_CALL_TREE_NONE - (guint32) self->tree->metric;
+  return self->tree->nodes[node].function;
+}
+
 static double
 hash_fraction (const char *text,
                guint salt)
@@ -365,7 +378,7 @@ render (SpFlameGraph *self,
       frame_colours (self, frame->node, &fill, &text);
       gtk_snapshot_append_color (snapshot, &fill, &rect);
       if (rect.size.width >= MIN_LABEL_WIDTH)
-        sp_flame_labels_append (self->labels, snapshot, self->tree->nodes[frame->node].function,
+        sp_flame_labels_append (self->labels, snapshot, label_key (self, frame->node),
                                 node_name (self, frame->node), &rect, LABEL_PADDING, &text);
     }
   return gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
