@@ -183,6 +183,18 @@ test_toggle (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* The name in the first row as sorted. */
+static void
+assert_top_name (GListModel *shown,
+                 const char *expected)
+{
+  g_autoptr (GObject) top = g_list_model_get_item (shown, 0);
+  g_autofree char *name = NULL;
+
+  g_object_get (top, "name", &name, NULL);
+  g_assert_cmpstr (name, ==, expected);
+}
+
 /* A live update changes the numbers in the same widgets; sorted by a
  * column, the rows take their new places. */
 static void
@@ -205,25 +217,13 @@ test_update (void)
   run_frames (0.2);
   label = gui_test_row_cell (row_of (list, "100"), 4);
   g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (label)), ==, "961");
-  {
-    g_autoptr (GObject) top = g_list_model_get_item (shown, 0);
-    g_autofree char *name = NULL;
-
-    g_object_get (top, "name", &name, NULL);
-    g_assert_cmpstr (name, ==, "worker");
-  }
+  assert_top_name (shown, "worker");
 
   sp_thread_list_set_rows (list, second, NULL);
   run_frames (0.2);
   g_assert_true (gui_test_row_cell (row_of (list, "100"), 4) == label);
   g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (label)), ==, "5");
-  {
-    g_autoptr (GObject) top = g_list_model_get_item (shown, 0);
-    g_autofree char *name = NULL;
-
-    g_object_get (top, "name", &name, NULL);
-    g_assert_cmpstr (name, ==, "(unnamed)");
-  }
+  assert_top_name (shown, "(unnamed)");
   g_assert_cmpuint (toggled.n, ==, 0);
   gtk_window_destroy (GTK_WINDOW (window));
 }
