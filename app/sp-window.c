@@ -109,6 +109,8 @@ static void
 show_callers (SpWindow *self,
               SpAnalysisResult *result)
 {
+  if (result->functions != NULL || result->callers != NULL)
+    sp_callers_view_set_metric (self->callers_view, result->metric);
   if (result->functions != NULL)
     sp_callers_view_set_functions (self->callers_view, result->profile, g_steal_pointer (&result->functions),
                                    result->n_kept);

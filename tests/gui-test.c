@@ -236,6 +236,57 @@ gui_test_column_view (GtkWidget *widget,
   return g_ptr_array_index (found, index);
 }
 
+static GtkWidget *
+list_view_of (GtkColumnView *column_view)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (column_view)); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_LIST_VIEW (child))
+      return child;
+  g_assert_not_reached ();
+}
+
+GPtrArray *
+gui_test_table_rows (GtkColumnView *column_view)
+{
+  GPtrArray *rows = g_ptr_array_new ();
+
+  for (GtkWidget *row = gtk_widget_get_first_child (list_view_of (column_view)); row != NULL;
+       row = gtk_widget_get_next_sibling (row))
+    if (gtk_widget_get_child_visible (row))
+      g_ptr_array_add (rows, row);
+  return rows;
+}
+
+guint
+gui_test_column_index (GtkColumnView *column_view,
+                       const char *title)
+{
+  GListModel *columns = gtk_column_view_get_columns (column_view);
+
+  for (guint i = 0; i < g_list_model_get_n_items (columns); i++)
+    {
+      g_autoptr (GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
+
+      if (g_strcmp0 (gtk_column_view_column_get_title (column), title) == 0)
+        return i;
+    }
+  g_assert_not_reached ();
+}
+
+/* A row's children are its cells (one per column, in order), each with
+ * the widget the column's factory made. */
+GtkWidget *
+gui_test_row_cell (GtkWidget *row,
+                   guint column)
+{
+  GtkWidget *cell = gtk_widget_get_first_child (row);
+
+  for (guint i = 0; cell != NULL && i < column; i++)
+    cell = gtk_widget_get_next_sibling (cell);
+  return cell != NULL ? gtk_widget_get_first_child (cell) : NULL;
+}
+
 const char *
 gui_test_cell_text (GtkWidget *widget)
 {

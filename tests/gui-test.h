@@ -54,6 +54,21 @@ GPtrArray *gui_test_column_views (GtkWidget *widget);
 GtkColumnView *gui_test_column_view (GtkWidget *widget,
                                      guint index);
 
+/* The rows column_view has laid out (GtkListView's row widgets, child
+ * visible), in widget order (not the order shown): the array is the
+ * caller's, the widgets are not. */
+GPtrArray *gui_test_table_rows (GtkColumnView *column_view);
+
+/* The position of column_view's column titled title; fails the test when
+ * there is none. */
+guint gui_test_column_index (GtkColumnView *column_view,
+                             const char *title);
+
+/* The widget that row (from gui_test_table_rows) shows in its column-th
+ * cell, or NULL. */
+GtkWidget *gui_test_row_cell (GtkWidget *row,
+                              guint column);
+
 /* What a cell of ui/'s views shows: a label's text, an SpNameLabel's
  * name, or NULL for any other widget. */
 const char *gui_test_cell_text (GtkWidget *widget);

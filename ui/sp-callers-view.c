@@ -14,10 +14,41 @@
 #include "sp-cells-private.h"
 #include "sp-context-menu-private.h"
 #include "sp-function-cells-private.h"
-#include "sp-function-item.h"
+#include "sp-function-item-private.h"
 #include "sp-function-search.h"
+#include "sp-metric-format.h"
 
 #define FUNCTION_LIST_WIDTH 380
+
+/* The tables' headings, whose tooltips say what self and total count. */
+typedef enum {
+  HEADING_FUNCTIONS,
+  HEADING_CALLERS,
+  HEADING_CALLEES,
+  N_HEADINGS
+} Heading;
+
+static const struct {
+  const char *title;
+  const char *samples;    /* the tooltip for samples */
+  const char *time[4];    /* for a time metric: joined by what it counts */
+} heading_texts[N_HEADINGS] = {
+  [HEADING_FUNCTIONS] = { "Functions",
+                          "Every function: self, the samples where it was running; total, those with it "
+                          "anywhere on the stack.",
+                          { "Every function: self, the ", " with it innermost on the stack; total, the ",
+                            " with it anywhere on the stack.", NULL } },
+  [HEADING_CALLERS] = { "Callers",
+                        "Who calls the function (its outermost call on each stack). Total: samples through "
+                        "that call; self: those where the function itself was running.",
+                        { "Who calls the function (its outermost call on each stack). Total: the ",
+                          " through that call; self: the ", " with the function itself innermost.", NULL } },
+  [HEADING_CALLEES] = { "Callees",
+                        "What the function calls. Total: samples in that call; self: those where the callee "
+                        "itself was running.",
+                        { "What the function calls. Total: the ", " in that call; self: the ",
+                          " with the callee itself innermost.", NULL } },
+};
 
 /* One of the view's tables. */
 typedef struct {
@@ -34,6 +65,7 @@ struct _SpCallersView
   GtkWidget *paned;
   GtkLabel  *name_label;
   GtkLabel  *figures_label;
+  GtkWidget *headings[N_HEADINGS];
 
   /* Owned references */
   Table      functions;
@@ -43,7 +75,9 @@ struct _SpCallersView
 
   guint32    function;   /* the chosen one, SP_FUNCTION_LIST_ROOT: none */
   guint32    picked;     /* the row right-clicked since, or SP_FUNCTION_LIST_ROOT */
-  guint64    all;        /* the samples percentages are of */
+  guint64    all;        /* the samples (or ns) percentages are of */
+  SpMetric   metric;     /* what the costs count */
+  SpFunctionCost focus;  /* the chosen function's, for its heading */
   gboolean   updating;   /* selection changes are the view's own */
   char      *last_search;   /* casefolded; Enter again goes to its next match */
 };
@@ -120,7 +154,12 @@ table_set (SpCallersView *self,
   g_autoptr (GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
 
   for (guint i = 0; costs != NULL && i < costs->len; i++)
-    g_ptr_array_add (items, sp_function_item_new (self->profile, &g_array_index (costs, SpFunctionCost, i), self->all));
+    {
+      SpFunctionItem *item = sp_function_item_new (self->profile, &g_array_index (costs, SpFunctionCost, i), self->all);
+
+      _sp_function_item_set_metric (item, self->metric);
+      g_ptr_array_add (items, item);
+    }
   g_list_store_splice (table->store, 0, g_list_model_get_n_items (G_LIST_MODEL (table->store)),
                        items->pdata, items->len);
 }
@@ -176,8 +215,8 @@ show_heading (SpCallersView *self,
       return;
     }
   function = sp_profile_get_function (self->profile, cost->function);
-  self_text = _sp_cells_format_share (100.0 * cost->self / all, cost->self);
-  total_text = _sp_cells_format_share (100.0 * cost->total / all, cost->total);
+  self_text = _sp_cells_format_share (100.0 * cost->self / all, cost->self, self->metric);
+  total_text = _sp_cells_format_share (100.0 * cost->total / all, cost->total, self->metric);
   figures = g_strdup_printf ("%s%sself %s   ·   total %s", function->module,
                              function->module[0] != '\0' ? "   ·   " : "", self_text, total_text);
   gtk_label_set_text (self->name_label, function->name);
@@ -221,14 +260,26 @@ neighbour_activated (GtkColumnView *column_view,
 
 /* ------------------------------------------------------------------ */
 
-static GtkWidget *
-heading_new (const char *text,
-             const char *tooltip)
+static void
+heading_set_tooltip (SpCallersView *self,
+                     Heading heading)
 {
-  GtkWidget *label = gtk_label_new (text);
+  g_autofree char *tooltip = NULL;
 
+  if (sp_metric_is_time (self->metric))
+    tooltip = g_strjoinv (sp_metric_describe (self->metric), (char **) heading_texts[heading].time);
+  gtk_widget_set_tooltip_text (self->headings[heading], tooltip != NULL ? tooltip : heading_texts[heading].samples);
+}
+
+static GtkWidget *
+heading_new (SpCallersView *self,
+             Heading heading)
+{
+  GtkWidget *label = gtk_label_new (heading_texts[heading].title);
+
+  self->headings[heading] = label;
+  heading_set_tooltip (self, heading);
   gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_widget_set_tooltip_text (label, tooltip);
   gtk_widget_add_css_class (label, "heading");
   gtk_widget_set_margin_start (label, 8);
   gtk_widget_set_margin_top (label, 6);
@@ -270,15 +321,12 @@ butterfly_new (SpCallersView *self)
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
 
-  gtk_box_append (GTK_BOX (box), heading_new ("Callers", "Who calls the function (its outermost call on each "
-                                              "stack). Total: samples through that call; self: those "
-                                              "where the function itself was running."));
+  gtk_box_append (GTK_BOX (box), heading_new (self, HEADING_CALLERS));
   gtk_box_append (GTK_BOX (box), table_init (&self->callers, TRUE, SP_FUNCTION_COLUMN_TOTAL));
   gtk_box_append (GTK_BOX (box), gtk_separator_new (GTK_ORIENTATION_HORIZONTAL));
   gtk_box_append (GTK_BOX (box), focus_box_new (self));
   gtk_box_append (GTK_BOX (box), gtk_separator_new (GTK_ORIENTATION_HORIZONTAL));
-  gtk_box_append (GTK_BOX (box), heading_new ("Callees", "What the function calls. Total: samples in that "
-                                              "call; self: those where the callee itself was running."));
+  gtk_box_append (GTK_BOX (box), heading_new (self, HEADING_CALLEES));
   gtk_box_append (GTK_BOX (box), table_init (&self->callees, TRUE, SP_FUNCTION_COLUMN_TOTAL));
   g_signal_connect (self->callers.column_view, "activate", G_CALLBACK (neighbour_activated), self);
   g_signal_connect (self->callees.column_view, "activate", G_CALLBACK (neighbour_activated), self);
@@ -328,8 +376,7 @@ sp_callers_view_init (SpCallersView *self)
 
   self->function = SP_FUNCTION_LIST_ROOT;
   self->picked = SP_FUNCTION_LIST_ROOT;
-  gtk_box_append (GTK_BOX (list), heading_new ("Functions", "Every function: self, the samples where it was "
-                                               "running; total, those with it anywhere on the stack."));
+  gtk_box_append (GTK_BOX (list), heading_new (self, HEADING_FUNCTIONS));
   gtk_box_append (GTK_BOX (list), table_init (&self->functions, FALSE, SP_FUNCTION_COLUMN_SELF));
   g_signal_connect (self->functions.selection, "notify::selected", G_CALLBACK (list_selection_changed), self);
 
@@ -402,8 +449,49 @@ sp_callers_view_set_function (SpCallersView *self,
     self->picked = SP_FUNCTION_LIST_ROOT;
   table_set (self, &self->callers, callers);
   table_set (self, &self->callees, callees);
+  self->focus = *cost;
   show_heading (self, cost);
   select_in_list (self, changed);
+}
+
+/* Every item of table counts metric now. */
+static void
+table_set_metric (Table *table,
+                  SpMetric metric)
+{
+  GListModel *items = G_LIST_MODEL (table->store);
+
+  for (guint i = 0; i < g_list_model_get_n_items (items); i++)
+    {
+      g_autoptr (SpFunctionItem) item = g_list_model_get_item (items, i);
+
+      _sp_function_item_set_metric (item, metric);
+    }
+}
+
+void
+sp_callers_view_set_metric (SpCallersView *self,
+                            SpMetric metric)
+{
+  g_return_if_fail (SP_IS_CALLERS_VIEW (self));
+
+  if (metric == self->metric)
+    return;
+  self->metric = metric;
+  table_set_metric (&self->functions, metric);
+  table_set_metric (&self->callers, metric);
+  table_set_metric (&self->callees, metric);
+  for (Heading heading = 0; heading < N_HEADINGS; heading++)
+    heading_set_tooltip (self, heading);
+  show_heading (self, self->function != SP_FUNCTION_LIST_ROOT ? &self->focus : NULL);
+}
+
+SpMetric
+sp_callers_view_get_metric (SpCallersView *self)
+{
+  g_return_val_if_fail (SP_IS_CALLERS_VIEW (self), SP_METRIC_CPU);
+
+  return self->metric;
 }
 
 /* A right-click on a row selects it; in the list, that chooses its

@@ -13,6 +13,7 @@
 
 #include <gtk/gtk.h>
 
+#include "sp-filter.h"
 #include "sp-function-list.h"
 #include "sp-profile.h"
 
@@ -33,6 +34,14 @@ void sp_callers_view_set_functions (SpCallersView *self,
                                     SpProfile *profile,
                                     GArray *functions,
                                     guint64 all);
+
+/* What the costs given to the setters count: samples (SP_METRIC_CPU, the
+ * default) or ns of a time metric (SpAnalysisResult.metric). Rows already
+ * shown are written again in the new unit; set it before the lists that
+ * count it. */
+void sp_callers_view_set_metric (SpCallersView *self,
+                                 SpMetric metric);
+SpMetric sp_callers_view_get_metric (SpCallersView *self);
 
 /* The chosen function (cost: its own samples) with its callers and
  * callees (SpFunctionCost arrays, as sp_function_list_callers_callees

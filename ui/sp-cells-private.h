@@ -5,6 +5,7 @@
 
 #include <gtk/gtk.h>
 
+#include "sp-filter.h"
 #include "sp-profile.h"
 
 G_BEGIN_DECLS
@@ -29,9 +30,12 @@ void _sp_cells_set_tooltip_markup (GtkTooltip *tooltip,
 void _sp_cells_set_tooltip_text (GtkTooltip *tooltip,
                                  const char *text);
 
-/* "12.5%  (1234)": the share of all samples, then the count. */
+/* "12.5%  (1234)": the share of all samples, then the count; for a time
+ * metric (value in ns) the share of all time, then the time:
+ * "12.5%  (1.23 s)". */
 char *_sp_cells_format_share (double percent,
-                              guint64 samples);
+                              guint64 value,
+                              SpMetric metric);
 
 /* Keeps a bound cell up to date with an item that can change under it:
  * calls update (cell, item) on each of item's notify::<property> for the

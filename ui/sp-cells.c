@@ -2,6 +2,7 @@
 /* sp-cells.c: the cell styling the tables share (sp-cells-private.h). */
 #include "sp-cells-private.h"
 
+#include "sp-metric-format.h"
 #include "sp-name-label.h"
 
 /* The kind a label was last styled for, plus one (0: not styled yet).
@@ -149,9 +150,12 @@ _sp_cells_set_tooltip_text (GtkTooltip *tooltip,
 
 char *
 _sp_cells_format_share (double percent,
-                        guint64 samples)
+                        guint64 value,
+                        SpMetric metric)
 {
-  return g_strdup_printf ("%.1f%%  (%" G_GUINT64_FORMAT ")", percent, samples);
+  g_autofree char *amount = sp_metric_format_value (metric, value);
+
+  return g_strdup_printf ("%.1f%%  (%s)", percent, amount);
 }
 
 /* A scroll waits for the list view's size (see _sp_cells_scroll_to_selected). */

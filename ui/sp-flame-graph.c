@@ -28,6 +28,7 @@
 #include "sp-heaviest-private.h"
 #include "sp-flame-labels.h"
 #include "sp-flame-layout.h"
+#include "sp-metric-format.h"
 
 #include <math.h>
 
@@ -239,8 +240,23 @@ node_name (SpFlameGraph *self,
            guint32 node)
 {
   if (node == 0)
-    return "all samples";
+    return self->tree->metric == SP_METRIC_OFF_CPU ? "all off-CPU time"
+           : self->tree->metric == SP_METRIC_WALL  ? "all wall-clock time"
+                                                   : "all samples";
   return sp_profile_get_function (self->profile, self->tree->nodes[node].function)->name;
+}
+
+/* What the labels' cache knows node's name by: its function, or for the
+ * root, whose name says what the tree counts, one key per metric (below
+ * every function id), so a tree of another metric is not drawn with the
+ * last one's root name. */
+static guint32
+label_key (SpFlameGraph *self,
+           guint32 node)
+{
+  if (node == 0)
+    return SP_CALL_TREE_NONE - (guint32) self->tree->metric;
+  return self->tree->nodes[node].function;
 }
 
 static double
@@ -362,7 +378,7 @@ render (SpFlameGraph *self,
       frame_colours (self, frame->node, &fill, &text);
       gtk_snapshot_append_color (snapshot, &fill, &rect);
       if (rect.size.width >= MIN_LABEL_WIDTH)
-        sp_flame_labels_append (self->labels, snapshot, self->tree->nodes[frame->node].function,
+        sp_flame_labels_append (self->labels, snapshot, label_key (self, frame->node),
                                 node_name (self, frame->node), &rect, LABEL_PADDING, &text);
     }
   return gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
@@ -377,6 +393,16 @@ append_escaped_line (GString *markup,
   g_string_append_printf (markup, "%s\n", escaped);
 }
 
+/* "456 samples", or a time ("1.23 s") for a time metric. */
+static char *
+cost_text (SpMetric metric,
+           guint64 value)
+{
+  if (sp_metric_is_time (metric))
+    return sp_format_duration (value);
+  return g_strdup_printf ("%" G_GUINT64_FORMAT " samples", value);
+}
+
 /* Each line of the tooltip that is known: function, module, source. */
 static char *
 tooltip_markup (SpFlameGraph *self,
@@ -386,6 +412,8 @@ tooltip_markup (SpFlameGraph *self,
   double all = MAX (self->tree->nodes[0].total, 1);
   g_autoptr (GString) markup = g_string_new (NULL);
   g_autofree char *name = g_markup_escape_text (node_name (self, node), -1);
+  g_autofree char *self_text = NULL;
+  g_autofree char *total_text = NULL;
 
   g_string_append_printf (markup, "<b>%s</b>\n", name);
   if (node != 0)
@@ -398,10 +426,10 @@ tooltip_markup (SpFlameGraph *self,
       if (location != NULL)
         append_escaped_line (markup, location);
     }
-  g_string_append_printf (markup,
-                          "Self: %" G_GUINT64_FORMAT " samples (%.1f%%)\n"
-                          "Total: %" G_GUINT64_FORMAT " samples (%.1f%%)",
-                          n->self, 100.0 * n->self / all, n->total, 100.0 * n->total / all);
+  self_text = cost_text (self->tree->metric, n->self);
+  total_text = cost_text (self->tree->metric, n->total);
+  g_string_append_printf (markup, "Self: %s (%.1f%%)\nTotal: %s (%.1f%%)",
+                          self_text, 100.0 * n->self / all, total_text, 100.0 * n->total / all);
   return g_string_free (g_steal_pointer (&markup), FALSE);
 }
 

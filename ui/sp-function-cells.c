@@ -147,9 +147,11 @@ update_count_cell (GtkWidget *label,
   g_autofree char *text = NULL;
 
   if (g_object_get_data (G_OBJECT (label), SELF_CELL) != NULL)
-    text = _sp_cells_format_share (sp_function_item_get_self_percent (item), sp_function_item_get_self (item));
+    text = _sp_cells_format_share (sp_function_item_get_self_percent (item), sp_function_item_get_self (item),
+                                   sp_function_item_get_metric (item));
   else
-    text = _sp_cells_format_share (sp_function_item_get_total_percent (item), sp_function_item_get_total (item));
+    text = _sp_cells_format_share (sp_function_item_get_total_percent (item), sp_function_item_get_total (item),
+                                   sp_function_item_get_metric (item));
   gtk_label_set_text (GTK_LABEL (label), text);
 }
 

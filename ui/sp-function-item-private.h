@@ -14,6 +14,11 @@ void _sp_function_item_set_cost (SpFunctionItem *self,
                                  const SpFunctionCost *cost,
                                  guint64 all);
 
+/* What self and total count (SP_METRIC_CPU until set), notifying self
+ * and total when it changes: the cells write them in the new unit. */
+void _sp_function_item_set_metric (SpFunctionItem *self,
+                                   SpMetric metric);
+
 /* New counts for the same function (a new tree of the same profile),
  * notifying the properties whose values change. */
 void _sp_function_item_update_counts (SpFunctionItem *self,

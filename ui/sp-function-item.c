@@ -9,6 +9,7 @@ typedef struct
 
   SpFunctionCost  cost;
   guint64         all;
+  SpMetric        metric;     /* what self and total count */
 } SpFunctionItemPrivate;
 
 enum {
@@ -126,6 +127,22 @@ _sp_function_item_set_cost (SpFunctionItem *self,
   priv->all = all;
 }
 
+void
+_sp_function_item_set_metric (SpFunctionItem *self,
+                              SpMetric metric)
+{
+  SpFunctionItemPrivate *priv = sp_function_item_get_instance_private (self);
+
+  if (priv->metric == metric)
+    return;
+  priv->metric = metric;
+  /* The same numbers now read in another unit: the cells write them again. */
+  g_object_freeze_notify (G_OBJECT (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELF]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TOTAL]);
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
 /* What an update can change. */
 typedef struct {
   guint64 self;
@@ -234,6 +251,16 @@ sp_function_item_get_kind (SpFunctionItem *self)
 
   function = get_function (self);
   return function != NULL ? function->kind : SP_FUNCTION_SYNTHETIC;
+}
+
+SpMetric
+sp_function_item_get_metric (SpFunctionItem *self)
+{
+  SpFunctionItemPrivate *priv = sp_function_item_get_instance_private (self);
+
+  g_return_val_if_fail (SP_IS_FUNCTION_ITEM (self), SP_METRIC_CPU);
+
+  return priv->metric;
 }
 
 guint64

@@ -7,12 +7,13 @@
  * Every table's row is an SpFunctionItem, so the cells and sorters
  * (sp-function-cells-private.h) are written once: the caller/callee view
  * makes them from SpFunctionCosts, the call tree views use SpTreeItem,
- * a subclass that also knows its node. Percentages are of the samples the
- * view shows. */
+ * a subclass that also knows its node. Percentages are of the samples (or
+ * the time, for a time metric) the view shows. */
 #pragma once
 
 #include <gio/gio.h>
 
+#include "sp-filter.h"
 #include "sp-function-list.h"
 #include "sp-profile.h"
 
@@ -47,6 +48,8 @@ const char *sp_function_item_get_module (SpFunctionItem *self);
 /* Where the function is defined ("parser.c:120"), or NULL; newly allocated. */
 char *sp_function_item_get_location (SpFunctionItem *self);
 SpFunctionKind sp_function_item_get_kind (SpFunctionItem *self);
+/* What self and total count: samples (SP_METRIC_CPU, the default) or ns. */
+SpMetric sp_function_item_get_metric (SpFunctionItem *self);
 guint64 sp_function_item_get_self (SpFunctionItem *self);
 guint64 sp_function_item_get_total (SpFunctionItem *self);
 double sp_function_item_get_self_percent (SpFunctionItem *self);

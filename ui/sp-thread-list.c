@@ -1,19 +1,28 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* sp-thread-list.c: a boxed list of check buttons, one per thread.
+/* sp-thread-list.c: the Threads page, a sortable table with a row per
+ * thread: a check (the thread counts in the views), its name, ids,
+ * samples, and its times from the off-CPU companion.
  *
- * Emits "thread-toggled" (guint thread, gboolean shown) when the user
- * ticks or unticks a row; the window passes it on to the analysis. */
+ * Rows are SpThreadItems in a GListStore (one per thread index, kept
+ * across updates) under a GtkSortListModel that the column headers sort.
+ * A live update (every 250 ms) copies the new rows into the items, which
+ * notify what changed; each cell follows its item's property, so only the
+ * labels whose numbers changed are written and GTK keeps every row's
+ * widgets. Emits "thread-toggled" (guint thread, gboolean shown) when the
+ * user ticks or unticks a row; the window passes it on to the analysis. */
 #include "sp-thread-list.h"
 
-#include "sp-thread-rows.h"
+#include "sp-cells-private.h"
+#include "sp-thread-item-private.h"
 
 struct _SpThreadList
 {
-  GtkWidget   parent_instance;
+  GtkWidget      parent_instance;
 
-  GtkListBox *box;
-  GArray     *rows;       /* SpThreadRow */
-  guint       n_listed;   /* rows with a check button */
+  GtkWidget     *scroller;      /* child widget */
+  GtkColumnView *column_view;
+  GListStore    *store;         /* SpThreadItem by thread index, owned */
+  GArray        *rows;          /* SpThreadRow as last set, or NULL */
 };
 
 enum { SIGNAL_THREAD_TOGGLED, N_SIGNALS };
@@ -21,42 +30,264 @@ static guint signals[N_SIGNALS];
 
 G_DEFINE_FINAL_TYPE (SpThreadList, sp_thread_list, GTK_TYPE_WIDGET)
 
+typedef enum {
+  COLUMN_SHOWN,
+  COLUMN_NAME,
+  COLUMN_PID,
+  COLUMN_TID,
+  COLUMN_SAMPLES,
+  COLUMN_CPU,
+  COLUMN_OFF_CPU,
+  COLUMN_WALL,
+  COLUMN_BLOCKED,
+  COLUMN_RUNNABLE,
+  COLUMN_SWITCHES,
+  N_COLUMNS
+} Column;
+
+/* How a column's cells write the item's property. */
+typedef enum {
+  KIND_CHECK,
+  KIND_TEXT,
+  KIND_COUNT,     /* always known */
+  KIND_CPU,       /* seconds: measured with states, else estimated */
+  KIND_TIME,      /* seconds, known only with states */
+  KIND_SWITCHES,  /* a count, known only with states */
+} Kind;
+
+static const struct {
+  const char *title;
+  const char *property;
+  Kind        kind;
+} columns[N_COLUMNS] = {
+  [COLUMN_SHOWN] = { "Shown", "shown", KIND_CHECK },
+  [COLUMN_NAME] = { "Name", "name", KIND_TEXT },
+  [COLUMN_PID] = { "PID", "pid", KIND_COUNT },
+  [COLUMN_TID] = { "TID", "tid", KIND_COUNT },
+  [COLUMN_SAMPLES] = { "Samples", "samples", KIND_COUNT },
+  [COLUMN_CPU] = { "CPU (s)", "cpu", KIND_CPU },
+  [COLUMN_OFF_CPU] = { "Off-CPU (s)", "off-cpu", KIND_TIME },
+  [COLUMN_WALL] = { "Wall (s)", "wall", KIND_TIME },
+  [COLUMN_BLOCKED] = { "Blocked (s)", "blocked", KIND_TIME },
+  [COLUMN_RUNNABLE] = { "Runnable (s)", "runnable", KIND_TIME },
+  [COLUMN_SWITCHES] = { "Switches", "switches", KIND_SWITCHES },
+};
+
+/* On a factory and on its cells: the column (plus one: 0 is none). */
+#define COLUMN_KEY "sp-thread-list-column"
+/* On a check button while the list (not the user) sets it. */
+#define SETTING_KEY "sp-thread-list-setting"
+
+#define ESTIMATE_TOOLTIP "Estimated: samples × the sampling interval (the recording has no off-CPU data)"
+
+static Column
+column_of (gpointer object)
+{
+  return (Column) (GPOINTER_TO_INT (g_object_get_data (G_OBJECT (object), COLUMN_KEY)) - 1);
+}
+
+/* ------------------------------------------------------------------ */
+/* Cells */
+
+static char *
+seconds_text (guint64 ns)
+{
+  return g_strdup_printf ("%.3f", ns / 1e9);
+}
+
+/* What a cell of column shows for item. */
+static char *
+cell_text (Column column,
+           SpThreadItem *item)
+{
+  const SpThreadRow *row = _sp_thread_item_get_row (item);
+  g_auto (GValue) value = G_VALUE_INIT;
+
+  if (column == COLUMN_NAME)
+    return g_strdup (_sp_thread_item_get_name (item));
+  if (column == COLUMN_PID)
+    return g_strdup_printf ("%d", row->pid);
+  if (!row->has_states && (columns[column].kind == KIND_TIME || columns[column].kind == KIND_SWITCHES))
+    return g_strdup ("–");
+  g_object_get_property (G_OBJECT (item), columns[column].property, g_value_init (&value, G_TYPE_UINT64));
+  if (columns[column].kind == KIND_CPU || columns[column].kind == KIND_TIME)
+    return seconds_text (g_value_get_uint64 (&value));
+  return g_strdup_printf ("%" G_GUINT64_FORMAT, g_value_get_uint64 (&value));
+}
+
+/* The CPU time is an estimate without states: its tooltip says so. Set
+ * only when it changes (a tooltip costs GTK 4.8 a pointer query). */
+static void
+update_cpu_tooltip (GtkWidget *label,
+                    SpThreadItem *item)
+{
+  const char *tooltip = _sp_thread_item_get_row (item)->has_states ? NULL : ESTIMATE_TOOLTIP;
+  const char *current = gtk_widget_get_tooltip_text (label);
+
+  if (g_strcmp0 (current, tooltip) != 0)
+    gtk_widget_set_tooltip_text (label, tooltip);
+}
+
+static void
+update_check (GtkWidget *check,
+              gpointer item)
+{
+  g_object_set_data (G_OBJECT (check), SETTING_KEY, GINT_TO_POINTER (TRUE));
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (check), _sp_thread_item_get_shown (item));
+  g_object_set_data (G_OBJECT (check), SETTING_KEY, NULL);
+}
+
+static void
+update_label (GtkWidget *label,
+              gpointer item)
+{
+  Column column = column_of (label);
+  g_autofree char *text = cell_text (column, item);
+
+  if (g_strcmp0 (gtk_label_get_text (GTK_LABEL (label)), text) != 0)
+    gtk_label_set_text (GTK_LABEL (label), text);
+  if (column == COLUMN_CPU)
+    update_cpu_tooltip (label, item);
+}
+
 static void
 check_toggled (GtkCheckButton *check,
                SpThreadList *self)
 {
-  guint thread = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (check), "sp-thread"));
+  GtkListItem *list_item = g_object_get_data (G_OBJECT (check), "sp-list-item");
+  SpThreadItem *item = gtk_list_item_get_item (list_item);
+  gboolean shown = gtk_check_button_get_active (check);
 
-  g_signal_emit (self, signals[SIGNAL_THREAD_TOGGLED], 0, thread, gtk_check_button_get_active (check));
-}
-
-/* "sp-alpha   thread 4242, process 4240   —   961 samples" */
-static char *
-row_label (const SpThreadRow *row)
-{
-  return g_strdup_printf ("%s   thread %" G_GUINT64_FORMAT ", process %d   —   %" G_GUINT64_FORMAT " samples",
-                          row->name != NULL ? row->name : "(unnamed)", row->tid, row->pid, row->n_samples);
+  if (g_object_get_data (G_OBJECT (check), SETTING_KEY) != NULL || item == NULL)
+    return;
+  _sp_thread_item_set_shown (item, shown);
+  g_signal_emit (self, signals[SIGNAL_THREAD_TOGGLED], 0, _sp_thread_item_get_row (item)->thread, shown);
 }
 
 static void
-add_checks (SpThreadList *self,
-            guint n_rows,
-            const SpFilter *filter)
+cell_setup (GtkSignalListItemFactory *factory,
+            GtkListItem *list_item,
+            SpThreadList *self)
 {
-  GtkWidget *child;
+  Column column = column_of (factory);
+  GtkWidget *cell;
 
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->box))) != NULL)
-    gtk_list_box_remove (self->box, child);
+  if (columns[column].kind == KIND_CHECK)
+    {
+      cell = gtk_check_button_new ();
+      gtk_widget_set_tooltip_text (cell, "Count the thread in the views");
+      /* The list item outlives its child. */
+      g_object_set_data (G_OBJECT (cell), "sp-list-item", list_item);
+      g_signal_connect (cell, "toggled", G_CALLBACK (check_toggled), self);
+    }
+  else
+    {
+      cell = gtk_label_new (NULL);
+      gtk_label_set_xalign (GTK_LABEL (cell), column == COLUMN_NAME ? 0.0 : 1.0);
+      if (column == COLUMN_NAME)
+        gtk_label_set_ellipsize (GTK_LABEL (cell), PANGO_ELLIPSIZE_END);
+      else
+        gtk_widget_add_css_class (cell, "numeric");
+    }
+  g_object_set_data (G_OBJECT (cell), COLUMN_KEY, GINT_TO_POINTER (column + 1));
+  gtk_list_item_set_child (list_item, cell);
+}
+
+static void
+cell_bind (GtkSignalListItemFactory *factory,
+           GtkListItem *list_item,
+           SpThreadList *self)
+{
+  Column column = column_of (factory);
+  GtkWidget *cell = gtk_list_item_get_child (list_item);
+  SpThreadItem *item = gtk_list_item_get_item (list_item);
+  void (*update) (GtkWidget *, gpointer) = columns[column].kind == KIND_CHECK ? update_check : update_label;
+
+  if (item == NULL)
+    return;
+  update (cell, item);
+  _sp_cells_follow (cell, item, columns[column].property, NULL, update);
+}
+
+static void
+cell_unbind (GtkSignalListItemFactory *factory,
+             GtkListItem *list_item,
+             SpThreadList *self)
+{
+  _sp_cells_unfollow (gtk_list_item_get_child (list_item));
+}
+
+static GtkSorter *
+column_sorter (Column column)
+{
+  GtkExpression *expression = gtk_property_expression_new (SP_TYPE_THREAD_ITEM, NULL, columns[column].property);
+
+  if (column == COLUMN_NAME)
+    return GTK_SORTER (gtk_string_sorter_new (expression));
+  return GTK_SORTER (gtk_numeric_sorter_new (expression));
+}
+
+static void
+add_column (SpThreadList *self,
+            Column column)
+{
+  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+  GtkColumnViewColumn *view_column;
+
+  g_object_set_data (G_OBJECT (factory), COLUMN_KEY, GINT_TO_POINTER (column + 1));
+  g_signal_connect (factory, "setup", G_CALLBACK (cell_setup), self);
+  g_signal_connect (factory, "bind", G_CALLBACK (cell_bind), self);
+  g_signal_connect (factory, "unbind", G_CALLBACK (cell_unbind), self);
+  view_column = gtk_column_view_column_new (columns[column].title, factory);
+  if (columns[column].kind != KIND_CHECK)
+    {
+      g_autoptr (GtkSorter) sorter = column_sorter (column);
+
+      gtk_column_view_column_set_sorter (view_column, sorter);
+      gtk_column_view_column_set_resizable (view_column, TRUE);
+    }
+  gtk_column_view_column_set_expand (view_column, column == COLUMN_NAME);
+  gtk_column_view_append_column (self->column_view, view_column);
+  g_object_unref (view_column);
+}
+
+/* ------------------------------------------------------------------ */
+/* Rows */
+
+/* The store holds an item for each of rows (by thread index): new threads
+ * get one, ticked where filter shows them; the others are updated. */
+static void
+update_items (SpThreadList *self,
+              GArray *rows,
+              const SpFilter *filter)
+{
+  GListModel *items = G_LIST_MODEL (self->store);
+  guint n_rows = rows != NULL ? rows->len : 0;
+  guint n_items = g_list_model_get_n_items (items);
+  g_autoptr (GPtrArray) added = g_ptr_array_new_with_free_func (g_object_unref);
+
+  if (n_items > n_rows)
+    g_list_store_splice (self->store, n_rows, n_items - n_rows, NULL, 0);
   for (guint t = 0; t < n_rows; t++)
     {
-      GtkWidget *check = gtk_check_button_new ();
+      const SpThreadRow *row = &g_array_index (rows, SpThreadRow, t);
+      gboolean shown = filter == NULL || !sp_filter_is_thread_hidden (filter, t);
 
-      gtk_check_button_set_active (GTK_CHECK_BUTTON (check), filter == NULL || !sp_filter_is_thread_hidden (filter, t));
-      g_object_set_data (G_OBJECT (check), "sp-thread", GUINT_TO_POINTER (t));
-      g_signal_connect (check, "toggled", G_CALLBACK (check_toggled), self);
-      gtk_list_box_append (self->box, check);
+      if (t < n_items)
+        {
+          g_autoptr (SpThreadItem) item = g_list_model_get_item (items, t);
+
+          _sp_thread_item_set_row (item, row);
+          /* As the boxed list did: a list of another length takes the
+           * filter's word for every thread. */
+          if (n_items != n_rows)
+            _sp_thread_item_set_shown (item, shown);
+        }
+      else
+        g_ptr_array_add (added, _sp_thread_item_new (row, shown));
     }
-  self->n_listed = n_rows;
+  if (added->len > 0)
+    g_list_store_splice (self->store, n_items, 0, added->pdata, added->len);
 }
 
 void
@@ -64,24 +295,22 @@ sp_thread_list_set_rows (SpThreadList *self,
                          GArray *rows,
                          const SpFilter *filter)
 {
-  guint n_rows = rows != NULL ? rows->len : 0;
+  GtkSorter *sorter;
 
   g_return_if_fail (SP_IS_THREAD_LIST (self));
+
+  if (rows != NULL && self->rows != NULL && sp_thread_rows_equal (rows, self->rows))
+    return;
+  update_items (self, rows, filter);
   if (rows != NULL)
     g_array_ref (rows);
   g_clear_pointer (&self->rows, g_array_unref);
   self->rows = rows;
-  if (n_rows != self->n_listed)
-    add_checks (self, n_rows, filter);
-  for (guint t = 0; t < n_rows; t++)
-    {
-      GtkListBoxRow *row = gtk_list_box_get_row_at_index (self->box, (int) t);
-      GtkCheckButton *check = GTK_CHECK_BUTTON (gtk_list_box_row_get_child (row));
-      g_autofree char *label = row_label (&g_array_index (rows, SpThreadRow, t));
-
-      if (g_strcmp0 (gtk_check_button_get_label (check), label) != 0)
-        gtk_check_button_set_label (check, label);
-    }
+  /* The sort model does not see its items' numbers change: sorted by a
+   * column, the rows take their new places. */
+  sorter = gtk_column_view_get_sorter (self->column_view);
+  if (gtk_sorter_get_order (sorter) != GTK_SORTER_ORDER_NONE)
+    gtk_sorter_changed (sorter, GTK_SORTER_CHANGE_DIFFERENT);
 }
 
 static void
@@ -89,7 +318,8 @@ sp_thread_list_dispose (GObject *object)
 {
   SpThreadList *self = SP_THREAD_LIST (object);
 
-  g_clear_pointer ((GtkWidget **) &self->box, gtk_widget_unparent);
+  g_clear_pointer (&self->scroller, gtk_widget_unparent);
+  g_clear_object (&self->store);
   g_clear_pointer (&self->rows, g_array_unref);
   G_OBJECT_CLASS (sp_thread_list_parent_class)->dispose (object);
 }
@@ -109,10 +339,22 @@ sp_thread_list_class_init (SpThreadListClass *klass)
 static void
 sp_thread_list_init (SpThreadList *self)
 {
-  self->box = GTK_LIST_BOX (gtk_list_box_new ());
-  gtk_list_box_set_selection_mode (self->box, GTK_SELECTION_NONE);
-  gtk_widget_add_css_class (GTK_WIDGET (self->box), "boxed-list");
-  gtk_widget_set_parent (GTK_WIDGET (self->box), GTK_WIDGET (self));
+  GtkSortListModel *sorted;
+
+  self->store = g_list_store_new (SP_TYPE_THREAD_ITEM);
+  self->column_view = GTK_COLUMN_VIEW (gtk_column_view_new (NULL));
+  gtk_column_view_set_show_column_separators (self->column_view, TRUE);
+  gtk_column_view_set_reorderable (self->column_view, FALSE);
+  for (Column column = 0; column < N_COLUMNS; column++)
+    add_column (self, column);
+  sorted = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (self->store)),
+                                    g_object_ref (gtk_column_view_get_sorter (self->column_view)));
+  gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (gtk_no_selection_new (G_LIST_MODEL (sorted))));
+  /* Its own scrolling: a page narrower than the table scrolls it
+   * sideways, and the headers stay in view. */
+  self->scroller = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->scroller), GTK_WIDGET (self->column_view));
+  gtk_widget_set_parent (self->scroller, GTK_WIDGET (self));
 }
 
 SpThreadList *

@@ -149,6 +149,7 @@ sp_tree_item_new (SpTreeSource *source,
   self->source = sp_tree_source_ref (source);
   self->node = node;
   _sp_function_item_set_cost (SP_FUNCTION_ITEM (self), source->profile, &cost, source->tree->nodes[0].total);
+  _sp_function_item_set_metric (SP_FUNCTION_ITEM (self), source->tree->metric);
   return self;
 }
 
@@ -177,6 +178,7 @@ sp_tree_item_move_to (SpTreeItem *self,
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_NODE]);
     }
   n = get_node (self);
+  _sp_function_item_set_metric (SP_FUNCTION_ITEM (self), source->tree->metric);
   _sp_function_item_update_counts (SP_FUNCTION_ITEM (self), n->self, n->total, source->tree->nodes[0].total);
   g_object_thaw_notify (G_OBJECT (self));
 }

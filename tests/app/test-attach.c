@@ -210,8 +210,8 @@ not_recording (gpointer window)
 static gboolean
 shows_workers (gpointer window)
 {
-  return window_test_find_check_button (window, "sp-alpha") != NULL
-         && window_test_find_check_button (window, "sp-beta") != NULL;
+  return window_test_find_thread_check (window, "sp-alpha") != NULL
+         && window_test_find_thread_check (window, "sp-beta") != NULL;
 }
 
 static gboolean

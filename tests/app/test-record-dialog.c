@@ -123,7 +123,7 @@ not_recording (gpointer window)
 static gboolean
 shows_alpha (gpointer window)
 {
-  return window_test_find_check_button (window, "sp-alpha") != NULL;
+  return window_test_find_thread_check (window, "sp-alpha") != NULL;
 }
 
 /* The dialog drives a real recording: the program runs in the dialog's

@@ -103,7 +103,7 @@ static gboolean
 threads_named (gpointer window)
 {
   for (guint n = 0; n < G_N_ELEMENTS (thread_names); n++)
-    if (window_test_find_check_button (window, thread_names[n]) == NULL)
+    if (window_test_find_thread_check (window, thread_names[n]) == NULL)
       return FALSE;
   return TRUE;
 }
@@ -143,43 +143,29 @@ file_thread_samples (const char *spool,
   return counts;
 }
 
-static void
-collect_check_labels (GtkWidget *widget,
-                      GPtrArray *labels)
-{
-  if (GTK_IS_CHECK_BUTTON (widget) && gtk_check_button_get_label (GTK_CHECK_BUTTON (widget)) != NULL)
-    g_ptr_array_add (labels, (gpointer) gtk_check_button_get_label (GTK_CHECK_BUTTON (widget)));
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    collect_check_labels (child, labels);
-}
-
 /* The Threads page shows, for every thread of the file, the file's count:
- * "NAME   thread TID, process PID   —   N samples". */
+ * its row's TID and Samples. */
 static void
 assert_thread_counts_are_the_files (SpWindow *window,
                                     const char *spool)
 {
   guint64 n_samples = 0;
   g_autoptr (GHashTable) counts = file_thread_samples (spool, &n_samples);
-  g_autoptr (GPtrArray) labels = g_ptr_array_new ();
+  g_autoptr (GPtrArray) names = g_ptr_array_new ();
+  g_autoptr (GPtrArray) tids = window_test_thread_column (GTK_WIDGET (window), "TID", names);
+  g_autoptr (GPtrArray) samples = window_test_thread_column (GTK_WIDGET (window), "Samples", NULL);
   guint checked = 0;
 
-  collect_check_labels (GTK_WIDGET (window), labels);
-  for (guint i = 0; i < labels->len; i++)
+  g_assert_cmpuint (tids->len, ==, samples->len);
+  for (guint i = 0; i < tids->len; i++)
     {
-      const char *label = g_ptr_array_index (labels, i);
-      const char *thread = strstr (label, "   thread ");
-      const char *dash = strstr (label, "   —   ");
-      gint64 tid;
-      guint64 *expected;
+      gint64 tid = g_ascii_strtoll (g_ptr_array_index (tids, i), NULL, 10);
+      guint64 *expected = g_hash_table_lookup (counts, &tid);
 
-      if (thread == NULL || dash == NULL)
-        continue;
-      tid = g_ascii_strtoll (thread + strlen ("   thread "), NULL, 10);
-      expected = g_hash_table_lookup (counts, &tid);
-      g_test_message ("%s (file: %" G_GUINT64_FORMAT ")", label, expected != NULL ? *expected : 0);
-      g_assert_cmpuint (g_ascii_strtoull (dash + strlen ("   —   "), NULL, 10), ==,
+      g_test_message ("%s   thread %s   —   %s samples (file: %" G_GUINT64_FORMAT ")",
+                      (const char *) g_ptr_array_index (names, i), (const char *) g_ptr_array_index (tids, i),
+                      (const char *) g_ptr_array_index (samples, i), expected != NULL ? *expected : 0);
+      g_assert_cmpuint (g_ascii_strtoull (g_ptr_array_index (samples, i), NULL, 10), ==,
                         expected != NULL ? *expected : 0);
       checked++;
     }

@@ -263,7 +263,7 @@ test_open_recording (void)
     gint64 deadline;
 
     sp_window_show_view (window, "threads");
-    alpha = window_test_find_check_button (GTK_WIDGET (window), "sp-alpha");
+    alpha = window_test_find_thread_check (GTK_WIDGET (window), "sp-alpha");
     g_assert_nonnull (alpha);
     g_assert_true (gtk_check_button_get_active (alpha));
     gui_test_save_png (GTK_WIDGET (window), "recording-threads.png");

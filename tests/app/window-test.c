@@ -11,6 +11,7 @@
 
 #include "gui-test.h"
 #include "sp-function-item.h"
+#include "sp-thread-list.h"
 #include "sp-tree-item.h"
 
 gboolean
@@ -127,6 +128,57 @@ window_test_find_widget (GtkWidget *widget,
                          GType type)
 {
   return gui_test_find (widget, is_of_type, GSIZE_TO_POINTER (type));
+}
+
+/* The Threads page's table, or NULL before the window has one. */
+static GtkColumnView *
+thread_table (GtkWidget *widget)
+{
+  GtkWidget *list = window_test_find_widget (widget, SP_TYPE_THREAD_LIST);
+
+  return list != NULL ? GTK_COLUMN_VIEW (window_test_find_widget (list, GTK_TYPE_COLUMN_VIEW)) : NULL;
+}
+
+GPtrArray *
+window_test_thread_column (GtkWidget *widget,
+                           const char *title,
+                           GPtrArray *names)
+{
+  GtkColumnView *table = thread_table (widget);
+  GPtrArray *values = g_ptr_array_new ();
+  g_autoptr (GPtrArray) rows = NULL;
+  guint name_column, column;
+
+  if (table == NULL)
+    return values;
+  rows = gui_test_table_rows (table);
+  name_column = gui_test_column_index (table, "Name");
+  column = gui_test_column_index (table, title);
+  for (guint i = 0; i < rows->len; i++)
+    {
+      g_ptr_array_add (values, (gpointer) gui_test_cell_text (gui_test_row_cell (rows->pdata[i], column)));
+      if (names != NULL)
+        g_ptr_array_add (names, (gpointer) gui_test_cell_text (gui_test_row_cell (rows->pdata[i], name_column)));
+    }
+  return values;
+}
+
+GtkCheckButton *
+window_test_find_thread_check (GtkWidget *widget,
+                               const char *name)
+{
+  GtkColumnView *table = thread_table (widget);
+  g_autoptr (GPtrArray) rows = NULL;
+  guint name_column;
+
+  if (table == NULL)
+    return NULL;
+  rows = gui_test_table_rows (table);
+  name_column = gui_test_column_index (table, "Name");
+  for (guint i = 0; i < rows->len; i++)
+    if (g_strcmp0 (gui_test_cell_text (gui_test_row_cell (rows->pdata[i], name_column)), name) == 0)
+      return GTK_CHECK_BUTTON (gui_test_row_cell (rows->pdata[i], gui_test_column_index (table, "Shown")));
+  return NULL;
 }
 
 gboolean

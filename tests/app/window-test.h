@@ -28,6 +28,18 @@ GtkButton *window_test_find_button (GtkWidget *widget,
 GtkCheckButton *window_test_find_check_button (GtkWidget *widget,
                                                const char *text);
 
+/* The check button of the Threads page's row whose Name is name, or
+ * NULL when the page has no such row. */
+GtkCheckButton *window_test_find_thread_check (GtkWidget *widget,
+                                               const char *name);
+
+/* What the Threads page's rows show in the column titled title (as
+ * strings, one per row, in widget order), and in the same order their
+ * names in names (may be NULL); newly allocated. */
+GPtrArray *window_test_thread_column (GtkWidget *widget,
+                                      const char *title,
+                                      GPtrArray *names);
+
 /* The first widget of type under widget (or widget itself). */
 GtkWidget *window_test_find_widget (GtkWidget *widget,
                                     GType type);

@@ -998,6 +998,63 @@ test_update_children_come_and_go (void)
   g_assert_false (gtk_tree_list_row_is_expandable (shrunk));
 }
 
+/* The tree of offcpu_example under metric. */
+static SpCallTree *
+metric_tree (SpProfile *profile,
+             SpMetric metric,
+             gboolean bottom_up)
+{
+  g_autoptr (SpFilter) filter = sp_filter_new ();
+
+  sp_filter_set_metric (filter, metric);
+  return sp_call_tree_new (profile, filter, NULL, bottom_up);
+}
+
+/* The Self and Total cells drawn for name. */
+static void
+assert_costs_drawn (SpCallTreeView *view,
+                    const char *name,
+                    const char *self_text,
+                    const char *total_text)
+{
+  g_autoptr (GPtrArray) labels = g_ptr_array_new ();
+
+  g_assert_nonnull (row_widget (view, name, labels));
+  g_assert_cmpstr (gtk_label_get_text (labels->pdata[2]), ==, self_text);
+  g_assert_cmpstr (gtk_label_get_text (labels->pdata[3]), ==, total_text);
+}
+
+/* With a time metric the cells show the share and the time; a tree of
+ * another metric of the same profile (updated in place) writes the same
+ * rows in its unit. Thread 2 of offcpu_example is off the CPU 30 ms in
+ * pipe_wait, 5 ms preempted in work and 10 ms without a stack. */
+static void
+test_time_metric (void)
+{
+  g_autoptr (SpProfile) profile = profile_from_text (offcpu_example);
+  GtkWidget *window;
+  SpCallTreeView *view = view_in_window (&window);
+
+  sp_call_tree_view_set_tree (view, profile, metric_tree (profile, SP_METRIC_OFF_CPU, FALSE));
+  settle ();
+  assert_costs_drawn (view, "main", "0.0%  (0 s)", "77.8%  (35.0 ms)");
+  assert_costs_drawn (view, "pipe_wait", "66.7%  (30.0 ms)", "66.7%  (30.0 ms)");
+  gui_test_save_png (window, "call-tree-off-cpu.png");
+
+  sp_call_tree_view_set_tree (view, profile, metric_tree (profile, SP_METRIC_CPU, FALSE));
+  settle ();
+  assert_costs_drawn (view, "main", "0.0%  (0)", "100.0%  (10)");
+  gtk_window_destroy (GTK_WINDOW (window));
+
+  /* Bottom-up wall-clock time: the blocking function is a root with its
+   * time, a quarter of the 120 ms (both threads from 1000 to 1060 ms). */
+  view = view_in_window (&window);
+  sp_call_tree_view_set_tree (view, profile, metric_tree (profile, SP_METRIC_WALL, TRUE));
+  settle ();
+  assert_costs_drawn (view, "pipe_wait", "25.0%  (30.0 ms)", "25.0%  (30.0 ms)");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static void
 test_screenshot (void)
 {
@@ -1050,6 +1107,7 @@ main (int argc,
   g_test_add_func ("/ui/call-tree-view/update-like-new", test_update_like_new);
   g_test_add_func ("/ui/call-tree-view/update-ties", test_update_ties);
   g_test_add_func ("/ui/call-tree-view/children-come-and-go", test_update_children_come_and_go);
+  g_test_add_func ("/ui/call-tree-view/time-metric", test_time_metric);
   g_test_add_func ("/ui/call-tree-view/screenshot", test_screenshot);
   return g_test_run ();
 }

@@ -7,10 +7,12 @@
  * reads like the table it expects. Also saves a PNG for review
  * (SP_SCREENSHOT_DIR, or a temporary folder). */
 #include <gtk/gtk.h>
+#include <string.h>
 
 #include "gui-test.h"
 #include "profile-builder.h"
 #include "sp-callers-view.h"
+#include "sp-filter.h"
 #include "sp-function-item.h"
 #include "sp-function-list.h"
 #include "sp-name-label.h"
@@ -312,6 +314,60 @@ test_chosen_while_hidden (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* The tooltip of the heading titled title. */
+static const char *
+heading_tooltip (GtkWidget *view,
+                 const char *title)
+{
+  GtkWidget *heading = find_label (view, title);
+
+  g_assert_nonnull (heading);
+  return gtk_widget_get_tooltip_text (heading);
+}
+
+/* With a time metric the figures, cells and headings speak of time:
+ * offcpu_example's thread 2 waits 30 ms in pipe_wait, of 45 ms off the
+ * CPU. Set back to samples, the same rows are written as counts. */
+static void
+test_time_metric (void)
+{
+  g_autoptr (SpProfile) profile = profile_from_text (offcpu_example);
+  g_autoptr (SpFilter) filter = sp_filter_new ();
+  GtkWidget *window = gtk_window_new ();
+  SpCallersView *view = sp_callers_view_new ();
+  GArray *functions, *callers, *callees;
+  SpFunctionCost cost;
+
+  sp_filter_set_metric (filter, SP_METRIC_OFF_CPU);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1100, 560);
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (view));
+  g_assert_cmpint (sp_callers_view_get_metric (view), ==, SP_METRIC_CPU);
+  g_assert_null (strstr (heading_tooltip (GTK_WIDGET (view), "Functions"), "time"));
+  sp_callers_view_set_metric (view, SP_METRIC_OFF_CPU);
+  functions = sp_function_list_new (profile, filter, NULL);
+  sp_callers_view_set_functions (view, profile, functions, all_samples (functions));
+  sp_function_list_callers_callees (profile, filter, NULL, function_named (profile, "pipe_wait"), &cost, &callers,
+                                    &callees);
+  sp_callers_view_set_function (view, &cost, callers, callees);
+  assert_rows (sp_callers_view_get_callers (view), "main 30000000/30000000");
+  gtk_window_present (GTK_WINDOW (window));
+  run_frames (0.3);
+  gui_test_save_png (window, "callers-view-off-cpu.png");
+  g_assert_nonnull (find_label (window, "[kernel.kallsyms]   ·   self 66.7%  (30.0 ms)   ·   total 66.7%  (30.0 ms)"));
+  g_assert_nonnull (find_cell (GTK_WIDGET (table_of (view, 0)), "22.2%  (10.0 ms)"));
+  g_assert_nonnull (find_cell (GTK_WIDGET (table_of (view, 1)), "66.7%  (30.0 ms)"));
+  g_assert_nonnull (strstr (heading_tooltip (GTK_WIDGET (view), "Functions"), "off-CPU time"));
+  g_assert_nonnull (strstr (heading_tooltip (GTK_WIDGET (view), "Callers"), "off-CPU time"));
+  g_assert_nonnull (strstr (heading_tooltip (GTK_WIDGET (view), "Callees"), "off-CPU time"));
+
+  sp_callers_view_set_metric (view, SP_METRIC_CPU);
+  run_frames (0.2);
+  g_assert_nonnull (find_label (window, "[kernel.kallsyms]   ·   self 66.7%  (30000000)   ·   total 66.7%  (30000000)"));
+  g_assert_nonnull (find_cell (GTK_WIDGET (table_of (view, 0)), "22.2%  (10000000)"));
+  g_assert_null (strstr (heading_tooltip (GTK_WIDGET (view), "Functions"), "time"));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int argc,
       char **argv)
@@ -323,5 +379,6 @@ main (int argc,
   g_test_add_func ("/ui/callers-view/activate", test_activate);
   g_test_add_func ("/ui/callers-view/screenshot", test_screenshot);
   g_test_add_func ("/ui/callers-view/chosen-while-hidden", test_chosen_while_hidden);
+  g_test_add_func ("/ui/callers-view/time-metric", test_time_metric);
   return g_test_run ();
 }

@@ -617,6 +617,37 @@ test_search_next (void)
   fixture_teardown (&f);
 }
 
+/* The tooltip says samples for samples and times for a time metric:
+ * offcpu_example's thread 2 waits 30 ms in pipe_wait, of 45 ms off the
+ * CPU; thread 1 has 10 samples in spin. */
+static void
+test_time_metric (void)
+{
+  Fixture f = { 0 };
+  g_autoptr (SpFilter) filter = sp_filter_new ();
+  SpCallTree *tree;
+  g_autofree char *cpu = NULL;
+  g_autofree char *off_cpu = NULL;
+  g_autofree char *root = NULL;
+
+  f.profile = profile_from_text (offcpu_example);
+  tree = sp_call_tree_new (f.profile, NULL, NULL, FALSE);
+  fixture_setup (&f, tree);
+  cpu = sp_flame_graph_describe (f.graph, find_node (&f, tree, "main;spin"));
+  g_assert_true (g_str_has_suffix (cpu, "\nSelf: 10 samples (100.0%)\nTotal: 10 samples (100.0%)"));
+
+  sp_filter_set_metric (filter, SP_METRIC_OFF_CPU);
+  tree = sp_call_tree_new (f.profile, filter, NULL, FALSE);
+  sp_flame_graph_set_tree (f.graph, f.profile, tree);
+  off_cpu = sp_flame_graph_describe (f.graph, find_node (&f, tree, "main;pipe_wait"));
+  g_test_message ("%s", off_cpu);
+  g_assert_true (g_str_has_suffix (off_cpu, "\nSelf: 30.0 ms (66.7%)\nTotal: 30.0 ms (66.7%)"));
+  root = sp_flame_graph_describe (f.graph, 0);
+  g_assert_cmpstr (root, ==, "<b>all off-CPU time</b>\nSelf: 0 s (0.0%)\nTotal: 45.0 ms (100.0%)");
+  save_screenshot (&f, "flame-graph-off-cpu.png");
+  fixture_teardown (&f);
+}
+
 int
 main (int argc,
       char **argv)
@@ -625,6 +656,7 @@ main (int argc,
     return 0;
 
   g_test_add_func ("/ui/flame-graph/layout", test_layout);
+  g_test_add_func ("/ui/flame-graph/time-metric", test_time_metric);
   g_test_add_func ("/ui/flame-graph/zoom", test_zoom);
   g_test_add_func ("/ui/flame-graph/deep", test_deep);
   g_test_add_func ("/ui/flame-graph/icicle", test_icicle);
