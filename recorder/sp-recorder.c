@@ -19,6 +19,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "sp-perf-access.h"
+
 #define POLL_MS               50
 #define PROGRESS_INTERVAL_NS  (1000 * 1000000ull)
 /* Records this much older than "now" are surely all out of the rings. */
@@ -667,18 +669,9 @@ cleanup (SpRecorder *r)
 static void
 warn_kernel_refused (void)
 {
-  FILE *file = fopen ("/proc/sys/kernel/perf_event_paranoid", "re");
-  int paranoid = 2;
-
-  if (file != NULL)
-    {
-      if (fscanf (file, "%d", &paranoid) != 1)
-        paranoid = 2;
-      fclose (file);
-    }
   fprintf (stderr,
            "stackpulse-record: warning: kernel stacks are not permitted (kernel.perf_event_paranoid is %d,\n"
-           "  they need 1 or less, or CAP_PERFMON); recording user stacks only\n", paranoid);
+           "  they need 1 or less, or CAP_PERFMON); recording user stacks only\n", sp_perf_paranoid ());
 }
 
 static void
