@@ -228,7 +228,8 @@ attach_requested (SpProcessPicker *picker,
                   const char *name,
                   SpWindow *self)
 {
-  SpRecordOptions options = { .frequency_hz = 1000, .kernel_stacks = TRUE, .pid = pid };
+  SpRecordOptions options = { .frequency_hz = 1000, .kernel_stacks = TRUE, .pid = pid,
+                              .off_cpu = sp_process_picker_get_off_cpu (picker) };
 
   record_in_window (self, &options);
 }
