@@ -49,6 +49,25 @@ gboolean window_test_record (const char *spool,
                              const char *program,
                              ...) G_GNUC_NULL_TERMINATED;
 
+/* For a recorder the kernel refuses (as root): copies $SP_RECORD into dir
+ * (which nobody can reach) and writes dir/record-as-nobody, which runs
+ * the copy as nobody (setpriv) unless PKEXEC_UID is set (pkexec or its
+ * stand-in raised it: then as the caller). The test's cache folder, where
+ * the window records, is opened to all. Returns the wrapper's path, for
+ * STACKPULSE_RECORD. */
+char *window_test_write_nobody_recorder (const char *dir);
+
+/* Writes dir/pkexec, a stand-in for pkexec: it does to the program's
+ * surroundings what pkexec does (root's folder, a clean environment with
+ * PKEXEC_UID, no descriptor past stderr) without asking anyone. Returns
+ * its path. */
+char *window_test_write_pkexec_stand_in (const char *dir);
+
+/* A copy of the program from in dir (reachable by nobody when dir is);
+ * returns its path. */
+char *window_test_copy_program (const char *from,
+                                const char *dir);
+
 /* Removes a test's folder and the files the test left in it. */
 void window_test_remove_dir (const char *dir);
 
