@@ -298,17 +298,23 @@ shows_spool_counters (gpointer window)
   return status != NULL && !g_str_has_prefix (gtk_label_get_text (status), "Recording with administrator rights: 0 ");
 }
 
+/* attach_refused in a new window, for window_test_check_pkexec_offer. */
+static SpWindow *
+attempt_attach (gpointer pid,
+                gboolean *offered)
+{
+  SpWindow *window = sp_window_new (NULL);
+
+  *offered = attach_refused (window, GPOINTER_TO_INT (pid));
+  return window;
+}
+
 static void
 test_refused (void)
 {
   g_autoptr (GError) error = NULL;
   g_autofree char *dir = g_dir_make_tmp ("stackpulse-refused-XXXXXX", &error);
-  g_autofree char *pkexec = g_find_program_in_path ("pkexec");
   g_autofree char *wrapper = NULL;
-  g_autofree char *bin = NULL;
-  g_autofree char *stand_in = NULL;
-  g_autofree char *path = NULL;
-  g_autofree char *original_path = NULL;
   gboolean root = getuid () == 0;
   GPid pid;
   SpWindow *window;
@@ -332,32 +338,15 @@ test_refused (void)
       pid = 1;
     }
 
-  /* The window explains, and offers pkexec if and only if it exists:
-   * with no pkexec on PATH, and with this machine's PATH. */
-  original_path = g_strdup (g_getenv ("PATH"));
-  bin = g_build_filename (dir, "bin", NULL);
-  g_assert_cmpint (g_mkdir (bin, 0755), ==, 0);
-  g_setenv ("PATH", bin, TRUE);
-  window = sp_window_new (NULL);
-  g_assert_false (attach_refused (window, pid));
-  gui_test_save_png (GTK_WIDGET (window), "attach-refused.png");
-  gtk_window_destroy (GTK_WINDOW (window));
-  g_setenv ("PATH", original_path, TRUE);
-  window = sp_window_new (NULL);
-  g_assert_cmpint (attach_refused (window, pid), ==, pkexec != NULL);
-  gtk_window_destroy (GTK_WINDOW (window));
-  if (!root)
+  /* The window explains, and offers pkexec if and only if it exists. */
+  if (!window_test_check_pkexec_offer (dir, attempt_attach, GINT_TO_POINTER (pid), "attach-refused.png"))
     {
-      g_rmdir (bin);
       g_rmdir (dir);
       return;
     }
 
   /* A pkexec on PATH that does not ask: taking the offer records the
    * same process, the counters coming from the spool. */
-  stand_in = window_test_write_pkexec_stand_in (bin);
-  path = g_strconcat (bin, ":", original_path, NULL);
-  g_setenv ("PATH", path, TRUE);
   window = sp_window_new (NULL);
   g_assert_true (attach_refused (window, pid));
   gui_test_save_png (GTK_WIDGET (window), "attach-refused-pkexec.png");
@@ -366,8 +355,7 @@ test_refused (void)
   check_attached_live (window, pid, "attach-elevated.png");
   gtk_window_destroy (GTK_WINDOW (window));
   window_test_stop_workload (pid);
-  g_setenv ("PATH", original_path, TRUE);
-  window_test_remove_dir (bin);
+  window_test_pkexec_offer_end (dir);
   window_test_remove_dir (dir);
 }
 

@@ -79,26 +79,28 @@ says_stacks_missing (SpWindow *window)
   return offer != NULL && window_test_is_shown (GTK_WIDGET (offer));
 }
 
-/* The window that is not window: the one the offer opened. */
-static SpWindow *
-other_window (SpWindow *window)
-{
-  GListModel *toplevels = gtk_window_get_toplevels ();
-
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-    {
-      g_autoptr (GObject) item = g_list_model_get_item (toplevels, i);
-
-      if (SP_IS_WINDOW (item) && item != G_OBJECT (window))
-        return SP_WINDOW (item);
-    }
-  return NULL;
-}
-
 static gboolean
 has_other_window (gpointer window)
 {
-  return other_window (window) != NULL;
+  return window_test_other_window (window) != NULL;
+}
+
+typedef struct {
+  const char *workload;
+  const char *dir;
+} Recording;
+
+/* record_off_cpu and says_stacks_missing, for
+ * window_test_check_pkexec_offer. */
+static SpWindow *
+attempt_recording (gpointer data,
+                   gboolean *offered)
+{
+  const Recording *recording = data;
+  SpWindow *window = record_off_cpu (recording->workload, recording->dir);
+
+  *offered = says_stacks_missing (window);
+  return window;
 }
 
 static void
@@ -106,59 +108,30 @@ test_stacks_missing (void)
 {
   g_autoptr (GError) error = NULL;
   g_autofree char *dir = g_dir_make_tmp ("stackpulse-offcpu-offer-XXXXXX", &error);
-  g_autofree char *pkexec = g_find_program_in_path ("pkexec");
   g_autofree char *workload = NULL;
   g_autofree char *wrapper = NULL;
-  g_autofree char *bin = NULL;
-  g_autofree char *stand_in = NULL;
-  g_autofree char *path = NULL;
-  g_autofree char *original_path = NULL;
-  gboolean root = getuid () == 0;
+  Recording recording;
   SpWindow *window;
   SpWindow *elevated;
 
   g_assert_no_error (error);
-  if (sp_perf_paranoid () <= 1)
+  if (sp_perf_paranoid () <= 1 || (getuid () != 0 && sp_perf_kernel_sampling_allowed ()))
     {
-      g_test_skip ("kernel.perf_event_paranoid <= 1: everyone may record blocked stacks here");
-      g_rmdir (dir);
-      return;
-    }
-  if (!root && sp_perf_kernel_sampling_allowed ())
-    {
-      g_test_skip ("this process may sample the kernel (CAP_PERFMON): blocked stacks are recorded");
+      g_test_skip ("this process, or everyone, may sample the kernel here: blocked stacks are recorded");
       g_rmdir (dir);
       return;
     }
   g_assert_cmpint (g_chmod (dir, 0755), ==, 0);
   workload = window_test_copy_program (g_getenv ("SP_WORK_OFFCPU"), dir);
-  if (root)
-    {
-      /* The recorder as nobody; raised (the stand-in pkexec sets
-       * PKEXEC_UID, as pkexec does), it stays root. */
-      wrapper = window_test_write_nobody_recorder (dir);
-      g_setenv ("STACKPULSE_RECORD", wrapper, TRUE);
-    }
-  else
-    g_setenv ("STACKPULSE_RECORD", g_getenv ("SP_RECORD"), TRUE);
+  recording = (Recording) { workload, dir };
+  /* As root, the recorder as nobody; raised (the stand-in pkexec sets
+   * PKEXEC_UID, as pkexec does), it stays root. */
+  wrapper = getuid () == 0 ? window_test_write_nobody_recorder (dir) : g_strdup (g_getenv ("SP_RECORD"));
+  g_setenv ("STACKPULSE_RECORD", wrapper, TRUE);
 
-  /* The window explains, and offers pkexec if and only if it exists:
-   * with no pkexec on PATH, and with this machine's PATH. */
-  original_path = g_strdup (g_getenv ("PATH"));
-  bin = g_build_filename (dir, "bin", NULL);
-  g_assert_cmpint (g_mkdir (bin, 0755), ==, 0);
-  g_setenv ("PATH", bin, TRUE);
-  window = record_off_cpu (workload, dir);
-  g_setenv ("PATH", original_path, TRUE);
-  g_assert_false (says_stacks_missing (window));
-  gui_test_save_png (GTK_WIDGET (window), "offcpu-stacks-missing.png");
-  gtk_window_destroy (GTK_WINDOW (window));
-  window = record_off_cpu (workload, dir);
-  g_assert_cmpint (says_stacks_missing (window), ==, pkexec != NULL);
-  gtk_window_destroy (GTK_WINDOW (window));
-  if (!root)
+  /* The window explains, and offers pkexec if and only if it exists. */
+  if (!window_test_check_pkexec_offer (dir, attempt_recording, &recording, "offcpu-stacks-missing.png"))
     {
-      window_test_remove_dir (bin);
       window_test_remove_dir (dir);
       return;
     }
@@ -166,15 +139,12 @@ test_stacks_missing (void)
   /* A pkexec on PATH that does not ask: taking the offer records the same
    * program again, in a new window (this one keeps what it shows), with
    * the stacks: no note there. */
-  stand_in = window_test_write_pkexec_stand_in (bin);
-  path = g_strconcat (bin, ":", original_path, NULL);
-  g_setenv ("PATH", path, TRUE);
   window = record_off_cpu (workload, dir);
   g_assert_true (says_stacks_missing (window));
   gui_test_save_png (GTK_WIDGET (window), "offcpu-stacks-missing-pkexec.png");
   gtk_widget_activate_action (GTK_WIDGET (window), "win.record-again-elevated", NULL);
   g_assert_true (window_test_wait (has_other_window, window, 10));
-  elevated = other_window (window);
+  elevated = window_test_other_window (window);
   g_assert_true (window_test_wait (not_recording, elevated, 30));
   window_test_run (0.2);
   g_assert_cmpstr (sp_window_get_page (elevated), ==, "profile");
@@ -183,8 +153,7 @@ test_stacks_missing (void)
   gui_test_save_png (GTK_WIDGET (elevated), "offcpu-elevated.png");
   gtk_window_destroy (GTK_WINDOW (elevated));
   gtk_window_destroy (GTK_WINDOW (window));
-  g_setenv ("PATH", original_path, TRUE);
-  window_test_remove_dir (bin);
+  window_test_pkexec_offer_end (dir);
   window_test_remove_dir (dir);
 }
 

@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "gui-test.h"
 #include "sp-function-item.h"
@@ -127,6 +128,21 @@ window_test_find_widget (GtkWidget *widget,
                          GType type)
 {
   return gui_test_find (widget, is_of_type, GSIZE_TO_POINTER (type));
+}
+
+SpWindow *
+window_test_other_window (SpWindow *self)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr (GObject) window = g_list_model_get_item (toplevels, i);
+
+      if (SP_IS_WINDOW (window) && window != G_OBJECT (self))
+        return SP_WINDOW (window);
+    }
+  return NULL;
 }
 
 gboolean
@@ -281,8 +297,9 @@ window_test_write_nobody_recorder (const char *dir)
   return write_script (dir, "record-as-nobody", text);
 }
 
-char *
-window_test_write_pkexec_stand_in (const char *dir)
+/* pkexec that asks nobody (window_test_check_pkexec_offer). */
+static char *
+write_pkexec_stand_in (const char *dir)
 {
   return write_script (dir, "pkexec",
                        "#!/bin/sh\n"
@@ -291,6 +308,52 @@ window_test_write_pkexec_stand_in (const char *dir)
                        "cd / || exit 127\n"
                        "exec /usr/bin/env -i PKEXEC_UID=\"$(/usr/bin/id -u)\" PATH=/usr/sbin:/usr/bin:/sbin:/bin \"$@\" "
                        "3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&-\n");
+}
+
+static char *saved_path;
+
+gboolean
+window_test_check_pkexec_offer (const char *dir,
+                                WindowTestAttempt attempt,
+                                gpointer data,
+                                const char *screenshot)
+{
+  g_autofree char *pkexec = g_find_program_in_path ("pkexec");
+  g_autofree char *bin = g_build_filename (dir, "bin", NULL);
+  g_autofree char *path = NULL;
+  gboolean offered;
+  SpWindow *window;
+
+  g_free (saved_path);
+  saved_path = g_strdup (g_getenv ("PATH"));
+  g_assert_cmpint (g_mkdir (bin, 0755), ==, 0);
+  g_setenv ("PATH", bin, TRUE);
+  window = attempt (data, &offered);
+  g_setenv ("PATH", saved_path, TRUE);
+  g_assert_false (offered);
+  gui_test_save_png (GTK_WIDGET (window), screenshot);
+  gtk_window_destroy (GTK_WINDOW (window));
+  window = attempt (data, &offered);
+  g_assert_cmpint (offered, ==, pkexec != NULL);
+  gtk_window_destroy (GTK_WINDOW (window));
+  if (getuid () != 0)
+    {
+      window_test_remove_dir (bin);
+      return FALSE;
+    }
+  g_free (write_pkexec_stand_in (bin));
+  path = g_strconcat (bin, ":", saved_path, NULL);
+  g_setenv ("PATH", path, TRUE);
+  return TRUE;
+}
+
+void
+window_test_pkexec_offer_end (const char *dir)
+{
+  g_autofree char *bin = g_build_filename (dir, "bin", NULL);
+
+  g_setenv ("PATH", saved_path, TRUE);
+  window_test_remove_dir (bin);
 }
 
 void

@@ -32,6 +32,9 @@ GtkCheckButton *window_test_find_check_button (GtkWidget *widget,
 GtkWidget *window_test_find_widget (GtkWidget *widget,
                                     GType type);
 
+/* The window that is not self (a second one it opened), or NULL. */
+SpWindow *window_test_other_window (SpWindow *self);
+
 /* Whether widget and all its ancestors are visible. */
 gboolean window_test_is_shown (GtkWidget *widget);
 
@@ -57,11 +60,26 @@ gboolean window_test_record (const char *spool,
  * STACKPULSE_RECORD. */
 char *window_test_write_nobody_recorder (const char *dir);
 
-/* Writes dir/pkexec, a stand-in for pkexec: it does to the program's
- * surroundings what pkexec does (root's folder, a clean environment with
- * PKEXEC_UID, no descriptor past stderr) without asking anyone. Returns
- * its path. */
-char *window_test_write_pkexec_stand_in (const char *dir);
+/* A window that has just tried something pkexec would help with (a refused
+ * recording, one without blocked stacks); *offered: whether it offers to
+ * do it again through pkexec. */
+typedef SpWindow *(*WindowTestAttempt) (gpointer data,
+                                        gboolean *offered);
+
+/* The window offers pkexec exactly when pkexec is installed: attempt runs
+ * with no pkexec on PATH (screenshot saved, no offer), then with this
+ * machine's PATH; each window is closed. As root, a stand-in pkexec then
+ * goes first on PATH (in DIR/bin) for the caller to take the offer: it
+ * does to the program's surroundings what pkexec does (root's folder, a
+ * clean environment with PKEXEC_UID, no descriptor past stderr) without
+ * asking anyone, and
+ * TRUE is returned; window_test_pkexec_offer_end puts PATH back. Not root:
+ * FALSE, PATH as it was, nothing more to test. */
+gboolean window_test_check_pkexec_offer (const char *dir,
+                                         WindowTestAttempt attempt,
+                                         gpointer data,
+                                         const char *screenshot);
+void window_test_pkexec_offer_end (const char *dir);
 
 /* A copy of the program from in dir (reachable by nobody when dir is);
  * returns its path. */
