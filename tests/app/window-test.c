@@ -130,21 +130,6 @@ window_test_find_widget (GtkWidget *widget,
   return gui_test_find (widget, is_of_type, GSIZE_TO_POINTER (type));
 }
 
-SpWindow *
-window_test_other_window (SpWindow *self)
-{
-  GListModel *toplevels = gtk_window_get_toplevels ();
-
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-    {
-      g_autoptr (GObject) window = g_list_model_get_item (toplevels, i);
-
-      if (SP_IS_WINDOW (window) && window != G_OBJECT (self))
-        return SP_WINDOW (window);
-    }
-  return NULL;
-}
-
 gboolean
 window_test_is_shown (GtkWidget *widget)
 {
@@ -228,6 +213,84 @@ window_test_record (const char *spool,
     g_error ("stackpulse-record failed here (status %d): CI must be able to record", status);
   g_test_skip ("stackpulse-record cannot record here (perf_event refused?)");
   return FALSE;
+}
+
+void
+window_test_remove_dir (const char *dir)
+{
+  g_autoptr (GDir) listing = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  while (listing != NULL && (name = g_dir_read_name (listing)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+
+      g_unlink (path);
+    }
+  g_rmdir (dir);
+}
+
+guint64
+window_test_top_level_total (GListModel *rows)
+{
+  guint64 total = 0;
+
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr (GtkTreeListRow) row = g_list_model_get_item (rows, i);
+      g_autoptr (SpTreeItem) item = gtk_tree_list_row_get_item (row);
+
+      if (gtk_tree_list_row_get_depth (row) == 0)
+        total += sp_function_item_get_total (SP_FUNCTION_ITEM (item));
+    }
+  return total;
+}
+
+char *
+window_test_chosen_name (SpCallersView *view)
+{
+  GListModel *rows = sp_callers_view_get_functions (view);
+
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr (SpFunctionItem) item = g_list_model_get_item (rows, i);
+
+      if (sp_function_item_get_function (item) == sp_callers_view_get_function (view))
+        return g_strdup (sp_function_item_get_name (item));
+    }
+  return NULL;
+}
+
+char *
+window_test_figure_text (GtkWidget *window,
+                         const char *name)
+{
+  GtkWidget *grid = window_test_find_widget (window, GTK_TYPE_GRID);
+
+  g_assert_nonnull (grid);
+  for (int row = 0; gtk_grid_get_child_at (GTK_GRID (grid), 0, row) != NULL; row++)
+    {
+      GtkWidget *label = gtk_grid_get_child_at (GTK_GRID (grid), 0, row);
+
+      if (g_str_equal (gtk_label_get_text (GTK_LABEL (label)), name))
+        return g_strdup (gtk_label_get_text (GTK_LABEL (gtk_grid_get_child_at (GTK_GRID (grid), 1, row))));
+    }
+  return NULL;
+}
+
+SpWindow *
+window_test_other_window (SpWindow *self)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr (GObject) window = g_list_model_get_item (toplevels, i);
+
+      if (SP_IS_WINDOW (window) && window != G_OBJECT (self))
+        return SP_WINDOW (window);
+    }
+  return NULL;
 }
 
 static char *
@@ -354,69 +417,6 @@ window_test_pkexec_offer_end (const char *dir)
 
   g_setenv ("PATH", saved_path, TRUE);
   window_test_remove_dir (bin);
-}
-
-void
-window_test_remove_dir (const char *dir)
-{
-  g_autoptr (GDir) listing = g_dir_open (dir, 0, NULL);
-  const char *name;
-
-  while (listing != NULL && (name = g_dir_read_name (listing)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (dir, name, NULL);
-
-      g_unlink (path);
-    }
-  g_rmdir (dir);
-}
-
-guint64
-window_test_top_level_total (GListModel *rows)
-{
-  guint64 total = 0;
-
-  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
-    {
-      g_autoptr (GtkTreeListRow) row = g_list_model_get_item (rows, i);
-      g_autoptr (SpTreeItem) item = gtk_tree_list_row_get_item (row);
-
-      if (gtk_tree_list_row_get_depth (row) == 0)
-        total += sp_function_item_get_total (SP_FUNCTION_ITEM (item));
-    }
-  return total;
-}
-
-char *
-window_test_chosen_name (SpCallersView *view)
-{
-  GListModel *rows = sp_callers_view_get_functions (view);
-
-  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
-    {
-      g_autoptr (SpFunctionItem) item = g_list_model_get_item (rows, i);
-
-      if (sp_function_item_get_function (item) == sp_callers_view_get_function (view))
-        return g_strdup (sp_function_item_get_name (item));
-    }
-  return NULL;
-}
-
-char *
-window_test_figure_text (GtkWidget *window,
-                         const char *name)
-{
-  GtkWidget *grid = window_test_find_widget (window, GTK_TYPE_GRID);
-
-  g_assert_nonnull (grid);
-  for (int row = 0; gtk_grid_get_child_at (GTK_GRID (grid), 0, row) != NULL; row++)
-    {
-      GtkWidget *label = gtk_grid_get_child_at (GTK_GRID (grid), 0, row);
-
-      if (g_str_equal (gtk_label_get_text (GTK_LABEL (label)), name))
-        return g_strdup (gtk_label_get_text (GTK_LABEL (gtk_grid_get_child_at (GTK_GRID (grid), 1, row))));
-    }
-  return NULL;
 }
 
 typedef struct {
