@@ -4,6 +4,7 @@
  * the processes come from sp-process.c, read again on Refresh. */
 #include "sp-process-picker.h"
 
+#include "sp-offcpu-option.h"
 #include "sp-process.h"
 
 typedef enum {
@@ -23,6 +24,7 @@ struct _SpProcessPicker
   GtkColumnView      *view;
   GtkWidget          *attach_button;
   GtkLabel           *count_label;
+  GtkCheckButton     *off_cpu;
 
   /* Owned references */
   GListStore         *processes;
@@ -325,6 +327,7 @@ sp_process_picker_init (SpProcessPicker *self)
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   GtkWidget *scroller = gtk_scrolled_window_new ();
+  GtkWidget *option;
 
   gtk_window_set_title (GTK_WINDOW (self), "Attach to a Process");
   gtk_window_set_default_size (GTK_WINDOW (self), 760, 520);
@@ -365,9 +368,18 @@ sp_process_picker_init (SpProcessPicker *self)
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->search));
   gtk_box_append (GTK_BOX (box), scroller);
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->count_label));
+  option = sp_offcpu_option_new (&self->off_cpu);
+  g_object_set (option, "margin-top", 4, "margin-bottom", 8, "margin-start", 8, "margin-end", 8, NULL);
+  gtk_box_append (GTK_BOX (box), option);
   gtk_window_set_child (GTK_WINDOW (self), box);
   sp_process_picker_refresh (self);
   gtk_widget_grab_focus (GTK_WIDGET (self->search));
+}
+
+gboolean
+sp_process_picker_get_off_cpu (SpProcessPicker *self)
+{
+  return gtk_check_button_get_active (self->off_cpu);
 }
 
 SpProcessPicker *

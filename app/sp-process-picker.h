@@ -3,7 +3,8 @@
  *
  * A list of the processes /proc shows (pid, name, user, CPU time, command
  * line), filtered by one search entry that matches any of them, sortable
- * by column, refreshable. Choosing one emits "attach" and closes. */
+ * by column, refreshable, and whether to record off-CPU time too
+ * (app/sp-offcpu-option.h). Choosing one emits "attach" and closes. */
 #pragma once
 
 #include <gtk/gtk.h>
@@ -34,5 +35,8 @@ gboolean sp_process_picker_select_pid (SpProcessPicker *self,
 /* What the Attach button does: emits "attach" for the selected process
  * and closes; FALSE when nothing is selected. */
 gboolean sp_process_picker_attach (SpProcessPicker *self);
+
+/* Whether the attach should record off-CPU time (--off-cpu). */
+gboolean sp_process_picker_get_off_cpu (SpProcessPicker *self);
 
 G_END_DECLS

@@ -3,6 +3,8 @@
  * the few widgets and their wiring in one place. */
 #include "sp-record-dialog.h"
 
+#include "sp-offcpu-option.h"
+
 /* The call-graph choices, in the drop-down's order; the first is the
  * recorder's default and is not passed on. */
 static const struct {
@@ -25,6 +27,7 @@ struct _SpRecordDialog
   GtkSpinButton  *frequency;
   GtkDropDown    *call_graph;
   GtkCheckButton *kernel;
+  GtkCheckButton *off_cpu;
   GtkLabel       *message;
 };
 
@@ -109,6 +112,7 @@ sp_record_dialog_get_options (SpRecordDialog *self,
   options->frequency_hz = (guint) gtk_spin_button_get_value_as_int (self->frequency);
   options->call_graph = g_strdup (call_graphs[gtk_drop_down_get_selected (self->call_graph)].mode);
   options->kernel_stacks = gtk_check_button_get_active (self->kernel);
+  options->off_cpu = gtk_check_button_get_active (self->off_cpu);
   return TRUE;
 }
 
@@ -245,6 +249,7 @@ sp_record_dialog_init (SpRecordDialog *self)
   GtkWidget *header = gtk_header_bar_new ();
   GtkWidget *record = gtk_button_new_with_mnemonic ("_Record");
   GtkWidget *environment;
+  GtkWidget *off_cpu;
   int row = 0;
 
   gtk_window_set_title (GTK_WINDOW (self), "Record a Program");
@@ -267,6 +272,7 @@ sp_record_dialog_init (SpRecordDialog *self)
   gtk_widget_set_halign (GTK_WIDGET (self->frequency), GTK_ALIGN_START);
   self->kernel = GTK_CHECK_BUTTON (gtk_check_button_new_with_mnemonic ("Include _kernel stacks"));
   gtk_check_button_set_active (self->kernel, TRUE);
+  off_cpu = sp_offcpu_option_new (&self->off_cpu);
   self->message = GTK_LABEL (gtk_label_new (NULL));
   gtk_label_set_wrap (self->message, TRUE);
   gtk_label_set_xalign (self->message, 0);
@@ -288,6 +294,7 @@ sp_record_dialog_init (SpRecordDialog *self)
   gtk_grid_attach (grid, row_label ("Call _graph", create_call_graph (self)), 0, row, 1, 1);
   gtk_grid_attach (grid, GTK_WIDGET (self->call_graph), 1, row++, 1, 1);
   gtk_grid_attach (grid, GTK_WIDGET (self->kernel), 1, row++, 1, 1);
+  gtk_grid_attach (grid, off_cpu, 1, row++, 1, 1);
   gtk_grid_attach (grid, GTK_WIDGET (self->message), 0, row++, 2, 1);
   gtk_window_set_child (GTK_WINDOW (self), GTK_WIDGET (grid));
 }

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sp-record-dialog.h: what to record: a command line, its working
  * directory and extra environment, the sampling frequency, the call-graph
- * mode, kernel stacks on or off. */
+ * mode, kernel stacks on or off, off-CPU time on or off (on where the
+ * kernel gives it; app/sp-offcpu-option.h). Each opening starts from these
+ * defaults: no choice is remembered from one recording to the next. */
 #pragma once
 
 #include <gtk/gtk.h>

@@ -200,6 +200,8 @@ sp_recording_session_build_argv (const char *recorder,
   /* Only a choice the user made: the recorder's default is "auto". */
   if (options->call_graph != NULL && !g_str_equal (options->call_graph, "auto"))
     g_ptr_array_add (argv, g_strdup_printf ("--call-graph=%s", options->call_graph));
+  if (options->off_cpu)
+    g_ptr_array_add (argv, g_strdup ("--off-cpu"));
   g_ptr_array_add (argv, g_strdup ("--control-stdin"));
   if (progress_fd >= 0)
     g_ptr_array_add (argv, g_strdup_printf ("--progress-fd=%d", progress_fd));

@@ -23,6 +23,7 @@ typedef struct {
   char     **environment;     /* KEY=VALUE added to the command's, or NULL */
   char      *call_graph;      /* "fp", "dwarf"; NULL or "auto": the recorder picks */
   gboolean   elevated;        /* run the recorder through pkexec */
+  gboolean   off_cpu;         /* --off-cpu: thread states, off-CPU times, blocked stacks where allowed */
 } SpRecordOptions;
 
 void sp_record_options_clear (SpRecordOptions *options);

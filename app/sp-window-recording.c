@@ -10,6 +10,7 @@
 #include "sp-process.h"
 #include "sp-process-picker.h"
 #include "sp-record-dialog.h"
+#include "sp-window-offcpu.h"
 
 static void
 session_progress (SpRecordingSession *session,
@@ -77,6 +78,7 @@ session_finished (SpRecordingSession *session,
                                                                                     "program failed or was stopped).");
     }
   sp_analysis_recording_ended (self->analysis);
+  _sp_window_offcpu_check_stacks (self, session);
 }
 
 /* The program's name: the command's, or the attached process's. */
@@ -228,7 +230,8 @@ attach_requested (SpProcessPicker *picker,
                   const char *name,
                   SpWindow *self)
 {
-  SpRecordOptions options = { .frequency_hz = 1000, .kernel_stacks = TRUE, .pid = pid };
+  SpRecordOptions options = { .frequency_hz = 1000, .kernel_stacks = TRUE, .pid = pid,
+                              .off_cpu = sp_process_picker_get_off_cpu (picker) };
 
   record_in_window (self, &options);
 }
@@ -244,22 +247,45 @@ attach_activated (GtkWidget *widget,
   gtk_window_present (GTK_WINDOW (picker));
 }
 
-/* The kernel refused: the same recording again, the recorder run through
- * pkexec (which asks for the password). */
+/* The same recording again, the recorder run through pkexec (which asks
+ * for the password); in a window of its own when this one shows what was
+ * recorded. */
+static void
+record_again_elevated (SpWindow *self)
+{
+  SpRecordOptions options;
+
+  sp_record_options_copy (&options, &self->record_options);
+  options.elevated = TRUE;
+  record_in_window (self, &options);
+  sp_record_options_clear (&options);
+}
+
+/* The kernel refused: nothing was recorded. */
 static void
 record_elevated_activated (GtkWidget *widget,
                            const char *action_name,
                            GVariant *parameter)
 {
   SpWindow *self = SP_WINDOW (widget);
-  SpRecordOptions options;
 
   if (self->session == NULL || sp_window_is_recording (self) || sp_analysis_get_profile (self->analysis) != NULL)
     return;
-  sp_record_options_copy (&options, &self->record_options);
-  options.elevated = TRUE;
-  record_in_window (self, &options);
-  sp_record_options_clear (&options);
+  record_again_elevated (self);
+}
+
+/* The recording ended without blocked stacks (sp-window-offcpu.c): it stays
+ * shown here, and the new one gets a window. */
+static void
+record_again_elevated_activated (GtkWidget *widget,
+                                 const char *action_name,
+                                 GVariant *parameter)
+{
+  SpWindow *self = SP_WINDOW (widget);
+
+  if (self->session == NULL || sp_window_is_recording (self) || self->record_options.elevated)
+    return;
+  record_again_elevated (self);
 }
 
 static void
@@ -309,5 +335,6 @@ _sp_window_recording_class_init (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.record-demo", NULL, record_demo_activated);
   gtk_widget_class_install_action (widget_class, "win.attach", NULL, attach_activated);
   gtk_widget_class_install_action (widget_class, "win.record-elevated", NULL, record_elevated_activated);
+  gtk_widget_class_install_action (widget_class, "win.record-again-elevated", NULL, record_again_elevated_activated);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "win.stop", NULL);
 }

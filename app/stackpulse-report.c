@@ -9,6 +9,7 @@
 
 #include "sp-export.h"
 #include "sp-function-list.h"
+#include "sp-offcpu-stacks.h"
 #include "sp-report.h"
 #include "sp-spool-dump.h"
 #include "sp-spool-reader.h"
@@ -328,14 +329,30 @@ warn_recording_state (SpProfile *profile)
     fprintf (stderr, "stackpulse-report: warning: the recording is %s\n", state);
 }
 
-/* A time metric needs the companion; threads does without, and says so. */
+/* Off-CPU time recorded without the rights to sample the kernel: the
+ * time is there, not where the threads waited. */
+static void
+warn_missing_stacks (SpProfile *profile)
+{
+  g_autofree char *reason = sp_offcpu_stacks_missing_reason (sp_profile_get_meta (profile));
+
+  if (reason != NULL)
+    fprintf (stderr, "stackpulse-report: blocked stacks were not recorded: %s\n", reason);
+}
+
+/* A time metric needs the companion; threads does without, and says so.
+ * Both say when the companion has no stacks. */
 static gboolean
 check_off_cpu (SpProfile *profile,
                const char *command,
                const Options *o)
 {
   if (sp_profile_has_off_cpu (profile))
-    return TRUE;
+    {
+      if (o->metric != SP_METRIC_CPU || g_str_equal (command, "threads"))
+        warn_missing_stacks (profile);
+      return TRUE;
+    }
   if (o->metric != SP_METRIC_CPU)
     {
       fprintf (stderr, "stackpulse-report: --metric %s: this recording has no off-CPU data (no %s.offcpu); "

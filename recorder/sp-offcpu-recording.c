@@ -47,10 +47,22 @@ sp_offcpu_recording_init (SpOffCpuRecording *off,
 }
 
 bool
+sp_offcpu_recording_is_switch_ring (uint32_t type)
+{
+  return type == SP_RECORD_SWITCH_SAMPLE || type == SP_RECORD_SWITCH_LOST || type == SP_RECORD_SWITCH_LOST_SAMPLES;
+}
+
+bool
 sp_offcpu_recording_wants (uint32_t type)
 {
-  return type == PERF_RECORD_SWITCH || type == SP_RECORD_SWITCH_SAMPLE || type == SP_RECORD_SWITCH_LOST
-         || type == PERF_RECORD_EXIT;
+  return type == PERF_RECORD_SWITCH || type == PERF_RECORD_EXIT || sp_offcpu_recording_is_switch_ring (type);
+}
+
+uint64_t
+sp_offcpu_recording_lost (const SpOffCpuRecording *off,
+                          uint64_t rec_lost)
+{
+  return rec_lost + off->n_lost;
 }
 
 /* The thread's spool THREAD id, defined (with no stack) when it has none. */
@@ -250,16 +262,20 @@ handle_exit (SpOffCpuRecording *off,
     fail (off, &err);
 }
 
+/* The kernel's count of what it could not store in a switch samples'
+ * ring: PERF_RECORD_LOST (id, lost) or PERF_RECORD_LOST_SAMPLES (lost).
+ * The switch-outs of those samples are written without a stack. */
 static void
 handle_switch_lost (SpOffCpuRecording *off,
                     const struct perf_event_header *header)
 {
+  size_t offset = header->type == SP_RECORD_SWITCH_LOST ? 8 : 0;
   uint64_t lost;
 
-  if (header->size >= sizeof *header + 16)
+  if (header->size >= sizeof *header + offset + sizeof lost)
     {
-      memcpy (&lost, (const uint8_t *) (header + 1) + 8, 8);
-      off->n_dropped += lost;
+      memcpy (&lost, (const uint8_t *) (header + 1) + offset, sizeof lost);
+      off->n_lost += lost;
     }
 }
 
@@ -274,7 +290,8 @@ sp_offcpu_recording_handle (SpOffCpuRecording *off,
     {
     case PERF_RECORD_SWITCH:      handle_switch (off, header, time); break;
     case SP_RECORD_SWITCH_SAMPLE: handle_switch_sample (off, header, time); break;
-    case SP_RECORD_SWITCH_LOST:   handle_switch_lost (off, header); break;
+    case SP_RECORD_SWITCH_LOST:
+    case SP_RECORD_SWITCH_LOST_SAMPLES: handle_switch_lost (off, header); break;
     case PERF_RECORD_EXIT:        handle_exit (off, header, time); break;
     default: break;
     }

@@ -23,8 +23,9 @@
 /* Recorder-private record types (beyond the kernel's and perf's): what the
  * context-switch events' rings hold, retyped as they are queued so that
  * they are told from the cpu-clock samples. */
-#define SP_RECORD_SWITCH_SAMPLE 0x10001u
-#define SP_RECORD_SWITCH_LOST   0x10002u
+#define SP_RECORD_SWITCH_SAMPLE       0x10001u
+#define SP_RECORD_SWITCH_LOST         0x10002u  /* a PERF_RECORD_LOST */
+#define SP_RECORD_SWITCH_LOST_SAMPLES 0x10003u  /* a PERF_RECORD_LOST_SAMPLES */
 
 typedef struct {
   SpRecording    *rec;            /* borrowed */
@@ -34,7 +35,8 @@ typedef struct {
   SpInternTable   synced_stacks;  /* stack ids within it */
   uint64_t        n_switches;     /* switch-outs written */
   uint64_t        flushed_switches; /* of them, in the flushed bytes */
-  uint64_t        n_dropped;      /* switch stacks left out (behind, or their ring was full) */
+  uint64_t        n_lost;         /* records the kernel lost in the switch samples' rings */
+  uint64_t        n_dropped;      /* switch stacks the recorder left out (behind, unpaired) */
 } SpOffCpuRecording;
 
 /* Takes fd (the companion file, created by sp-output.c) and writes its
@@ -47,6 +49,16 @@ bool sp_offcpu_recording_init (SpOffCpuRecording *off,
 /* Whether a record is one of the off-CPU kinds (switch, switch sample,
  * switch loss); an EXIT is also handed to sp_recording_handle. */
 bool sp_offcpu_recording_wants (uint32_t type);
+
+/* Whether a record came from the switch samples' rings (the recorder's
+ * own types): it is not for sp_recording_handle. */
+bool sp_offcpu_recording_is_switch_ring (uint32_t type);
+
+/* The side file's off_cpu_lost: what the kernel lost in the rings that
+ * carry the switch records (rec_lost: the sampling rings', where the
+ * switch records are) and in the switch samples' rings. */
+uint64_t sp_offcpu_recording_lost (const SpOffCpuRecording *off,
+                                   uint64_t rec_lost);
 
 /* Applies one record (in time order). */
 void sp_offcpu_recording_handle (SpOffCpuRecording *off,

@@ -13,6 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sp-perf-access.h"
+
 /* 512 KiB per CPU: 4 kHz of deep frame-pointer stacks for 100 ms. */
 #define RING_PAGES_DEFAULT 128
 /* 4 MiB per CPU with stack copies: 16 KiB samples at 4 kHz for 60 ms,
@@ -149,7 +151,7 @@ explain_open_failure (int err,
                       char *message,
                       size_t size)
 {
-  int paranoid = read_sysctl_int ("/proc/sys/kernel/perf_event_paranoid", 2);
+  int paranoid = sp_perf_paranoid ();
 
   if (err == EACCES || err == EPERM)
     snprintf (message, size,

@@ -7,6 +7,8 @@
  * A spool that another program overwrote in place is given up at once. */
 #include "sp-recorder-private.h"
 
+#include "sp-perf-access.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,7 +70,7 @@ try_side_file (SpRecorder *r,
     {
       r->side.off_cpu_bytes = sp_offcpu_recording_bytes (&r->off_cpu);
       r->side.off_cpu_switches = r->off_cpu.flushed_switches;
-      r->side.off_cpu_lost = r->rec.n_lost;
+      r->side.off_cpu_lost = sp_offcpu_recording_lost (&r->off_cpu, r->rec.n_lost);
       r->side.off_cpu_dropped = r->off_cpu.n_dropped;
     }
   /* The invoker's files, written with the invoker's rights. */
@@ -305,8 +307,6 @@ describe_offcpu_stacks (SpRecorder *r)
 {
   static char reason[512];
   const SpPerfEvents *events = &r->events;
-  FILE *file;
-  int paranoid = 2;
 
   if (!events->switch_refused && events->n_switch_rings > 0)
     {
@@ -315,16 +315,8 @@ describe_offcpu_stacks (SpRecorder *r)
       return;
     }
   r->side.off_cpu_stacks = "none";
-  file = fopen ("/proc/sys/kernel/perf_event_paranoid", "re");
-  if (file != NULL)
-    {
-      if (fscanf (file, "%d", &paranoid) != 1)
-        paranoid = 2;
-      fclose (file);
-    }
   if (events->switch_errno == EACCES || events->switch_errno == EPERM)
-    snprintf (reason, sizeof reason, "context-switch samples need kernel sampling: kernel.perf_event_paranoid=%d "
-              "(root, CAP_PERFMON, or perf_event_paranoid <= 1)", paranoid);
+    sp_perf_offcpu_stacks_reason (sp_perf_paranoid (), reason, sizeof reason);
   else
     snprintf (reason, sizeof reason, "context-switch samples could not be had: %s",
               strerror (events->switch_errno != 0 ? events->switch_errno : ENOTSUP));

@@ -19,6 +19,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "sp-perf-access.h"
+
 #define POLL_MS               50
 #define PROGRESS_INTERVAL_NS  (1000 * 1000000ull)
 /* Records this much older than "now" are surely all out of the rings. */
@@ -86,14 +88,21 @@ queue_switch_record (const struct perf_event_header *header,
   uint64_t time = sp_recording_record_time (header);
   const struct perf_event_header *cut;
   struct perf_event_header *copy;
+  uint32_t type;
 
-  if (header->type != PERF_RECORD_SAMPLE && header->type != PERF_RECORD_LOST)
+  if (header->type == PERF_RECORD_SAMPLE)
+    type = SP_RECORD_SWITCH_SAMPLE;
+  else if (header->type == PERF_RECORD_LOST)
+    type = SP_RECORD_SWITCH_LOST;
+  else if (header->type == PERF_RECORD_LOST_SAMPLES)
+    type = SP_RECORD_SWITCH_LOST_SAMPLES;
+  else
     return;
   cut = cut_stack_copy (r, header);
   copy = (struct perf_event_header *) (void *) r->cut_record;
   if (cut == NULL)
     memcpy (copy, header, header->size);
-  copy->type = header->type == PERF_RECORD_SAMPLE ? SP_RECORD_SWITCH_SAMPLE : SP_RECORD_SWITCH_LOST;
+  copy->type = type;
   if (!sp_event_queue_push (&r->queue, copy, time))
     r->queue_failed = true;
 }
@@ -107,7 +116,7 @@ apply_record (const struct perf_event_header *header,
 
   if (r->off_cpu.writer != NULL && sp_offcpu_recording_wants (header->type))
     sp_offcpu_recording_handle (&r->off_cpu, header, time);
-  if (header->type != SP_RECORD_SWITCH_SAMPLE && header->type != SP_RECORD_SWITCH_LOST)
+  if (!sp_offcpu_recording_is_switch_ring (header->type))
     sp_recording_handle (&r->rec, header, time);
 }
 
@@ -667,18 +676,9 @@ cleanup (SpRecorder *r)
 static void
 warn_kernel_refused (void)
 {
-  FILE *file = fopen ("/proc/sys/kernel/perf_event_paranoid", "re");
-  int paranoid = 2;
-
-  if (file != NULL)
-    {
-      if (fscanf (file, "%d", &paranoid) != 1)
-        paranoid = 2;
-      fclose (file);
-    }
   fprintf (stderr,
            "stackpulse-record: warning: kernel stacks are not permitted (kernel.perf_event_paranoid is %d,\n"
-           "  they need 1 or less, or CAP_PERFMON); recording user stacks only\n", paranoid);
+           "  they need 1 or less, or CAP_PERFMON); recording user stacks only\n", sp_perf_paranoid ());
 }
 
 static void

@@ -24,8 +24,6 @@
 #include "sp-window-testing.h"
 #include "window-test.h"
 
-#define NOBODY "65534"
-
 static SpProcess *
 find_pid (GListModel *model,
           int pid,
@@ -253,6 +251,10 @@ test_attach_from_picker (void)
   gtk_widget_activate_action (GTK_WIDGET (window), "win.attach", NULL);
   picker = SP_PROCESS_PICKER (window_test_find_toplevel (SP_TYPE_PROCESS_PICKER));
   g_assert_nonnull (picker);
+  /* Off-CPU time, on by default as in the record dialog; the attach
+   * passes it on (--off-cpu works with --pid). */
+  g_assert_nonnull (window_test_find_check_button (GTK_WIDGET (picker), "off-CPU time (where threads wait)"));
+  g_assert_true (sp_process_picker_get_off_cpu (picker));
   sp_process_picker_set_search (picker, pid_text);
   g_assert_true (sp_process_picker_select_pid (picker, pid));
   g_assert_true (sp_process_picker_attach (picker));
@@ -263,54 +265,6 @@ test_attach_from_picker (void)
 }
 
 /* ---- The kernel refuses ------------------------------------------------- */
-
-static char *
-write_script (const char *dir,
-              const char *name,
-              const char *text)
-{
-  char *path = g_build_filename (dir, name, NULL);
-  g_autoptr (GError) error = NULL;
-
-  g_file_set_contents (path, text, -1, &error);
-  g_assert_no_error (error);
-  g_assert_cmpint (g_chmod (path, 0755), ==, 0);
-  return path;
-}
-
-static char *
-copy_program (const char *from,
-              const char *dir)
-{
-  g_autofree char *name = g_path_get_basename (from);
-  g_autofree char *contents = NULL;
-  g_autoptr (GError) error = NULL;
-  char *to = g_build_filename (dir, name, NULL);
-  gsize length;
-
-  g_file_get_contents (from, &contents, &length, &error);
-  g_assert_no_error (error);
-  g_file_set_contents (to, contents, (gssize) length, &error);
-  g_assert_no_error (error);
-  g_assert_cmpint (g_chmod (to, 0755), ==, 0);
-  return to;
-}
-
-/* nobody must reach the recorder and write where the window records:
- * the test's cache folder is opened to all. */
-static void
-open_recordings_folder (void)
-{
-  g_autofree char *recordings = g_build_filename (g_get_user_cache_dir (), "stackpulse", "recordings", NULL);
-  g_autofree char *stackpulse = g_path_get_dirname (recordings);
-  g_autofree char *top = g_path_get_dirname (g_get_user_cache_dir ());
-
-  g_assert_cmpint (g_mkdir_with_parents (recordings, 0777), ==, 0);
-  g_assert_cmpint (g_chmod (top, 0755), ==, 0);
-  g_assert_cmpint (g_chmod (g_get_user_cache_dir (), 0755), ==, 0);
-  g_assert_cmpint (g_chmod (stackpulse, 0755), ==, 0);
-  g_assert_cmpint (g_chmod (recordings, 0777), ==, 0);
-}
 
 /* Starts an attach that the kernel refuses and waits for the window to
  * explain; returns whether it offers to record with raised rights. */
@@ -344,20 +298,23 @@ shows_spool_counters (gpointer window)
   return status != NULL && !g_str_has_prefix (gtk_label_get_text (status), "Recording with administrator rights: 0 ");
 }
 
+/* attach_refused in a new window, for window_test_check_pkexec_offer. */
+static SpWindow *
+attempt_attach (gpointer pid,
+                gboolean *offered)
+{
+  SpWindow *window = sp_window_new (NULL);
+
+  *offered = attach_refused (window, GPOINTER_TO_INT (pid));
+  return window;
+}
+
 static void
 test_refused (void)
 {
   g_autoptr (GError) error = NULL;
   g_autofree char *dir = g_dir_make_tmp ("stackpulse-refused-XXXXXX", &error);
-  g_autofree char *setpriv = g_find_program_in_path ("setpriv");
-  g_autofree char *pkexec = g_find_program_in_path ("pkexec");
-  g_autofree char *recorder = NULL;
   g_autofree char *wrapper = NULL;
-  g_autofree char *wrapper_text = NULL;
-  g_autofree char *bin = NULL;
-  g_autofree char *stand_in = NULL;
-  g_autofree char *path = NULL;
-  g_autofree char *original_path = NULL;
   gboolean root = getuid () == 0;
   GPid pid;
   SpWindow *window;
@@ -369,15 +326,8 @@ test_refused (void)
       /* The recorder as nobody, the target this test's own child: the
        * kernel refuses whatever perf_event_paranoid says. Raised (the
        * stand-in pkexec sets PKEXEC_UID, as pkexec does), it stays root. */
-      g_assert_nonnull (setpriv);
-      recorder = copy_program (g_getenv ("SP_RECORD"), dir);
-      wrapper_text = g_strdup_printf ("#!/bin/sh\n"
-                                      "if [ -n \"$PKEXEC_UID\" ]; then exec '%s' \"$@\"; fi\n"
-                                      "exec '%s' --reuid=" NOBODY " --regid=" NOBODY " --clear-groups '%s' \"$@\"\n",
-                                      recorder, setpriv, recorder);
-      wrapper = write_script (dir, "record-as-nobody", wrapper_text);
+      wrapper = window_test_write_nobody_recorder (dir);
       g_setenv ("STACKPULSE_RECORD", wrapper, TRUE);
-      open_recordings_folder ();
       pid = window_test_start_workload (60);
     }
   else
@@ -388,38 +338,15 @@ test_refused (void)
       pid = 1;
     }
 
-  /* The window explains, and offers pkexec if and only if it exists:
-   * with no pkexec on PATH, and with this machine's PATH. */
-  original_path = g_strdup (g_getenv ("PATH"));
-  bin = g_build_filename (dir, "bin", NULL);
-  g_assert_cmpint (g_mkdir (bin, 0755), ==, 0);
-  g_setenv ("PATH", bin, TRUE);
-  window = sp_window_new (NULL);
-  g_assert_false (attach_refused (window, pid));
-  gui_test_save_png (GTK_WIDGET (window), "attach-refused.png");
-  gtk_window_destroy (GTK_WINDOW (window));
-  g_setenv ("PATH", original_path, TRUE);
-  window = sp_window_new (NULL);
-  g_assert_cmpint (attach_refused (window, pid), ==, pkexec != NULL);
-  gtk_window_destroy (GTK_WINDOW (window));
-  if (!root)
+  /* The window explains, and offers pkexec if and only if it exists. */
+  if (!window_test_check_pkexec_offer (dir, attempt_attach, GINT_TO_POINTER (pid), "attach-refused.png"))
     {
-      g_rmdir (bin);
       g_rmdir (dir);
       return;
     }
 
   /* A pkexec on PATH that does not ask: taking the offer records the
    * same process, the counters coming from the spool. */
-  stand_in = write_script (bin, "pkexec",
-                           "#!/bin/sh\n"
-                           "# Stands in for pkexec: what it does to the program's surroundings,\n"
-                           "# without asking anyone.\n"
-                           "cd / || exit 127\n"
-                           "exec /usr/bin/env -i PKEXEC_UID=\"$(/usr/bin/id -u)\" PATH=/usr/sbin:/usr/bin:/sbin:/bin \"$@\" "
-                           "3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&-\n");
-  path = g_strconcat (bin, ":", original_path, NULL);
-  g_setenv ("PATH", path, TRUE);
   window = sp_window_new (NULL);
   g_assert_true (attach_refused (window, pid));
   gui_test_save_png (GTK_WIDGET (window), "attach-refused-pkexec.png");
@@ -428,12 +355,8 @@ test_refused (void)
   check_attached_live (window, pid, "attach-elevated.png");
   gtk_window_destroy (GTK_WINDOW (window));
   window_test_stop_workload (pid);
-  g_setenv ("PATH", original_path, TRUE);
-  g_unlink (stand_in);
-  g_rmdir (bin);
-  g_unlink (wrapper);
-  g_unlink (recorder);
-  g_rmdir (dir);
+  window_test_pkexec_offer_end (dir);
+  window_test_remove_dir (dir);
 }
 
 int

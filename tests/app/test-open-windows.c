@@ -32,22 +32,6 @@ count_windows (void)
   return n;
 }
 
-/* The window that is not this one (there are two). */
-static SpWindow *
-other_window (SpWindow *self)
-{
-  GListModel *toplevels = gtk_window_get_toplevels ();
-
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-    {
-      g_autoptr (GObject) window = g_list_model_get_item (toplevels, i);
-
-      if (SP_IS_WINDOW (window) && window != G_OBJECT (self))
-        return SP_WINDOW (window);
-    }
-  return NULL;
-}
-
 /* Drops path on window, through the window's own drop target. */
 static void
 drop_file (SpWindow *window,
@@ -156,7 +140,7 @@ test_while_recording (void)
 
   drop_file (recording, path);
   g_assert_cmpuint (count_windows (), ==, 2);
-  opened = other_window (recording);
+  opened = window_test_other_window (recording);
   g_assert_nonnull (opened);
   g_assert_true (window_test_wait (shows_profile, opened, 20));
   g_assert_true (window_test_wait (shows_figures, opened, 20));
@@ -204,7 +188,7 @@ test_after_profile (void)
 
   drop_file (window, second);
   g_assert_cmpuint (count_windows (), ==, 2);
-  opened = other_window (window);
+  opened = window_test_other_window (window);
   g_assert_true (window_test_wait (shows_figures, opened, 20));
   g_assert_true (title_has (opened, "bad-06.spool"));
   g_assert_nonnull (window_test_find_label (GTK_WIDGET (opened), "119 samples over "));

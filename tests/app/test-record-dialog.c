@@ -5,8 +5,11 @@
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "gui-test.h"
+#include "sp-offcpu-option.h"
+#include "sp-perf-access.h"
 #include "sp-record-dialog.h"
 #include "sp-recording-session.h"
 #include "sp-window-testing.h"
@@ -49,8 +52,10 @@ test_options (void)
   g_assert_cmpuint (options.frequency_hz, ==, 1000);
   g_assert_true (options.kernel_stacks);
   command = recorder_command (&options, 3);
-  g_assert_cmpstr (command, ==, "/rec|-o|/out.spool|-F1000|--call-graph=dwarf|--control-stdin|--progress-fd=3|"
-                                "--directory=/tmp|--env=SP_A=1|--env=SP_B=two words|--env=SP_C=|--|"
+  /* Off-CPU time is on by default (switch records: any kernel since 4.3). */
+  g_assert_true (options.off_cpu);
+  g_assert_cmpstr (command, ==, "/rec|-o|/out.spool|-F1000|--call-graph=dwarf|--off-cpu|--control-stdin|"
+                                "--progress-fd=3|--directory=/tmp|--env=SP_A=1|--env=SP_B=two words|--env=SP_C=|--|"
                                 "prog|two words|x");
   sp_record_options_clear (&options);
 
@@ -62,6 +67,16 @@ test_options (void)
   g_assert_null (options.environment);
   g_clear_pointer (&command, g_free);
   command = recorder_command (&options, 3);
+  g_assert_cmpstr (command, ==, "/rec|-o|/out.spool|-F1000|--off-cpu|--control-stdin|--progress-fd=3|"
+                                "--directory=/tmp|--|prog|two words|x");
+  sp_record_options_clear (&options);
+
+  /* Unticked: no --off-cpu. */
+  gtk_check_button_set_active (window_test_find_check_button (GTK_WIDGET (dialog), "off-CPU time"), FALSE);
+  g_assert_true (sp_record_dialog_get_options (dialog, &options, &error));
+  g_assert_false (options.off_cpu);
+  g_clear_pointer (&command, g_free);
+  command = recorder_command (&options, 3);
   g_assert_cmpstr (command, ==, "/rec|-o|/out.spool|-F1000|--control-stdin|--progress-fd=3|--directory=/tmp|--|"
                                 "prog|two words|x");
   sp_record_options_clear (&options);
@@ -71,6 +86,55 @@ test_options (void)
   g_clear_pointer (&command, g_free);
   command = recorder_command (&attach, -1);
   g_assert_cmpstr (command, ==, "/rec|-o|/out.spool|-F250|--no-kernel|--control-stdin|--pid=42");
+  attach.off_cpu = TRUE;
+  g_clear_pointer (&command, g_free);
+  command = recorder_command (&attach, -1);
+  g_assert_cmpstr (command, ==, "/rec|-o|/out.spool|-F250|--no-kernel|--off-cpu|--control-stdin|--pid=42");
+  gtk_window_destroy (GTK_WINDOW (dialog));
+}
+
+/* The off-CPU check box: on wherever the kernel gives switch records, with
+ * a line under it saying whether blocked stacks will be recorded, and if
+ * not, the recorder's reason (the same check: codec/sp-perf-access.h). */
+static void
+test_off_cpu_option (void)
+{
+  SpRecordDialog *dialog = sp_record_dialog_new (NULL);
+  g_autofree char *described = sp_offcpu_option_describe ();
+  GtkCheckButton *check;
+  GtkLabel *note;
+  char reason[512];
+
+  gtk_window_present (GTK_WINDOW (dialog));
+  check = window_test_find_check_button (GTK_WIDGET (dialog), "off-CPU time (where threads wait)");
+  g_assert_nonnull (check);
+  g_assert_cmpstr (gtk_check_button_get_label (check), ==, "Record _off-CPU time (where threads wait)");
+  g_assert_true (window_test_is_shown (GTK_WIDGET (check)));
+  /* Linux 4.3 and perf events: every machine these tests run on. */
+  g_assert_true (sp_perf_has_switch_records ());
+  g_assert_true (gtk_check_button_get_active (check));
+  g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (check)));
+
+  note = window_test_find_label (GTK_WIDGET (dialog), described);
+  g_assert_nonnull (note);
+  g_assert_true (window_test_is_shown (GTK_WIDGET (note)));
+  g_test_message ("%s", described);
+  sp_perf_offcpu_stacks_reason (sp_perf_paranoid (), reason, sizeof reason);
+  if (sp_perf_kernel_sampling_allowed ())
+    {
+      g_assert_nonnull (strstr (described, "stacks where threads block are recorded"));
+      g_assert_null (strstr (described, reason));
+    }
+  else
+    {
+      g_assert_nonnull (strstr (described, "Only thread states and off-CPU times"));
+      g_assert_nonnull (strstr (described, reason));
+    }
+  /* As root (the tests' usual case) kernel sampling is allowed whatever
+   * perf_event_paranoid says. */
+  if (getuid () == 0)
+    g_assert_true (sp_perf_kernel_sampling_allowed ());
+  gui_test_save_png (GTK_WIDGET (dialog), "record-dialog-off-cpu.png");
   gtk_window_destroy (GTK_WINDOW (dialog));
 }
 
@@ -181,6 +245,7 @@ main (int argc,
 
   g_test_add_func ("/app/record-dialog/options", test_options);
   g_test_add_func ("/app/record-dialog/bad-input", test_bad_input);
+  g_test_add_func ("/app/record-dialog/off-cpu-option", test_off_cpu_option);
   g_test_add_func ("/app/record-dialog/records-with-environment", test_records_with_environment);
   return g_test_run ();
 }

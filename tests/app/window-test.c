@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "gui-test.h"
 #include "sp-function-item.h"
@@ -358,6 +359,147 @@ window_test_figure_text (GtkWidget *window,
         return g_strdup (gtk_label_get_text (GTK_LABEL (gtk_grid_get_child_at (GTK_GRID (grid), 1, row))));
     }
   return NULL;
+}
+
+SpWindow *
+window_test_other_window (SpWindow *self)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr (GObject) window = g_list_model_get_item (toplevels, i);
+
+      if (SP_IS_WINDOW (window) && window != G_OBJECT (self))
+        return SP_WINDOW (window);
+    }
+  return NULL;
+}
+
+static char *
+write_script (const char *dir,
+              const char *name,
+              const char *text)
+{
+  char *path = g_build_filename (dir, name, NULL);
+  g_autoptr (GError) error = NULL;
+
+  g_file_set_contents (path, text, -1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (g_chmod (path, 0755), ==, 0);
+  return path;
+}
+
+char *
+window_test_copy_program (const char *from,
+                          const char *dir)
+{
+  g_autofree char *name = g_path_get_basename (from);
+  g_autofree char *contents = NULL;
+  g_autoptr (GError) error = NULL;
+  char *to = g_build_filename (dir, name, NULL);
+  gsize length;
+
+  g_file_get_contents (from, &contents, &length, &error);
+  g_assert_no_error (error);
+  g_file_set_contents (to, contents, (gssize) length, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (g_chmod (to, 0755), ==, 0);
+  return to;
+}
+
+/* nobody must reach the recorder and write where the window records:
+ * the test's cache folder is opened to all. */
+static void
+open_recordings_folder (void)
+{
+  g_autofree char *recordings = g_build_filename (g_get_user_cache_dir (), "stackpulse", "recordings", NULL);
+  g_autofree char *stackpulse = g_path_get_dirname (recordings);
+  g_autofree char *top = g_path_get_dirname (g_get_user_cache_dir ());
+
+  g_assert_cmpint (g_mkdir_with_parents (recordings, 0777), ==, 0);
+  g_assert_cmpint (g_chmod (top, 0755), ==, 0);
+  g_assert_cmpint (g_chmod (g_get_user_cache_dir (), 0755), ==, 0);
+  g_assert_cmpint (g_chmod (stackpulse, 0755), ==, 0);
+  g_assert_cmpint (g_chmod (recordings, 0777), ==, 0);
+}
+
+#define NOBODY "65534"
+
+char *
+window_test_write_nobody_recorder (const char *dir)
+{
+  g_autofree char *setpriv = g_find_program_in_path ("setpriv");
+  g_autofree char *recorder = NULL;
+  g_autofree char *text = NULL;
+
+  g_assert_nonnull (setpriv);
+  recorder = window_test_copy_program (g_getenv ("SP_RECORD"), dir);
+  text = g_strdup_printf ("#!/bin/sh\n"
+                          "if [ -n \"$PKEXEC_UID\" ]; then exec '%s' \"$@\"; fi\n"
+                          "exec '%s' --reuid=" NOBODY " --regid=" NOBODY " --clear-groups '%s' \"$@\"\n",
+                          recorder, setpriv, recorder);
+  open_recordings_folder ();
+  return write_script (dir, "record-as-nobody", text);
+}
+
+/* pkexec that asks nobody (window_test_check_pkexec_offer). */
+static char *
+write_pkexec_stand_in (const char *dir)
+{
+  return write_script (dir, "pkexec",
+                       "#!/bin/sh\n"
+                       "# Stands in for pkexec: what it does to the program's surroundings,\n"
+                       "# without asking anyone.\n"
+                       "cd / || exit 127\n"
+                       "exec /usr/bin/env -i PKEXEC_UID=\"$(/usr/bin/id -u)\" PATH=/usr/sbin:/usr/bin:/sbin:/bin \"$@\" "
+                       "3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&-\n");
+}
+
+static char *saved_path;
+
+gboolean
+window_test_check_pkexec_offer (const char *dir,
+                                WindowTestAttempt attempt,
+                                gpointer data,
+                                const char *screenshot)
+{
+  g_autofree char *pkexec = g_find_program_in_path ("pkexec");
+  g_autofree char *bin = g_build_filename (dir, "bin", NULL);
+  g_autofree char *path = NULL;
+  gboolean offered;
+  SpWindow *window;
+
+  g_free (saved_path);
+  saved_path = g_strdup (g_getenv ("PATH"));
+  g_assert_cmpint (g_mkdir (bin, 0755), ==, 0);
+  g_setenv ("PATH", bin, TRUE);
+  window = attempt (data, &offered);
+  g_setenv ("PATH", saved_path, TRUE);
+  g_assert_false (offered);
+  gui_test_save_png (GTK_WIDGET (window), screenshot);
+  gtk_window_destroy (GTK_WINDOW (window));
+  window = attempt (data, &offered);
+  g_assert_cmpint (offered, ==, pkexec != NULL);
+  gtk_window_destroy (GTK_WINDOW (window));
+  if (getuid () != 0)
+    {
+      window_test_remove_dir (bin);
+      return FALSE;
+    }
+  g_free (write_pkexec_stand_in (bin));
+  path = g_strconcat (bin, ":", saved_path, NULL);
+  g_setenv ("PATH", path, TRUE);
+  return TRUE;
+}
+
+void
+window_test_pkexec_offer_end (const char *dir)
+{
+  g_autofree char *bin = g_build_filename (dir, "bin", NULL);
+
+  g_setenv ("PATH", saved_path, TRUE);
+  window_test_remove_dir (bin);
 }
 
 typedef struct {

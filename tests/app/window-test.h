@@ -94,3 +94,39 @@ char *window_test_figure_text (GtkWidget *window,
 gboolean window_test_wait_for_page (SpWindow *window,
                                     const char *page,
                                     double timeout_s);
+
+/* The window that is not self (a second one it opened), or NULL. */
+SpWindow *window_test_other_window (SpWindow *self);
+
+/* For a recorder the kernel refuses (as root): copies $SP_RECORD into dir
+ * (which nobody can reach) and writes dir/record-as-nobody, which runs
+ * the copy as nobody (setpriv) unless PKEXEC_UID is set (pkexec or its
+ * stand-in raised it: then as the caller). The test's cache folder, where
+ * the window records, is opened to all. Returns the wrapper's path, for
+ * STACKPULSE_RECORD. */
+char *window_test_write_nobody_recorder (const char *dir);
+
+/* A window that has just tried something pkexec would help with (a refused
+ * recording, one without blocked stacks); *offered: whether it offers to
+ * do it again through pkexec. */
+typedef SpWindow *(*WindowTestAttempt) (gpointer data,
+                                        gboolean *offered);
+
+/* The window offers pkexec exactly when pkexec is installed: attempt runs
+ * with no pkexec on PATH (screenshot saved, no offer), then with this
+ * machine's PATH; each window is closed. As root, a stand-in pkexec then
+ * goes first on PATH (in DIR/bin) for the caller to take the offer: it
+ * does to the program's surroundings what pkexec does (root's folder, a
+ * clean environment with PKEXEC_UID, no descriptor past stderr) without
+ * asking anyone, and TRUE is returned; window_test_pkexec_offer_end puts
+ * PATH back. Not root: FALSE, PATH as it was, nothing more to test. */
+gboolean window_test_check_pkexec_offer (const char *dir,
+                                         WindowTestAttempt attempt,
+                                         gpointer data,
+                                         const char *screenshot);
+void window_test_pkexec_offer_end (const char *dir);
+
+/* A copy of the program from in dir (reachable by nobody when dir is);
+ * returns its path. */
+char *window_test_copy_program (const char *from,
+                                const char *dir);

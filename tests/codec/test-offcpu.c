@@ -5,11 +5,15 @@
  * Records written are read back with their absolute times (deltas going
  * back included), a follower sees a record only once it is whole, a cut
  * tail is damage when following ends, a file that is no stream is refused,
- * and a spool with stacks and threads no sample uses is still read whole
- * (the reference reader's rules, as the codec reader implements them). */
+ * a write that fails part way (a full disk) leaves the stream at its last
+ * whole record, and a spool with stacks and threads no sample uses is
+ * still read whole (the reference reader's rules, as the codec reader
+ * implements them). */
 #include <fcntl.h>
 #include <glib.h>
 #include <glib/gstdio.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "sp-offcpu.h"
@@ -189,6 +193,59 @@ test_damage (void)
   files_clear (&f);
 }
 
+/* A write that fails part way (here the file size limit, as a full disk
+ * would: the recorder's companion shares the spool's write and cut-back,
+ * codec/sp-fd-write.c) leaves the stream at the last whole record: it
+ * reads to the end without damage, with every record the writer flushed. */
+static void
+test_write_fails_at_record_boundary (void)
+{
+  Files f;
+  SpSpoolError err;
+  SpOffCpuWriter *writer;
+  SpOffCpuReader *reader;
+  struct rlimit saved, limit;
+  gboolean ok = TRUE;
+  guint written = 0;
+  guint64 size;
+  GStatBuf st;
+
+  files_init (&f, "full.offcpu");
+  writer = create_writer (f.path);
+  g_assert_cmpint (getrlimit (RLIMIT_FSIZE, &saved), ==, 0);
+  limit = saved;
+  limit.rlim_cur = 10007;  /* inside some record */
+  signal (SIGXFSZ, SIG_IGN);
+  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &limit), ==, 0);
+  /* Flushed every few records, so a flush writes several and the cut
+   * must go back over whole ones. */
+  for (guint i = 0; ok && i < 100000; i++)
+    {
+      ok = sp_offcpu_writer_write_switch_out (writer, 1000 + 1000 * (guint64) i, 1 + i % 7, SP_OFFCPU_BLOCKED,
+                                              100000 + i, &err)
+           && sp_offcpu_writer_write_switch_in (writer, 1500 + 1000 * (guint64) i, 1 + i % 7, &err)
+           && (i % 5 != 4 || sp_offcpu_writer_flush (writer, &err));
+      if (ok && i % 5 == 4)
+        written = 2 * (i + 1);
+    }
+  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &saved), ==, 0);
+  g_assert_false (ok);
+  size = sp_offcpu_writer_get_flushed_size (writer);
+  g_assert_false (sp_offcpu_writer_close (writer, &err));
+
+  g_assert_cmpint (g_stat (f.path, &st), ==, 0);
+  g_assert_cmpuint ((guint64) st.st_size, ==, size);
+  g_assert_cmpuint (size, <, 10007);
+  g_assert_cmpuint (written, >, 0);
+  reader = sp_offcpu_reader_open_follow (f.path, &err);
+  g_assert_true (sp_offcpu_reader_update (reader, &err));
+  g_assert_true (sp_offcpu_reader_finish (reader, &err));
+  g_assert_null (sp_offcpu_reader_get_damage (reader));
+  g_assert_cmpuint (sp_offcpu_reader_get_n_records (reader), ==, written);
+  sp_offcpu_reader_free (reader);
+  files_clear (&f);
+}
+
 /* Stacks and threads interned without a sample: defined in the spool, no
  * SAMPLE written; a later sample of the same stack names the same ids, and
  * the spool reads whole (unused definitions break no rule). */
@@ -233,6 +290,7 @@ main (int argc,
   g_test_add_func ("/codec/offcpu/roundtrip", test_roundtrip);
   g_test_add_func ("/codec/offcpu/follow-byte-by-byte", test_follow_byte_by_byte);
   g_test_add_func ("/codec/offcpu/damage", test_damage);
+  g_test_add_func ("/codec/offcpu/write-fails-at-record-boundary", test_write_fails_at_record_boundary);
   g_test_add_func ("/codec/offcpu/intern-stack", test_intern_stack);
   return g_test_run ();
 }

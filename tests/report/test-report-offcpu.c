@@ -162,6 +162,78 @@ test_without_companion (void)
   fixture_clear (&f);
 }
 
+/* The side file says the recorder could not have the blocked stacks (as
+ * it does at perf_event_paranoid 2 without root or CAP_PERFMON). */
+static void
+mark_stacks_missing (const char *path,
+                     const char *keys)
+{
+  g_autofree char *meta = g_strconcat (path, ".meta", NULL);
+  g_autofree char *text = NULL;
+  g_autofree char *marked = NULL;
+  g_auto (GStrv) parts = NULL;
+
+  g_assert_true (g_file_get_contents (meta, &text, NULL, NULL));
+  parts = g_strsplit (text, "[recording]\n", 2);
+  g_assert_cmpuint (g_strv_length (parts), ==, 2);
+  marked = g_strconcat (parts[0], "[recording]\n", keys, parts[1], NULL);
+  g_assert_true (g_file_set_contents (meta, marked, -1, NULL));
+}
+
+#define REASON "context-switch samples need kernel sampling: kernel.perf_event_paranoid=2 " \
+               "(root, CAP_PERFMON, or perf_event_paranoid <= 1)"
+
+/* Off-CPU time without blocked stacks: the time metrics and threads say
+ * why once on stderr, with the recorder's reason; stdout is the same
+ * table as without the note, and cpu says nothing. */
+static void
+test_stacks_missing (void)
+{
+  Fixture f;
+
+  fixture_init (&f, offcpu_example);
+  {
+    g_autofree char *tsv_before = sp_test_report (f.dir, "threads", "--tsv", f.path, NULL);
+    g_autofree char *off_before = sp_test_report (f.dir, "collapsed", "--metric", "off-cpu", f.path, NULL);
+    const char *const commands[][6] = {
+      { "threads", "--tsv", f.path, NULL },
+      { "threads", f.path, NULL },
+      { "collapsed", "--metric", "off-cpu", f.path, NULL },
+      { "top", "--metric", "wall", f.path, NULL },
+    };
+    g_autofree char *cpu = NULL;
+
+    mark_stacks_missing (f.path, "off_cpu=true\noff_cpu_stacks=none\noff_cpu_stacks_reason=" REASON "\n");
+    for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+      {
+        g_autoptr (SpChildResult) result = sp_test_report_run (f.dir, commands[i]);
+
+        g_test_message ("%s: %s", commands[i][0], result->err);
+        g_assert_cmpint (result->exit_code, ==, 0);
+        g_assert_cmpstr (result->err, ==, "stackpulse-report: blocked stacks were not recorded: " REASON "\n");
+        if (i == 0)
+          g_assert_cmpstr (result->out, ==, tsv_before);
+        if (i == 2)
+          g_assert_cmpstr (result->out, ==, off_before);
+      }
+    /* On-CPU samples lack nothing. */
+    cpu = sp_test_report (f.dir, "collapsed", f.path, NULL);
+    g_assert_cmpstr (cpu, ==, "main;spin 10\n");
+  }
+  fixture_clear (&f);
+
+  /* Stacks recorded ("kernel+user", "user"): nothing to say. */
+  fixture_init (&f, offcpu_example);
+  {
+    g_autofree char *off = NULL;
+
+    mark_stacks_missing (f.path, "off_cpu=true\noff_cpu_stacks=user\n");
+    off = sp_test_report (f.dir, "collapsed", "--metric", "off-cpu", f.path, NULL);
+    g_assert_nonnull (strstr (off, "main;pipe_wait 30000\n"));
+  }
+  fixture_clear (&f);
+}
+
 int
 main (int argc,
       char **argv)
@@ -171,5 +243,6 @@ main (int argc,
   g_test_add_func ("/report-offcpu/top-tree-times", test_top_tree_times);
   g_test_add_func ("/report-offcpu/threads", test_threads);
   g_test_add_func ("/report-offcpu/without-companion", test_without_companion);
+  g_test_add_func ("/report-offcpu/stacks-missing", test_stacks_missing);
   return g_test_run ();
 }
