@@ -102,4 +102,6 @@ sp_spool_summary_clear (SpSpoolSummary *summary)
   g_clear_pointer (&summary->side_file_problem, g_free);
   g_clear_pointer (&summary->symbol_problems, g_array_unref);
   g_clear_pointer (&summary->unwinding, sp_unwind_report_free);
+  g_clear_pointer (&summary->off_cpu_problem, g_free);
+  g_clear_pointer (&summary->off_cpu_stacks_reason, g_free);
 }

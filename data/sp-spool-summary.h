@@ -42,6 +42,15 @@ typedef struct {
   SpRecordingState recording_state; /* from a profile: complete, in progress, interrupted */
   gboolean roots_known;          /* from a profile: the stacks were judged */
   SpStackRoots roots;            /* how many reach their thread's root */
+  /* Off-CPU (docs/OFF-CPU.md), from a profile: */
+  gboolean off_cpu_recorded;     /* the side file says --off-cpu (off_cpu=true) */
+  gboolean off_cpu_read;         /* its companion was read: thread states exist */
+  char    *off_cpu_problem;      /* the companion is missing, damaged, not this recording's…; or NULL */
+  char    *off_cpu_stacks_reason; /* why blocked stacks were not recorded, or NULL */
+  guint64  off_cpu_switches;     /* switch-outs recorded (side file) */
+  guint64  off_cpu_lost;         /* switch records the kernel dropped */
+  guint64  off_cpu_dropped;      /* switch-out stacks the recorder could not take */
+  guint64  off_cpu_span_ns;      /* first to last off-CPU record, 0 without */
 } SpSpoolSummary;
 
 /* The same from a profile already read: no second pass over the file.
