@@ -16,7 +16,10 @@
  * check wants a share of switch-outs comparable with perf script's events,
  * hence this count. Prints one line:
  *
- *   switch_outs=N blocked=N with_stack=N complete=N blocked_in_wait=N */
+ *   switch_outs=N blocked=N with_stack=N complete=N blocked_in_wait=N unresolved=N
+ *
+ * (unresolved: switch-outs naming a thread or stack the spool does not
+ * define, which a sound recording never has). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,35 +112,27 @@ classify_stack (const SpSpoolReader *spool,
   return flags;
 }
 
-static int
-count_switch_outs (const char *spool_path,
-                   const Query *query)
+typedef struct {
+  uint64_t switch_outs;
+  uint64_t blocked;
+  uint64_t with_stack;
+  uint64_t complete;
+  uint64_t blocked_in_wait;
+  uint64_t unresolved;    /* ids the spool does not define: a recorder bug */
+} Tally;
+
+static void
+tally_switch_outs (const SpSpoolReader *spool,
+                   const SpOffCpuReader *offcpu,
+                   const Query *query,
+                   Tally *tally)
 {
-  SpSpoolError err = { 0 };
-  char *offcpu_path = malloc (strlen (spool_path) + sizeof ".offcpu");
-  SpSpoolReader *spool;
-  SpOffCpuReader *offcpu;
-  uint64_t switch_outs = 0, blocked = 0, with_stack = 0, complete = 0, blocked_in_wait = 0;
-  unsigned char *stack_flags;
-
-  sprintf (offcpu_path, "%s.offcpu", spool_path);
-  spool = sp_spool_reader_open (spool_path, &err);
-  if (spool == NULL)
-    {
-      fprintf (stderr, "bench-offcpu-stacks: %s: %s\n", spool_path, err.message);
-      return 1;
-    }
-  offcpu = sp_offcpu_reader_open_follow (offcpu_path, &err);
-  if (offcpu == NULL || !sp_offcpu_reader_update (offcpu, &err) || !sp_offcpu_reader_finish (offcpu, &err))
-    {
-      fprintf (stderr, "bench-offcpu-stacks: %s: %s\n", offcpu_path, err.message);
-      return 1;
-    }
-
-  stack_flags = calloc (sp_spool_reader_get_n_stack_nodes (spool) + 1, 1);
   const SpOffCpuRecord *records = sp_offcpu_reader_get_records (offcpu);
   const SpThread *threads = sp_spool_reader_get_threads (spool);
   size_t n_stacks = sp_spool_reader_get_n_stack_nodes (spool);
+  size_t n_threads = sp_spool_reader_get_n_threads (spool);
+  unsigned char *stack_flags = calloc (n_stacks + 1, 1);
+
   for (size_t i = 0; i < sp_offcpu_reader_get_n_records (offcpu); i++)
     {
       const SpOffCpuRecord *record = &records[i];
@@ -146,23 +141,68 @@ count_switch_outs (const char *spool_path,
 
       if (record->tag != SP_OFFCPU_SWITCH_OUT)
         continue;
-      switch_outs++;
-      blocked += is_blocked;
-      if (record->stack == SP_SPOOL_NO_ID || record->stack >= n_stacks)
+      tally->switch_outs++;
+      tally->blocked += is_blocked;
+      if (record->stack == SP_SPOOL_NO_ID)
         continue;
+      if (record->stack >= n_stacks || record->thread >= n_threads)
+        {
+          tally->unresolved++;
+          continue;
+        }
       if (stack_flags[record->stack] == STACK_UNKNOWN)
         stack_flags[record->stack] = classify_stack (spool, threads[record->thread].pid, record->stack, query);
       flags = stack_flags[record->stack];
-      with_stack++;
-      complete += (flags & STACK_COMPLETE) != 0;
-      blocked_in_wait += is_blocked && (flags & STACK_IN_WAIT) != 0;
+      tally->with_stack++;
+      tally->complete += (flags & STACK_COMPLETE) != 0;
+      tally->blocked_in_wait += is_blocked && (flags & STACK_IN_WAIT) != 0;
     }
-  printf ("switch_outs=%" PRIu64 " blocked=%" PRIu64 " with_stack=%" PRIu64 " complete=%" PRIu64
-          " blocked_in_wait=%" PRIu64 "\n", switch_outs, blocked, with_stack, complete, blocked_in_wait);
   free (stack_flags);
+}
+
+/* The whole companion, read as a follower that reaches the end. */
+static SpOffCpuReader *
+open_companion (const char *spool_path)
+{
+  SpSpoolError err = { 0 };
+  char path[4096];
+  SpOffCpuReader *offcpu;
+
+  snprintf (path, sizeof path, "%s.offcpu", spool_path);
+  offcpu = sp_offcpu_reader_open_follow (path, &err);
+  if (offcpu != NULL && sp_offcpu_reader_update (offcpu, &err) && sp_offcpu_reader_finish (offcpu, &err))
+    return offcpu;
+  fprintf (stderr, "bench-offcpu-stacks: %s: %s\n", path, err.message);
+  sp_offcpu_reader_free (offcpu);
+  return NULL;
+}
+
+static int
+count_switch_outs (const char *spool_path,
+                   const Query *query)
+{
+  SpSpoolError err = { 0 };
+  SpSpoolReader *spool = sp_spool_reader_open (spool_path, &err);
+  SpOffCpuReader *offcpu;
+  Tally tally = { 0 };
+
+  if (spool == NULL)
+    {
+      fprintf (stderr, "bench-offcpu-stacks: %s: %s\n", spool_path, err.message);
+      return 1;
+    }
+  offcpu = open_companion (spool_path);
+  if (offcpu == NULL)
+    {
+      sp_spool_reader_free (spool);
+      return 1;
+    }
+  tally_switch_outs (spool, offcpu, query, &tally);
+  printf ("switch_outs=%" PRIu64 " blocked=%" PRIu64 " with_stack=%" PRIu64 " complete=%" PRIu64
+          " blocked_in_wait=%" PRIu64 " unresolved=%" PRIu64 "\n", tally.switch_outs, tally.blocked,
+          tally.with_stack, tally.complete, tally.blocked_in_wait, tally.unresolved);
   sp_offcpu_reader_free (offcpu);
   sp_spool_reader_free (spool);
-  free (offcpu_path);
   return 0;
 }
 
