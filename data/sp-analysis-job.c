@@ -154,7 +154,7 @@ index_samples (SpAnalysisJob *job,
       result->states = sp_thread_states_ref (states);
       result->blocking_names = sp_blocking_names_new (job->profile, states, job->last_blocking_names);
     }
-  threads = sp_thread_rows_new (job->profile, index, states);
+  threads = sp_thread_rows_new (job->profile, index, states, job->filter->from_ns, job->filter->to_ns);
   if (sp_thread_rows_equal (threads, job->last_threads) && !(job->work & SP_WORK_OPEN))
     g_array_unref (threads);
   else

@@ -20,7 +20,7 @@ typedef struct {
   guint64  tid;
   char    *name;        /* from the side file or /proc; NULL when unknown */
   guint64  n_samples;
-  /* Times over the whole recording. With the off-CPU companion's states
+  /* Samples and times in the rows' time range. With the off-CPU companion's states
    * (has_states) cpu_ns is the measured running time; without, samples
    * times the sampling interval (an estimate) and the rest stays 0. */
   gboolean has_states;
@@ -30,11 +30,15 @@ typedef struct {
   guint64  switches;    /* switch-outs */
 } SpThreadRow;
 
-/* An array of SpThreadRow, by thread index (it clears the names); states
- * may be NULL. Called by the profile's updating thread. */
+/* An array of SpThreadRow, by thread index (it clears the names), for
+ * the samples with from_ns <= time < to_ns and the part of each state
+ * interval inside (0, G_MAXUINT64: all); states may be NULL. Called by
+ * the profile's updating thread. */
 GArray *sp_thread_rows_new (SpProfile *profile,
                             const SpSampleIndex *index,
-                            const SpThreadStates *states);
+                            const SpThreadStates *states,
+                            guint64 from_ns,
+                            guint64 to_ns);
 
 /* Off-CPU (blocked + runnable) and wall-clock (cpu + off-CPU) time. */
 guint64 sp_thread_row_get_off_cpu_ns (const SpThreadRow *row);

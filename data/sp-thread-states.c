@@ -196,6 +196,25 @@ sp_thread_states_unref (SpThreadStates *states)
 guint sp_thread_states_get_n_threads (const SpThreadStates *states) { return states->n_threads; }
 guint64 sp_thread_states_get_last_known_ns (const SpThreadStates *states) { return states->last_known_ns; }
 
+gboolean
+sp_thread_states_get_span (const SpThreadStates *states,
+                           guint64 *first_ns,
+                           guint64 *last_ns)
+{
+  const SpStateInterval *iv = (const SpStateInterval *) states->intervals->data;
+
+  *first_ns = G_MAXUINT64;
+  *last_ns = 0;
+  /* Each thread's intervals are in time order: its first and last. */
+  for (guint t = 0; t < states->n_threads; t++)
+    if (states->first[t + 1] > states->first[t])
+      {
+        *first_ns = MIN (*first_ns, iv[states->first[t]].start_ns);
+        *last_ns = MAX (*last_ns, iv[states->first[t + 1] - 1].end_ns);
+      }
+  return *first_ns <= *last_ns;
+}
+
 const SpStateInterval *
 sp_thread_states_get_intervals (const SpThreadStates *states,
                                 guint thread,

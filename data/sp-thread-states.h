@@ -60,6 +60,12 @@ void sp_thread_states_unref (SpThreadStates *states);
 guint sp_thread_states_get_n_threads (const SpThreadStates *states);
 guint64 sp_thread_states_get_last_known_ns (const SpThreadStates *states);
 
+/* The earliest interval's start and the latest end of all threads; FALSE
+ * when there is no interval. */
+gboolean sp_thread_states_get_span (const SpThreadStates *states,
+                                    guint64 *first_ns,
+                                    guint64 *last_ns);
+
 /* A thread's intervals in time order (zero-length closed ones left out). */
 const SpStateInterval *sp_thread_states_get_intervals (const SpThreadStates *states,
                                                        guint thread,

@@ -129,8 +129,8 @@ describe_stretch (const SpStateInterval *interval,
     }
   return g_strdup_printf ("%s%s for %s%s (%.6f s to %.6f s)%s", state_names[interval->state],
                           interval->state == SP_THREAD_RUNNABLE ? " (preempted, waiting for a CPU)" : "", duration,
-                          interval->open ? " so far" : "", (interval->start_ns - data_from_ns) / 1e9,
-                          (interval->end_ns - data_from_ns) / 1e9, where != NULL ? where : "");
+                          interval->open ? " so far" : "", ((gint64) interval->start_ns - (gint64) data_from_ns) / 1e9,
+                          ((gint64) interval->end_ns - (gint64) data_from_ns) / 1e9, where != NULL ? where : "");
 }
 
 /* "In this column (2.1 ms): 12% running, 88% blocked". */

@@ -160,13 +160,23 @@ update_lanes (SpTimelineView *self)
   g_array_sort (self->lanes, compare_lanes);
 }
 
-/* The recording's range from the index: first sample to just past the last. */
+/* The recording's range: first sample to just past the last, or to the
+ * end of the thread states when they go on (a program that mostly
+ * waits: `sleep 1` has one sample); from the states' start when there
+ * is no sample. Times count from the first sample, as in the report. */
 static void
 update_range (SpTimelineView *self)
 {
-  guint64 first = 0, last = 0;
+  guint64 first = 0, last = 0, states_first, states_last;
+  gboolean any = self->index != NULL && sp_sample_index_get_time_span (self->index, &first, &last);
 
-  if (!sp_sample_index_get_time_span (self->index, &first, &last))
+  if (self->states != NULL && sp_thread_states_get_span (self->states, &states_first, &states_last))
+    {
+      first = any ? first : states_first;
+      last = MAX (any ? last : 0, states_last > 0 ? states_last - 1 : 0);
+      any = last >= first;
+    }
+  if (!any)
     {
       self->data_from_ns = self->data_span_ns = 0;
       self->view_from_ns = self->view_span_ns = 0;
@@ -838,5 +848,7 @@ sp_timeline_view_set_thread_states (SpTimelineView *self,
   g_clear_pointer (&self->blocking_names, g_hash_table_unref);
   self->states = states;
   self->blocking_names = blocking_names;
-  invalidate_render (self);
+  if (self->index != NULL)
+    update_range (self);
+  invalidate_timeline (self);
 }

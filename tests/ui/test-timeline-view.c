@@ -76,7 +76,7 @@ fixture_setup (Fixture *f,
   f->profile = profile_from_text (lines);
   f->index = sp_sample_index_new ();
   sp_sample_index_update (f->index, sp_profile_get_reader (f->profile));
-  f->threads = sp_thread_rows_new (f->profile, f->index, NULL);
+  f->threads = sp_thread_rows_new (f->profile, f->index, NULL, 0, G_MAXUINT64);
   f->window = GTK_WINDOW (gtk_window_new ());
   f->view = sp_timeline_view_new ();
   gtk_window_set_default_size (f->window, WIDTH, HEIGHT);
