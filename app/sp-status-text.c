@@ -31,6 +31,12 @@ sp_status_text_figures (const SpSpoolSummary *s)
     g_string_append_printf (text, "  ·  %s%" G_GUINT64_FORMAT " lost (%.1f%%)",
                             s->recording_state == SP_RECORDING_STATE_COMPLETE ? "" : "at least ", lost,
                             percent (lost, s->n_samples + lost));
+  /* Off-CPU data that cannot be used, or is incomplete, changes what the
+   * time metrics mean. */
+  if (s->off_cpu_problem != NULL)
+    g_string_append (text, "  ·  ⚠ off-CPU data not used (see Summary)");
+  else if (s->off_cpu_lost > 0)
+    g_string_append_printf (text, "  ·  ⚠ %" G_GUINT64_FORMAT " switch records lost", s->off_cpu_lost);
   if (s->n_truncated_samples > 0)
     g_string_append_printf (text, "  ·  %u truncated stacks (%.1f%%)", s->n_truncated_samples,
                             percent (s->n_truncated_samples, s->n_samples));

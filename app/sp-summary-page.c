@@ -120,6 +120,39 @@ add_unwinding_figures (GtkGrid *figures,
   add_figure (figures, (*row)++, "Unwinding", text->str);
 }
 
+/* What --off-cpu recorded: switches, whether blocked stacks came with
+ * them (and why not), what was lost, and a companion that could not be
+ * used. */
+static char *
+offcpu_text (const SpSpoolSummary *s)
+{
+  GString *text = g_string_new (NULL);
+
+  if (!s->off_cpu_recorded && s->off_cpu_problem == NULL)
+    {
+      g_string_append (text, "not recorded (record with “Record off-CPU time” or stackpulse-record --off-cpu to see "
+                             "where threads wait)");
+      return g_string_free (text, FALSE);
+    }
+  if (s->off_cpu_recorded)
+    {
+      g_string_append_printf (text, "%" G_GUINT64_FORMAT " switches; ", s->off_cpu_switches);
+      if (s->off_cpu_stacks_reason != NULL)
+        g_string_append_printf (text, "blocked stacks not recorded: %s", s->off_cpu_stacks_reason);
+      else
+        g_string_append (text, "with blocked stacks");
+    }
+  if (s->off_cpu_lost > 0)
+    g_string_append_printf (text, "\n%" G_GUINT64_FORMAT " switch records lost (the kernel's buffers were full): "
+                                  "off-CPU times are less exact", s->off_cpu_lost);
+  if (s->off_cpu_dropped > 0)
+    g_string_append_printf (text, "\n%" G_GUINT64_FORMAT " blocked stacks dropped (the recorder fell behind): their "
+                                  "time shows as [off-CPU: stack not recorded]", s->off_cpu_dropped);
+  if (s->off_cpu_problem != NULL)
+    g_string_append_printf (text, "%s⚠ %s", text->len > 0 ? "\n" : "", s->off_cpu_problem);
+  return g_string_free (text, FALSE);
+}
+
 /* Whether the recorder finished it; what was saved when it did not. An
  * unknown state has no side file, or one that could not be read (a FIFO,
  * damaged: the Lost samples row says why). */
@@ -154,6 +187,7 @@ sp_summary_page_fill (GtkGrid *figures,
   g_autofree char *execs = g_strdup_printf ("%u", s->n_process_execs);
   g_autofree char *lost = lost_text (s);
   g_autofree char *recording = recording_text (s);
+  g_autofree char *offcpu = offcpu_text (s);
   GtkWidget *child;
   int row = 0;
 
@@ -169,6 +203,7 @@ sp_summary_page_fill (GtkGrid *figures,
   add_figure (figures, row++, "Sampling interval", interval);
   add_figure (figures, row++, "Stacks", stacks);
   add_figure (figures, row++, "Lost samples", lost);
+  add_figure (figures, row++, "Off-CPU time", offcpu);
   add_figure (figures, row++, "Truncated stacks", truncated);
   if (s->roots_known)
     add_whole_stacks_figure (figures, &row, &s->roots);

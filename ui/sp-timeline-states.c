@@ -81,7 +81,7 @@ _sp_timeline_states_render_key (GtkSnapshot *snapshot,
                                 const GdkRGBA *fg)
 {
   static const int order[3] = { SP_THREAD_RUNNING, SP_THREAD_RUNNABLE, SP_THREAD_BLOCKED };
-  static const char *words[3] = { "run", "ready", "blocked" };
+  static const char *words[3] = { "running", "runnable", "blocked" };
   g_autoptr (PangoAttrList) small = pango_attr_list_new ();
   double x = 6;
 

@@ -38,20 +38,22 @@ lane_tooltip (SpTimelineView *self,
                               (first - self->data_from_ns) / 1e9, (last - self->data_from_ns) / 1e9);
     }
   t = time_at (self, x);
-  if (self->timeline != NULL && lane->thread < self->timeline->n_threads)
+  if (self->timeline != NULL)
     {
       guint n = self->timeline->n_buckets, b = (guint) ((x - LABEL_WIDTH) * n / MAX (plot_width (self), 1));
       double bucket_ns = (double) self->view_span_ns / n;
       g_autofree char *states = NULL;
+      guint32 count;
 
       b = MIN (b, n - 1);
+      /* A thread may have states and no sample at all. */
+      count = lane->thread < self->timeline->n_threads ? self->timeline->counts[(gsize) lane->thread * n + b] : 0;
       if (self->states != NULL)
         states = _sp_timeline_states_describe (self->states, self->blocking_names, lane->thread, (guint64) t,
                                                self->data_from_ns, self->view_from_ns + (guint64) (b * bucket_ns),
                                                self->view_from_ns + (guint64) ((b + 1) * bucket_ns));
-      return g_strdup_printf ("<b>%s</b>\n%.6f s: %u samples%s%s", label, (t - self->data_from_ns) / 1e9,
-                              self->timeline->counts[(gsize) lane->thread * n + b], states != NULL ? "\n" : "",
-                              states != NULL ? states : "");
+      return g_strdup_printf ("<b>%s</b>\n%.6f s: %u samples%s%s", label, (t - self->data_from_ns) / 1e9, count,
+                              states != NULL ? "\n" : "", states != NULL ? states : "");
     }
   return g_strdup_printf ("<b>%s</b>", label);
 }

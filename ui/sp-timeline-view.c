@@ -160,10 +160,10 @@ update_lanes (SpTimelineView *self)
   g_array_sort (self->lanes, compare_lanes);
 }
 
-/* The recording's range: first sample to just past the last, or to the
- * end of the thread states when they go on (a program that mostly
- * waits: `sleep 1` has one sample); from the states' start when there
- * is no sample. Times count from the first sample, as in the report. */
+/* The recording's range: from the first sample or thread state to just
+ * past the last (a program that mostly waits has few samples: `sleep 1`
+ * has one, as it exits, a second after it blocked). Times count from
+ * there, as in the report. */
 static void
 update_range (SpTimelineView *self)
 {
@@ -172,7 +172,7 @@ update_range (SpTimelineView *self)
 
   if (self->states != NULL && sp_thread_states_get_span (self->states, &states_first, &states_last))
     {
-      first = any ? first : states_first;
+      first = any ? MIN (first, states_first) : states_first;
       last = MAX (any ? last : 0, states_last > 0 ? states_last - 1 : 0);
       any = last >= first;
     }

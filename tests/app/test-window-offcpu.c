@@ -10,6 +10,7 @@
  * recording without off-CPU data keeps the drop-down on CPU samples.
  * Saves PNGs of the timeline and the views for review. */
 #include <glib/gstdio.h>
+#include <math.h>
 #include <gtk/gtk.h>
 #include <stdlib.h>
 #include <string.h>
@@ -228,6 +229,77 @@ test_metrics (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* The Threads page's value in column for the thread named name. */
+static double
+thread_value (SpWindow *window,
+              const char *column,
+              const char *name)
+{
+  g_autoptr (GPtrArray) names = g_ptr_array_new ();
+  g_autoptr (GPtrArray) values = window_test_thread_column (GTK_WIDGET (window), column, names);
+
+  g_test_message ("Threads page: %u rows", names->len);
+  for (guint i = 0; i < names->len; i++)
+    if (g_str_equal (g_ptr_array_index (names, i), name))
+      return g_ascii_strtod (g_ptr_array_index (values, i), NULL);
+  for (guint i = 0; i < names->len; i++)
+    g_test_message ("row %u: %s", i, (const char *) g_ptr_array_index (names, i));
+  g_error ("no thread %s on the Threads page", name);
+}
+
+/* A range chosen on the timeline: the Threads page counts in it, as
+ * `stackpulse-report threads --from --to` does. */
+static void
+test_threads_follow_range (void)
+{
+  const char *path = offcpu_spool ();
+  SpWindow *window;
+
+  if (path == NULL)
+    return;
+  window = open_window (path);
+  g_assert_true (window_test_wait (drop_down_sensitive, metric_drop_down (window), 30));
+  sp_window_show_view (window, "threads");
+  window_test_run (0.2);
+  g_assert_cmpfloat (thread_value (window, "Wall (s)", "off-sleep"), >, 1.5);
+  sp_window_select_time (window, 0.5, 1.0);
+  window_test_run (0.1);
+  g_assert_true (window_test_wait (window_idle, window, 30));
+  window_test_run (0.2);
+  /* Half a second of a thread that lives through it, nearly all blocked. */
+  g_assert_cmpfloat (fabs (thread_value (window, "Wall (s)", "off-sleep") - 0.5), <, 0.01);
+  g_assert_cmpfloat (thread_value (window, "Blocked (s)", "off-sleep"), >, 0.4);
+  gui_test_save_png (GTK_WIDGET (window), "offcpu-threads-range.png");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* `sleep 1` has one sample (as it exits) or none: the timeline still
+ * spans the second it waited, and says so. */
+static void
+test_mostly_waiting (void)
+{
+  g_autofree char *path = g_build_filename (test_dir, "sleep.spool", NULL);
+  guint64 from, to;
+  g_autofree char *text = NULL;
+  SpTimelineView *timeline;
+  SpWindow *window;
+
+  if (!window_test_record_off_cpu (path, "/bin/sleep", "1", NULL))
+    return;
+  window = open_window (path);
+  g_assert_true (window_test_wait (drop_down_sensitive, metric_drop_down (window), 30));
+  timeline = sp_window_get_timeline_view (window);
+  g_assert_true (window_test_wait (has_width, timeline, 10));
+  sp_timeline_view_get_visible_range (timeline, &from, &to);
+  g_assert_cmpuint (to - from, >, 900000000);
+  g_assert_cmpuint (sp_timeline_view_get_n_lanes (timeline), ==, 1);
+  text = sp_timeline_view_describe (timeline, 0, 0.5);
+  g_test_message ("sleep at 0.5 s: %s", text);
+  g_assert_nonnull (strstr (text, "Blocked for "));
+  gui_test_save_png (GTK_WIDGET (window), "offcpu-sleep.png");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* Without off-CPU data the drop-down stays on CPU samples, insensitive. */
 static void
 test_without_companion (void)
@@ -253,6 +325,8 @@ main (int argc,
   test_dir = g_dir_make_tmp ("sp-window-offcpu-XXXXXX", NULL);
   g_test_add_func ("/window-offcpu/timeline-states", test_timeline_states);
   g_test_add_func ("/window-offcpu/metrics", test_metrics);
+  g_test_add_func ("/window-offcpu/threads-follow-range", test_threads_follow_range);
+  g_test_add_func ("/window-offcpu/mostly-waiting", test_mostly_waiting);
   g_test_add_func ("/window-offcpu/without-companion", test_without_companion);
   status = g_test_run ();
   window_test_remove_dir (test_dir);

@@ -201,7 +201,11 @@ test_find_and_bucket (void)
   guint64 first_sample[] = { 200 };
   g_autoptr (SpThreadStates) states = sp_thread_states_new (records, G_N_ELEMENTS (records), 1, first_sample, 9000);
   SpStateBucket b[6];
+  guint64 first, last;
 
+  g_assert_true (sp_thread_states_get_span (states, &first, &last));
+  g_assert_cmpuint (first, ==, 200);
+  g_assert_cmpuint (last, ==, 5000);
   g_assert_null (sp_thread_states_find (states, 0, 100));
   g_assert_cmpuint (sp_thread_states_find (states, 0, 200)->state, ==, SP_THREAD_RUNNING);
   g_assert_cmpuint (sp_thread_states_find (states, 0, 1000)->stack, ==, 7);
