@@ -88,6 +88,7 @@ struct _RecordingBuilder
   SpSpoolWriter  *writer;
   SpOffCpuWriter *offcpu;         /* created at the first switch */
   GArray         *switches;       /* SpOffCpuRecord, not written yet */
+  gboolean        off_cpu;        /* a switch was added: the side file says --off-cpu */
   Symbols         symbols;
   guint64         now_ns;
 };
@@ -137,6 +138,7 @@ add_switch (RecordingBuilder *b,
   g_assert_true (sp_spool_writer_intern_stack (b->writer, 100, g_ascii_strtoull (words[1], NULL, 10), frames, n,
                                                &r.thread, &r.stack, &err));
   g_array_append_val (b->switches, r);
+  b->off_cpu = TRUE;
 }
 
 void
@@ -155,8 +157,9 @@ static void
 write_meta (RecordingBuilder *b)
 {
   g_autofree char *meta = g_strconcat (b->spool, ".meta", NULL);
-  g_autofree char *text = g_strdup_printf ("[recording]\nformat=1\n\n[thread 1]\npid=100\nname=main-thread\n\n"
-                                           "[kernel-symbols]\nsource=test\n%s", b->symbols.symbols->str);
+  g_autofree char *text = g_strdup_printf ("[recording]\nformat=1\n%s\n[thread 1]\npid=100\nname=main-thread\n\n"
+                                           "[kernel-symbols]\nsource=test\n%s", b->off_cpu ? "off_cpu=true\n" : "",
+                                           b->symbols.symbols->str);
 
   g_assert_true (g_file_set_contents (meta, text, -1, NULL));
 }
