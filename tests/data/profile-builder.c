@@ -246,6 +246,22 @@ const char *const offcpu_example[] = {
   NULL,
 };
 
+void
+side_file_add_keys (const char *spool_path,
+                    const char *keys)
+{
+  g_autofree char *meta = g_strconcat (spool_path, ".meta", NULL);
+  g_autofree char *text = NULL;
+  g_autofree char *marked = NULL;
+  g_auto (GStrv) parts = NULL;
+
+  g_assert_true (g_file_get_contents (meta, &text, NULL, NULL));
+  parts = g_strsplit (text, "[recording]\n", 2);
+  g_assert_cmpuint (g_strv_length (parts), ==, 2);
+  marked = g_strconcat (parts[0], "[recording]\n", keys, parts[1], NULL);
+  g_assert_true (g_file_set_contents (meta, marked, -1, NULL));
+}
+
 SpProfile *
 profile_from_text (const char *const *lines)
 {

@@ -162,24 +162,6 @@ test_without_companion (void)
   fixture_clear (&f);
 }
 
-/* The side file says the recorder could not have the blocked stacks (as
- * it does at perf_event_paranoid 2 without root or CAP_PERFMON). */
-static void
-mark_stacks_missing (const char *path,
-                     const char *keys)
-{
-  g_autofree char *meta = g_strconcat (path, ".meta", NULL);
-  g_autofree char *text = NULL;
-  g_autofree char *marked = NULL;
-  g_auto (GStrv) parts = NULL;
-
-  g_assert_true (g_file_get_contents (meta, &text, NULL, NULL));
-  parts = g_strsplit (text, "[recording]\n", 2);
-  g_assert_cmpuint (g_strv_length (parts), ==, 2);
-  marked = g_strconcat (parts[0], "[recording]\n", keys, parts[1], NULL);
-  g_assert_true (g_file_set_contents (meta, marked, -1, NULL));
-}
-
 #define REASON "context-switch samples need kernel sampling: kernel.perf_event_paranoid=2 " \
                "(root, CAP_PERFMON, or perf_event_paranoid <= 1)"
 
@@ -203,7 +185,7 @@ test_stacks_missing (void)
     };
     g_autofree char *cpu = NULL;
 
-    mark_stacks_missing (f.path, "off_cpu=true\noff_cpu_stacks=none\noff_cpu_stacks_reason=" REASON "\n");
+    side_file_add_keys (f.path, "off_cpu=true\noff_cpu_stacks=none\noff_cpu_stacks_reason=" REASON "\n");
     for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
       {
         g_autoptr (SpChildResult) result = sp_test_report_run (f.dir, commands[i]);
@@ -227,7 +209,7 @@ test_stacks_missing (void)
   {
     g_autofree char *off = NULL;
 
-    mark_stacks_missing (f.path, "off_cpu=true\noff_cpu_stacks=user\n");
+    side_file_add_keys (f.path, "off_cpu=true\noff_cpu_stacks=user\n");
     off = sp_test_report (f.dir, "collapsed", "--metric", "off-cpu", f.path, NULL);
     g_assert_nonnull (strstr (off, "main;pipe_wait 30000\n"));
   }
