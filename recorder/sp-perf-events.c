@@ -320,80 +320,78 @@ sp_perf_events_add_task (SpPerfEvents *events,
   return true;
 }
 
-/* The context-switches event of tid on cpu, in its ring; -1 (and
- * switch_refused set, with why) when it cannot be had. An event opened
+/* An off-CPU event of tid on cpu, in that CPU's switch ring: its fd,
+ * -ENODEV for an offline CPU, or -1 with why in *err. An event opened
  * whose ring could not be had writes nowhere. */
 static int
+open_in_switch_ring (SpPerfEvents *events,
+                     struct perf_event_attr *attr,
+                     pid_t tid,
+                     int cpu,
+                     int *err)
+{
+  RingSet set = { events->switch_ring_fd_of_cpu, events->switch_rings, &events->n_switch_rings };
+  char message[512];
+  int fd = (int) perf_event_open (attr, tid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+
+  if (fd < 0 && errno == ENODEV)
+    return -ENODEV;
+  *err = fd < 0 ? errno : ENOMEM;
+  if (fd < 0 || !remember_fd (events, fd))
+    {
+      if (fd >= 0)
+        close (fd);
+      return -1;
+    }
+  return attach_ring_of (events, set, cpu, fd, message, sizeof message) ? fd : -1;
+}
+
+/* The context-switches event (switch records and stacked samples); a
+ * refusal, or a ring that cannot be had, costs the stacks from then on,
+ * not the recording. */
+static int
 open_switch_sampler (SpPerfEvents *events,
-                     RingSet set,
                      pid_t tid,
                      int cpu)
 {
   struct perf_event_attr attr;
-  char message[512];
   int fd;
 
   fill_switch_attr (events, &attr);
-  fd = (int) perf_event_open (&attr, tid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
-  if (fd < 0 && errno == ENODEV)
-    return -ENODEV;
-  if (fd < 0 || !remember_fd (events, fd))
-    {
-      events->switch_errno = fd < 0 ? errno : ENOMEM;
-      if (fd >= 0)
-        close (fd);
-      events->switch_refused = true;
-      return -1;
-    }
-  /* A ring that cannot be had costs the stacks, not the recording. */
-  if (!attach_ring_of (events, set, cpu, fd, message, sizeof message))
-    {
-      events->switch_errno = ENOMEM;
-      events->switch_refused = true;
-      return -1;
-    }
+  fd = open_in_switch_ring (events, &attr, tid, cpu, &events->switch_errno);
+  if (fd == -1)
+    events->switch_refused = true;
   return fd;
 }
 
-/* The switch records alone (no stacks) of tid on cpu, in the same rings. */
+/* The switch records alone (no stacks), in the same rings. */
 static bool
 open_switch_records (SpPerfEvents *events,
-                     RingSet set,
                      pid_t tid,
                      int cpu)
 {
   struct perf_event_attr attr;
-  char message[512];
-  int fd;
+  int err;
 
   fill_switch_record_attr (events, &attr);
-  fd = (int) perf_event_open (&attr, tid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
-  if (fd < 0)
-    return errno == ENODEV;
-  if (!remember_fd (events, fd))
-    {
-      close (fd);
-      return false;
-    }
-  return attach_ring_of (events, set, cpu, fd, message, sizeof message);
+  return open_in_switch_ring (events, &attr, tid, cpu, &err) != -1;
 }
 
 bool
 sp_perf_events_add_switch_task (SpPerfEvents *events,
                                 pid_t tid)
 {
-  RingSet set = { events->switch_ring_fd_of_cpu, events->switch_rings, &events->n_switch_rings };
   int opened = 0;
 
   for (int cpu = 0; cpu < events->n_cpus; cpu++)
     {
-      int fd = events->switch_refused ? -1 : open_switch_sampler (events, set, tid, cpu);
+      int fd = events->switch_refused ? -1 : open_switch_sampler (events, tid, cpu);
 
       if (fd == -ENODEV)
         continue;  /* offline CPU */
       if (fd >= 0)
         opened++;
-      else if (open_switch_records (events, set, tid, cpu))
+      else if (open_switch_records (events, tid, cpu))
         opened++;
       else if (opened == 0)
         return false;  /* nothing of tid yet: its sampling events take the records */
