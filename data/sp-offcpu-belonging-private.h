@@ -28,7 +28,8 @@ typedef struct {
   const SpSpoolReader *spool;          /* as parsed */
   guint64              spool_size;     /* the spool file's size now */
   guint64              companion_size; /* the companion file's size now */
-  gboolean             finished;       /* both files are read to their end */
+  gboolean             finished;       /* both files are read to their end; before,
+                                        * the side file is not judged by */
 } SpOffCpuOwner;
 
 /* The companion's length the complete recording's side file gives

@@ -117,14 +117,20 @@ _sp_offcpu_belonging_check (const SpOffCpuRecord *records,
                             gsize n_usable,
                             const SpOffCpuOwner *owner)
 {
+  /* While a recording is followed, its side file may still be an earlier
+   * recording's of the same name (the recorder writes its own right after
+   * placing the spool): only the spool is judged then. */
+  SpOffCpuOwner judged = *owner;
   char *why;
 
-  if (owner->meta != NULL && !g_key_file_get_boolean (owner->meta, "recording", "off_cpu", NULL))
+  if (!owner->finished)
+    judged.meta = NULL;
+  if (judged.meta != NULL && !g_key_file_get_boolean (judged.meta, "recording", "off_cpu", NULL))
     return g_strdup ("its side file does not say it was recorded with --off-cpu (no off_cpu=true)");
-  why = check_size (owner);
+  why = check_size (&judged);
   if (why == NULL)
-    why = check_times (records, n_records, owner);
+    why = check_times (records, n_records, &judged);
   if (why == NULL)
-    why = check_ids (records, n_records, n_usable, owner);
+    why = check_ids (records, n_records, n_usable, &judged);
   return why;
 }

@@ -129,7 +129,7 @@ _sp_offcpu_companion_finish (SpOffCpuCompanion *companion)
   if (!sp_offcpu_reader_finish (companion->reader, &err))
     set_damage (companion, &err);
   else if (!sp_offcpu_reader_has_header (companion->reader))
-    set_aside (companion, g_strdup_printf ("%s is empty: there is no off-CPU data", companion->path));
+    set_aside (companion, g_strdup_printf ("%s is empty: there is no off-CPU data to read", companion->path));
 }
 
 static guint64

@@ -335,6 +335,34 @@ test_foreign (void)
     }
 }
 
+/* Followed, the side file is judged by only at the end (it may be an
+ * earlier recording's for a moment). */
+static void
+test_foreign_followed (void)
+{
+  RecordingBuilder *b = recording_of (offcpu_example, NULL);
+  g_autofree char *meta = g_strconcat (recording_builder_get_path (b), ".meta", NULL);
+  g_autofree char *text = NULL;
+  g_autoptr (GString) without = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SpProfile) profile = NULL;
+
+  /* Its side file says nothing of --off-cpu. */
+  g_assert_true (g_file_get_contents (meta, &text, NULL, NULL));
+  without = g_string_new (text);
+  g_assert_cmpuint (g_string_replace (without, "off_cpu=true\n", "", 0), ==, 1);
+  g_assert_true (g_file_set_contents (meta, without->str, -1, NULL));
+  profile = sp_profile_open_follow (recording_builder_get_path (b), &error);
+  g_assert_no_error (error);
+  sp_profile_update (profile);
+  g_assert_true (sp_profile_has_off_cpu (profile));
+  g_assert_null (sp_profile_get_off_cpu_problem (profile));
+  sp_profile_finish (profile);
+  g_assert_false (sp_profile_has_off_cpu (profile));
+  g_assert_nonnull (strstr (sp_profile_get_off_cpu_problem (profile), "no off_cpu=true"));
+  recording_builder_free (b);
+}
+
 /* Its own companion, with the side file's figures: read. Shorter than
  * the recorder wrote (cut on a record boundary): read, and said. */
 static void
@@ -452,6 +480,7 @@ main (int argc,
   g_test_add_func ("/offcpu-profile/damage-and-none", test_damage_and_none);
   g_test_add_func ("/offcpu-profile/not-a-companion", test_not_a_companion);
   g_test_add_func ("/offcpu-profile/foreign", test_foreign);
+  g_test_add_func ("/offcpu-profile/foreign-followed", test_foreign_followed);
   g_test_add_func ("/offcpu-profile/own-and-cut", test_own_and_cut);
   g_test_add_func ("/offcpu-profile/missing", test_missing);
   g_test_add_func ("/offcpu-profile/summary", test_summary);

@@ -318,7 +318,6 @@ test_cut (void)
   {
     g_autofree char *companion = companion_path (&f);
     g_autofree char *contents = NULL;
-    g_autofree char *expected = NULL;
     gsize length;
 
     g_assert_true (g_file_get_contents (companion, &contents, &length, NULL));
