@@ -3,7 +3,9 @@
  *
  * cpu_s is the thread's measured running time from the off-CPU companion;
  * without one, the samples times the sampling interval (an estimate), and
- * the off-CPU columns stay empty. */
+ * the off-CPU columns come from the side file's per-thread totals of a
+ * recording made with --off-cpu (its companion missing or set aside), or
+ * stay empty. */
 #include "sp-report.h"
 
 #include "sp-thread-states.h"
@@ -30,6 +32,44 @@ samples_per_thread (const SpSpoolReader *reader,
     if (ts[i] >= filter->from_ns && ts[i] < filter->to_ns)
       count[sp_spool_reader_get_sample_thread (reader, i)]++;
   return count;
+}
+
+/* The side file's [thread TID] totals, written with --off-cpu; FALSE
+ * when it has none for that thread. */
+static gboolean
+side_file_totals (GKeyFile *meta,
+                  guint64 tid,
+                  SpThreadTotals *totals)
+{
+  g_autofree char *group = g_strdup_printf ("thread %" G_GUINT64_FORMAT, tid);
+
+  if (meta == NULL || !g_key_file_has_key (meta, group, "blocked_ns", NULL))
+    return FALSE;
+  totals->blocked_ns = g_key_file_get_uint64 (meta, group, "blocked_ns", NULL);
+  totals->runnable_ns = g_key_file_get_uint64 (meta, group, "runnable_ns", NULL);
+  totals->switches = g_key_file_get_uint64 (meta, group, "switches", NULL);
+  return TRUE;
+}
+
+gboolean
+sp_report_threads_from_side_file (SpProfile *profile)
+{
+  GKeyFile *meta = sp_profile_get_meta (profile);
+  SpThreadTotals totals;
+
+  if (sp_profile_get_thread_states (profile) != NULL || meta == NULL
+      || !g_key_file_get_boolean (meta, "recording", "off_cpu", NULL))
+    return FALSE;
+  for (guint t = 0; t < sp_profile_get_n_threads (profile); t++)
+    {
+      gint32 pid;
+      guint64 tid;
+
+      sp_profile_get_thread (profile, t, &pid, &tid);
+      if (side_file_totals (meta, tid, &totals))
+        return TRUE;
+    }
+  return FALSE;
 }
 
 /* A name as one field: no tabs or line breaks. */
@@ -77,6 +117,7 @@ sp_report_threads (SpProfile *profile,
   const SpThreadStates *states = sp_profile_get_thread_states (profile);
   double interval_s = sp_spool_reader_get_sample_interval_us (reader) / 1e6;
   g_autofree guint64 *samples = samples_per_thread (reader, filter);
+  gboolean from_side_file = sp_report_threads_from_side_file (profile);
 
   if (tsv)
     fprintf (out, "pid\ttid\tname\tsamples\tcpu_s\toff_cpu_s\twall_s\tblocked_s\trunnable_s\tswitches\n");
@@ -99,7 +140,11 @@ sp_report_threads (SpProfile *profile,
           row.cpu_s = row.totals.running_ns / 1e9;
         }
       else
-        row.cpu_s = row.samples * interval_s;
+        {
+          /* The companion is missing or set aside: the side file's totals. */
+          row.known = from_side_file && side_file_totals (sp_profile_get_meta (profile), row.tid, &row.totals);
+          row.cpu_s = row.samples * interval_s;
+        }
       print_row (&row, tsv, out);
     }
 }

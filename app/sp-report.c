@@ -8,6 +8,7 @@
 #include "sp-call-tree.h"
 #include "sp-function-list.h"
 #include "sp-recording-state.h"
+#include "sp-spool-summary.h"
 #include "sp-stack-counts.h"
 #include "sp-stack-roots.h"
 #include "sp-unwind-report.h"
@@ -255,6 +256,31 @@ attached_pids (SpProfile *profile)
   return g_strdup_printf ("pid %s", joined);
 }
 
+/* The off-CPU line: what the side file counted, whether the blocked
+ * stacks were recorded, and what is wrong with the companion; nothing
+ * for a recording without --off-cpu and without companion. */
+static void
+print_off_cpu (const SpSpoolSummary *s,
+               FILE *out)
+{
+  if (s->off_cpu_recorded)
+    {
+      fprintf (out, "off-CPU:   %" G_GUINT64_FORMAT " switches", s->off_cpu_switches);
+      if (s->off_cpu_read)
+        fprintf (out, " over %.3f s", s->off_cpu_span_ns / 1e9);
+      fprintf (out, ", %" G_GUINT64_FORMAT " lost, %" G_GUINT64_FORMAT " stacks dropped; ", s->off_cpu_lost,
+               s->off_cpu_dropped);
+      if (s->off_cpu_stacks_reason != NULL)
+        fprintf (out, "blocked stacks not recorded: %s\n", s->off_cpu_stacks_reason);
+      else
+        fprintf (out, "blocked stacks recorded\n");
+    }
+  else if (s->off_cpu_read)
+    fprintf (out, "off-CPU:   read over %.3f s (the side file counts nothing of it)\n", s->off_cpu_span_ns / 1e9);
+  if (s->off_cpu_problem != NULL)
+    fprintf (out, "off-CPU:   %s\n", s->off_cpu_problem);
+}
+
 void
 sp_report_summary (SpProfile *profile,
                    const SpFilter *filter,
@@ -268,17 +294,20 @@ sp_report_summary (SpProfile *profile,
   g_autofree char *state = sp_report_recording_state (profile);
   gsize n = sp_spool_reader_get_n_samples (reader);
   const GPtrArray *problems;
-  SpStackRoots roots;
+  SpSpoolSummary summary;
 
   fprintf (out, "file:      %s\n", sp_profile_get_path (profile));
   if (command != NULL)
     fprintf (out, "command:   %s\n", command);
   else if (attached != NULL)
     fprintf (out, "attached:  %s\n", attached);
-  fprintf (out, "duration:  %.3f s\n", recorded_ns (reader) / 1e9);
+  sp_spool_summary_from_profile (profile, &summary);
+  /* Samples and off-CPU records: a sleeping program waits long. */
+  fprintf (out, "duration:  %.3f s\n", summary.duration_ns / 1e9);
   fprintf (out, "samples:   %" G_GUINT64_FORMAT " (of %" G_GSIZE_FORMAT " in the file)\n", counts->n_samples, n);
   fprintf (out, "threads:   %" G_GSIZE_FORMAT "\n", sp_spool_reader_get_n_threads (reader));
   print_lost (profile, out);
+  print_off_cpu (&summary, out);
   if (state != NULL)
     fprintf (out, "recording: %s\n", state);
   print_stopped_early (profile, out);
@@ -287,9 +316,8 @@ sp_report_summary (SpProfile *profile,
   fprintf (out, "\ntop functions (self):\n%8s %8s %10s  %s\n", "self", "total", "samples", "function");
   for (guint i = 0; i < MIN (functions->len, 20u); i++)
     print_function_row (profile, NULL, &g_array_index (functions, SpFunctionCost, i), kept_samples (functions), out);
-  sp_stack_roots_count (profile, &roots);
-  print_stack_roots (profile, &roots, out);
-  print_unwinding (profile, &roots, out);
+  print_stack_roots (profile, &summary.roots, out);
+  print_unwinding (profile, &summary.roots, out);
   problems = sp_profile_get_symbol_problems (profile);
   if (problems->len > 0)
     {
@@ -297,6 +325,7 @@ sp_report_summary (SpProfile *profile,
       for (guint i = 0; i < problems->len; i++)
         fprintf (out, "  %s\n", (const char *) g_ptr_array_index (problems, i));
     }
+  sp_spool_summary_clear (&summary);
 }
 
 void

@@ -232,24 +232,32 @@ check_options (const Options *o)
 }
 
 /* A range past the recording's end is no error (its length is not known
- * before it is read), but an empty report needs a word. */
+ * before it is read), but an empty report needs a word. With thread
+ * states in use (a time metric, threads) the recording goes on as long
+ * as its off-CPU records: a sleeping thread has no samples. */
 static void
 warn_range_outside (SpProfile *profile,
-                    const Options *o)
+                    const Options *o,
+                    gboolean uses_states)
 {
   const SpSpoolReader *reader = sp_profile_get_reader (profile);
   const guint64 *timestamps = sp_spool_reader_get_sample_timestamps (reader);
   gsize n = sp_spool_reader_get_n_samples (reader);
-  double span_s = (double) (timestamps[n - 1] - timestamps[0]) / 1e9;
-  const SpThreadStates *states = o->metric != SP_METRIC_CPU ? sp_profile_get_thread_states (profile) : NULL;
+  guint64 last = timestamps[n - 1], off_first, off_last;
 
-  /* Off-CPU intervals may go on after the last sample. */
-  if (states != NULL && sp_thread_states_get_last_known_ns (states) > timestamps[0]
-      && o->from_s < (double) (sp_thread_states_get_last_known_ns (states) - timestamps[0]) / 1e9)
-    return;
-  if (o->from_s > span_s)
+  if (uses_states && sp_profile_has_off_cpu (profile) && sp_profile_get_off_cpu_span (profile, &off_first, &off_last)
+      && off_last > last)
+    {
+      double span_s = (double) (off_last - timestamps[0]) / 1e9;
+
+      if (o->from_s > span_s)
+        fprintf (stderr, "stackpulse-report: warning: --from %g is after the last sample and off-CPU record "
+                 "(at %.3f s): nothing chosen\n", o->from_s, span_s);
+      return;
+    }
+  if (o->from_s > (double) (last - timestamps[0]) / 1e9)
     fprintf (stderr, "stackpulse-report: warning: --from %g is after the last sample (at %.3f s): no sample chosen\n",
-             o->from_s, span_s);
+             o->from_s, (double) (last - timestamps[0]) / 1e9);
 }
 
 static gboolean
@@ -287,6 +295,7 @@ add_function_transforms (SpProfile *profile,
 static SpFilter *
 make_filter (SpProfile *profile,
              const Options *o,
+             gboolean uses_states,
              gboolean *ok)
 {
   const SpSpoolReader *reader = sp_profile_get_reader (profile);
@@ -304,7 +313,7 @@ make_filter (SpProfile *profile,
 
       sp_filter_set_time_range (filter, first + (guint64) (o->from_s * 1e9),
                                 o->to_s > 0 ? first + (guint64) (o->to_s * 1e9) : G_MAXUINT64);
-      warn_range_outside (profile, o);
+      warn_range_outside (profile, o, uses_states);
     }
   /* Functions get their ids as frames are resolved: resolve them all. */
   if (o->focus != NULL || o->merge != NULL || o->drop != NULL)
@@ -340,6 +349,23 @@ warn_missing_stacks (SpProfile *profile)
     fprintf (stderr, "stackpulse-report: blocked stacks were not recorded: %s\n", reason);
 }
 
+/* What threads shows without thread states: the side file's per-thread
+ * totals when it has them (a companion missing or set aside), else only
+ * the samples. */
+static void
+note_threads_without_states (SpProfile *profile)
+{
+  if (sp_report_threads_from_side_file (profile))
+    fprintf (stderr, "stackpulse-report: note: off_cpu_s, blocked_s, runnable_s and switches are the side file's "
+             "totals of the whole recording; cpu_s is samples x the sampling interval\n");
+  else if (sp_profile_get_off_cpu_problem (profile) != NULL)
+    fprintf (stderr, "stackpulse-report: note: cpu_s is samples x the sampling interval, off_cpu_s and wall_s "
+             "are empty\n");
+  else
+    fprintf (stderr, "stackpulse-report: note: this recording has no off-CPU data (record with --off-cpu): "
+             "cpu_s is samples x the sampling interval, off_cpu_s and wall_s are empty\n");
+}
+
 /* A time metric needs the companion; threads does without, and says so.
  * Both say when the companion has no stacks. */
 static gboolean
@@ -353,6 +379,12 @@ check_off_cpu (SpProfile *profile,
         warn_missing_stacks (profile);
       return TRUE;
     }
+  if (o->metric != SP_METRIC_CPU && sp_profile_get_off_cpu_problem (profile) != NULL)
+    {
+      fprintf (stderr, "stackpulse-report: --metric %s: no off-CPU data is read (the warning above says why)\n",
+               o->metric == SP_METRIC_OFF_CPU ? "off-cpu" : "wall");
+      return FALSE;
+    }
   if (o->metric != SP_METRIC_CPU)
     {
       fprintf (stderr, "stackpulse-report: --metric %s: this recording has no off-CPU data (no %s.offcpu); "
@@ -361,8 +393,7 @@ check_off_cpu (SpProfile *profile,
       return FALSE;
     }
   if (g_str_equal (command, "threads"))
-    fprintf (stderr, "stackpulse-report: note: this recording has no off-CPU data (record with --off-cpu): "
-             "cpu_s is samples x the sampling interval, off_cpu_s and wall_s are empty\n");
+    note_threads_without_states (profile);
   return TRUE;
 }
 
@@ -414,16 +445,16 @@ run (const char *command,
     warn_recording_state (profile);
   if (sp_profile_get_meta_problem (profile) != NULL)
     fprintf (stderr, "stackpulse-report: warning: %s\n", sp_profile_get_meta_problem (profile));
-  if (sp_profile_get_off_cpu_damage (profile) != NULL)
-    fprintf (stderr, "stackpulse-report: warning: %s; off-CPU data before it is used\n",
-             sp_profile_get_off_cpu_damage (profile));
+  /* One sentence that says what is used of it. */
+  if (sp_profile_get_off_cpu_problem (profile) != NULL)
+    fprintf (stderr, "stackpulse-report: warning: %s\n", sp_profile_get_off_cpu_problem (profile));
   if (!check_off_cpu (profile, command, o))
     return 1;
   sp_profile_set_inline_frames (profile, !o->no_inline);
   /* The reports print no source lines: without inline frames, DWARF has
    * nothing to give them. */
   sp_profile_set_dwarf (profile, !o->no_inline);
-  filter = make_filter (profile, o, &ok);
+  filter = make_filter (profile, o, o->metric != SP_METRIC_CPU || g_str_equal (command, "threads"), &ok);
   if (!ok)
     return 1;
 

@@ -142,8 +142,8 @@ set_damage (SpOffCpuReader *reader,
             uint64_t offset,
             const char *what)
 {
-  sp_spool_error_set (&reader->damage, SP_SPOOL_ERROR_INVALID, offset, offset,
-                      "off-CPU stream: %s at byte %llu", what, (unsigned long long) offset);
+  /* The offset is the error's: the reader's caller says where. */
+  sp_spool_error_set (&reader->damage, SP_SPOOL_ERROR_INVALID, offset, offset, "%s", what);
 }
 
 /* Decodes the whole records of data (which starts at reader->parsed);
@@ -157,13 +157,14 @@ decode_all (SpOffCpuReader *reader,
 
   if (!reader->has_magic)
     {
-      if (len < SP_OFFCPU_MAGIC_LEN)
-        return 0;
-      if (memcmp (data, SP_OFFCPU_MAGIC, SP_OFFCPU_MAGIC_LEN) != 0)
+      /* A few bytes that cannot begin the magic are no companion either. */
+      if (memcmp (data, SP_OFFCPU_MAGIC, len < SP_OFFCPU_MAGIC_LEN ? len : SP_OFFCPU_MAGIC_LEN) != 0)
         {
           set_damage (reader, 0, "not an off-CPU stream (no SPOFF1 magic)");
           return 0;
         }
+      if (len < SP_OFFCPU_MAGIC_LEN)
+        return 0;
       reader->has_magic = true;
       c.p = data + SP_OFFCPU_MAGIC_LEN;
     }
@@ -304,8 +305,7 @@ sp_offcpu_reader_finish (SpOffCpuReader *reader,
   if (ok && end >= 0 && (uint64_t) end > reader->parsed)
     {
       sp_spool_error_set (&reader->damage, SP_SPOOL_ERROR_TRUNCATED, reader->parsed, (uint64_t) end,
-                          "off-CPU stream: the last record is incomplete at byte %llu",
-                          (unsigned long long) reader->parsed);
+                          reader->has_magic ? "the last record is incomplete" : "the header is incomplete");
       if (err != NULL)
         *err = reader->damage;
       ok = false;
@@ -324,6 +324,12 @@ sp_offcpu_reader_free (SpOffCpuReader *reader)
     close (reader->fd);
   free (reader->records);
   free (reader);
+}
+
+bool
+sp_offcpu_reader_has_header (const SpOffCpuReader *reader)
+{
+  return reader->has_magic;
 }
 
 const SpSpoolError *

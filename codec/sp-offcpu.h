@@ -100,6 +100,11 @@ bool sp_offcpu_reader_finish (SpOffCpuReader *reader,
                               SpSpoolError *err);
 void sp_offcpu_reader_free (SpOffCpuReader *reader);
 
+/* Whether the SPOFF1 magic was read: before it, nothing is known to be a
+ * companion at all. */
+bool sp_offcpu_reader_has_header (const SpOffCpuReader *reader);
+/* The damage (record_offset: the record where it starts; its message says
+ * what, not where), or NULL. */
 const SpSpoolError *sp_offcpu_reader_get_damage (const SpOffCpuReader *reader);
 /* Records read so far, in file order (SYNC records included). */
 size_t sp_offcpu_reader_get_n_records (const SpOffCpuReader *reader);

@@ -5,13 +5,15 @@
 #include <errno.h>
 #include <glib/gstdio.h>
 
-#include "sp-spool-errors.h"
+#include "sp-offcpu-belonging-private.h"
 
 struct _SpOffCpuCompanion
 {
+  char           *spool_path;
   char           *path;
-  SpOffCpuReader *reader;         /* NULL while there is no companion */
-  char           *damage;
+  SpOffCpuReader *reader;         /* NULL while there is no companion, or once set aside */
+  gboolean        set_aside;      /* not a companion, or not this recording's: never read again */
+  char           *problem;
   SpThreadStates *states;
   gsize           states_records; /* usable records the states were made from */
   gsize           states_samples;
@@ -23,6 +25,7 @@ _sp_offcpu_companion_new (const char *spool_path)
 {
   SpOffCpuCompanion *companion = g_new0 (SpOffCpuCompanion, 1);
 
+  companion->spool_path = g_strdup (spool_path);
   companion->path = g_strconcat (spool_path, ".offcpu", NULL);
   return companion;
 }
@@ -34,21 +37,59 @@ _sp_offcpu_companion_free (SpOffCpuCompanion *companion)
     return;
   sp_offcpu_reader_free (companion->reader);
   sp_thread_states_unref (companion->states);
-  g_free (companion->damage);
+  g_free (companion->problem);
   g_free (companion->path);
+  g_free (companion->spool_path);
   g_free (companion);
 }
 
 static void
+set_problem (SpOffCpuCompanion *companion,
+             char *problem)
+{
+  g_free (companion->problem);
+  companion->problem = problem;
+}
+
+/* No thread state comes from it: the records read so far are dropped. */
+static void
+set_aside (SpOffCpuCompanion *companion,
+           char *problem)
+{
+  set_problem (companion, problem);
+  companion->set_aside = TRUE;
+  g_clear_pointer (&companion->reader, sp_offcpu_reader_free);
+  g_clear_pointer (&companion->states, sp_thread_states_unref);
+}
+
+/* One sentence: what is wrong, and what is used. Damage before the
+ * header leaves nothing that is known to be a companion. */
+static void
 set_damage (SpOffCpuCompanion *companion,
             const SpSpoolError *err)
 {
-  g_autofree char *what = NULL;
+  gboolean header = companion->reader != NULL && sp_offcpu_reader_has_header (companion->reader);
+  const char *path = companion->path;
 
-  if (companion->damage != NULL)
+  if (companion->problem != NULL)
     return;
-  what = sp_spool_error_describe (err);
-  companion->damage = g_strdup_printf ("the off-CPU companion %s: %s", companion->path, what);
+  if (err->code == SP_SPOOL_ERROR_TRUNCATED && header)
+    set_problem (companion, g_strdup_printf ("%s is cut short at byte %" G_GUINT64_FORMAT
+                                             ": off-CPU data up to there is used", path, err->record_offset));
+  else if (err->code == SP_SPOOL_ERROR_INVALID && header)
+    set_problem (companion, g_strdup_printf ("%s has %s at byte %" G_GUINT64_FORMAT
+                                             ": off-CPU data before it is used", path, err->message,
+                                             err->record_offset));
+  else if (err->code == SP_SPOOL_ERROR_TRUNCATED)
+    set_aside (companion, g_strdup_printf ("%s is cut short inside its header: off-CPU data is not read", path));
+  else if (err->code == SP_SPOOL_ERROR_INVALID)
+    set_aside (companion, g_strdup_printf ("%s is not an off-CPU companion (no SPOFF1 header): "
+                                           "off-CPU data is not read", path));
+  else if (header)
+    set_problem (companion, g_strdup_printf ("%s: %s: off-CPU data read before it is used", path, err->message));
+  else
+    /* Opening messages name the file already ("… is a FIFO (named pipe), not a regular file"). */
+    set_aside (companion, g_strdup_printf ("%s: off-CPU data is not read", err->message));
 }
 
 /* Missing is the ordinary case (recorded without --off-cpu, or not
@@ -59,7 +100,7 @@ try_open (SpOffCpuCompanion *companion)
   SpSpoolError err;
   GStatBuf st;
 
-  if (companion->damage != NULL || (g_lstat (companion->path, &st) != 0 && errno == ENOENT))
+  if (companion->set_aside || (g_lstat (companion->path, &st) != 0 && errno == ENOENT))
     return;
   companion->reader = sp_offcpu_reader_open_follow (companion->path, &err);
   if (companion->reader == NULL)
@@ -83,12 +124,21 @@ _sp_offcpu_companion_finish (SpOffCpuCompanion *companion)
   SpSpoolError err;
 
   _sp_offcpu_companion_update (companion);
-  if (companion->reader != NULL && !sp_offcpu_reader_finish (companion->reader, &err))
+  if (companion->reader == NULL)
+    return;
+  if (!sp_offcpu_reader_finish (companion->reader, &err))
     set_damage (companion, &err);
+  else if (!sp_offcpu_reader_has_header (companion->reader))
+    set_aside (companion, g_strdup_printf ("%s is empty: there is no off-CPU data to read", companion->path));
 }
 
-gboolean _sp_offcpu_companion_exists (const SpOffCpuCompanion *companion) { return companion->reader != NULL; }
-const char *_sp_offcpu_companion_get_damage (const SpOffCpuCompanion *companion) { return companion->damage; }
+static guint64
+file_size (const char *path)
+{
+  GStatBuf st;
+
+  return g_stat (path, &st) == 0 ? (guint64) st.st_size : 0;
+}
 
 /* Records after a SYNC name ids the main spool defines only within its
  * first spool_bytes: those wait until the spool is read that far. */
@@ -101,6 +151,77 @@ count_usable (const SpOffCpuRecord *records,
     if (records[i].tag == SP_OFFCPU_SYNC && records[i].spool_bytes > spool_parsed)
       return i;
   return n_records;
+}
+
+void
+_sp_offcpu_companion_check (SpOffCpuCompanion *companion,
+                            const SpSpoolReader *reader,
+                            GKeyFile *meta,
+                            gboolean finished)
+{
+  const SpOffCpuRecord *records;
+  gsize n_records;
+  g_autofree char *why = NULL;
+  SpOffCpuOwner owner = { meta, reader, file_size (companion->spool_path), file_size (companion->path), finished };
+  guint64 written = _sp_offcpu_belonging_written_size (&owner);
+
+  if (companion->reader == NULL)
+    {
+      if (finished && companion->problem == NULL && meta != NULL
+          && g_key_file_get_boolean (meta, "recording", "off_cpu", NULL))
+        set_problem (companion, g_strdup_printf ("%s is missing, though the side file says the recording was made "
+                                                 "with --off-cpu: only the side file's per-thread totals are known",
+                                                 companion->path));
+      return;
+    }
+  if (!sp_offcpu_reader_has_header (companion->reader))
+    return;
+  records = sp_offcpu_reader_get_records (companion->reader);
+  n_records = sp_offcpu_reader_get_n_records (companion->reader);
+  why = _sp_offcpu_belonging_check (records, n_records,
+                                    count_usable (records, n_records, sp_spool_reader_get_parsed_size (reader)),
+                                    &owner);
+  if (why != NULL)
+    set_aside (companion, g_strdup_printf ("%s does not belong to this recording: %s; off-CPU data is not read",
+                                           companion->path, why));
+  else if (companion->problem == NULL && written != G_MAXUINT64 && owner.companion_size < written)
+    /* Cut on a record boundary: every record read is whole. */
+    set_problem (companion, g_strdup_printf ("%s is cut short at byte %" G_GUINT64_FORMAT " of the %" G_GUINT64_FORMAT
+                                             " the recorder wrote: off-CPU data up to there is used",
+                                             companion->path, owner.companion_size, written));
+}
+
+gboolean
+_sp_offcpu_companion_exists (const SpOffCpuCompanion *companion)
+{
+  return companion->reader != NULL && sp_offcpu_reader_has_header (companion->reader);
+}
+
+const char *_sp_offcpu_companion_get_problem (const SpOffCpuCompanion *companion) { return companion->problem; }
+
+gboolean
+_sp_offcpu_companion_get_span (const SpOffCpuCompanion *companion,
+                               const SpSpoolReader *reader,
+                               guint64 *first_ns,
+                               guint64 *last_ns)
+{
+  const SpOffCpuRecord *records;
+  gsize n_records;
+
+  *first_ns = G_MAXUINT64;
+  *last_ns = 0;
+  if (!_sp_offcpu_companion_exists (companion))
+    return FALSE;
+  records = sp_offcpu_reader_get_records (companion->reader);
+  n_records = count_usable (records, sp_offcpu_reader_get_n_records (companion->reader),
+                            sp_spool_reader_get_parsed_size (reader));
+  for (gsize i = 0; i < n_records; i++)
+    if (records[i].tag != SP_OFFCPU_SYNC)
+      {
+        *first_ns = MIN (*first_ns, records[i].timestamp_ns);
+        *last_ns = MAX (*last_ns, records[i].timestamp_ns);
+      }
+  return *first_ns != G_MAXUINT64;
 }
 
 static guint64
@@ -128,7 +249,7 @@ _sp_offcpu_companion_get_states (SpOffCpuCompanion *companion,
   guint n_threads = (guint) sp_spool_reader_get_n_threads (reader);
   g_autofree guint64 *first_sample = NULL;
 
-  if (companion->reader == NULL)
+  if (!_sp_offcpu_companion_exists (companion))
     return NULL;
   records = sp_offcpu_reader_get_records (companion->reader);
   n_records = count_usable (records, sp_offcpu_reader_get_n_records (companion->reader),

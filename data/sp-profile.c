@@ -264,6 +264,7 @@ sp_profile_update (SpProfile *self)
   if (!ok)
     set_damage (self, &err);
   load_meta (self);
+  _sp_offcpu_companion_check (self->offcpu, self->reader, self->meta, FALSE);
   name_threads_from_proc (self);
   return ok;
 }
@@ -308,6 +309,7 @@ sp_profile_finish (SpProfile *self)
   self->following = FALSE;
   load_meta (self);
   check_spool_length (self);
+  _sp_offcpu_companion_check (self->offcpu, self->reader, self->meta, TRUE);
 }
 
 SpProfile *
@@ -352,7 +354,16 @@ const SpSpoolReader *sp_profile_get_reader (SpProfile *self) { return self->read
 GKeyFile *sp_profile_get_meta (SpProfile *self) { return self->meta; }
 const char *sp_profile_get_meta_problem (SpProfile *self) { return self->meta_problem; }
 gboolean sp_profile_has_off_cpu (SpProfile *self) { return _sp_offcpu_companion_exists (self->offcpu); }
-const char *sp_profile_get_off_cpu_damage (SpProfile *self) { return _sp_offcpu_companion_get_damage (self->offcpu); }
+const char *sp_profile_get_off_cpu_problem (SpProfile *self) { return _sp_offcpu_companion_get_problem (self->offcpu); }
+const char *sp_profile_get_off_cpu_damage (SpProfile *self) { return sp_profile_get_off_cpu_problem (self); }
+
+gboolean
+sp_profile_get_off_cpu_span (SpProfile *self,
+                             guint64 *first_ns,
+                             guint64 *last_ns)
+{
+  return _sp_offcpu_companion_get_span (self->offcpu, self->reader, first_ns, last_ns);
+}
 
 SpThreadStates *
 sp_profile_get_thread_states (SpProfile *self)

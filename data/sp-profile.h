@@ -75,12 +75,23 @@ GKeyFile *sp_profile_get_meta (SpProfile *self);
  * large, damaged), with its path; NULL when it was, or there is none. */
 const char *sp_profile_get_meta_problem (SpProfile *self);
 
-/* Whether the recording has an off-CPU companion (PATH.offcpu, read with
- * the spool: docs/OFF-CPU.md). */
+/* Whether the recording has an off-CPU companion that is read
+ * (PATH.offcpu, read with the spool: docs/OFF-CPU.md): one with its
+ * SPOFF1 header that belongs to this spool and its side file. */
 gboolean sp_profile_has_off_cpu (SpProfile *self);
-/* What is wrong with the companion (said like the spool's damage; the
- * spool itself is not affected), or NULL. */
+/* What is wrong with the companion, as one sentence that says what is
+ * used: missing although the side file says --off-cpu, not a companion,
+ * not this recording's (then it is not read), damaged or cut short (what
+ * comes before is read). The spool itself is not affected. NULL when
+ * nothing is wrong. */
+const char *sp_profile_get_off_cpu_problem (SpProfile *self);
+/* The same (its first name, from when only damage was said). */
 const char *sp_profile_get_off_cpu_damage (SpProfile *self);
+/* The first and last time (ns, the samples' clock) of the companion's
+ * records; FALSE without any. */
+gboolean sp_profile_get_off_cpu_span (SpProfile *self,
+                                      guint64 *first_ns,
+                                      guint64 *last_ns);
 /* Each thread's running, blocked and runnable intervals and totals, from
  * the companion as read so far (thread indexes as samples carry them);
  * NULL without a companion. For the updating thread: valid until its

@@ -2,6 +2,7 @@
 /* sp-spool-summary.c: one pass over the samples, one over the stack tree. */
 #include "sp-spool-summary.h"
 
+#include "sp-offcpu-stacks.h"
 #include "sp-spool-errors.h"
 #include "sp-profile.h"
 #include "sp-spool-reader.h"
@@ -72,6 +73,44 @@ summarize_reader (const SpSpoolReader *reader,
   summarize_samples (reader, summary);
 }
 
+static guint64
+meta_u64 (GKeyFile *meta,
+          const char *key)
+{
+  return meta != NULL ? g_key_file_get_uint64 (meta, "recording", key, NULL) : 0;
+}
+
+/* The side file's off-CPU keys and the companion as read. With thread
+ * states the recording lasts as long as samples and switch records
+ * together: a program that sleeps has few samples but a long wait. */
+static void
+summarize_off_cpu (SpProfile *profile,
+                   GKeyFile *meta,
+                   SpSpoolSummary *summary)
+{
+  guint64 first, last;
+
+  summary->off_cpu_recorded = meta != NULL && g_key_file_get_boolean (meta, "recording", "off_cpu", NULL);
+  summary->off_cpu_read = sp_profile_has_off_cpu (profile);
+  summary->off_cpu_problem = g_strdup (sp_profile_get_off_cpu_problem (profile));
+  summary->off_cpu_stacks_reason = sp_offcpu_stacks_missing_reason (meta);
+  summary->off_cpu_switches = meta_u64 (meta, "off_cpu_switches");
+  summary->off_cpu_lost = meta_u64 (meta, "off_cpu_lost");
+  summary->off_cpu_dropped = meta_u64 (meta, "off_cpu_dropped");
+  if (!summary->off_cpu_read || !sp_profile_get_off_cpu_span (profile, &first, &last))
+    return;
+  summary->off_cpu_span_ns = last - first;
+  if (summary->n_samples > 0)
+    {
+      /* As summarize_samples takes them: the first sample, the latest. */
+      guint64 sample_first = sp_spool_reader_get_sample_timestamps (sp_profile_get_reader (profile))[0];
+
+      last = MAX (last, sample_first + summary->duration_ns);
+      first = MIN (first, sample_first);
+    }
+  summary->duration_ns = last - first;
+}
+
 void
 sp_spool_summary_from_profile (SpProfile *profile,
                                SpSpoolSummary *summary)
@@ -93,6 +132,7 @@ sp_spool_summary_from_profile (SpProfile *profile,
   summary->symbol_problems = sp_symbol_problems_copy (sp_profile_get_symbol_problem_details (profile));
   summary->unwinding = sp_unwind_report_new (meta);
   summary->recording_state = sp_recording_state_get (sp_profile_get_path (profile), meta);
+  summarize_off_cpu (profile, meta, summary);
 }
 
 void

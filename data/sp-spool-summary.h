@@ -22,7 +22,8 @@ typedef struct {
   guint64  file_size;            /* bytes up to the end of the last good record */
   guint64  start_us;             /* wall clock of the first sample */
   guint64  sample_interval_us;
-  guint64  duration_ns;          /* last sample - first sample */
+  guint64  duration_ns;          /* last sample - first sample; from a profile with thread states,
+                                  * first to last of samples and off-CPU records */
   guint    n_samples;
   guint    n_threads;
   guint    n_processes;

@@ -55,8 +55,9 @@ bool sp_offcpu_recording_wants (uint32_t type);
 bool sp_offcpu_recording_is_switch_ring (uint32_t type);
 
 /* The side file's off_cpu_lost: what the kernel lost in the rings that
- * carry the switch records (rec_lost: the sampling rings', where the
- * switch records are) and in the switch samples' rings. */
+ * carry the switch records and switch samples (their own), plus rec_lost:
+ * the sampling rings' losses where some task's switch records had to ride
+ * them (SpPerfEvents.switch_records_shared), else 0. */
 uint64_t sp_offcpu_recording_lost (const SpOffCpuRecording *off,
                                    uint64_t rec_lost);
 

@@ -89,7 +89,8 @@ sp_perf_events_sample_type (const SpPerfConfig *config)
 static void
 fill_attr (const SpPerfEvents *events,
            struct perf_event_attr *attr,
-           bool kernel)
+           bool kernel,
+           bool switch_records)
 {
   memset (attr, 0, sizeof *attr);
   attr->size = sizeof *attr;
@@ -123,8 +124,9 @@ fill_attr (const SpPerfEvents *events,
   attr->watermark = 1;
   attr->wakeup_watermark = (uint32_t) (events->ring_pages * (size_t) sysconf (_SC_PAGESIZE) / 4);
   /* A record at every switch-out and switch-in of every followed thread,
-   * for any user who may sample it (docs/OFF-CPU.md). */
-  attr->context_switch = events->config.off_cpu;
+   * for any user who may sample it (docs/OFF-CPU.md): on the events whose
+   * rings carry them. */
+  attr->context_switch = switch_records;
 }
 
 /* The context-switches event: one sample per switch-out, taken in the
@@ -136,13 +138,26 @@ static void
 fill_switch_attr (const SpPerfEvents *events,
                   struct perf_event_attr *attr)
 {
-  fill_attr (events, attr, true);
+  fill_attr (events, attr, true, true);
   attr->config = PERF_COUNT_SW_CONTEXT_SWITCHES;
   attr->freq = 0;
   attr->sample_period = 1;
   attr->exclude_callchain_kernel = !events->config.kernel_stacks;
   attr->mmap = attr->mmap2 = attr->comm = attr->comm_exec = attr->task = 0;
-  attr->context_switch = 0;
+}
+
+/* Where the context-switches events are refused: an event that never
+ * samples (dummy), only there for the switch records, so that they too
+ * have rings of their own and what those lose is off-CPU data alone. */
+static void
+fill_switch_record_attr (const SpPerfEvents *events,
+                         struct perf_event_attr *attr)
+{
+  fill_attr (events, attr, false, true);
+  attr->config = PERF_COUNT_SW_DUMMY;
+  attr->freq = 0;
+  attr->sample_period = 1;
+  attr->mmap = attr->mmap2 = attr->comm = attr->comm_exec = attr->task = 0;
 }
 
 static void
@@ -245,18 +260,19 @@ attach_ring (SpPerfEvents *events,
 static int
 open_one (SpPerfEvents *events,
           pid_t tid,
-          int cpu)
+          int cpu,
+          bool switch_records)
 {
   struct perf_event_attr attr;
   bool kernel = events->config.kernel_stacks && !events->kernel_refused;
   int fd;
 
-  fill_attr (events, &attr, kernel);
+  fill_attr (events, &attr, kernel, switch_records);
   fd = (int) perf_event_open (&attr, tid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
   if (fd < 0 && kernel && (errno == EACCES || errno == EPERM))
     {
       /* Kernel stacks refused: user stacks may still be allowed. */
-      fill_attr (events, &attr, false);
+      fill_attr (events, &attr, false, switch_records);
       fd = (int) perf_event_open (&attr, tid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
       if (fd >= 0)
         events->kernel_refused = true;
@@ -267,14 +283,17 @@ open_one (SpPerfEvents *events,
 bool
 sp_perf_events_add_task (SpPerfEvents *events,
                          pid_t tid,
+                         bool switch_records,
                          char *message,
                          size_t size)
 {
   int opened = 0;
 
+  if (switch_records)
+    events->switch_records_shared = true;
   for (int cpu = 0; cpu < events->n_cpus; cpu++)
     {
-      int fd = open_one (events, tid, cpu);
+      int fd = open_one (events, tid, cpu, switch_records);
 
       if (fd < 0 && errno == ENODEV)
         continue;  /* offline CPU */
@@ -301,38 +320,84 @@ sp_perf_events_add_task (SpPerfEvents *events,
   return true;
 }
 
+/* An off-CPU event of tid on cpu, in that CPU's switch ring: its fd,
+ * -ENODEV for an offline CPU, or -1 with why in *err. An event opened
+ * whose ring could not be had writes nowhere. */
+static int
+open_in_switch_ring (SpPerfEvents *events,
+                     struct perf_event_attr *attr,
+                     pid_t tid,
+                     int cpu,
+                     int *err)
+{
+  RingSet set = { events->switch_ring_fd_of_cpu, events->switch_rings, &events->n_switch_rings };
+  char message[512];
+  int fd = (int) perf_event_open (attr, tid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+
+  if (fd < 0 && errno == ENODEV)
+    return -ENODEV;
+  *err = fd < 0 ? errno : ENOMEM;
+  if (fd < 0 || !remember_fd (events, fd))
+    {
+      if (fd >= 0)
+        close (fd);
+      return -1;
+    }
+  return attach_ring_of (events, set, cpu, fd, message, sizeof message) ? fd : -1;
+}
+
+/* The context-switches event (switch records and stacked samples); a
+ * refusal, or a ring that cannot be had, costs the stacks from then on,
+ * not the recording. */
+static int
+open_switch_sampler (SpPerfEvents *events,
+                     pid_t tid,
+                     int cpu)
+{
+  struct perf_event_attr attr;
+  int fd;
+
+  fill_switch_attr (events, &attr);
+  fd = open_in_switch_ring (events, &attr, tid, cpu, &events->switch_errno);
+  if (fd == -1)
+    events->switch_refused = true;
+  return fd;
+}
+
+/* The switch records alone (no stacks), in the same rings. */
+static bool
+open_switch_records (SpPerfEvents *events,
+                     pid_t tid,
+                     int cpu)
+{
+  struct perf_event_attr attr;
+  int err;
+
+  fill_switch_record_attr (events, &attr);
+  return open_in_switch_ring (events, &attr, tid, cpu, &err) != -1;
+}
+
 bool
 sp_perf_events_add_switch_task (SpPerfEvents *events,
                                 pid_t tid)
 {
-  RingSet set = { events->switch_ring_fd_of_cpu, events->switch_rings, &events->n_switch_rings };
-  struct perf_event_attr attr;
-  char message[512];
+  int opened = 0;
 
-  if (events->switch_refused)
-    return false;
-  fill_switch_attr (events, &attr);
   for (int cpu = 0; cpu < events->n_cpus; cpu++)
     {
-      int fd = (int) perf_event_open (&attr, tid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+      int fd = events->switch_refused ? -1 : open_switch_sampler (events, tid, cpu);
 
-      if (fd < 0 && errno == ENODEV)
+      if (fd == -ENODEV)
         continue;  /* offline CPU */
-      if (fd < 0 || !remember_fd (events, fd))
-        {
-          events->switch_errno = fd < 0 ? errno : ENOMEM;
-          if (fd >= 0)
-            close (fd);
-          events->switch_refused = true;
-          return false;
-        }
-      /* A ring that cannot be had costs the stacks, not the recording. */
-      if (!attach_ring_of (events, set, cpu, fd, message, sizeof message))
-        {
-          events->switch_errno = ENOMEM;
-          events->switch_refused = true;
-          return false;
-        }
+      if (fd >= 0)
+        opened++;
+      else if (open_switch_records (events, tid, cpu))
+        opened++;
+      else if (opened == 0)
+        return false;  /* nothing of tid yet: its sampling events take the records */
+      else
+        fprintf (stderr, "stackpulse-record: warning: the switch records of task %d on CPU %d cannot be had: %s\n",
+                 (int) tid, cpu, strerror (errno));
     }
   return true;
 }

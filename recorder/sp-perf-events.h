@@ -25,8 +25,8 @@ typedef struct {
   SpCallGraph call_graph;
   uint32_t    stack_size;        /* bytes of user stack per sample (not fp) */
   uint64_t    regs_mask;         /* user registers per sample (not fp) */
-  bool        off_cpu;           /* switch records on the sampling events, and
-                                  * context-switch samples where allowed */
+  bool        off_cpu;           /* switch records, and context-switch samples
+                                  * where allowed */
 } SpPerfConfig;
 
 #define SP_STACK_SIZE_DEFAULT 16384u
@@ -45,28 +45,40 @@ typedef struct {
   size_t       ring_pages;
   bool         kernel_refused;  /* kernel stacks were asked for, not allowed */
   /* --off-cpu: the context-switches events (a sample at every switch-out,
-   * with the stack), in rings of their own, so that their samples are told
-   * from the cpu-clock ones by the ring they come from. */
+   * with the stack) or, where refused, dummy events, carrying the switch
+   * records in rings of their own, so that their samples are told from the
+   * cpu-clock ones by the ring they come from. */
   int         *switch_ring_fd_of_cpu;
   SpPerfRing  *switch_rings;
   size_t       n_switch_rings;
   bool         switch_refused;  /* kernel sampling not allowed: no switch stacks */
   int          switch_errno;    /* why (EACCES, EPERM), 0 when allowed */
+  /* The switch records travel in those rings too (on the context-switches
+   * events, or on dummy events where those are refused), so that the
+   * sampling rings' losses are samples' and theirs off-CPU data's; true
+   * once some task's records had to ride its cpu-clock events instead. */
+  bool         switch_records_shared;
 } SpPerfEvents;
 
 void sp_perf_events_init (SpPerfEvents *events,
                           const SpPerfConfig *config);
 
-/* Opens the events for task tid on every CPU. On failure, message says
- * why and what to do (perf_event_paranoid, CAP_PERFMON, mlock limit). */
+/* Opens the events for task tid on every CPU, with the switch records
+ * when switch_records (--off-cpu, and they have no rings of their own).
+ * On failure, message says why and what to do (perf_event_paranoid,
+ * CAP_PERFMON, mlock limit). */
 bool sp_perf_events_add_task (SpPerfEvents *events,
                               pid_t tid,
+                              bool switch_records,
                               char *message,
                               size_t message_size);
 
-/* --off-cpu: opens the context-switches events for task tid on every CPU.
- * False (switch_refused set) when the kernel does not allow them: the
- * recording goes on with switch records only. */
+/* --off-cpu, before sp_perf_events_add_task: opens the events that carry
+ * tid's switch records in rings of their own on every CPU: the
+ * context-switches events (switch records and a stacked sample at each
+ * switch-out), or where the kernel refuses those (switch_refused set)
+ * dummy events with the switch records alone. False when not even those
+ * could be had: then the cpu-clock events must carry them. */
 bool sp_perf_events_add_switch_task (SpPerfEvents *events,
                                      pid_t tid);
 

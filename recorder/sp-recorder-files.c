@@ -70,7 +70,10 @@ try_side_file (SpRecorder *r,
     {
       r->side.off_cpu_bytes = sp_offcpu_recording_bytes (&r->off_cpu);
       r->side.off_cpu_switches = r->off_cpu.flushed_switches;
-      r->side.off_cpu_lost = sp_offcpu_recording_lost (&r->off_cpu, r->rec.n_lost);
+      /* The sampling rings' losses are the off-CPU data's only where they
+       * carry switch records. */
+      r->side.off_cpu_lost = sp_offcpu_recording_lost (&r->off_cpu,
+                                                       r->events.switch_records_shared ? r->rec.n_lost : 0);
       r->side.off_cpu_dropped = r->off_cpu.n_dropped;
     }
   /* The invoker's files, written with the invoker's rights. */

@@ -78,8 +78,9 @@ queue_record (const struct perf_event_header *header,
     r->queue_failed = true;
 }
 
-/* The context-switch events' records: retyped so that their samples are
- * not taken for on-CPU ones (the copy is cut as a sample's). */
+/* The switch rings' records: the switch records as they are, the
+ * context-switch samples and the losses retyped so that they are not
+ * taken for on-CPU ones (the copy is cut as a sample's). */
 static void
 queue_switch_record (const struct perf_event_header *header,
                      void *user_data)
@@ -90,6 +91,13 @@ queue_switch_record (const struct perf_event_header *header,
   struct perf_event_header *copy;
   uint32_t type;
 
+  if (header->type == PERF_RECORD_SWITCH)
+    {
+      /* Its own type: the off-CPU recording and the recording take it. */
+      if (!sp_event_queue_push (&r->queue, header, time))
+        r->queue_failed = true;
+      return;
+    }
   if (header->type == PERF_RECORD_SAMPLE)
     type = SP_RECORD_SWITCH_SAMPLE;
   else if (header->type == PERF_RECORD_LOST)
@@ -489,13 +497,13 @@ add_attached_task (pid_t pid,
   AttachState *state = user_data;
   char message[1024];
 
+  bool off_cpu = state->r->options->off_cpu;
+
   sp_recording_add_task (&state->r->rec, pid, tid, name);
-  if (sp_perf_events_add_task (&state->r->events, tid, message, sizeof message))
-    {
-      if (state->r->options->off_cpu)
-        sp_perf_events_add_switch_task (&state->r->events, tid);
-      return;
-    }
+  if (sp_perf_events_add_task (&state->r->events, tid,
+                               off_cpu && !sp_perf_events_add_switch_task (&state->r->events, tid), message,
+                               sizeof message))
+    return;
   if (tid == pid)
     {
       state->main_thread_failed = true;
@@ -557,14 +565,16 @@ setup_launch (SpRecorder *r)
       fprintf (stderr, "stackpulse-record: %s\n", message);
       return SP_RECORDER_EXIT_FAILED;
     }
-  if (!sp_perf_events_add_task (&r->events, r->launch.pid, message, sizeof message))
+  /* The switch records' own rings first: without them the cpu-clock
+   * events carry the records. */
+  if (!sp_perf_events_add_task (&r->events, r->launch.pid,
+                                r->options->off_cpu && !sp_perf_events_add_switch_task (&r->events, r->launch.pid),
+                                message, sizeof message))
     {
       sp_launch_abort (&r->launch);
       fprintf (stderr, "stackpulse-record: %s\n", message);
       return SP_RECORDER_EXIT_FAILED;
     }
-  if (r->options->off_cpu)
-    sp_perf_events_add_switch_task (&r->events, r->launch.pid);
   return 0;
 }
 

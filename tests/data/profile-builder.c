@@ -88,6 +88,7 @@ struct _RecordingBuilder
   SpSpoolWriter  *writer;
   SpOffCpuWriter *offcpu;         /* created at the first switch */
   GArray         *switches;       /* SpOffCpuRecord, not written yet */
+  gboolean        off_cpu;        /* a switch was added: the side file says --off-cpu */
   Symbols         symbols;
   guint64         now_ns;
 };
@@ -137,6 +138,7 @@ add_switch (RecordingBuilder *b,
   g_assert_true (sp_spool_writer_intern_stack (b->writer, 100, g_ascii_strtoull (words[1], NULL, 10), frames, n,
                                                &r.thread, &r.stack, &err));
   g_array_append_val (b->switches, r);
+  b->off_cpu = TRUE;
 }
 
 void
@@ -155,8 +157,9 @@ static void
 write_meta (RecordingBuilder *b)
 {
   g_autofree char *meta = g_strconcat (b->spool, ".meta", NULL);
-  g_autofree char *text = g_strdup_printf ("[recording]\nformat=1\n\n[thread 1]\npid=100\nname=main-thread\n\n"
-                                           "[kernel-symbols]\nsource=test\n%s", b->symbols.symbols->str);
+  g_autofree char *text = g_strdup_printf ("[recording]\nformat=1\n%s\n[thread 1]\npid=100\nname=main-thread\n\n"
+                                           "[kernel-symbols]\nsource=test\n%s", b->off_cpu ? "off_cpu=true\n" : "",
+                                           b->symbols.symbols->str);
 
   g_assert_true (g_file_set_contents (meta, text, -1, NULL));
 }
@@ -242,6 +245,22 @@ const char *const offcpu_example[] = {
   "end 2 1060",
   NULL,
 };
+
+void
+side_file_add_keys (const char *spool_path,
+                    const char *keys)
+{
+  g_autofree char *meta = g_strconcat (spool_path, ".meta", NULL);
+  g_autofree char *text = NULL;
+  g_autofree char *marked = NULL;
+  g_auto (GStrv) parts = NULL;
+
+  g_assert_true (g_file_get_contents (meta, &text, NULL, NULL));
+  parts = g_strsplit (text, "[recording]\n", 2);
+  g_assert_cmpuint (g_strv_length (parts), ==, 2);
+  marked = g_strconcat (parts[0], "[recording]\n", keys, parts[1], NULL);
+  g_assert_true (g_file_set_contents (meta, marked, -1, NULL));
+}
 
 SpProfile *
 profile_from_text (const char *const *lines)

@@ -40,6 +40,12 @@ void recording_builder_finish (RecordingBuilder *b);
 /* Removes the files. */
 void recording_builder_free (RecordingBuilder *b);
 
+/* Adds keys ("key=value\n" lines) to the [recording] group of the side
+ * file of the recording at spool_path, as a recorder would have written
+ * them (after recording_builder_finish: a flush writes it anew). */
+void side_file_add_keys (const char *spool_path,
+                         const char *keys);
+
 /* The profile's tree as "a;b;c N" lines (self counts), sorted. */
 char *collapsed_of (SpProfile *profile,
                     const void *filter);

@@ -3,7 +3,9 @@
  * the codec's writers (profile-builder.c), read through SpProfile: thread
  * states and totals, off-CPU and wall weights in the aggregations, time
  * ranges clipping intervals, a followed companion that grows, damage in
- * the companion that leaves the spool alone. */
+ * the companion that leaves the spool alone; companions that are none or
+ * not the recording's (set aside, no states), a missing one, and the
+ * summary's off-CPU fields. */
 #include <glib.h>
 #include <glib/gstdio.h>
 
@@ -11,6 +13,10 @@
 #include "sp-call-tree.h"
 #include "sp-filter.h"
 #include "sp-function-list.h"
+#include "sp-spool-summary.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define MS G_GUINT64_CONSTANT (1000000)
 
@@ -193,6 +199,274 @@ test_damage_and_none (void)
   recording_builder_free (b);
 }
 
+/* A finished recording of lines; keys go to its side file. The caller
+ * frees the builder (which removes the files). */
+static RecordingBuilder *
+recording_of (const char *const *lines,
+              const char *keys)
+{
+  RecordingBuilder *b = recording_builder_new ();
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    recording_builder_add_line (b, lines[i]);
+  recording_builder_finish (b);
+  if (keys != NULL)
+    side_file_add_keys (recording_builder_get_path (b), keys);
+  return b;
+}
+
+static char *
+companion_of (RecordingBuilder *b)
+{
+  return g_strconcat (recording_builder_get_path (b), ".offcpu", NULL);
+}
+
+static SpProfile *
+open_recording (RecordingBuilder *b)
+{
+  g_autoptr (GError) error = NULL;
+  SpProfile *profile = sp_profile_open (recording_builder_get_path (b), &error);
+
+  g_assert_no_error (error);
+  g_assert_null (sp_profile_get_damage (profile));
+  return profile;
+}
+
+/* Set aside: no states, as without a companion, and the problem says it
+ * with the file's name, what is wrong and that nothing of it is read. */
+static void
+assert_set_aside (SpProfile *profile,
+                  const char *what)
+{
+  const char *problem = sp_profile_get_off_cpu_problem (profile);
+
+  g_test_message ("%s", problem);
+  g_assert_false (sp_profile_has_off_cpu (profile));
+  g_assert_null (sp_profile_get_thread_states (profile));
+  g_assert_nonnull (problem);
+  g_assert_nonnull (strstr (problem, ".offcpu"));
+  g_assert_nonnull (strstr (problem, what));
+  g_assert_true (strstr (problem, "off-CPU data is not read") != NULL
+                 || strstr (problem, "is empty: there is no off-CPU data to read") != NULL);
+  g_assert_cmpuint (sp_spool_reader_get_n_samples (sp_profile_get_reader (profile)), ==, 10);
+}
+
+/* A text file, another file through a symbolic link, an empty file, a
+ * FIFO: none is a companion, none gives states. */
+static void
+test_not_a_companion (void)
+{
+  static const struct { const char *contents; const char *what; } files[] = {
+    { "hello\n", "not an off-CPU companion (no SPOFF1 header)" },
+    { "root:x:0:0:root:/root:/bin/sh\nbin:x:1:1:bin:/bin:/sbin/nologin\n", "not an off-CPU companion" },
+    { "", "is empty" },
+    { "SPOFF", "cut short inside its header" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (files) + 2; i++)
+    {
+      RecordingBuilder *b = recording_of (offcpu_example, NULL);
+      g_autofree char *companion = companion_of (b);
+      g_autofree char *target = g_strconcat (companion, ".target", NULL);
+      g_autoptr (SpProfile) profile = NULL;
+
+      g_unlink (companion);
+      if (i < G_N_ELEMENTS (files))
+        g_assert_true (g_file_set_contents (companion, files[i].contents, -1, NULL));
+      else if (i == G_N_ELEMENTS (files))
+        g_assert_cmpint (mkfifo (companion, 0644), ==, 0);
+      else
+        {
+          g_assert_true (g_file_set_contents (target, "root:x:0:0:root:/root:/bin/sh\n", -1, NULL));
+          g_assert_cmpint (symlink (target, companion), ==, 0);
+        }
+      profile = open_recording (b);
+      assert_set_aside (profile, i < G_N_ELEMENTS (files) ? files[i].what
+                                 : i == G_N_ELEMENTS (files) ? "FIFO" : "no SPOFF1 header");
+      g_unlink (target);
+      recording_builder_free (b);
+    }
+}
+
+/* Another recording's companion beside a spool. */
+static void
+test_foreign (void)
+{
+  static const char *const spinner[] = { "@1 main;spin 10 +1", NULL };
+  static const char *const long_spinner[] = {
+    "@1 main;spin_with_a_rather_long_name_to_make_the_spool_longer;and_another_frame_below_it 5 +1",
+    "@1 main;spin_in_a_second_function_with_a_long_name;and_yet_another_frame_with_a_long_name 5 +1", NULL
+  };
+  static const char *const later[] = { "@1 main;spin 10 +1", "out 1 9000 blocked -", "in 1 9100", NULL };
+  static const struct { const char *const *source; const char *keys; const char *what; } cases[] = {
+    /* The spool's side file does not say --off-cpu. */
+    { offcpu_example, NULL, "no off_cpu=true" },
+    /* Records 8 s after the recording ended. */
+    { later, "off_cpu=true\ncomplete=true\nstart_monotonic_ns=999000000\nend_monotonic_ns=1010000000\n",
+      "after the recording ended" },
+    /* Records before it started. */
+    { offcpu_example, "off_cpu=true\nstart_monotonic_ns=5000000000\n", "before the recording started" },
+    /* Offsets past the spool's end (the spool is smaller). */
+    { offcpu_example, "off_cpu=true\n", "it says the spool has at least" },
+    /* Longer than the recorder wrote. */
+    { offcpu_example, "off_cpu=true\ncomplete=true\noff_cpu_bytes=10\n", "where the recorder wrote 10" },
+  };
+
+  for (guint i = 0; i <= G_N_ELEMENTS (cases); i++)
+    {
+      gboolean ids = i == G_N_ELEMENTS (cases);
+      RecordingBuilder *source = recording_of (ids ? offcpu_example : cases[i].source, NULL);
+      RecordingBuilder *b = recording_of (ids ? long_spinner : spinner, ids ? "off_cpu=true\n" : cases[i].keys);
+      g_autofree char *from = companion_of (source);
+      g_autofree char *to = companion_of (b);
+      g_autofree char *contents = NULL;
+      gsize length;
+      g_autoptr (SpProfile) profile = NULL;
+
+      g_assert_true (g_file_get_contents (from, &contents, &length, NULL));
+      g_assert_true (g_file_set_contents (to, contents, (gssize) length, NULL));
+      profile = open_recording (b);
+      /* Last, a spool long enough for the offsets with one thread: the
+       * companion's thread 1 is not defined. */
+      assert_set_aside (profile, ids ? "names thread 1, which the spool does not define" : cases[i].what);
+      g_assert_nonnull (strstr (sp_profile_get_off_cpu_problem (profile), "does not belong to this recording"));
+      recording_builder_free (b);
+      recording_builder_free (source);
+    }
+}
+
+/* Followed, the side file is judged by only at the end (it may be an
+ * earlier recording's for a moment). */
+static void
+test_foreign_followed (void)
+{
+  RecordingBuilder *b = recording_of (offcpu_example, NULL);
+  g_autofree char *meta = g_strconcat (recording_builder_get_path (b), ".meta", NULL);
+  g_autofree char *text = NULL;
+  g_autoptr (GString) without = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SpProfile) profile = NULL;
+
+  /* Its side file says nothing of --off-cpu. */
+  g_assert_true (g_file_get_contents (meta, &text, NULL, NULL));
+  without = g_string_new (text);
+  g_assert_cmpuint (g_string_replace (without, "off_cpu=true\n", "", 0), ==, 1);
+  g_assert_true (g_file_set_contents (meta, without->str, -1, NULL));
+  profile = sp_profile_open_follow (recording_builder_get_path (b), &error);
+  g_assert_no_error (error);
+  sp_profile_update (profile);
+  g_assert_true (sp_profile_has_off_cpu (profile));
+  g_assert_null (sp_profile_get_off_cpu_problem (profile));
+  sp_profile_finish (profile);
+  g_assert_false (sp_profile_has_off_cpu (profile));
+  g_assert_nonnull (strstr (sp_profile_get_off_cpu_problem (profile), "no off_cpu=true"));
+  recording_builder_free (b);
+}
+
+/* Its own companion, with the side file's figures: read. Shorter than
+ * the recorder wrote (cut on a record boundary): read, and said. */
+static void
+test_own_and_cut (void)
+{
+  RecordingBuilder *b = recording_of (offcpu_example, NULL);
+  g_autofree char *companion = companion_of (b);
+  g_autofree char *keys = NULL;
+  g_autoptr (SpProfile) own = NULL;
+  g_autoptr (SpProfile) cut = NULL;
+  GStatBuf st;
+
+  g_assert_cmpint (g_stat (companion, &st), ==, 0);
+  keys = g_strdup_printf ("complete=true\nstart_monotonic_ns=1000000000\nend_monotonic_ns=1060000000\n"
+                          "off_cpu_bytes=%" G_GUINT64_FORMAT "\n", (guint64) st.st_size);
+  side_file_add_keys (recording_builder_get_path (b), keys);
+  own = open_recording (b);
+  g_assert_true (sp_profile_has_off_cpu (own));
+  g_assert_null (sp_profile_get_off_cpu_problem (own));
+
+  recording_builder_free (b);
+  b = recording_of (offcpu_example, "complete=true\noff_cpu_bytes=1000\n");
+  cut = open_recording (b);
+  g_test_message ("%s", sp_profile_get_off_cpu_problem (cut));
+  g_assert_true (sp_profile_has_off_cpu (cut));
+  g_assert_nonnull (sp_profile_get_thread_states (cut));
+  g_assert_nonnull (strstr (sp_profile_get_off_cpu_problem (cut), "is cut short at byte"));
+  g_assert_nonnull (strstr (sp_profile_get_off_cpu_problem (cut), "of the 1000 the recorder wrote: off-CPU data up "
+                                                                   "to there is used"));
+  recording_builder_free (b);
+}
+
+/* Recorded with --off-cpu, its companion gone: said; without --off-cpu,
+ * nothing to say. */
+static void
+test_missing (void)
+{
+  static const char *const plain[] = { "@1 main;spin 10", NULL };
+  RecordingBuilder *b = recording_of (offcpu_example, NULL);
+  RecordingBuilder *without = recording_of (plain, NULL);
+  g_autofree char *companion = companion_of (b);
+  g_autoptr (SpProfile) profile = NULL;
+  g_autoptr (SpProfile) plain_profile = open_recording (without);
+
+  g_assert_cmpint (g_unlink (companion), ==, 0);
+  profile = open_recording (b);
+  g_test_message ("%s", sp_profile_get_off_cpu_problem (profile));
+  g_assert_false (sp_profile_has_off_cpu (profile));
+  g_assert_nonnull (strstr (sp_profile_get_off_cpu_problem (profile), "test.spool.offcpu is missing"));
+  g_assert_null (sp_profile_get_off_cpu_problem (plain_profile));
+  recording_builder_free (b);
+  recording_builder_free (without);
+}
+
+#define REASON "context-switch samples need kernel sampling"
+
+/* The summary's off-CPU fields, and a duration over samples and switch
+ * records (samples 1000..1009 ms, records 1000..1060 ms). */
+static void
+test_summary (void)
+{
+  static const char *const plain[] = { "@1 main;spin 10 +1", NULL };
+  RecordingBuilder *b = recording_of (offcpu_example, "off_cpu_stacks=none\noff_cpu_stacks_reason=" REASON "\n"
+                                                      "off_cpu_switches=3\noff_cpu_lost=2\noff_cpu_dropped=1\n");
+  RecordingBuilder *without = recording_of (plain, NULL);
+  g_autoptr (SpProfile) profile = open_recording (b);
+  g_autoptr (SpProfile) plain_profile = open_recording (without);
+  g_autofree char *companion = companion_of (b);
+  g_autoptr (SpProfile) missing = NULL;
+  SpSpoolSummary s;
+
+  sp_spool_summary_from_profile (profile, &s);
+  g_assert_true (s.off_cpu_recorded);
+  g_assert_true (s.off_cpu_read);
+  g_assert_null (s.off_cpu_problem);
+  g_assert_cmpstr (s.off_cpu_stacks_reason, ==, REASON);
+  g_assert_cmpuint (s.off_cpu_switches, ==, 3);
+  g_assert_cmpuint (s.off_cpu_lost, ==, 2);
+  g_assert_cmpuint (s.off_cpu_dropped, ==, 1);
+  g_assert_cmpuint (s.off_cpu_span_ns, ==, 60 * MS);
+  g_assert_cmpuint (s.duration_ns, ==, 60 * MS);
+  sp_spool_summary_clear (&s);
+
+  sp_spool_summary_from_profile (plain_profile, &s);
+  g_assert_false (s.off_cpu_recorded);
+  g_assert_false (s.off_cpu_read);
+  g_assert_null (s.off_cpu_problem);
+  g_assert_null (s.off_cpu_stacks_reason);
+  g_assert_cmpuint (s.off_cpu_span_ns, ==, 0);
+  g_assert_cmpuint (s.duration_ns, ==, 9 * MS);
+  sp_spool_summary_clear (&s);
+
+  g_assert_cmpint (g_unlink (companion), ==, 0);
+  missing = open_recording (b);
+  sp_spool_summary_from_profile (missing, &s);
+  g_assert_true (s.off_cpu_recorded);
+  g_assert_false (s.off_cpu_read);
+  g_assert_nonnull (strstr (s.off_cpu_problem, "missing"));
+  g_assert_cmpuint (s.duration_ns, ==, 9 * MS);
+  sp_spool_summary_clear (&s);
+  recording_builder_free (b);
+  recording_builder_free (without);
+}
+
 int
 main (int argc,
       char **argv)
@@ -204,5 +478,11 @@ main (int argc,
   g_test_add_func ("/offcpu-profile/time-range", test_time_range);
   g_test_add_func ("/offcpu-profile/follow", test_follow);
   g_test_add_func ("/offcpu-profile/damage-and-none", test_damage_and_none);
+  g_test_add_func ("/offcpu-profile/not-a-companion", test_not_a_companion);
+  g_test_add_func ("/offcpu-profile/foreign", test_foreign);
+  g_test_add_func ("/offcpu-profile/foreign-followed", test_foreign_followed);
+  g_test_add_func ("/offcpu-profile/own-and-cut", test_own_and_cut);
+  g_test_add_func ("/offcpu-profile/missing", test_missing);
+  g_test_add_func ("/offcpu-profile/summary", test_summary);
   return g_test_run ();
 }
