@@ -14,9 +14,10 @@
 #include "sp-spool-dump.h"
 #include "sp-spool-reader.h"
 
+/* After the usage line: --help has GOption's own, the error messages
+ * print usage_line first. */
+static const char usage_line[] = "Usage: stackpulse-report [COMMAND] [OPTIONS] FILE.spool\n\n";
 static const char usage_text[] =
-  "Usage: stackpulse-report [COMMAND] [OPTIONS] FILE.spool\n"
-  "\n"
   "Commands:\n"
   "  (none)              summary: command, duration, samples, threads, lost, top 20 functions\n"
   "  top FILE            flat list: self %, total %, samples, function, module\n"
@@ -163,7 +164,8 @@ parse_time (const char *option,
 
   if (!read_decimal (value, 0, MAX_TIME_S, &seconds) || (is_end && seconds == 0))
     {
-      g_autofree char *takes = g_strdup_printf ("seconds after the first sample, from %s to %.0f",
+      g_autofree char *takes = g_strdup_printf ("seconds after the recording's start (its first sample or "
+                                                "off-CPU record), from %s to %.0f",
                                                 is_end ? "more than 0" : "0", MAX_TIME_S);
 
       return refuse_value (error, option, takes, value);
@@ -231,6 +233,27 @@ check_options (const Options *o)
   return TRUE;
 }
 
+/* Where --from and --to count from: the first sample or, when the
+ * off-CPU records begin before it, the first of those (`sleep 1` has one
+ * sample, as it exits); the window's timeline counts from there too.
+ * FALSE when there is neither. */
+static gboolean
+time_origin (SpProfile *profile,
+             guint64 *origin)
+{
+  const SpSpoolReader *reader = sp_profile_get_reader (profile);
+  gboolean any = sp_spool_reader_get_n_samples (reader) > 0;
+  guint64 off_first, off_last;
+
+  *origin = any ? sp_spool_reader_get_sample_timestamps (reader)[0] : G_MAXUINT64;
+  if (sp_profile_has_off_cpu (profile) && sp_profile_get_off_cpu_span (profile, &off_first, &off_last))
+    {
+      *origin = MIN (*origin, off_first);
+      any = TRUE;
+    }
+  return any;
+}
+
 /* A range past the recording's end is no error (its length is not known
  * before it is read), but an empty report needs a word. With thread
  * states in use (a time metric, threads) the recording goes on as long
@@ -243,21 +266,23 @@ warn_range_outside (SpProfile *profile,
   const SpSpoolReader *reader = sp_profile_get_reader (profile);
   const guint64 *timestamps = sp_spool_reader_get_sample_timestamps (reader);
   gsize n = sp_spool_reader_get_n_samples (reader);
-  guint64 last = timestamps[n - 1], off_first, off_last;
+  guint64 last = n > 0 ? timestamps[n - 1] : 0, off_first, off_last, origin;
 
+  if (!time_origin (profile, &origin))
+    return;
   if (uses_states && sp_profile_has_off_cpu (profile) && sp_profile_get_off_cpu_span (profile, &off_first, &off_last)
       && off_last > last)
     {
-      double span_s = (double) (off_last - timestamps[0]) / 1e9;
+      double span_s = (double) (off_last - origin) / 1e9;
 
       if (o->from_s > span_s)
         fprintf (stderr, "stackpulse-report: warning: --from %g is after the last sample and off-CPU record "
                  "(at %.3f s): nothing chosen\n", o->from_s, span_s);
       return;
     }
-  if (o->from_s > (double) (last - timestamps[0]) / 1e9)
+  if (n > 0 && o->from_s > (double) (last - origin) / 1e9)
     fprintf (stderr, "stackpulse-report: warning: --from %g is after the last sample (at %.3f s): no sample chosen\n",
-             o->from_s, (double) (last - timestamps[0]) / 1e9);
+             o->from_s, (double) (last - origin) / 1e9);
 }
 
 static gboolean
@@ -302,15 +327,14 @@ make_filter (SpProfile *profile,
   const SpThread *threads = sp_spool_reader_get_threads (reader);
   SpFilter *filter = sp_filter_new ();
   gboolean unknown = FALSE;
+  guint64 first;
 
   for (guint32 t = 0; t < sp_spool_reader_get_n_threads (reader); t++)
     if ((o->tids != NULL && !in_list (o->tids, (gint64) threads[t].tid))
         || (o->pids != NULL && !in_list (o->pids, threads[t].pid)))
       sp_filter_hide_thread (filter, t);
-  if (sp_spool_reader_get_n_samples (reader) > 0 && (o->from_s > 0 || o->to_s > 0))
+  if ((o->from_s > 0 || o->to_s > 0) && time_origin (profile, &first))
     {
-      guint64 first = sp_spool_reader_get_sample_timestamps (reader)[0];
-
       sp_filter_set_time_range (filter, first + (guint64) (o->from_s * 1e9),
                                 o->to_s > 0 ? first + (guint64) (o->to_s * 1e9) : G_MAXUINT64);
       warn_range_outside (profile, o, uses_states);
@@ -495,8 +519,8 @@ find_command_without_file (const char *word)
 static int
 refuse_command_without_file (const Command *command)
 {
-  fprintf (stderr, "stackpulse-report: %s needs a recording: stackpulse-report %s%s FILE.spool\n\n%s",
-           command->name, command->name, command->takes_function ? " FUNC" : "", usage_text);
+  fprintf (stderr, "stackpulse-report: %s needs a recording: stackpulse-report %s%s FILE.spool\n\n%s%s",
+           command->name, command->name, command->takes_function ? " FUNC" : "", usage_line, usage_text);
   return 2;
 }
 
@@ -513,6 +537,7 @@ refuse_arguments (int argc,
   else if (argc > 2)
     fprintf (stderr, "stackpulse-report: %s takes %sone file, not %d arguments\n\n", argv[1],
              command->takes_function ? "a function and " : "", argc - 2);
+  fputs (usage_line, stderr);
   fputs (usage_text, stderr);
   return 2;
 }
@@ -552,7 +577,7 @@ main (int argc,
   g_option_context_set_main_group (context, g_steal_pointer (&group));
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {
-      fprintf (stderr, "stackpulse-report: %s\n%s", error->message, usage_text);
+      fprintf (stderr, "stackpulse-report: %s\n%s%s", error->message, usage_line, usage_text);
       return 2;
     }
   if (argc == 2 && (command = find_command_without_file (argv[1])) != NULL)

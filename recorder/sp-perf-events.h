@@ -2,8 +2,10 @@
 /* sp-perf-events.h: the cpu-clock sampling events of a recording.
  *
  * One event per CPU and per traced task (inherit=1 follows every thread
- * and child the task creates); the events of one CPU all write into that
- * CPU's single ring buffer (PERF_EVENT_IOC_SET_OUTPUT). */
+ * and child the task creates); the sampling events of one CPU all write
+ * into that CPU's ring buffer (PERF_EVENT_IOC_SET_OUTPUT). With --off-cpu
+ * the switch records and context-switch samples have a second ring per
+ * CPU, so that a loss there is told from a loss of on-CPU samples. */
 #pragma once
 
 #include <stdbool.h>
