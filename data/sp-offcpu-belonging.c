@@ -63,9 +63,10 @@ check_ids (const SpOffCpuRecord *records,
   return NULL;
 }
 
-/* When the recording ran: the side file's clock readings, else from the
- * first sample (the last sample is no end: a thread may sleep long after
- * it); FALSE when nothing is known. */
+/* When the recording ran: the side file's clock readings; FALSE when it
+ * has none. The samples tell neither end: a thread may sleep long before
+ * its first sample and after its last (`sleep 1` has one, as it exits:
+ * its blocked second came before it). */
 static gboolean
 recording_span (const SpOffCpuOwner *owner,
                 guint64 *start_ns,
@@ -77,13 +78,8 @@ recording_span (const SpOffCpuOwner *owner,
   *end_ns = meta_u64 (owner->meta, "end_monotonic_ns", &has_end);
   if (!has_end || !g_key_file_get_boolean (owner->meta, "recording", "complete", NULL))
     *end_ns = G_MAXUINT64;
-  if (!has_start && sp_spool_reader_get_n_samples (owner->spool) > 0)
-    {
-      const uint64_t *ts = sp_spool_reader_get_sample_timestamps (owner->spool);
-
-      *start_ns = ts[0];
-      has_start = TRUE;
-    }
+  if (!has_start)
+    *start_ns = 0;
   return has_start || *end_ns != G_MAXUINT64;
 }
 

@@ -300,6 +300,56 @@ test_mostly_waiting (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* The Summary page says what was recorded off the CPU. */
+static void
+test_summary (void)
+{
+  const char *path = offcpu_spool ();
+  g_autofree char *text = NULL;
+  SpWindow *window;
+
+  if (path == NULL)
+    return;
+  window = open_window (path);
+  window_test_run (0.3);
+  text = window_test_figure_text (GTK_WIDGET (window), "Off-CPU time");
+  g_test_message ("Off-CPU time: %s", text);
+  g_assert_nonnull (text);
+  g_assert_nonnull (strstr (text, " switches; "));
+  if (geteuid () == 0)
+    g_assert_nonnull (strstr (text, "with blocked stacks"));
+  else
+    g_assert_nonnull (strstr (text, "blocked stacks not recorded: "));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* A file beside a recording that is no companion of it (here: text) is
+ * not used, and the status line and the Summary say so. */
+static void
+test_foreign_companion (void)
+{
+  g_autofree char *vector = g_build_filename (g_getenv ("SP_TEST_VECTORS"), "valid-03.spool", NULL);
+  g_autofree char *path = g_build_filename (test_dir, "foreign.spool", NULL);
+  g_autofree char *companion = g_strconcat (path, ".offcpu", NULL);
+  g_autofree char *contents = NULL;
+  g_autofree char *text = NULL;
+  gsize length;
+  SpWindow *window;
+
+  g_assert_true (g_file_get_contents (vector, &contents, &length, NULL));
+  g_assert_true (g_file_set_contents (path, contents, (gssize) length, NULL));
+  g_assert_true (g_file_set_contents (companion, "not a companion\n", -1, NULL));
+  window = open_window (path);
+  window_test_run (0.3);
+  g_assert_nonnull (window_test_find_label (GTK_WIDGET (window), "off-CPU data not used"));
+  g_assert_false (gtk_widget_is_sensitive (GTK_WIDGET (metric_drop_down (window))));
+  text = window_test_figure_text (GTK_WIDGET (window), "Off-CPU time");
+  g_test_message ("Off-CPU time: %s", text);
+  g_assert_nonnull (strstr (text, "foreign.spool.offcpu"));
+  gui_test_save_png (GTK_WIDGET (window), "offcpu-foreign.png");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* Without off-CPU data the drop-down stays on CPU samples, insensitive. */
 static void
 test_without_companion (void)
@@ -327,6 +377,8 @@ main (int argc,
   g_test_add_func ("/window-offcpu/metrics", test_metrics);
   g_test_add_func ("/window-offcpu/threads-follow-range", test_threads_follow_range);
   g_test_add_func ("/window-offcpu/mostly-waiting", test_mostly_waiting);
+  g_test_add_func ("/window-offcpu/summary", test_summary);
+  g_test_add_func ("/window-offcpu/foreign-companion", test_foreign_companion);
   g_test_add_func ("/window-offcpu/without-companion", test_without_companion);
   status = g_test_run ();
   window_test_remove_dir (test_dir);
