@@ -43,6 +43,9 @@ struct _SpWindow
   GtkWidget           *record_button;   /* Record and its menu */
   GtkButton           *stop_button;
   GtkLabel            *status_label;
+  GtkWidget           *offcpu_bar;
+  GtkLabel            *offcpu_label;
+  GtkWidget           *offcpu_button;
   GtkButton           *problems_button;
   GtkLabel            *problems_label;
   SpCallersView       *callers_view;

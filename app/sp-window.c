@@ -486,6 +486,9 @@ bind_template (GtkWidgetClass *widget_class)
   gtk_widget_class_bind_template_child (widget_class, SpWindow, record_button);
   gtk_widget_class_bind_template_child (widget_class, SpWindow, stop_button);
   gtk_widget_class_bind_template_child (widget_class, SpWindow, status_label);
+  gtk_widget_class_bind_template_child (widget_class, SpWindow, offcpu_bar);
+  gtk_widget_class_bind_template_child (widget_class, SpWindow, offcpu_label);
+  gtk_widget_class_bind_template_child (widget_class, SpWindow, offcpu_button);
   gtk_widget_class_bind_template_child (widget_class, SpWindow, problems_button);
   gtk_widget_class_bind_template_child (widget_class, SpWindow, problems_label);
   gtk_widget_class_bind_template_child (widget_class, SpWindow, callers_view);
