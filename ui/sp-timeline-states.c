@@ -83,25 +83,31 @@ _sp_timeline_states_render_key (GtkSnapshot *snapshot,
   static const int order[3] = { SP_THREAD_RUNNING, SP_THREAD_RUNNABLE, SP_THREAD_BLOCKED };
   static const char *words[3] = { "running", "runnable", "blocked" };
   g_autoptr (PangoAttrList) small = pango_attr_list_new ();
-  double x = 6;
+  double x = 6, row_height = height / 2;
 
-  /* Smaller than the lanes' names: the key fits the label column. */
-  pango_attr_list_insert (small, pango_attr_scale_new (0.8));
+  /* Small, in two rows (running and runnable, then blocked): the words
+   * the Threads page uses, in the label column's width. */
+  pango_attr_list_insert (small, pango_attr_scale_new (0.7));
   pango_layout_set_attributes (layout, small);
   pango_layout_set_width (layout, -1);
-  for (int i = 0; i < 3 && x < width; i++)
+  for (int i = 0; i < 3; i++)
     {
+      double y = i < 2 ? 0 : row_height;
       int tw, th;
 
+      if (i == 2)
+        x = 6;
       pango_layout_set_text (layout, words[i], -1);
       pango_layout_get_pixel_size (layout, &tw, &th);
+      if (x + 10 + tw > width)
+        break;
       gtk_snapshot_append_color (snapshot, &state_colours[order[i]],
-                                 &GRAPHENE_RECT_INIT (x, (height - 8) / 2, 8, 8));
+                                 &GRAPHENE_RECT_INIT (x, y + (row_height - 7) / 2, 7, 7));
       gtk_snapshot_save (snapshot);
-      gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (x + 11, (height - th) / 2));
+      gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (x + 10, y + (row_height - th) / 2));
       gtk_snapshot_append_layout (snapshot, layout, fg);
       gtk_snapshot_restore (snapshot);
-      x += 11 + tw + 7;
+      x += 10 + tw + 8;
     }
   pango_layout_set_attributes (layout, NULL);
 }
