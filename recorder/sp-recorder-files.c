@@ -315,6 +315,12 @@ describe_offcpu_stacks (SpRecorder *r)
     {
       r->side.off_cpu_stacks = r->side.kernel_stacks ? "kernel+user" : "user";
       r->side.off_cpu_stacks_reason = NULL;
+      /* A thread blocks inside libc's system-call wrappers, which keep no
+       * frame pointer: the kernel's walk skips the function that waited. */
+      if (r->options->call_graph == SP_CALL_GRAPH_FP)
+        fprintf (stderr, "stackpulse-record: note: with --call-graph fp, blocked stacks skip the functions without "
+                 "frame pointers they wait in (libc's read, futex and sleep wrappers); the default, auto, keeps "
+                 "them\n");
       return;
     }
   r->side.off_cpu_stacks = "none";
