@@ -71,8 +71,10 @@ sp_perf_events_init (SpPerfEvents *events,
   events->rings = calloc ((size_t) events->n_cpus, sizeof (SpPerfRing));
   events->switch_ring_fd_of_cpu = malloc (sizeof (int) * (size_t) events->n_cpus);
   events->switch_rings = calloc ((size_t) events->n_cpus, sizeof (SpPerfRing));
+  events->record_ring_fd_of_cpu = malloc (sizeof (int) * (size_t) events->n_cpus);
+  events->record_rings = calloc ((size_t) events->n_cpus, sizeof (SpPerfRing));
   for (int cpu = 0; cpu < events->n_cpus; cpu++)
-    events->ring_fd_of_cpu[cpu] = events->switch_ring_fd_of_cpu[cpu] = -1;
+    events->ring_fd_of_cpu[cpu] = events->switch_ring_fd_of_cpu[cpu] = events->record_ring_fd_of_cpu[cpu] = -1;
   events->ring_pages = config->call_graph == SP_CALL_GRAPH_FP ? RING_PAGES_DEFAULT : RING_PAGES_STACKS;
 }
 
@@ -138,7 +140,7 @@ static void
 fill_switch_attr (const SpPerfEvents *events,
                   struct perf_event_attr *attr)
 {
-  fill_attr (events, attr, true, true);
+  fill_attr (events, attr, true, false);
   attr->config = PERF_COUNT_SW_CONTEXT_SWITCHES;
   attr->freq = 0;
   attr->sample_period = 1;
@@ -146,9 +148,8 @@ fill_switch_attr (const SpPerfEvents *events,
   attr->mmap = attr->mmap2 = attr->comm = attr->comm_exec = attr->task = 0;
 }
 
-/* Where the context-switches events are refused: an event that never
- * samples (dummy), only there for the switch records, so that they too
- * have rings of their own and what those lose is off-CPU data alone. */
+/* An event that never samples (dummy), only there for the switch records,
+ * in rings of their own. */
 static void
 fill_switch_record_attr (const SpPerfEvents *events,
                          struct perf_event_attr *attr)
@@ -324,13 +325,13 @@ sp_perf_events_add_task (SpPerfEvents *events,
  * -ENODEV for an offline CPU, or -1 with why in *err. An event opened
  * whose ring could not be had writes nowhere. */
 static int
-open_in_switch_ring (SpPerfEvents *events,
-                     struct perf_event_attr *attr,
-                     pid_t tid,
-                     int cpu,
-                     int *err)
+open_in_ring_set (SpPerfEvents *events,
+                  RingSet set,
+                  struct perf_event_attr *attr,
+                  pid_t tid,
+                  int cpu,
+                  int *err)
 {
-  RingSet set = { events->switch_ring_fd_of_cpu, events->switch_rings, &events->n_switch_rings };
   char message[512];
   int fd = (int) perf_event_open (attr, tid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 
@@ -358,14 +359,16 @@ open_switch_sampler (SpPerfEvents *events,
   int fd;
 
   fill_switch_attr (events, &attr);
-  fd = open_in_switch_ring (events, &attr, tid, cpu, &events->switch_errno);
+  fd = open_in_ring_set (events, (RingSet) { events->switch_ring_fd_of_cpu, events->switch_rings,
+                                             &events->n_switch_rings },
+                         &attr, tid, cpu, &events->switch_errno);
   if (fd == -1)
     events->switch_refused = true;
   return fd;
 }
 
-/* The switch records alone (no stacks), in the same rings. */
-static bool
+/* The switch records, in their own rings. */
+static int
 open_switch_records (SpPerfEvents *events,
                      pid_t tid,
                      int cpu)
@@ -374,7 +377,9 @@ open_switch_records (SpPerfEvents *events,
   int err;
 
   fill_switch_record_attr (events, &attr);
-  return open_in_switch_ring (events, &attr, tid, cpu, &err) != -1;
+  return open_in_ring_set (events, (RingSet) { events->record_ring_fd_of_cpu, events->record_rings,
+                                               &events->n_record_rings },
+                           &attr, tid, cpu, &err);
 }
 
 bool
@@ -385,19 +390,20 @@ sp_perf_events_add_switch_task (SpPerfEvents *events,
 
   for (int cpu = 0; cpu < events->n_cpus; cpu++)
     {
-      int fd = events->switch_refused ? -1 : open_switch_sampler (events, tid, cpu);
+      int fd = open_switch_records (events, tid, cpu);
 
       if (fd == -ENODEV)
         continue;  /* offline CPU */
       if (fd >= 0)
-        opened++;
-      else if (open_switch_records (events, tid, cpu))
         opened++;
       else if (opened == 0)
         return false;  /* nothing of tid yet: its sampling events take the records */
       else
         fprintf (stderr, "stackpulse-record: warning: the switch records of task %d on CPU %d cannot be had: %s\n",
                  (int) tid, cpu, strerror (errno));
+      /* The stacks: a refusal costs them, not the records. */
+      if (fd >= 0 && !events->switch_refused)
+        open_switch_sampler (events, tid, cpu);
     }
   return true;
 }
@@ -427,6 +433,10 @@ sp_perf_events_close (SpPerfEvents *events)
     sp_perf_ring_unmap (&events->switch_rings[i]);
   free (events->switch_rings);
   free (events->switch_ring_fd_of_cpu);
+  for (size_t i = 0; i < events->n_record_rings; i++)
+    sp_perf_ring_unmap (&events->record_rings[i]);
+  free (events->record_rings);
+  free (events->record_ring_fd_of_cpu);
   for (size_t i = 0; i < events->n_fds; i++)
     close (events->fds[i]);
   free (events->fds);

@@ -47,18 +47,21 @@ typedef struct {
   size_t       ring_pages;
   bool         kernel_refused;  /* kernel stacks were asked for, not allowed */
   /* --off-cpu: the context-switches events (a sample at every switch-out,
-   * with the stack) or, where refused, dummy events, carrying the switch
-   * records in rings of their own, so that their samples are told from the
-   * cpu-clock ones by the ring they come from. */
+   * with the stack) in rings of their own, so that their samples are told
+   * from the cpu-clock ones by the ring they come from. */
   int         *switch_ring_fd_of_cpu;
   SpPerfRing  *switch_rings;
   size_t       n_switch_rings;
   bool         switch_refused;  /* kernel sampling not allowed: no switch stacks */
   int          switch_errno;    /* why (EACCES, EPERM), 0 when allowed */
-  /* The switch records travel in those rings too (on the context-switches
-   * events, or on dummy events where those are refused), so that the
-   * sampling rings' losses are samples' and theirs off-CPU data's; true
-   * once some task's records had to ride its cpu-clock events instead. */
+  /* The switch records, on dummy events (they never sample) in a third set
+   * of rings: a flood of stack copies in the rings above costs stacks, not
+   * the switch records that give every thread's times, and the sampling
+   * rings' losses are samples' alone. True once some task's records had to
+   * ride its cpu-clock events instead. */
+  int         *record_ring_fd_of_cpu;
+  SpPerfRing  *record_rings;
+  size_t       n_record_rings;
   bool         switch_records_shared;
 } SpPerfEvents;
 

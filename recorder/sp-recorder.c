@@ -138,6 +138,8 @@ pump (SpRecorder *r,
   /* Switch samples first: each comes before its switch-out record. */
   for (size_t i = 0; i < r->events.n_switch_rings; i++)
     sp_perf_ring_drain (&r->events.switch_rings[i], queue_switch_record, r);
+  for (size_t i = 0; i < r->events.n_record_rings; i++)
+    sp_perf_ring_drain (&r->events.record_rings[i], queue_switch_record, r);
   for (size_t i = 0; i < r->events.n_rings; i++)
     sp_perf_ring_drain (&r->events.rings[i], queue_record, r);
   if (r->unwinder == NULL)
@@ -427,7 +429,7 @@ should_end (SpRecorder *r,
 static void
 loop (SpRecorder *r)
 {
-  size_t n_fds = 2 + r->events.n_rings + r->events.n_switch_rings;
+  size_t n_fds = 2 + r->events.n_rings + r->events.n_switch_rings + r->events.n_record_rings;
   struct pollfd *fds = calloc (n_fds, sizeof *fds);
 
   fds[0] = (struct pollfd) { r->signal_fd, POLLIN, 0 };
@@ -436,6 +438,9 @@ loop (SpRecorder *r)
     fds[2 + i] = (struct pollfd) { r->events.rings[i].fd, POLLIN, 0 };
   for (size_t i = 0; i < r->events.n_switch_rings; i++)
     fds[2 + r->events.n_rings + i] = (struct pollfd) { r->events.switch_rings[i].fd, POLLIN, 0 };
+  for (size_t i = 0; i < r->events.n_record_rings; i++)
+    fds[2 + r->events.n_rings + r->events.n_switch_rings + i] =
+      (struct pollfd) { r->events.record_rings[i].fd, POLLIN, 0 };
 
   bool backlog = false;
 
