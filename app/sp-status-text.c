@@ -33,10 +33,16 @@ sp_status_text_figures (const SpSpoolSummary *s)
                             percent (lost, s->n_samples + lost));
   /* Off-CPU data that cannot be used, or is incomplete, changes what the
    * time metrics mean. */
-  if (s->off_cpu_problem != NULL)
+  if (s->off_cpu_problem != NULL && s->off_cpu_read)
+    g_string_append (text, "  ·  ⚠ off-CPU data incomplete (see Summary)");
+  else if (s->off_cpu_problem != NULL)
     g_string_append (text, "  ·  ⚠ off-CPU data not used (see Summary)");
   else if (s->off_cpu_lost > 0)
     g_string_append_printf (text, "  ·  ⚠ %" G_GUINT64_FORMAT " switch records lost", s->off_cpu_lost);
+  /* The off-CPU views then hold one row, "stack not recorded": say why
+   * where it is seen. */
+  if (s->off_cpu_read && s->off_cpu_stacks_reason != NULL)
+    g_string_append (text, "  ·  blocked stacks not recorded (see Summary)");
   if (s->n_truncated_samples > 0)
     g_string_append_printf (text, "  ·  %u truncated stacks (%.1f%%)", s->n_truncated_samples,
                             percent (s->n_truncated_samples, s->n_samples));

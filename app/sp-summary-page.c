@@ -136,7 +136,11 @@ offcpu_text (const SpSpoolSummary *s)
     }
   if (s->off_cpu_recorded)
     {
-      g_string_append_printf (text, "%" G_GUINT64_FORMAT " switches; ", s->off_cpu_switches);
+      g_string_append_printf (text, "%" G_GUINT64_FORMAT " switch%s", s->off_cpu_switches,
+                              s->off_cpu_switches == 1 ? "" : "es");
+      if (s->off_cpu_span_ns > 0)
+        g_string_append_printf (text, " over %.3f s", s->off_cpu_span_ns / 1e9);
+      g_string_append (text, "; ");
       if (s->off_cpu_stacks_reason != NULL)
         g_string_append_printf (text, "blocked stacks not recorded: %s", s->off_cpu_stacks_reason);
       else

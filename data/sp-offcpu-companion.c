@@ -18,6 +18,7 @@ struct _SpOffCpuCompanion
   gsize           states_records; /* usable records the states were made from */
   gsize           states_samples;
   gsize           states_threads;
+  gboolean        states_cut;     /* made as a cut or damaged companion's */
 };
 
 SpOffCpuCompanion *
@@ -224,14 +225,18 @@ _sp_offcpu_companion_get_span (const SpOffCpuCompanion *companion,
   return *first_ns != G_MAXUINT64;
 }
 
+/* Where open stretches end: the latest sample or record; for a
+ * companion cut short or damaged, its last record (what came after the
+ * cut is not known: it is no running time). */
 static guint64
 latest_time (const SpOffCpuRecord *records,
              gsize n_records,
-             SpSampleIndex *index)
+             SpSampleIndex *index,
+             gboolean cut)
 {
   guint64 first, last = 0;
 
-  if (!sp_sample_index_get_time_span (index, &first, &last))
+  if (cut || !sp_sample_index_get_time_span (index, &first, &last))
     last = 0;
   for (gsize i = 0; i < n_records; i++)
     if (records[i].tag != SP_OFFCPU_SYNC)
@@ -255,7 +260,7 @@ _sp_offcpu_companion_get_states (SpOffCpuCompanion *companion,
   n_records = count_usable (records, sp_offcpu_reader_get_n_records (companion->reader),
                             sp_spool_reader_get_parsed_size (reader));
   if (companion->states != NULL && companion->states_records == n_records && companion->states_samples == n_samples
-      && companion->states_threads == n_threads)
+      && companion->states_threads == n_threads && companion->states_cut == (companion->problem != NULL))
     return companion->states;
   first_sample = g_new (guint64, MAX (n_threads, 1));
   for (guint t = 0; t < n_threads; t++)
@@ -268,8 +273,11 @@ _sp_offcpu_companion_get_states (SpOffCpuCompanion *companion,
   /* Re-derived whole: switch records of several CPUs arrive out of order,
    * so a thread's last stretch may change with any update. */
   sp_thread_states_unref (companion->states);
+  /* A companion read with a problem is one cut short or damaged (one
+   * set aside is not read at all). */
+  companion->states_cut = companion->problem != NULL;
   companion->states = sp_thread_states_new (records, n_records, n_threads, first_sample,
-                                            latest_time (records, n_records, index));
+                                            latest_time (records, n_records, index, companion->states_cut));
   companion->states_records = n_records;
   companion->states_samples = n_samples;
   companion->states_threads = n_threads;

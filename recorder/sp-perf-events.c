@@ -23,6 +23,8 @@
  * copies (bench/run-unwind). */
 #define RING_PAGES_STACKS  1024
 #define RING_PAGES_MIN     8
+/* 32 KiB per CPU: about 700 switch records, 1/4 of them a wakeup. */
+#define RING_PAGES_RECORDS_LIMITED 8
 
 static long
 perf_event_open (struct perf_event_attr *attr,
@@ -76,6 +78,10 @@ sp_perf_events_init (SpPerfEvents *events,
   for (int cpu = 0; cpu < events->n_cpus; cpu++)
     events->ring_fd_of_cpu[cpu] = events->switch_ring_fd_of_cpu[cpu] = events->record_ring_fd_of_cpu[cpu] = -1;
   events->ring_pages = config->call_graph == SP_CALL_GRAPH_FP ? RING_PAGES_DEFAULT : RING_PAGES_STACKS;
+  /* Switch records are 48 bytes: without CAP_IPC_LOCK (not root) their
+   * rings stay small, opened before the sampling rings, they would take
+   * the user's locked-memory allowance (perf_event_mlock_kb) from them. */
+  events->record_ring_pages = geteuid () == 0 ? RING_PAGES_DEFAULT : RING_PAGES_RECORDS_LIMITED;
 }
 
 uint64_t
@@ -155,6 +161,7 @@ fill_switch_record_attr (const SpPerfEvents *events,
                          struct perf_event_attr *attr)
 {
   fill_attr (events, attr, false, true);
+  attr->wakeup_watermark = (uint32_t) (events->record_ring_pages * (size_t) sysconf (_SC_PAGESIZE) / 4);
   attr->config = PERF_COUNT_SW_DUMMY;
   attr->freq = 0;
   attr->sample_period = 1;
@@ -209,6 +216,7 @@ typedef struct {
   int        *fd_of_cpu;
   SpPerfRing *rings;
   size_t     *n_rings;
+  size_t     *pages;      /* their size, halved while the locked-memory limit is in the way */
 } RingSet;
 
 /* The first event of a CPU gets the ring; smaller rings are tried when the
@@ -230,9 +238,8 @@ attach_ring_of (SpPerfEvents *events,
       snprintf (message, size, "cannot share the ring buffer of CPU %d: %s", cpu, strerror (errno));
       return false;
     }
-  while ((err = sp_perf_ring_map (&set.rings[*set.n_rings], fd, events->ring_pages)) == EPERM
-         && events->ring_pages > RING_PAGES_MIN)
-    events->ring_pages /= 2;
+  while ((err = sp_perf_ring_map (&set.rings[*set.n_rings], fd, *set.pages)) == EPERM && *set.pages > RING_PAGES_MIN)
+    *set.pages /= 2;
   if (err != 0)
     {
       snprintf (message, size,
@@ -254,7 +261,8 @@ attach_ring (SpPerfEvents *events,
              char *message,
              size_t size)
 {
-  return attach_ring_of (events, (RingSet) { events->ring_fd_of_cpu, events->rings, &events->n_rings }, cpu, fd,
+  return attach_ring_of (events, (RingSet) { events->ring_fd_of_cpu, events->rings, &events->n_rings,
+                                             &events->ring_pages }, cpu, fd,
                          message, size);
 }
 
@@ -360,7 +368,7 @@ open_switch_sampler (SpPerfEvents *events,
 
   fill_switch_attr (events, &attr);
   fd = open_in_ring_set (events, (RingSet) { events->switch_ring_fd_of_cpu, events->switch_rings,
-                                             &events->n_switch_rings },
+                                             &events->n_switch_rings, &events->ring_pages },
                          &attr, tid, cpu, &events->switch_errno);
   if (fd == -1)
     events->switch_refused = true;
@@ -378,7 +386,7 @@ open_switch_records (SpPerfEvents *events,
 
   fill_switch_record_attr (events, &attr);
   return open_in_ring_set (events, (RingSet) { events->record_ring_fd_of_cpu, events->record_rings,
-                                               &events->n_record_rings },
+                                               &events->n_record_rings, &events->record_ring_pages },
                            &attr, tid, cpu, &err);
 }
 

@@ -62,6 +62,7 @@ typedef struct {
   int         *record_ring_fd_of_cpu;
   SpPerfRing  *record_rings;
   size_t       n_record_rings;
+  size_t       record_ring_pages;
   bool         switch_records_shared;
 } SpPerfEvents;
 

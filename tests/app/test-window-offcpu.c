@@ -315,7 +315,7 @@ test_summary (void)
   text = window_test_figure_text (GTK_WIDGET (window), "Off-CPU time");
   g_test_message ("Off-CPU time: %s", text);
   g_assert_nonnull (text);
-  g_assert_nonnull (strstr (text, " switches; "));
+  g_assert_nonnull (strstr (text, " switches over "));
   if (geteuid () == 0)
     g_assert_nonnull (strstr (text, "with blocked stacks"));
   else
