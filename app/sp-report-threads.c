@@ -8,6 +8,8 @@
  * stay empty. */
 #include "sp-report.h"
 
+#include "sp-offcpu-stacks.h"
+
 #include "sp-thread-states.h"
 
 typedef struct {
@@ -34,23 +36,6 @@ samples_per_thread (const SpSpoolReader *reader,
   return count;
 }
 
-/* The side file's [thread TID] totals, written with --off-cpu; FALSE
- * when it has none for that thread. */
-static gboolean
-side_file_totals (GKeyFile *meta,
-                  guint64 tid,
-                  SpThreadTotals *totals)
-{
-  g_autofree char *group = g_strdup_printf ("thread %" G_GUINT64_FORMAT, tid);
-
-  if (meta == NULL || !g_key_file_has_key (meta, group, "blocked_ns", NULL))
-    return FALSE;
-  totals->blocked_ns = g_key_file_get_uint64 (meta, group, "blocked_ns", NULL);
-  totals->runnable_ns = g_key_file_get_uint64 (meta, group, "runnable_ns", NULL);
-  totals->switches = g_key_file_get_uint64 (meta, group, "switches", NULL);
-  return TRUE;
-}
-
 gboolean
 sp_report_threads_from_side_file (SpProfile *profile)
 {
@@ -66,7 +51,7 @@ sp_report_threads_from_side_file (SpProfile *profile)
       guint64 tid;
 
       sp_profile_get_thread (profile, t, &pid, &tid);
-      if (side_file_totals (meta, tid, &totals))
+      if (sp_offcpu_side_file_totals (meta, tid, &totals))
         return TRUE;
     }
   return FALSE;
@@ -142,7 +127,7 @@ sp_report_threads (SpProfile *profile,
       else
         {
           /* The companion is missing or set aside: the side file's totals. */
-          row.known = from_side_file && side_file_totals (sp_profile_get_meta (profile), row.tid, &row.totals);
+          row.known = from_side_file && sp_offcpu_side_file_totals (sp_profile_get_meta (profile), row.tid, &row.totals);
           row.cpu_s = row.samples * interval_s;
         }
       print_row (&row, tsv, out);

@@ -31,3 +31,19 @@ sp_offcpu_stacks_missing_reason_for (const char *spool_path)
     return NULL;
   return sp_offcpu_stacks_missing_reason (meta);
 }
+
+gboolean
+sp_offcpu_side_file_totals (GKeyFile *meta,
+                            guint64 tid,
+                            SpThreadTotals *totals)
+{
+  g_autofree char *group = g_strdup_printf ("thread %" G_GUINT64_FORMAT, tid);
+
+  if (meta == NULL || !g_key_file_has_key (meta, group, "blocked_ns", NULL))
+    return FALSE;
+  *totals = (SpThreadTotals) { 0 };
+  totals->blocked_ns = g_key_file_get_uint64 (meta, group, "blocked_ns", NULL);
+  totals->runnable_ns = g_key_file_get_uint64 (meta, group, "runnable_ns", NULL);
+  totals->switches = g_key_file_get_uint64 (meta, group, "switches", NULL);
+  return TRUE;
+}

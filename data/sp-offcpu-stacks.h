@@ -10,6 +10,8 @@
 
 #include <glib.h>
 
+#include "sp-thread-states.h"
+
 G_BEGIN_DECLS
 
 /* The reason the side file meta gives for recording off-CPU time without
@@ -21,5 +23,13 @@ char *sp_offcpu_stacks_missing_reason (GKeyFile *meta);
 /* The same for the recording at spool_path (its side file, spool_path.meta,
  * read now); NULL also when there is no side file to read. */
 char *sp_offcpu_stacks_missing_reason_for (const char *spool_path);
+
+/* The side file's [thread TID] totals, written with --off-cpu (blocked,
+ * runnable, switches; running is not written): what is known of a
+ * thread's off-CPU time when the companion is missing. FALSE when meta
+ * (may be NULL) has none for that thread. */
+gboolean sp_offcpu_side_file_totals (GKeyFile *meta,
+                                     guint64 tid,
+                                     SpThreadTotals *totals);
 
 G_END_DECLS

@@ -2,6 +2,8 @@
 /* sp-thread-rows.c: a copy of each thread's ids, name, samples and times. */
 #include "sp-thread-rows.h"
 
+#include "sp-offcpu-stacks.h"
+
 static void
 clear_row (gpointer data)
 {
@@ -13,6 +15,7 @@ clear_row (gpointer data)
 static void
 set_times (SpThreadRow *row,
            const SpThreadStates *states,
+           GKeyFile *meta,
            guint64 interval_ns,
            guint64 from_ns,
            guint64 to_ns)
@@ -22,6 +25,16 @@ set_times (SpThreadRow *row,
   if (states == NULL || row->thread >= sp_thread_states_get_n_threads (states))
     {
       row->cpu_ns = row->n_samples * interval_ns;
+      row->cpu_estimated = TRUE;
+      /* The companion missing: the side file's totals, for the whole
+       * recording only. */
+      if (from_ns == 0 && to_ns == G_MAXUINT64 && sp_offcpu_side_file_totals (meta, row->tid, &totals))
+        {
+          row->has_states = TRUE;
+          row->blocked_ns = totals.blocked_ns;
+          row->runnable_ns = totals.runnable_ns;
+          row->switches = totals.switches;
+        }
       return;
     }
   if (from_ns == 0 && to_ns == G_MAXUINT64)
@@ -85,7 +98,7 @@ sp_thread_rows_new (SpProfile *profile,
       sp_profile_get_thread (profile, t, &row.pid, &row.tid);
       name = sp_profile_get_thread_name (profile, row.tid);
       row.name = name != NULL && name[0] != '\0' ? g_strdup (name) : NULL;
-      set_times (&row, states, interval_ns, from_ns, to_ns);
+      set_times (&row, states, states == NULL ? sp_profile_get_meta (profile) : NULL, interval_ns, from_ns, to_ns);
       g_array_append_val (rows, row);
     }
   return rows;
@@ -106,7 +119,7 @@ sp_thread_rows_equal (const GArray *a,
       const SpThreadRow *y = &g_array_index (b, SpThreadRow, i);
 
       if (x->tid != y->tid || x->pid != y->pid || x->n_samples != y->n_samples || g_strcmp0 (x->name, y->name) != 0
-          || x->has_states != y->has_states || x->cpu_ns != y->cpu_ns || x->blocked_ns != y->blocked_ns
+          || x->has_states != y->has_states || x->cpu_estimated != y->cpu_estimated || x->cpu_ns != y->cpu_ns || x->blocked_ns != y->blocked_ns
           || x->runnable_ns != y->runnable_ns || x->switches != y->switches)
         return FALSE;
     }

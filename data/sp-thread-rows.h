@@ -24,6 +24,8 @@ typedef struct {
    * (has_states) cpu_ns is the measured running time; without, samples
    * times the sampling interval (an estimate) and the rest stays 0. */
   gboolean has_states;
+  gboolean cpu_estimated; /* cpu_ns is samples x interval (no states: the
+                           * off-CPU columns may then be the side file's) */
   guint64  cpu_ns;
   guint64  blocked_ns;
   guint64  runnable_ns;

@@ -156,7 +156,8 @@ _sp_thread_item_set_row (SpThreadItem *self,
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PID]);
   /* Gaining states changes how the times are written, not only them. */
   for (guint p = PROP_TID; p <= PROP_SWITCHES; p++)
-    if (row_value (&old, p) != row_value (row, p) || old.has_states != row->has_states)
+    if (row_value (&old, p) != row_value (row, p) || old.has_states != row->has_states
+        || old.cpu_estimated != row->cpu_estimated)
       g_object_notify_by_pspec (G_OBJECT (self), properties[p]);
   g_object_thaw_notify (G_OBJECT (self));
   g_free (old.name);

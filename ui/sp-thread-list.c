@@ -78,7 +78,7 @@ static const struct {
 /* On a check button while the list (not the user) sets it. */
 #define SETTING_KEY "sp-thread-list-setting"
 
-#define ESTIMATE_TOOLTIP "Estimated: samples × the sampling interval (the recording has no off-CPU data)"
+#define ESTIMATE_TOOLTIP "Estimated: samples × the sampling interval (the recording has no off-CPU states)"
 
 static Column
 column_of (gpointer object)
@@ -121,7 +121,7 @@ static void
 update_cpu_tooltip (GtkWidget *label,
                     SpThreadItem *item)
 {
-  const char *tooltip = _sp_thread_item_get_row (item)->has_states ? NULL : ESTIMATE_TOOLTIP;
+  const char *tooltip = _sp_thread_item_get_row (item)->cpu_estimated ? ESTIMATE_TOOLTIP : NULL;
   const char *current = gtk_widget_get_tooltip_text (label);
 
   if (g_strcmp0 (current, tooltip) != 0)

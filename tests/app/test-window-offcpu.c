@@ -350,6 +350,41 @@ test_foreign_companion (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* The companion lost (the spool and side file copied without it): the
+ * Threads page has the side file's totals, and the Summary says what is
+ * missing. */
+static void
+test_missing_companion (void)
+{
+  const char *path = offcpu_spool ();
+  g_autofree char *copy = g_build_filename (test_dir, "missing.spool", NULL);
+  g_autofree char *text = NULL;
+  SpWindow *window;
+
+  if (path == NULL)
+    return;
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autofree char *from = g_strconcat (path, i == 0 ? "" : ".meta", NULL);
+      g_autofree char *to = g_strconcat (copy, i == 0 ? "" : ".meta", NULL);
+      g_autofree char *contents = NULL;
+      gsize length;
+
+      g_assert_true (g_file_get_contents (from, &contents, &length, NULL));
+      g_assert_true (g_file_set_contents (to, contents, (gssize) length, NULL));
+    }
+  window = open_window (copy);
+  window_test_run (0.3);
+  g_assert_false (gtk_widget_is_sensitive (GTK_WIDGET (metric_drop_down (window))));
+  text = window_test_figure_text (GTK_WIDGET (window), "Off-CPU time");
+  g_test_message ("Off-CPU time: %s", text);
+  g_assert_nonnull (strstr (text, "is missing"));
+  sp_window_show_view (window, "threads");
+  window_test_run (0.2);
+  g_assert_cmpfloat (thread_value (window, "Blocked (s)", "off-sleep"), >, 1.5);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* Without off-CPU data the drop-down stays on CPU samples, insensitive. */
 static void
 test_without_companion (void)
@@ -379,6 +414,7 @@ main (int argc,
   g_test_add_func ("/window-offcpu/mostly-waiting", test_mostly_waiting);
   g_test_add_func ("/window-offcpu/summary", test_summary);
   g_test_add_func ("/window-offcpu/foreign-companion", test_foreign_companion);
+  g_test_add_func ("/window-offcpu/missing-companion", test_missing_companion);
   g_test_add_func ("/window-offcpu/without-companion", test_without_companion);
   status = g_test_run ();
   window_test_remove_dir (test_dir);

@@ -26,7 +26,7 @@ two_rows (guint64 samples)
                          .has_states = TRUE, .cpu_ns = 1500000000, .blocked_ns = 250000000,
                          .runnable_ns = 5000000, .switches = 42 };
   SpThreadRow unnamed = { .thread = 1, .pid = 100, .tid = 101, .name = NULL, .n_samples = 12,
-                          .has_states = FALSE, .cpu_ns = 12000000 };
+                          .has_states = FALSE, .cpu_estimated = TRUE, .cpu_ns = 12000000 };
 
   g_array_append_val (rows, worker);
   g_array_append_val (rows, unnamed);
