@@ -100,6 +100,13 @@ show_samples (SpWindow *self,
     {
       sp_timeline_view_set_thread_states (self->timeline_view, result->states, result->blocking_names);
       sp_metric_selector_set_times_available (self->metric_selector, TRUE);
+      /* A finished recording without a CPU sample (`sleep 1` may have
+       * none) has only its waits to show: the views count those. */
+      if (result->opened && result->n_samples == 0 && !sp_analysis_is_following (self->analysis))
+        {
+          sp_metric_selector_set_metric (self->metric_selector, SP_METRIC_OFF_CPU);
+          sp_analysis_set_metric (self->analysis, SP_METRIC_OFF_CPU);
+        }
     }
 }
 

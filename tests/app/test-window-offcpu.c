@@ -296,6 +296,14 @@ test_mostly_waiting (void)
   text = sp_timeline_view_describe (timeline, 0, 0.5);
   g_test_message ("sleep at 0.5 s: %s", text);
   g_assert_nonnull (strstr (text, "Blocked for "));
+  /* Without a CPU sample the views count the time it waited. */
+  {
+    g_autofree char *samples = window_test_figure_text (GTK_WIDGET (window), "Samples");
+
+    g_test_message ("samples: %s", samples);
+    g_assert_cmpuint (gtk_drop_down_get_selected (metric_drop_down (window)), ==,
+                      g_str_equal (samples, "0") ? SP_METRIC_OFF_CPU : SP_METRIC_CPU);
+  }
   gui_test_save_png (GTK_WIDGET (window), "offcpu-sleep.png");
   gtk_window_destroy (GTK_WINDOW (window));
 }
