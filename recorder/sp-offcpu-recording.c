@@ -184,6 +184,25 @@ switch_out (SpOffCpuRecording *off,
   off->n_switches++;
 }
 
+void
+sp_offcpu_recording_blocked_at_start (SpOffCpuRecording *off,
+                                      int32_t pid,
+                                      int32_t tid,
+                                      uint64_t time)
+{
+  SpThreadInfo *thread = sp_recording_thread (off->rec, pid, tid);
+  SpSpoolError err;
+
+  if (off->writer == NULL || thread == NULL || !ensure_thread_id (off, thread)
+      || !sync_ids (off, thread, SP_SPOOL_NO_ID))
+    return;
+  thread->out_ns = time;
+  thread->out_state = SP_OFFCPU_BLOCKED;
+  if (!sp_offcpu_writer_write_switch_out (off->writer, time, thread->spool_id, SP_OFFCPU_BLOCKED, SP_SPOOL_NO_ID,
+                                          &err))
+    fail (off, &err);
+}
+
 /* Closes the thread's off-CPU interval at time in its totals. */
 static void
 close_interval (SpThreadInfo *thread,

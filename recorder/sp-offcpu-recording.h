@@ -61,6 +61,16 @@ bool sp_offcpu_recording_is_switch_ring (uint32_t type);
 uint64_t sp_offcpu_recording_lost (const SpOffCpuRecording *off,
                                    uint64_t rec_lost);
 
+/* A thread of an attached process that was asleep (or waiting for the
+ * disk) when the recording started, at time: its first stretch is blocked
+ * (no stack: it blocked before the recording), so a thread that sleeps
+ * through the whole recording is shown, and the wait it was in counts
+ * from the start. Not counted as a switch. */
+void sp_offcpu_recording_blocked_at_start (SpOffCpuRecording *off,
+                                           int32_t pid,
+                                           int32_t tid,
+                                           uint64_t time);
+
 /* Applies one record (in time order). */
 void sp_offcpu_recording_handle (SpOffCpuRecording *off,
                                  const struct perf_event_header *header,

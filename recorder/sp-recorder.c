@@ -549,6 +549,40 @@ setup_attach (SpRecorder *r)
   return 0;
 }
 
+typedef struct {
+  SpRecorder *r;
+  uint64_t    time;
+} BlockedState;
+
+static void
+note_if_blocked (pid_t pid,
+                 pid_t tid,
+                 const char *name,
+                 void *user_data)
+{
+  BlockedState *state = user_data;
+  char letter = sp_proc_task_state (pid, tid);
+
+  if (letter == 'S' || letter == 'D')
+    sp_offcpu_recording_blocked_at_start (&state->r->off_cpu, (int32_t) pid, (int32_t) tid, state->time);
+}
+
+/* Before enabling, with --off-cpu: the attached threads that are asleep
+ * now have no switch-out to come before their switch-in (and none at all
+ * if they sleep through the recording): their first stretch is blocked
+ * from the start. One that wakes between this look and the enabling
+ * shows blocked for that moment. */
+static void
+note_blocked_threads (SpRecorder *r)
+{
+  BlockedState state = { r, r->side.start_monotonic_ns };
+
+  if (r->off_cpu.writer == NULL)
+    return;
+  for (size_t i = 0; i < r->options->n_pids; i++)
+    sp_proc_foreach_task (r->options->pids[i], note_if_blocked, &state);
+}
+
 /* After enabling: a mapping made meanwhile is in the rings too (and the
  * module table ignores the duplicate). */
 static void
@@ -731,6 +765,7 @@ start (SpRecorder *r)
 
   if (r->options->command == NULL)
     {
+      note_blocked_threads (r);
       if (!sp_perf_events_enable (&r->events))
         {
           fprintf (stderr, "stackpulse-record: cannot enable the events: %s\n", strerror (errno));

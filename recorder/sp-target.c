@@ -239,8 +239,10 @@ sp_proc_exists (pid_t pid)
 }
 
 /* "tid (comm) S ...": the state follows the last ')' (comm may hold any). */
-bool
-sp_proc_task_alive (pid_t pid,
+/* "pid (comm) S ...": the letter after the last parenthesis (a comm may
+ * hold one). */
+char
+sp_proc_task_state (pid_t pid,
                     pid_t tid)
 {
   char path[64];
@@ -248,7 +250,16 @@ sp_proc_task_alive (pid_t pid,
   const char *paren;
 
   snprintf (path, sizeof path, "/proc/%d/task/%d/stat", (int) pid, (int) tid);
-  if (!read_small_file (path, stat, sizeof stat) || (paren = strrchr (stat, ')')) == NULL)
-    return false;
-  return paren[1] == ' ' && paren[2] != 'Z' && paren[2] != 'X' && paren[2] != '\0';
+  if (!read_small_file (path, stat, sizeof stat) || (paren = strrchr (stat, ')')) == NULL || paren[1] != ' ')
+    return '\0';
+  return paren[2];
+}
+
+bool
+sp_proc_task_alive (pid_t pid,
+                    pid_t tid)
+{
+  char state = sp_proc_task_state (pid, tid);
+
+  return state != '\0' && state != 'Z' && state != 'X';
 }

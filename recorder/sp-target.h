@@ -63,6 +63,12 @@ bool sp_proc_foreach_mapping (pid_t pid,
 
 bool sp_proc_exists (pid_t pid);
 
+/* The state letter /proc gives thread tid of process pid ('R' running
+ * or runnable, 'S' sleeping, 'D' waiting for the disk, …); '\0' when it
+ * cannot be read. */
+char sp_proc_task_state (pid_t pid,
+                         pid_t tid);
+
 /* Whether thread tid of process pid exists and has not exited (a zombie
  * no parent reaped yet has). */
 bool sp_proc_task_alive (pid_t pid,

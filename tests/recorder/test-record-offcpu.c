@@ -315,6 +315,44 @@ test_companion_file (void)
   sp_test_remove_dir (dir);
 }
 
+/* Attached with --off-cpu: the workload's main thread waits in
+ * pthread_join for the whole recording, with no switch and no sample in
+ * it. It is there all the same, blocked from the start to the end. */
+static void
+test_attach_blocked (void)
+{
+  g_autofree char *workload = sp_test_workload ("offcpu");
+  g_autofree char *dir = NULL;
+  g_autofree char *ready_path = NULL;
+  g_autofree char *ready = NULL;
+  g_autofree char *pid_text = NULL;
+  g_autofree char *group = NULL;
+  g_autoptr (SpTestRecording) rec = NULL;
+  SpChild *target;
+  GPid pid;
+  guint64 blocked_ns;
+
+  if (!sp_test_case_needs_perf ())
+    return;
+  dir = sp_test_make_dir ();
+  ready_path = g_build_filename (dir, "ready", NULL);
+  target = sp_child_spawn (dir, "workload", (const char *const[]) { workload, "--ready", ready_path, "30", NULL },
+                           FALSE);
+  ready = sp_test_wait_for_file (target, ready_path);
+  pid = target->pid;
+  pid_text = g_strdup_printf ("%d", (int) pid);
+  rec = sp_test_record ((const char *const[]) { "--off-cpu", "--duration", "1", "-p", pid_text, NULL }, NULL);
+  sp_child_kill (target);
+  g_test_message ("recorder's stderr:\n%s", rec->result->err);
+  g_assert_cmpint (rec->result->exit_code, ==, 0);
+  sp_test_recording_load (rec);
+  group = g_strdup_printf ("thread %d", (int) pid);
+  blocked_ns = g_key_file_get_uint64 (rec->meta, group, "blocked_ns", NULL);
+  g_test_message ("main thread blocked %.3f s", blocked_ns / 1e9);
+  g_assert_cmpuint (blocked_ns, >, 900000000);
+  sp_test_remove_dir (dir);
+}
+
 int
 main (int argc,
       char **argv)
@@ -325,5 +363,6 @@ main (int argc,
   g_test_add_func ("/recorder/offcpu/root", test_root);
   g_test_add_func ("/recorder/offcpu/nobody", test_nobody);
   g_test_add_func ("/recorder/offcpu/companion-file", test_companion_file);
+  g_test_add_func ("/recorder/offcpu/attach-blocked", test_attach_blocked);
   return g_test_run ();
 }
