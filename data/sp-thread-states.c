@@ -127,17 +127,48 @@ walk_thread (SpThreadStates *states,
     emit (&w, states->last_known_ns, w.state == SP_THREAD_RUNNING ? SP_SPOOL_NO_ID : w.stack, TRUE);
 }
 
+static gboolean
+keeps_record (const SpOffCpuRecord *record,
+              guint n_threads)
+{
+  return record->tag != SP_OFFCPU_SYNC && record->thread < n_threads;
+}
+
+/* The records by (thread, time, file order). Placed thread by thread in
+ * file order (a counting sort), each thread's run is already in time
+ * order but where records of several CPUs crossed: only those runs are
+ * sorted. (One comparison sort of all the records took most of the time
+ * a live recording of 300k switches a second spent here.) */
 static GArray *
 sorted_keys (const SpOffCpuRecord *records,
              gsize n_records,
              guint n_threads)
 {
-  GArray *keys = g_array_sized_new (FALSE, FALSE, sizeof (Key), (guint) n_records);
+  g_autofree gsize *next = g_new0 (gsize, n_threads + 1);
+  GArray *keys;
+  Key *k;
+  gsize n_kept = 0;
 
   for (gsize i = 0; i < n_records; i++)
-    if (records[i].tag != SP_OFFCPU_SYNC && records[i].thread < n_threads)
-      g_array_append_val (keys, ((Key) { records[i].thread, (guint32) i, records[i].timestamp_ns }));
-  g_array_sort (keys, compare_keys);
+    if (keeps_record (&records[i], n_threads))
+      next[records[i].thread + 1]++;
+  for (guint t = 0; t < n_threads; t++)
+    next[t + 1] += next[t];
+  n_kept = next[n_threads];
+  keys = g_array_sized_new (FALSE, FALSE, sizeof (Key), (guint) n_kept);
+  g_array_set_size (keys, (guint) n_kept);
+  k = (Key *) keys->data;
+  for (gsize i = 0; i < n_records; i++)
+    if (keeps_record (&records[i], n_threads))
+      k[next[records[i].thread]++] = (Key) { records[i].thread, (guint32) i, records[i].timestamp_ns };
+  /* next[t] is now where thread t's run ends. */
+  for (guint t = 0, start = 0; t < n_threads; start = (guint) next[t], t++)
+    for (gsize i = start + 1; i < next[t]; i++)
+      if (k[i].ts < k[i - 1].ts)
+        {
+          qsort (k + start, next[t] - start, sizeof (Key), compare_keys);
+          break;
+        }
   return keys;
 }
 
