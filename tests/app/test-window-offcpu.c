@@ -393,6 +393,66 @@ test_missing_companion (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static gboolean
+recording_has_states (gpointer data)
+{
+  SpWindow *window = data;
+
+  return gtk_widget_is_sensitive (GTK_WIDGET (metric_drop_down (window))) || !sp_window_is_recording (window);
+}
+
+static gboolean
+not_recording (gpointer window)
+{
+  return !sp_window_is_recording (window);
+}
+
+/* Recorded from the window with off-CPU time: while it records, the
+ * states come in (the drop-down turns on, the lanes say when a thread is
+ * blocked), and the views count off-CPU time live. */
+static void
+test_live (void)
+{
+  SpWindow *window = sp_window_new (NULL);
+  SpRecordOptions options = { 0 };
+  g_autoptr (GError) error = NULL;
+  SpTimelineView *timeline = sp_window_get_timeline_view (window);
+  guint64 first, later;
+
+  g_setenv ("STACKPULSE_RECORD", g_getenv ("SP_RECORD"), TRUE);
+  options.argv = g_new0 (char *, 6);
+  options.argv[0] = g_strdup ("/bin/sh");
+  options.argv[1] = g_strdup ("-c");
+  options.argv[2] = g_strdup ("exec \"$0\" \"$1\" > /dev/null");
+  options.argv[3] = g_strdup (g_getenv ("SP_WORK_OFFCPU"));
+  options.argv[4] = g_strdup ("4");
+  options.frequency_hz = 1000;
+  options.kernel_stacks = TRUE;
+  options.off_cpu = TRUE;
+  gtk_window_set_default_size (GTK_WINDOW (window), 1200, 900);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (sp_window_record (window, &options, &error));
+  g_assert_no_error (error);
+  sp_record_options_clear (&options);
+
+  g_assert_true (window_test_wait (recording_has_states, window, 30));
+  g_assert_true (sp_window_is_recording (window));
+  g_assert_true (window_test_wait (has_width, timeline, 10));
+  window_test_run (1.0);
+  g_assert_true (sp_window_is_recording (window));
+  g_assert_cmpuint (count_hovers (timeline, "off-sleep", "Blocked", NULL), >=, 1);
+  first = choose_metric (window, SP_METRIC_OFF_CPU);
+  window_test_run (1.0);
+  g_assert_true (sp_window_is_recording (window));
+  later = window_test_top_level_total (sp_window_get_call_tree_model (window));
+  g_test_message ("off-CPU while recording: %" G_GUINT64_FORMAT " ns, then %" G_GUINT64_FORMAT " ns", first, later);
+  /* Six threads wait about all the time: the total grows with the recording. */
+  g_assert_cmpuint (later, >, first);
+  gui_test_save_png (GTK_WIDGET (window), "offcpu-live.png");
+  g_assert_true (window_test_wait (not_recording, window, 30));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* Without off-CPU data the drop-down stays on CPU samples, insensitive. */
 static void
 test_without_companion (void)
@@ -423,6 +483,7 @@ main (int argc,
   g_test_add_func ("/window-offcpu/summary", test_summary);
   g_test_add_func ("/window-offcpu/foreign-companion", test_foreign_companion);
   g_test_add_func ("/window-offcpu/missing-companion", test_missing_companion);
+  g_test_add_func ("/window-offcpu/live", test_live);
   g_test_add_func ("/window-offcpu/without-companion", test_without_companion);
   status = g_test_run ();
   window_test_remove_dir (test_dir);
