@@ -377,9 +377,11 @@ warn_missing_stacks (SpProfile *profile)
  * totals when it has them (a companion missing or set aside), else only
  * the samples. */
 static void
-note_threads_without_states (SpProfile *profile)
+note_threads_without_states (SpProfile *profile,
+                             const Options *o)
 {
-  if (sp_report_threads_from_side_file (profile))
+  /* Those totals are the whole recording's: a time range leaves them out. */
+  if (o->from_s == 0 && o->to_s == 0 && sp_report_threads_from_side_file (profile))
     fprintf (stderr, "stackpulse-report: note: off_cpu_s, blocked_s, runnable_s and switches are the side file's "
              "totals of the whole recording; cpu_s is samples x the sampling interval\n");
   else if (sp_profile_get_off_cpu_problem (profile) != NULL)
@@ -417,7 +419,7 @@ check_off_cpu (SpProfile *profile,
       return FALSE;
     }
   if (g_str_equal (command, "threads"))
-    note_threads_without_states (profile);
+    note_threads_without_states (profile, o);
   return TRUE;
 }
 

@@ -3,6 +3,7 @@
 #include "sp-thread-rows.h"
 
 #include "sp-offcpu-stacks.h"
+#include "sp-profile-private.h"
 
 static void
 clear_row (gpointer data)
@@ -102,6 +103,28 @@ sp_thread_rows_new (SpProfile *profile,
       g_array_append_val (rows, row);
     }
   return rows;
+}
+
+GArray *
+sp_thread_rows_of_profile (SpProfile *profile,
+                           guint64 from_ns,
+                           guint64 to_ns)
+{
+  return sp_thread_rows_new (profile, _sp_profile_get_sample_index (profile), sp_profile_get_thread_states (profile),
+                             from_ns, to_ns);
+}
+
+gboolean
+sp_thread_rows_from_side_file (const GArray *rows)
+{
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const SpThreadRow *row = &g_array_index (rows, SpThreadRow, i);
+
+      if (row->has_states && row->cpu_estimated)
+        return TRUE;
+    }
+  return FALSE;
 }
 
 guint64 sp_thread_row_get_off_cpu_ns (const SpThreadRow *row) { return row->blocked_ns + row->runnable_ns; }

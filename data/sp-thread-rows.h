@@ -42,6 +42,16 @@ GArray *sp_thread_rows_new (SpProfile *profile,
                             guint64 from_ns,
                             guint64 to_ns);
 
+/* The same from the profile's own sample index and thread states, for
+ * its updating thread (the report). */
+GArray *sp_thread_rows_of_profile (SpProfile *profile,
+                                   guint64 from_ns,
+                                   guint64 to_ns);
+
+/* Whether rows has the side file's per-thread off-CPU totals (the
+ * companion missing or set aside) rather than thread states. */
+gboolean sp_thread_rows_from_side_file (const GArray *rows);
+
 /* Off-CPU (blocked + runnable) and wall-clock (cpu + off-CPU) time. */
 guint64 sp_thread_row_get_off_cpu_ns (const SpThreadRow *row);
 guint64 sp_thread_row_get_wall_ns (const SpThreadRow *row);
