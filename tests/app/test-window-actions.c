@@ -854,6 +854,91 @@ test_search_enter (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* ---- The metric ----------------------------------------------------------- */
+
+static gboolean
+is_drop_down (GtkWidget *widget,
+              gconstpointer data)
+{
+  return GTK_IS_DROP_DOWN (widget);
+}
+
+static gboolean
+sensitive (gpointer widget)
+{
+  return gtk_widget_is_sensitive (widget);
+}
+
+static gboolean
+idle (gpointer window)
+{
+  return !sp_window_is_busy (window);
+}
+
+static gboolean
+metric_is_off_cpu (gpointer drop_down)
+{
+  return gtk_drop_down_get_selected (drop_down) == SP_METRIC_OFF_CPU;
+}
+
+static gboolean
+shown_label (gpointer data)
+{
+  GtkWidget **found = data;
+
+  *found = GTK_WIDGET (window_test_find_label (found[1], "Off-CPU time"));
+  return *found != NULL && window_test_is_shown (*found);
+}
+
+/* A recording with off-CPU time: the metric drop-down clicked open and
+ * "Off-CPU time" clicked, with the pointer, turns the call tree into
+ * off-CPU time (six threads waiting about all of 0.5 s: seconds, where
+ * the samples were hundreds). */
+static void
+test_metric_drop_down (void)
+{
+  g_autofree char *path = NULL;
+  g_autofree char *companion = NULL;
+  g_autofree char *meta = NULL;
+  g_autoptr (GError) error = NULL;
+  GtkWidget *found[2] = { NULL, NULL };
+  GtkWidget *drop_down;
+  SpWindow *window;
+  guint64 samples;
+
+  if (recording_dir == NULL)
+    recording_dir = g_dir_make_tmp ("stackpulse-actions-XXXXXX", &error);
+  g_assert_no_error (error);
+  path = g_build_filename (recording_dir, "offcpu.spool", NULL);
+  companion = g_strconcat (path, ".offcpu", NULL);
+  meta = g_strconcat (path, ".meta", NULL);
+  if (!window_test_record_off_cpu (path, g_getenv ("SP_WORK_OFFCPU"), "0.5", NULL))
+    return;
+  window = open_recording (path);
+  drop_down = gui_test_find (GTK_WIDGET (window), is_drop_down, NULL);
+  g_assert_nonnull (drop_down);
+  g_assert_true (window_test_wait (sensitive, drop_down, 20));
+  samples = window_test_top_level_total (sp_window_get_call_tree_model (window));
+
+  pointer_test_click_widget (drop_down, GDK_BUTTON_PRIMARY);
+  found[1] = drop_down;
+  g_assert_true (window_test_wait (shown_label, found, 10));
+  gui_test_save_png (GTK_WIDGET (window), "actions-metric-open.png");
+  pointer_test_click_widget (found[0], GDK_BUTTON_PRIMARY);
+  g_assert_true (window_test_wait (metric_is_off_cpu, drop_down, 10));
+  window_test_run (0.2);
+  g_assert_true (window_test_wait (idle, window, 20));
+  window_test_run (0.2);
+  g_test_message ("call tree: %" G_GUINT64_FORMAT " samples, then %" G_GUINT64_FORMAT " ns off the CPU", samples,
+                  window_test_top_level_total (sp_window_get_call_tree_model (window)));
+  g_assert_cmpuint (window_test_top_level_total (sp_window_get_call_tree_model (window)), >, 2000000000);
+  gui_test_save_png (GTK_WIDGET (window), "actions-metric-off-cpu.png");
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_unlink (path);
+  g_unlink (companion);
+  g_unlink (meta);
+}
+
 int
 main (int argc,
       char **argv)
@@ -868,6 +953,7 @@ main (int argc,
   g_test_add_func ("/app/window-actions/callers-menu", test_callers_menu);
   g_test_add_func ("/app/window-actions/search-enter", test_search_enter);
   g_test_add_func ("/app/window-actions/clear-keeps-open", test_clear_keeps_open);
+  g_test_add_func ("/app/window-actions/metric-drop-down", test_metric_drop_down);
   status = g_test_run ();
   remove_recordings ();
   return status;
