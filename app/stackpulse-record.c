@@ -48,6 +48,12 @@ usage (FILE *out,
          "                         to FILE.offcpu, with the stack it waits in where\n"
          "                         kernel sampling is allowed (root, CAP_PERFMON or\n"
          "                         kernel.perf_event_paranoid <= 1)\n"
+         "      --off-cpu-stack-size BYTES\n"
+         "                         user stack copied per switch-out in dwarf and auto\n"
+         "                         modes (default: --stack-size); where it runs out\n"
+         "                         in frame-pointer code the stack goes on along the\n"
+         "                         frame pointers (cheaper on programs that switch\n"
+         "                         very often; see docs/OFF-CPU.md)\n"
          "      --duration SEC     stop after SEC seconds\n"
          "      --control-stdin    stop on a line \"stop\" or end of input on stdin\n"
          "      --progress-fd N    write key=value progress lines to fd N each second\n"
@@ -228,7 +234,7 @@ main (int argc,
       char **argv)
 {
   enum { OPT_CALL_GRAPH = 256, OPT_STACK_SIZE, OPT_NO_KERNEL, OPT_DURATION, OPT_CONTROL_STDIN, OPT_PROGRESS_FD,
-         OPT_ENV, OPT_CHECK_AUTO, OPT_OFF_CPU };
+         OPT_ENV, OPT_CHECK_AUTO, OPT_OFF_CPU, OPT_OFF_CPU_STACK_SIZE };
   static const struct option long_options[] = {
     { "output", required_argument, NULL, 'o' },
     { "freq", required_argument, NULL, 'F' },
@@ -244,6 +250,7 @@ main (int argc,
     { "help", no_argument, NULL, 'h' },
     { "check-auto", no_argument, NULL, OPT_CHECK_AUTO },
     { "off-cpu", no_argument, NULL, OPT_OFF_CPU },
+    { "off-cpu-stack-size", required_argument, NULL, OPT_OFF_CPU_STACK_SIZE },
     { NULL, 0, NULL, 0 },
   };
   static pid_t pids[MAX_PIDS];
@@ -300,6 +307,15 @@ main (int argc,
               return EXIT_USAGE;
             }
           options.stack_size = (uint32_t) (value & ~7ul);
+          break;
+        case OPT_OFF_CPU_STACK_SIZE:
+          if (!parse_unsigned (optarg, 64, SP_STACK_SIZE_MAX, &value))
+            {
+              fprintf (stderr, "stackpulse-record: --off-cpu-stack-size takes 64 to %u bytes, not '%s'\n",
+                       SP_STACK_SIZE_MAX, optarg);
+              return EXIT_USAGE;
+            }
+          options.switch_stack_size = (uint32_t) (value & ~7ul);
           break;
         case OPT_NO_KERNEL:
           options.kernel_stacks = false;

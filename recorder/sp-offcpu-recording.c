@@ -134,7 +134,7 @@ handle_switch_sample (SpOffCpuRecording *off,
   bool dropped;
   size_t n;
 
-  if (!sp_recording_sample_frames (rec, header, time, &sample, &n, &dropped))
+  if (!sp_recording_sample_frames (rec, header, time, true, &sample, &n, &dropped))
     return;
   thread = sp_recording_thread (rec, (int32_t) sample.pid, (int32_t) sample.tid);
   if (thread == NULL)

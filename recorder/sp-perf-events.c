@@ -152,6 +152,14 @@ fill_switch_attr (const SpPerfEvents *events,
   attr->sample_period = 1;
   attr->exclude_callchain_kernel = !events->config.kernel_stacks;
   attr->mmap = attr->mmap2 = attr->comm = attr->comm_exec = attr->task = 0;
+  if (events->config.call_graph != SP_CALL_GRAPH_FP && events->config.switch_stack_size < events->config.stack_size)
+    {
+      /* A shorter copy than a running stack's (--off-cpu-stack-size),
+       * unwound as far as it goes, and the kernel's frame-pointer chain to
+       * go on from where it ends. */
+      attr->sample_stack_user = events->config.switch_stack_size;
+      attr->exclude_callchain_user = 0;
+    }
 }
 
 /* An event that never samples (dummy), only there for the switch records,

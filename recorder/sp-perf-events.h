@@ -29,6 +29,10 @@ typedef struct {
   uint64_t    regs_mask;         /* user registers per sample (not fp) */
   bool        off_cpu;           /* switch records, and context-switch samples
                                   * where allowed */
+  uint32_t    switch_stack_size; /* bytes of user stack per switch-out (not
+                                  * fp); when less than stack_size, the
+                                  * kernel's frame-pointer chain goes on past
+                                  * them (docs/OFF-CPU.md) */
 } SpPerfConfig;
 
 #define SP_STACK_SIZE_DEFAULT 16384u

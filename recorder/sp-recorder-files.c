@@ -75,6 +75,12 @@ try_side_file (SpRecorder *r,
       r->side.off_cpu_lost = sp_offcpu_recording_lost (&r->off_cpu,
                                                        r->events.switch_records_shared ? r->rec.n_lost : 0);
       r->side.off_cpu_dropped = r->off_cpu.n_dropped;
+      if (r->unwinder != NULL && !r->events.switch_refused && r->events.n_switch_rings > 0)
+        {
+          r->side.off_cpu_stack_size = r->events.config.switch_stack_size;
+          r->side.off_cpu_fp_tails = r->rec.n_switch_fp_tails;
+          r->side.off_cpu_truncated = r->rec.n_switch_truncated;
+        }
     }
   /* The invoker's files, written with the invoker's rights. */
   sp_invoker_files_begin (r->options->invoker);

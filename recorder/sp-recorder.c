@@ -803,7 +803,7 @@ setup_unwinding (SpRecorder *r,
       fprintf (stderr, "stackpulse-record: %s\n", message);
       return false;
     }
-  if (!sp_recording_set_unwinder (&r->rec, r->unwinder, &layout))
+  if (!sp_recording_set_unwinder (&r->rec, r->unwinder, &layout, config->switch_stack_size))
     {
       fprintf (stderr, "stackpulse-record: out of memory\n");
       return false;
@@ -817,7 +817,7 @@ sp_recorder_run (const SpRecorderOptions *o)
   SpRecorder r = { 0 };
   SpPerfConfig config = {
     o->frequency_hz, o->kernel_stacks, o->command != NULL, o->call_graph, o->stack_size & ~7u,
-    sp_unwinder_regs_mask (), o->off_cpu,
+    sp_unwinder_regs_mask (), o->off_cpu, (o->switch_stack_size != 0 ? o->switch_stack_size : o->stack_size) & ~7u,
   };
   static const char *const mode_names[] = { "fp", "dwarf", "auto" };
   int status;

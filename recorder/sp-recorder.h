@@ -24,6 +24,9 @@ typedef struct {
   bool          kernel_stacks;
   SpCallGraph   call_graph;
   uint32_t      stack_size;      /* bytes per sample in dwarf/auto mode */
+  uint32_t      switch_stack_size; /* bytes per switch-out sample (--off-cpu);
+                                  * 0: stack_size, a blocked stack unwound
+                                  * like a running one */
   double        duration_s;      /* 0: until the target ends or stop */
   bool          control_stdin;   /* a line "stop" or EOF on stdin stops */
   int           progress_fd;     /* key=value lines each second, or -1 */

@@ -63,10 +63,12 @@ sp_recording_clear (SpRecording *rec)
 bool
 sp_recording_set_unwinder (SpRecording *rec,
                            SpUnwinder *unwinder,
-                           const SpSampleLayout *layout)
+                           const SpSampleLayout *layout,
+                           uint64_t switch_stack_size)
 {
   rec->unwinder = unwinder;
   rec->layout = *layout;
+  rec->switch_stack_size = switch_stack_size;
   if (unwinder != NULL && rec->user_frames == NULL)
     rec->user_frames = malloc (MAX_USER_FRAMES * sizeof (uint64_t));
   return unwinder == NULL || rec->user_frames != NULL;
@@ -298,28 +300,78 @@ frames_from_callchain (SpRecording *rec,
   return n;
 }
 
+/* A switch-out's copy ran out after n_user frames: its stack goes on
+ * along the user part of the kernel's callchain (frame pointers, as
+ * perf -g takes it) from the entry after the last frame's return address,
+ * which the chain holds when that frame's caller keeps a frame pointer.
+ * *outcome becomes complete when the chain ended on its own. */
+static size_t
+append_frame_pointer_tail (SpRecording *rec,
+                           const SpPerfSample *sample,
+                           size_t n_user,
+                           SpUnwindOutcome *outcome)
+{
+  const uint64_t *chain = NULL;
+  uint64_t n_chain = 0, n_ips = 0, from;
+
+  for (uint64_t i = 0; i < sample->n_callchain; i++)
+    {
+      if (sample->callchain[i] < (uint64_t) PERF_CONTEXT_MAX)
+        n_ips++;
+      else if (sample->callchain[i] == (uint64_t) PERF_CONTEXT_USER && chain == NULL)
+        {
+          chain = sample->callchain + i + 1;
+          n_chain = sample->n_callchain - i - 1;
+        }
+    }
+  if (chain == NULL || n_user == 0)
+    return n_user;
+  /* Entry 0 is the pc itself; a return address matches from entry 1. */
+  for (from = n_user == 1 ? 0 : 1; from < n_chain; from++)
+    if (chain[from] == rec->user_frames[n_user - 1])
+      break;
+  if (from >= n_chain)
+    return n_user;
+  for (uint64_t i = from + 1; i < n_chain && chain[i] < (uint64_t) PERF_CONTEXT_MAX && n_user < MAX_USER_FRAMES; i++)
+    rec->user_frames[n_user++] = chain[i];
+  rec->n_switch_fp_tails++;
+  if (n_ips < rec->max_stack && n_user < MAX_USER_FRAMES)
+    *outcome = SP_UNWIND_COMPLETE;
+  return n_user;
+}
+
 /* The user frames from the registers and stack copy, after the kernel's
  * part; the marker when the copy ran out before the thread's root. */
 static size_t
 add_unwound_frames (SpRecording *rec,
                     const SpPerfSample *sample,
+                    bool switch_out,
                     size_t n)
 {
-  SpUserState state = {
-    sample->regs, sample->n_regs, sample->stack, sp_perf_sample_stack_bytes (sample),
-    sp_perf_sample_stack_cut (&rec->layout, sample),
-  };
+  SpSampleLayout layout = rec->layout;
+  SpUserState state;
   size_t n_user = 0;
   SpUnwindOutcome outcome;
 
+  if (switch_out)
+    layout.stack_size = rec->switch_stack_size;
+  state = (SpUserState) {
+    sample->regs, sample->n_regs, sample->stack, sp_perf_sample_stack_bytes (sample),
+    sp_perf_sample_stack_cut (&layout, sample), switch_out,
+  };
   outcome = sp_unwinder_unwind (rec->unwinder, (int32_t) sample->pid, (int32_t) sample->tid, &state,
                                 rec->user_frames, MAX_USER_FRAMES, &n_user);
+  if (switch_out && outcome == SP_UNWIND_TRUNCATED)
+    {
+      n_user = append_frame_pointer_tail (rec, sample, n_user, &outcome);
+      rec->n_switch_truncated += outcome == SP_UNWIND_TRUNCATED;
+    }
   for (size_t i = 0; i < n_user; i++)
     add_address (rec, &n, (int32_t) sample->pid, rec->user_frames[i], SP_FRAME_USER);
   if (outcome == SP_UNWIND_TRUNCATED && n > 0)
     {
       add_frame (rec, &n, sp_frame_truncated_marker ());
-      rec->n_truncated++;
+      rec->n_truncated += !switch_out;
     }
   return n;
 }
@@ -333,6 +385,7 @@ bool
 sp_recording_sample_frames (SpRecording *rec,
                             const struct perf_event_header *header,
                             uint64_t time,
+                            bool switch_out,
                             SpPerfSample *sample,
                             size_t *n_frames,
                             bool *dropped)
@@ -356,7 +409,7 @@ sp_recording_sample_frames (SpRecording *rec,
    * keeps what the callchain has, as without unwinding. */
   n = frames_from_callchain (rec, sample, header->misc, unwind);
   if (unwind)
-    n = add_unwound_frames (rec, sample, n);
+    n = add_unwound_frames (rec, sample, switch_out, n);
   *n_frames = n;
   return true;
 }
@@ -373,7 +426,7 @@ handle_sample (SpRecording *rec,
   bool dropped;
   size_t n;
 
-  if (!sp_recording_sample_frames (rec, header, time, &sample, &n, &dropped))
+  if (!sp_recording_sample_frames (rec, header, time, false, &sample, &n, &dropped))
     return;
   if (dropped)
     {

@@ -66,6 +66,7 @@ typedef struct {
   SpInternTable  kernel_addresses;
 
   SpSampleLayout layout;          /* what every sample carries */
+  uint64_t       switch_stack_size; /* the copy a switch-out sample asks for */
   SpUnwinder    *unwinder;        /* borrowed; NULL: kernel callchains only */
   uint64_t       drop_before_ns;  /* stack samples older than this are dropped */
 
@@ -74,6 +75,10 @@ typedef struct {
   uint64_t       n_dropped;       /* not unwound: the recorder fell behind */
   uint64_t       n_lost;          /* samples the kernel could not store */
   uint64_t       n_throttled;
+  /* Switch-out stacks whose copy ran out: went on along the kernel's
+   * frame-pointer chain, or ended there (truncated). */
+  uint64_t       n_switch_fp_tails;
+  uint64_t       n_switch_truncated;
   uint64_t       first_ns;
   uint64_t       last_ns;
 
@@ -89,10 +94,13 @@ bool sp_recording_init (SpRecording *rec,
 void sp_recording_clear (SpRecording *rec);
 
 /* Samples carry user registers and stack copies, which unwinder turns
- * into user frames; the callchain then holds the kernel's part only. */
+ * into user frames; the callchain then holds the kernel's part only.
+ * Switch-out samples (--off-cpu) ask for switch_stack_size bytes, and
+ * their callchain holds the user frames from frame pointers too. */
 bool sp_recording_set_unwinder (SpRecording *rec,
                                 SpUnwinder *unwinder,
-                                const SpSampleLayout *layout);
+                                const SpSampleLayout *layout,
+                                uint64_t switch_stack_size);
 
 /* One module [kernel.kallsyms] (pid -1) for every kernel frame. */
 bool sp_recording_add_kernel_module (SpRecording *rec);
@@ -115,10 +123,13 @@ SpThreadInfo *sp_recording_thread (SpRecording *rec,
 
 /* The frames of a sample into rec->frames (leaf first), unwound as for
  * the spool's samples, in *n_frames; *dropped when the recorder is behind
- * and leaves it out. False when the record is not a whole sample. */
+ * and leaves it out. False when the record is not a whole sample.
+ * switch_out: a switch-out's sample (its copy is short; past it, its
+ * stack goes on along the kernel's frame-pointer chain). */
 bool sp_recording_sample_frames (SpRecording *rec,
                                  const struct perf_event_header *header,
                                  uint64_t time,
+                                 bool switch_out,
                                  SpPerfSample *sample,
                                  size_t *n_frames,
                                  bool *dropped);

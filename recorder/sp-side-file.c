@@ -75,6 +75,12 @@ write_off_cpu (FILE *out,
   put_u64 (out, "off_cpu_switches", info->off_cpu_switches);
   put_u64 (out, "off_cpu_lost", info->off_cpu_lost);
   put_u64 (out, "off_cpu_dropped", info->off_cpu_dropped);
+  if (info->off_cpu_stack_size > 0)
+    {
+      put_u64 (out, "off_cpu_stack_size", info->off_cpu_stack_size);
+      put_u64 (out, "off_cpu_frame_pointer_tails", info->off_cpu_fp_tails);
+      put_u64 (out, "off_cpu_truncated", info->off_cpu_truncated);
+    }
   if (info->command == NULL)
     put_u64 (out, "off_cpu_since_ns", info->start_monotonic_ns);
 }

@@ -39,6 +39,10 @@ typedef struct {
   uint64_t     off_cpu_switches;      /* switch-outs in those bytes */
   uint64_t     off_cpu_lost;          /* records lost in the rings of the switch records */
   uint64_t     off_cpu_dropped;       /* switch stacks left out */
+  uint64_t     off_cpu_stack_size;    /* user stack copied per switch-out (0: fp) */
+  uint64_t     off_cpu_fp_tails;      /* switch stacks that went on past the
+                                       * copy along frame pointers */
+  uint64_t     off_cpu_truncated;     /* switch stacks that ended at the copy */
 } SpSideInfo;
 
 /* Where the side file goes, and room kept for it: an unnamed file

@@ -90,6 +90,7 @@ unknown_file (SpUnwinder *unwinder)
 
 static void
 count_sample (SpUnwinder *unwinder,
+              const SpUserState *state,
               const SpUnwindProcess *process,
               const uint64_t *frames,
               size_t n_frames,
@@ -98,6 +99,8 @@ count_sample (SpUnwinder *unwinder,
 {
   SpUnwindFile *last = NULL;
 
+  if (state->uncounted)
+    return;
   unwinder->stamp++;
   for (size_t i = 0; i < n_frames; i++)
     {
@@ -198,12 +201,12 @@ unwind_sample (SpUnwinder *unwinder,
         {
         case SP_FP_COMPLETE:
           *by_frame_pointers = true;
-          count_sample (unwinder, process, frames, *n_frames, SP_UNWIND_COMPLETE, true);
+          count_sample (unwinder, state, process, frames, *n_frames, SP_UNWIND_COMPLETE, true);
           _sp_unwinder_learn_stack_top (unwinder, tid, process->read_end);
           return SP_UNWIND_COMPLETE;
         case SP_FP_TRUNCATED:
           *by_frame_pointers = true;
-          count_sample (unwinder, process, frames, *n_frames, SP_UNWIND_TRUNCATED, true);
+          count_sample (unwinder, state, process, frames, *n_frames, SP_UNWIND_TRUNCATED, true);
           return SP_UNWIND_TRUNCATED;
         case SP_FP_RESUME:
           {
@@ -219,7 +222,7 @@ unwind_sample (SpUnwinder *unwinder,
               break;
             *by_frame_pointers = true;
             *n_frames = process->n_frames;
-            count_sample (unwinder, process, frames, *n_frames, outcome, true);
+            count_sample (unwinder, state, process, frames, *n_frames, outcome, true);
             if (outcome == SP_UNWIND_COMPLETE)
               _sp_unwinder_learn_stack_top (unwinder, tid, process->read_end);
             return outcome;
@@ -230,7 +233,7 @@ unwind_sample (SpUnwinder *unwinder,
     }
   outcome = _sp_unwinder_dwarf (unwinder, process, tid, state, frames, 0, max_frames);
   *n_frames = process->n_frames;
-  count_sample (unwinder, process, frames, *n_frames, outcome, false);
+  count_sample (unwinder, state, process, frames, *n_frames, outcome, false);
   if (outcome == SP_UNWIND_COMPLETE)
     _sp_unwinder_learn_stack_top (unwinder, tid, process->read_end);
   return outcome;

@@ -35,6 +35,8 @@ typedef struct {
   const uint8_t  *stack;        /* copy of [sp, sp + stack_size) */
   uint64_t        stack_size;   /* bytes valid (dyn_size) */
   bool            stack_full;   /* the copy was cut at the asked size */
+  bool            uncounted;    /* left out of the statistics: a switch-out's
+                                 * short copy, which the recording counts */
 } SpUserState;
 
 /* Opaque: its parts live in sp-unwind-maps.c, sp-unwind-dwarf.c and

@@ -148,8 +148,10 @@ meta_u64 (SpTestRecording *rec,
   return value;
 }
 
+/* copy_size: --off-cpu-stack-size, or NULL for the default. */
 static SpTestRecording *
 record_offcpu (gboolean as_nobody,
+               const char *copy_size,
                char **workload_out)
 {
   g_autofree char *dir = sp_test_make_dir ();
@@ -159,13 +161,15 @@ record_offcpu (gboolean as_nobody,
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
   const char *const record[] = { recorder, "-o", "out.spool", "-F", "1000", "--off-cpu", "--", workload, SECONDS,
                                  NULL };
+  const char *const sized[] = { recorder, "-o", "out.spool", "-F", "1000", "--off-cpu", "--off-cpu-stack-size",
+                                copy_size, "--", workload, SECONDS, NULL };
   SpTestRecording *rec;
   SpChildResult *result;
 
   g_assert_cmpint (g_chmod (dir, 0777), ==, 0);
   if (as_nobody)
     sp_test_add_as_nobody (argv);
-  for (const char *const *arg = record; *arg != NULL; arg++)
+  for (const char *const *arg = copy_size != NULL ? sized : record; *arg != NULL; arg++)
     g_ptr_array_add (argv, (char *) *arg);
   g_ptr_array_add (argv, NULL);
   result = sp_test_run (dir, "record", (const char *const *) argv->pdata);
@@ -240,11 +244,62 @@ test_root (void)
       g_test_skip ("the switch-out stacks need root here");
       return;
     }
-  rec = record_offcpu (FALSE, &workload);
+  rec = record_offcpu (FALSE, NULL, &workload);
   stacks = g_key_file_get_string (rec->meta, "recording", "off_cpu_stacks", NULL);
   g_assert_cmpstr (stacks, ==, "kernel+user");
   g_assert_false (g_key_file_has_key (rec->meta, "recording", "off_cpu_stacks_reason", NULL));
   check_offcpu (rec, workload, TRUE);
+  /* The whole copy, as for running stacks: no frame-pointer tail asked. */
+  g_assert_cmpuint (meta_u64 (rec, "recording", "off_cpu_stack_size"), ==, 16384);
+  g_assert_cmpuint (meta_u64 (rec, "recording", "off_cpu_frame_pointer_tails"), ==, 0);
+}
+
+/* --off-cpu-stack-size 128: a copy that holds the libc frames a thread
+ * blocks in and little more. Where it runs out, in the workload's
+ * frame-pointer code, the stack goes on along the kernel's frame-pointer
+ * chain: the blocking functions are named as with the whole copy, and the
+ * stacks reach the threads' entry function. */
+static void
+test_short_copy (void)
+{
+  g_autofree char *workload = NULL;
+  g_autoptr (SpTestRecording) rec = NULL;
+  g_autoptr (SpElfSymbols) workload_symbols = NULL;
+  SpElfSymbols *symbols[2] = { NULL, NULL };
+  SpOffCpuReader *reader;
+  guint64 switches, tails, truncated;
+
+  if (!sp_test_case_needs_perf ())
+    return;
+  if (getuid () != 0)
+    {
+      g_test_skip ("the switch-out stacks need root here");
+      return;
+    }
+  rec = record_offcpu (FALSE, "128", &workload);
+  g_assert_cmpuint (meta_u64 (rec, "recording", "off_cpu_stack_size"), ==, 128);
+  switches = meta_u64 (rec, "recording", "off_cpu_switches");
+  tails = meta_u64 (rec, "recording", "off_cpu_frame_pointer_tails");
+  truncated = meta_u64 (rec, "recording", "off_cpu_truncated");
+  g_test_message ("%" G_GUINT64_FORMAT " switch-outs: %" G_GUINT64_FORMAT " went on along frame pointers, %"
+                  G_GUINT64_FORMAT " truncated", switches, tails, truncated);
+  g_assert_cmpuint (tails * 2, >=, switches);
+  g_assert_cmpuint (truncated * 10, <=, switches);
+  check_offcpu (rec, workload, TRUE);
+  workload_symbols = sp_elf_symbols_load (workload);
+  symbols[0] = workload_symbols;
+  reader = read_companion (rec);
+  for (size_t i = 0; i < G_N_ELEMENTS (blocked_threads); i++)
+    {
+      int tid;
+      double cpu_s, wall_s;
+      OffCpuTotals totals;
+
+      find_thread_line (rec->result->out, blocked_threads[i].name, &tid, &cpu_s, &wall_s);
+      totals = sum_thread (rec, reader, symbols, tid, "thread_main");
+      g_assert_cmpuint (totals.covered_ns * 10, >=, totals.off_ns * 9);
+    }
+  sp_offcpu_reader_free (reader);
 }
 
 static void
@@ -262,7 +317,7 @@ test_nobody (void)
       g_test_skip ("needs root (to become nobody) and kernel.perf_event_paranoid >= 2");
       return;
     }
-  rec = record_offcpu (TRUE, &workload);
+  rec = record_offcpu (TRUE, NULL, &workload);
   stacks = g_key_file_get_string (rec->meta, "recording", "off_cpu_stacks", NULL);
   reason = g_key_file_get_string (rec->meta, "recording", "off_cpu_stacks_reason", NULL);
   g_assert_cmpstr (stacks, ==, "none");
@@ -361,6 +416,7 @@ main (int argc,
   if (!sp_test_require_perf ())
     return 0;
   g_test_add_func ("/recorder/offcpu/root", test_root);
+  g_test_add_func ("/recorder/offcpu/short-copy", test_short_copy);
   g_test_add_func ("/recorder/offcpu/nobody", test_nobody);
   g_test_add_func ("/recorder/offcpu/companion-file", test_companion_file);
   g_test_add_func ("/recorder/offcpu/attach-blocked", test_attach_blocked);
