@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 
+#include "sp-diff.h"
 #include "sp-filter.h"
 #include "sp-profile.h"
 
@@ -30,3 +31,16 @@ void sp_report_threads (SpProfile *profile, const SpFilter *filter, gboolean tsv
  * per-thread keys (blocked_ns, runnable_ns, switches: whole-recording
  * totals): there are no thread states, and the side file has them. */
 gboolean sp_report_threads_from_side_file (SpProfile *profile);
+
+typedef struct {
+  SpDiffNormalize normalize;
+  gboolean        tsv;
+  guint           limit;    /* rows; 0 for all */
+} SpReportDiffOptions;
+
+/* Every function of A and B by the size of its change (sp-diff.h): self
+ * and total in A and B and the change, as text or tab-separated under a
+ * header line (function, module, self_a, self_b, total_a, total_b,
+ * delta). */
+void sp_report_diff (SpProfile *a, const SpFilter *filter_a, SpProfile *b, const SpFilter *filter_b,
+                     const SpReportDiffOptions *options, FILE *out);

@@ -3,6 +3,7 @@
  * and scripts. Everything but `dump` goes through data/, the same model the
  * window uses; `dump` prints the codec's canonical dump. */
 #include <glib.h>
+#include <glib/gstdio.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -25,9 +26,11 @@ static const char usage_text[] =
   "  callers FUNC FILE   who calls FUNC;  callees FUNC FILE: what FUNC calls\n"
   "  collapsed FILE      folded stacks for flamegraph.pl, speedscope, inferno\n"
   "  threads FILE        one row per thread: samples, CPU, off-CPU and wall time (--tsv)\n"
+  "  diff A B            every function by its change from A to B: self and total in each\n"
+  "                      (--normalize share|time, --tsv; filters apply to both)\n"
   "  dump FILE           every record of the spool as canonical text\n"
   "\n"
-  "--metric cpu|off-cpu|wall (top, tree, callers, callees, collapsed): on-CPU samples\n"
+  "--metric cpu|off-cpu|wall (top, tree, callers, callees, collapsed, diff): on-CPU samples\n"
   "(the default), time off the CPU on its blocking stack, or both as wall-clock time;\n"
   "off-cpu and wall need a recording made with stackpulse-record --off-cpu.\n";
 
@@ -49,23 +52,28 @@ typedef struct {
   int        limit;
   SpMetric   metric;
   gboolean   tsv;
+  SpDiffNormalize normalize;
+  gboolean   normalize_given;
 } Options;
 
-/* The commands, and whether a function comes before the file. */
+/* The commands, whether a function comes before the file, and how many
+ * files they take. */
 typedef struct {
   const char *name;
   gboolean    takes_function;
+  guint       n_files;
 } Command;
 
 static const Command commands[] = {
-  { "summary", FALSE },
-  { "top", FALSE },
-  { "tree", FALSE },
-  { "callers", TRUE },
-  { "callees", TRUE },
-  { "collapsed", FALSE },
-  { "threads", FALSE },
-  { "dump", FALSE },
+  { "summary", FALSE, 1 },
+  { "top", FALSE, 1 },
+  { "tree", FALSE, 1 },
+  { "callers", TRUE, 1 },
+  { "callees", TRUE, 1 },
+  { "collapsed", FALSE, 1 },
+  { "threads", FALSE, 1 },
+  { "diff", FALSE, 2 },
+  { "dump", FALSE, 1 },
 };
 
 /* A rejected file: one line on stdout, exit 1, as the reference does. */
@@ -217,6 +225,20 @@ parse_metric (const char *option,
 
   if (!sp_metric_from_name (value, &o->metric))
     return refuse_value (error, option, "cpu, off-cpu or wall", value);
+  return TRUE;
+}
+
+static gboolean
+parse_normalize (const char *option,
+                 const char *value,
+                 gpointer data,
+                 GError **error)
+{
+  Options *o = data;
+
+  if (!sp_diff_normalize_from_name (value, &o->normalize))
+    return refuse_value (error, option, "share or time", value);
+  o->normalize_given = TRUE;
   return TRUE;
 }
 
@@ -428,40 +450,43 @@ static gboolean
 check_command_options (const char *command,
                        const Options *o)
 {
-  static const char *const weighed[] = { "top", "tree", "callers", "callees", "collapsed", NULL };
+  static const char *const weighed[] = { "top", "tree", "callers", "callees", "collapsed", "diff", NULL };
 
   if (o->metric != SP_METRIC_CPU && !g_strv_contains (weighed, command))
     {
-      fprintf (stderr, "stackpulse-report: --metric is for top, tree, callers, callees and collapsed, not %s\n",
-               command);
+      fprintf (stderr, "stackpulse-report: --metric is for top, tree, callers, callees, collapsed and diff, "
+               "not %s\n", command);
       return FALSE;
     }
-  if (o->tsv && !g_str_equal (command, "threads"))
+  if (o->tsv && !g_str_equal (command, "threads") && !g_str_equal (command, "diff"))
     {
-      fprintf (stderr, "stackpulse-report: --tsv is for threads, not %s\n", command);
+      fprintf (stderr, "stackpulse-report: --tsv is for threads and diff, not %s\n", command);
+      return FALSE;
+    }
+  if (o->normalize_given && !g_str_equal (command, "diff"))
+    {
+      fprintf (stderr, "stackpulse-report: --normalize is for diff, not %s\n", command);
       return FALSE;
     }
   return TRUE;
 }
 
-/* command: a name of the table but "dump"; function: for callers and
- * callees. */
-static int
-run (const char *command,
-     const char *function,
-     const char *path,
-     const Options *o)
+/* The recording at path, said what is wrong with, and its filter from
+ * the options; NULL (said why) when it cannot be reported on. */
+static SpProfile *
+open_recording (const char *command,
+                const char *path,
+                const Options *o,
+                SpFilter **filter_out)
 {
   g_autoptr (GError) error = NULL;
   g_autoptr (SpProfile) profile = sp_profile_open (path, &error);
-  g_autoptr (SpFilter) filter = NULL;
-  SpReportOptions report = { o->min_percent, (guint) MAX (o->limit, 0), o->bottom_up };
   gboolean ok = TRUE;
 
   if (profile == NULL)
     {
       fprintf (stderr, "stackpulse-report: %s\n", error->message);
-      return 1;
+      return NULL;
     }
   if (sp_profile_get_damage (profile) != NULL)
     fprintf (stderr, "stackpulse-report: warning: %s; showing every record before it\n",
@@ -475,13 +500,56 @@ run (const char *command,
   if (sp_profile_get_off_cpu_problem (profile) != NULL)
     fprintf (stderr, "stackpulse-report: warning: %s\n", sp_profile_get_off_cpu_problem (profile));
   if (!check_off_cpu (profile, command, o))
-    return 1;
+    return NULL;
   sp_profile_set_inline_frames (profile, !o->no_inline);
   /* The reports print no source lines: without inline frames, DWARF has
    * nothing to give them. */
   sp_profile_set_dwarf (profile, !o->no_inline);
-  filter = make_filter (profile, o, o->metric != SP_METRIC_CPU || g_str_equal (command, "threads"), &ok);
+  *filter_out = make_filter (profile, o, o->metric != SP_METRIC_CPU || g_str_equal (command, "threads"), &ok);
   if (!ok)
+    {
+      g_clear_pointer (filter_out, sp_filter_free);
+      return NULL;
+    }
+  return g_steal_pointer (&profile);
+}
+
+/* diff A B: both read alike, each with the options' filter. */
+static int
+run_diff (const char *path_a,
+          const char *path_b,
+          const Options *o)
+{
+  g_autoptr (SpFilter) filter_a = NULL;
+  g_autoptr (SpFilter) filter_b = NULL;
+  g_autoptr (SpProfile) a = open_recording ("diff", path_a, o, &filter_a);
+  g_autoptr (SpProfile) b = a != NULL ? open_recording ("diff", path_b, o, &filter_b) : NULL;
+  SpReportDiffOptions options = { o->normalize, o->tsv, (guint) MAX (o->limit, 0) };
+  GStatBuf stat_a, stat_b;
+
+  if (a == NULL || b == NULL)
+    return 1;
+  if (g_stat (path_a, &stat_a) == 0 && g_stat (path_b, &stat_b) == 0 && stat_a.st_dev == stat_b.st_dev
+      && stat_a.st_ino == stat_b.st_ino)
+    fprintf (stderr, "stackpulse-report: warning: A and B are the same file: every change is 0\n");
+  sp_report_diff (a, filter_a, b, filter_b, &options, stdout);
+  return fflush (stdout) == 0 ? 0 : 1;
+}
+
+/* command: a name of the table but "dump" and "diff"; function: for
+ * callers and callees. */
+static int
+run (const char *command,
+     const char *function,
+     const char *path,
+     const Options *o)
+{
+  g_autoptr (SpFilter) filter = NULL;
+  g_autoptr (SpProfile) profile = open_recording (command, path, o, &filter);
+  SpReportOptions report = { o->min_percent, (guint) MAX (o->limit, 0), o->bottom_up };
+  gboolean ok = TRUE;
+
+  if (profile == NULL)
     return 1;
 
   if (g_str_equal (command, "summary"))
@@ -521,8 +589,10 @@ find_command_without_file (const char *word)
 static int
 refuse_command_without_file (const Command *command)
 {
-  fprintf (stderr, "stackpulse-report: %s needs a recording: stackpulse-report %s%s FILE.spool\n\n%s%s",
-           command->name, command->name, command->takes_function ? " FUNC" : "", usage_line, usage_text);
+  fprintf (stderr, "stackpulse-report: %s needs %s: stackpulse-report %s%s %s\n\n%s%s",
+           command->name, command->n_files == 2 ? "two recordings" : "a recording", command->name,
+           command->takes_function ? " FUNC" : "", command->n_files == 2 ? "A.spool B.spool" : "FILE.spool",
+           usage_line, usage_text);
   return 2;
 }
 
@@ -537,8 +607,9 @@ refuse_arguments (int argc,
   if (argc > 2 && command == NULL)
     fprintf (stderr, "stackpulse-report: unknown command \"%s\"\n\n", argv[1]);
   else if (argc > 2)
-    fprintf (stderr, "stackpulse-report: %s takes %sone file, not %d arguments\n\n", argv[1],
-             command->takes_function ? "a function and " : "", argc - 2);
+    fprintf (stderr, "stackpulse-report: %s takes %s%s, not %d arguments\n\n", argv[1],
+             command->takes_function ? "a function and " : "", command->n_files == 2 ? "two files" : "one file",
+             argc - 2);
   fputs (usage_line, stderr);
   fputs (usage_text, stderr);
   return 2;
@@ -564,7 +635,9 @@ main (int argc,
     { "limit", 0, 0, G_OPTION_ARG_CALLBACK, parse_limit, "top: at most N rows (0: all)", "N" },
     { "metric", 0, 0, G_OPTION_ARG_CALLBACK, parse_metric, "What weighs: cpu (samples), off-cpu or wall (time)",
       "cpu|off-cpu|wall" },
-    { "tsv", 0, 0, G_OPTION_ARG_NONE, &o.tsv, "threads: tab-separated, with a header line", NULL },
+    { "tsv", 0, 0, G_OPTION_ARG_NONE, &o.tsv, "threads, diff: tab-separated, with a header line", NULL },
+    { "normalize", 0, 0, G_OPTION_ARG_CALLBACK, parse_normalize,
+      "diff: compare shares of each total (share), or time per second of each recording (time)", "share|time" },
     { NULL },
   };
   g_autoptr (GOptionContext) context = g_option_context_new ("[COMMAND] FILE.spool");
@@ -589,7 +662,8 @@ main (int argc,
   /* FILE alone is the summary; otherwise COMMAND [FUNC] FILE. */
   if (argc == 2)
     command = find_command ("summary");
-  else if (argc < 3 || (command = find_command (argv[1])) == NULL || argc != (command->takes_function ? 4 : 3))
+  else if (argc < 3 || (command = find_command (argv[1])) == NULL
+           || argc != (command->takes_function ? 4 : 2 + (int) command->n_files))
     return refuse_arguments (argc, argv);
   if (!check_command_options (command->name, &o))
     return 2;
@@ -597,7 +671,10 @@ main (int argc,
     return dump (argv[2]);
   if (command->takes_function)
     function = argv[2];
-  status = run (command->name, function, argv[argc - 1], &o);
+  if (command->n_files == 2)
+    status = run_diff (argv[2], argv[3], &o);
+  else
+    status = run (command->name, function, argv[argc - 1], &o);
   g_free (o.tids);
   g_free (o.pids);
   g_strfreev (o.focus);

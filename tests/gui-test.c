@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* gui-test.c: display check, screenshot folder, widget to PNG. */
 #include "gui-test.h"
+#include "remove-tree.h"
 
 #include "sp-name-label.h"
 
@@ -12,27 +13,9 @@ static char *screenshot_dir;
 static char *xdg_dir;
 
 static void
-remove_tree (const char *path)
-{
-  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
-}
-
-static void
 remove_xdg_dir (void)
 {
-  remove_tree (xdg_dir);
+  sp_test_remove_tree (xdg_dir);
 }
 
 /* The user's recently-used list and cache are no place for a test's

@@ -3,9 +3,11 @@
 #include "profile-builder.h"
 
 #include <fcntl.h>
+#include <gelf.h>
 #include <glib/gstdio.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sp-export.h"
 #include "sp-offcpu.h"
@@ -14,10 +16,97 @@
 #define KERNEL_BASE G_GUINT64_CONSTANT (0xffffffff81000000)
 #define SYMBOL_SIZE 0x100
 
+/* Where user modules ("PATH!function" frames) are mapped, one after the
+ * other. */
+#define USER_BASE G_GUINT64_CONSTANT (0x400000000)
+#define USER_MODULE_SPAN G_GUINT64_CONSTANT (0x10000000)
+
 typedef struct {
-  GHashTable *address_of;   /* name -> address */
-  GString    *symbols;      /* the [kernel-symbols] lines */
+  GHashTable    *address_of;   /* name -> address */
+  GString       *symbols;      /* the [kernel-symbols] lines */
+  GHashTable    *module_of;    /* user module path -> its module id */
+  SpSpoolWriter *writer;       /* for the user modules' MODULE records */
 } Symbols;
+
+/* The file offset of function name in the ELF file at path (its symbol's
+ * address through the PT_LOAD segment that holds it). */
+static guint64
+elf_function_offset (const char *path,
+                     const char *name)
+{
+  int fd = open (path, O_RDONLY | O_CLOEXEC);
+  Elf *elf;
+  Elf_Scn *section = NULL;
+  guint64 address = 0, offset = 0;
+  gboolean found = FALSE;
+  size_t n_headers;
+
+  g_assert_cmpint (fd, >=, 0);
+  elf_version (EV_CURRENT);
+  elf = elf_begin (fd, ELF_C_READ, NULL);
+  g_assert_nonnull (elf);
+  while (!found && (section = elf_nextscn (elf, section)) != NULL)
+    {
+      GElf_Shdr header;
+      Elf_Data *data;
+
+      if (gelf_getshdr (section, &header) == NULL || header.sh_type != SHT_SYMTAB
+          || (data = elf_getdata (section, NULL)) == NULL)
+        continue;
+      for (size_t i = 0; i < header.sh_size / header.sh_entsize && !found; i++)
+        {
+          GElf_Sym symbol;
+
+          if (gelf_getsym (data, (int) i, &symbol) != NULL && GELF_ST_TYPE (symbol.st_info) == STT_FUNC
+              && g_strcmp0 (elf_strptr (elf, header.sh_link, symbol.st_name), name) == 0)
+            {
+              address = symbol.st_value;
+              found = TRUE;
+            }
+        }
+    }
+  g_assert_true (found);
+  g_assert_cmpint (elf_getphdrnum (elf, &n_headers), ==, 0);
+  for (size_t i = 0; i < n_headers; i++)
+    {
+      GElf_Phdr segment;
+
+      if (gelf_getphdr (elf, (int) i, &segment) != NULL && segment.p_type == PT_LOAD
+          && address >= segment.p_vaddr && address < segment.p_vaddr + segment.p_memsz)
+        offset = address - segment.p_vaddr + segment.p_offset;
+    }
+  elf_end (elf);
+  close (fd);
+  g_assert_cmpuint (offset, >, 0);
+  return offset;
+}
+
+/* "PATH!function": a user frame a few bytes into function, in the module
+ * PATH (a MODULE record for pid 100 the first time). */
+static SpFrame
+user_frame (Symbols *s,
+            const char *text)
+{
+  const char *bang = strchr (text, '!');
+  g_autofree char *path = g_strndup (text, (gsize) (bang - text));
+  gpointer found = g_hash_table_lookup (s->module_of, path);
+  guint32 id = GPOINTER_TO_UINT (found);
+  guint64 base, offset = elf_function_offset (path, bang + 1) + 4;
+  SpSpoolError err;
+
+  if (found == NULL)
+    {
+      SpModule module;
+
+      id = g_hash_table_size (s->module_of) + 1;
+      base = USER_BASE + (guint64) id * USER_MODULE_SPAN;
+      module = (SpModule) { base, base + USER_MODULE_SPAN, 0, 0, path, strlen (path), 100, FALSE };
+      g_assert_true (sp_spool_writer_write_module (s->writer, id, &module, &err));
+      g_hash_table_insert (s->module_of, g_strdup (path), GUINT_TO_POINTER (id));
+    }
+  base = USER_BASE + (guint64) id * USER_MODULE_SPAN;
+  return (SpFrame) { offset, base + offset, id, SP_FRAME_USER };
+}
 
 static guint64
 symbol_address (Symbols *s,
@@ -34,7 +123,9 @@ symbol_address (Symbols *s,
   return address;
 }
 
-/* names root first -> frames leaf first, each a few bytes into its symbol. */
+/* names root first -> frames leaf first, each a few bytes into its symbol:
+ * a kernel symbol made up for the name, or "PATH!function" in a real ELF
+ * file. */
 static SpFrame *
 kernel_frames (Symbols *symbols,
                char **names,
@@ -44,8 +135,15 @@ kernel_frames (Symbols *symbols,
 
   for (guint i = 0; i < n; i++)
     {
-      guint64 address = symbol_address (symbols, names[n - 1 - i]) + 8;
+      const char *name = names[n - 1 - i];
+      guint64 address;
 
+      if (strchr (name, '!') != NULL)
+        {
+          frames[i] = user_frame (symbols, name);
+          continue;
+        }
+      address = symbol_address (symbols, name) + 8;
       frames[i] = (SpFrame) { address - (KERNEL_BASE - 0x1000000), address, 0, SP_FRAME_KERNEL };
     }
   return frames;
@@ -104,11 +202,13 @@ recording_builder_new (void)
   b->dir = g_dir_make_tmp ("stackpulse-data-XXXXXX", &error);
   g_assert_no_error (error);
   b->spool = g_build_filename (b->dir, "test.spool", NULL);
-  b->symbols = (Symbols) { g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL), g_string_new (NULL) };
+  b->symbols = (Symbols) { g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL), g_string_new (NULL),
+                          g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL), NULL };
   b->switches = g_array_new (FALSE, FALSE, sizeof (SpOffCpuRecord));
   b->now_ns = 1000000000;
   b->writer = sp_spool_writer_create (b->spool, 1700000000000000, 1000, &err);
   g_assert_nonnull (b->writer);
+  b->symbols.writer = b->writer;
   g_assert_true (sp_spool_writer_write_module (b->writer, 0, &kernel, &err));
   return b;
 }
@@ -228,6 +328,7 @@ recording_builder_free (RecordingBuilder *b)
   g_unlink (b->spool);
   g_rmdir (b->dir);
   g_hash_table_unref (b->symbols.address_of);
+  g_hash_table_unref (b->symbols.module_of);
   g_string_free (b->symbols.symbols, TRUE);
   g_array_unref (b->switches);
   g_free (b->spool);
