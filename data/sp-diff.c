@@ -141,6 +141,38 @@ row_for (SpDiff *diff,
   return &g_array_index (diff->rows, SpDiffRow, diff->rows->len - 1);
 }
 
+typedef struct {
+  SpProfile      *profile;
+  const SpFilter *filter;
+} ListJob;
+
+static gpointer
+make_function_list (gpointer data)
+{
+  ListJob *job = data;
+
+  return sp_function_list_new (job->profile, job->filter, NULL);
+}
+
+/* Each side's function list, B's on a thread of its own: most of the
+ * time is resolving each recording's frames (ELF, DWARF), which the two
+ * profiles do apart (a profile is one thread's at a time, and each has
+ * its own symbolizer). */
+static void
+function_lists (SpProfile *a,
+                const SpFilter *filter_a,
+                SpProfile *b,
+                const SpFilter *filter_b,
+                GArray **costs_a,
+                GArray **costs_b)
+{
+  ListJob job_b = { b, filter_b };
+  GThread *thread = g_thread_try_new ("sp-diff-b", make_function_list, &job_b, NULL);
+
+  *costs_a = sp_function_list_new (a, filter_a, NULL);
+  *costs_b = thread != NULL ? g_thread_join (thread) : make_function_list (&job_b);
+}
+
 static guint64
 sum_self (const GArray *costs)
 {
@@ -175,14 +207,23 @@ sp_diff_new (SpProfile *a,
              const SpFilter *filter_b,
              SpDiffNormalize normalize)
 {
-  g_autoptr (GArray) costs_a = sp_function_list_new (a, filter_a, NULL);
-  g_autoptr (GArray) costs_b = sp_function_list_new (b, filter_b, NULL);
+  g_autoptr (GArray) costs_a = NULL;
+  g_autoptr (GArray) costs_b = NULL;
   g_autoptr (GHashTable) rows_by_key = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   ModuleMatch match = { a, g_hash_table_new (g_str_hash, g_str_equal), NULL,
                         g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free), b };
   SpDiff *diff = g_new0 (SpDiff, 1);
   double unit_a, unit_b;
 
+  if (a == b)
+    {
+      /* One profile is one thread's: the same recording twice is counted
+       * on this one. */
+      costs_a = sp_function_list_new (a, filter_a, NULL);
+      costs_b = sp_function_list_new (b, filter_b, NULL);
+    }
+  else
+    function_lists (a, filter_a, b, filter_b, &costs_a, &costs_b);
   diff->rows = g_array_new (FALSE, FALSE, sizeof (SpDiffRow));
   diff->strings = g_string_chunk_new (4096);
   diff->normalize = normalize;
