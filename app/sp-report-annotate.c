@@ -323,6 +323,20 @@ check_one_name (SpProfile *profile,
   return TRUE;
 }
 
+/* Where the function's code is inlined into others. */
+static void
+print_inlined_into (SpAnnotation *annotation,
+                    FILE *out)
+{
+  guint n;
+  const SpAnnotationPlace *places = sp_annotation_get_places (annotation, &n);
+
+  for (guint i = 0; i < n; i++)
+    if (!g_str_equal (places[i].function, sp_annotation_get_function (annotation)))
+      fprintf (out, "  %7.2f%%  inlined into %s  [%s]\n", share (places[i].total, sp_annotation_get_total (annotation)),
+               places[i].function, places[i].module);
+}
+
 static void
 print_header (SpAnnotation *annotation,
               FILE *out)
@@ -335,6 +349,7 @@ print_header (SpAnnotation *annotation,
            metric == SP_METRIC_CPU ? "the samples" : metric == SP_METRIC_OFF_CPU ? "the off-CPU time"
                                                                                  : "the wall-clock time");
   fprintf (out, "; below, shares of the function's total (> marks the hottest)\n");
+  print_inlined_into (annotation, out);
   fprintf (out, "%s   self%%  total%%%s\n", " ", metric != SP_METRIC_CPU ? "     self_s    total_s" : "");
 }
 
