@@ -26,16 +26,6 @@ share (guint64 part,
   return whole > 0 ? 100.0 * (double) part / (double) whole : 0.0;
 }
 
-/* A text as one TSV field: no tabs or line breaks. */
-static char *
-field_of (const char *text)
-{
-  char *field = g_strdup (text != NULL ? text : "");
-
-  g_strdelimit (field, "\t\n\r", ' ');
-  return field;
-}
-
 /* The cost columns of a text row: shares, then seconds with a time metric;
  * the hottest row gets the marker. */
 static void
@@ -160,7 +150,7 @@ print_source_file (SpAnnotation *annotation,
         continue;
       if (options->tsv)
         {
-          g_autofree char *field = field_of (line_text);
+          g_autofree char *field = sp_report_field (line_text);
 
           fprintf (out, "%s\t%u\t", file->path, line);
           print_tsv_costs (annotation, row ? row->self : 0, row ? row->total : 0, out);
@@ -170,7 +160,7 @@ print_source_file (SpAnnotation *annotation,
       if (row != NULL)
         print_costs (annotation, row->self, row->total, line == hottest.best, out);
       else
-        fprintf (out, "%*s", sp_annotation_get_metric (annotation) != SP_METRIC_CPU ? 40 : 18, "");
+        fprintf (out, "%*s", sp_annotation_get_metric (annotation) != SP_METRIC_CPU ? 41 : 19, "");
       fprintf (out, " %6u  %s\n", line, line_text);
     }
 }
@@ -224,7 +214,7 @@ print_instruction (SpAnnotation *annotation,
 
   if (tsv)
     {
-      g_autofree char *field = field_of (text);
+      g_autofree char *field = sp_report_field (text);
 
       fprintf (out, "%" G_GINT64_MODIFIER "x\t", insn->vaddr);
       print_tsv_costs (annotation, insn->self, insn->total, out);
@@ -290,18 +280,6 @@ print_instructions (SpProfile *profile,
 
 /* ---- The function ------------------------------------------------------------ */
 
-static void
-print_places (SpAnnotation *annotation,
-              FILE *err)
-{
-  guint n;
-  const SpAnnotationPlace *places = sp_annotation_get_places (annotation, &n);
-
-  for (guint i = 0; i < n; i++)
-    fprintf (err, "  %7.2f%%  in %s  [%s]\n", share (places[i].total, sp_annotation_get_total (annotation)),
-             places[i].function, places[i].module[0] != '\0' ? places[i].module : "no module");
-}
-
 /* Several names for a substring: the user must say which. */
 static gboolean
 check_one_name (SpProfile *profile,
@@ -323,18 +301,22 @@ check_one_name (SpProfile *profile,
   return TRUE;
 }
 
-/* Where the function's code is inlined into others. */
+/* The function's places with their share: all of them ("in f
+ * [module]"), or only where it is inlined into another function. */
 static void
-print_inlined_into (SpAnnotation *annotation,
-                    FILE *out)
+print_places (SpAnnotation *annotation,
+              gboolean only_inlined,
+              FILE *out)
 {
   guint n;
   const SpAnnotationPlace *places = sp_annotation_get_places (annotation, &n);
+  const char *function = sp_annotation_get_function (annotation);
 
   for (guint i = 0; i < n; i++)
-    if (!g_str_equal (places[i].function, sp_annotation_get_function (annotation)))
-      fprintf (out, "  %7.2f%%  inlined into %s  [%s]\n", share (places[i].total, sp_annotation_get_total (annotation)),
-               places[i].function, places[i].module);
+    if (!only_inlined || !g_str_equal (places[i].function, function))
+      fprintf (out, "  %7.2f%%  %s %s  [%s]\n", share (places[i].total, sp_annotation_get_total (annotation)),
+               g_str_equal (places[i].function, function) ? "in" : "inlined into", places[i].function,
+               places[i].module[0] != '\0' ? places[i].module : "no module");
 }
 
 static void
@@ -349,7 +331,7 @@ print_header (SpAnnotation *annotation,
            metric == SP_METRIC_CPU ? "the samples" : metric == SP_METRIC_OFF_CPU ? "the off-CPU time"
                                                                                  : "the wall-clock time");
   fprintf (out, "; below, shares of the function's total (> marks the hottest)\n");
-  print_inlined_into (annotation, out);
+  print_places (annotation, TRUE, out);
   fprintf (out, "%s   self%%  total%%%s\n", " ", metric != SP_METRIC_CPU ? "     self_s    total_s" : "");
 }
 
@@ -381,7 +363,7 @@ sp_report_annotate (SpProfile *profile,
     {
       fprintf (err, "stackpulse-report: %s is in %u modules; choose one with --module NAME:\n",
                sp_annotation_get_function (annotation), sp_annotation_get_n_modules (annotation));
-      print_places (annotation, err);
+      print_places (annotation, FALSE, err);
       return 2;
     }
   if (sp_annotation_get_total (annotation) == 0)
