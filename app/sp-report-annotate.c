@@ -15,6 +15,7 @@
 #include "sp-disassembly.h"
 #include "sp-function-list.h"
 #include "sp-source-file.h"
+#include "sp-symbolizer.h"
 
 /* Lines shown before the first line with a cost, and after the last. */
 #define CONTEXT_LINES 2
@@ -185,15 +186,6 @@ print_source (SpAnnotation *annotation,
 
 /* ---- Instructions ----------------------------------------------------------- */
 
-/* "call   1040 <memcpy@plt>", as objdump writes a call. */
-static char *
-instruction_text (const SpInstruction *insn)
-{
-  if (insn->callee != NULL)
-    return g_strdup_printf ("%s <%s>", insn->text, insn->callee);
-  return g_strdup (insn->text);
-}
-
 static char *
 source_of (const SpInstruction *insn)
 {
@@ -209,7 +201,7 @@ print_instruction (SpAnnotation *annotation,
                    gboolean tsv,
                    FILE *out)
 {
-  g_autofree char *text = instruction_text (insn);
+  const char *text = insn->text;
   g_autofree char *source = source_of (insn);
 
   if (tsv)
@@ -279,6 +271,23 @@ print_instructions (SpProfile *profile,
 }
 
 /* ---- The function ------------------------------------------------------------ */
+
+/* Why a function may have no name: modules gone, changed or stripped
+ * leave their frames as addresses. */
+static void
+print_symbol_problems (SpProfile *profile,
+                       FILE *err)
+{
+  const GArray *problems = sp_profile_get_symbol_problem_details (profile);
+
+  for (guint i = 0; i < problems->len; i++)
+    {
+      const SpSymbolProblem *problem = &g_array_index (problems, SpSymbolProblem, i);
+
+      if (problem->kind != SP_SYMBOL_PROBLEM_NO_DEBUG_INFO)
+        fprintf (err, "stackpulse-report: note: %s\n", problem->message);
+    }
+}
 
 /* Several names for a substring: the user must say which. */
 static gboolean
@@ -354,6 +363,7 @@ sp_report_annotate (SpProfile *profile,
       fprintf (err, "stackpulse-report: no function named '%s'%s%s%s\n", options->function,
                options->module != NULL ? " in module '" : "", options->module != NULL ? options->module : "",
                options->module != NULL ? "'" : "");
+      print_symbol_problems (profile, err);
       return 1;
     }
   if (!check_one_name (profile, ids, options->function, err))
