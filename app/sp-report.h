@@ -44,3 +44,25 @@ typedef struct {
  * delta). */
 void sp_report_diff (SpProfile *a, const SpFilter *filter_a, SpProfile *b, const SpFilter *filter_b,
                      const SpReportDiffOptions *options, FILE *out);
+/* A text as one TSV field: tabs and line breaks become spaces; newly
+ * allocated. */
+char *sp_report_field (const char *text);
+
+/* annotate: a function's source lines (or, with asm_view, instructions)
+ * with self and total. */
+typedef struct {
+  const char *function;
+  const char *module;        /* NULL, or the module (path or file name) among several */
+  gboolean    asm_view;
+  gboolean    tsv;
+  char      **source_dirs;   /* --source-dir values (DIR or BUILD_PREFIX=DIR), NULL-terminated or NULL */
+} SpAnnotateOptions;
+
+/* Prints the annotation; returns the exit status: 1 for no such function,
+ * 2 when it is ambiguous (several names, or modules without
+ * options->module: the places are listed on err). */
+int sp_report_annotate (SpProfile *profile,
+                        const SpFilter *filter,
+                        const SpAnnotateOptions *options,
+                        FILE *out,
+                        FILE *err);

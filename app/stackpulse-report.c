@@ -24,13 +24,16 @@ static const char usage_text[] =
   "  top FILE            flat list: self %, total %, samples, function, module\n"
   "  tree FILE           indented call tree with total and self (--bottom-up, --min-percent)\n"
   "  callers FUNC FILE   who calls FUNC;  callees FUNC FILE: what FUNC calls\n"
+  "  annotate FUNC FILE  FUNC's source lines with self and total shares; --asm: its\n"
+  "                      instructions (addresses as objdump -d prints them); --tsv,\n"
+  "                      --module M (FUNC in several modules), --source-dir DIR\n"
   "  collapsed FILE      folded stacks for flamegraph.pl, speedscope, inferno\n"
   "  threads FILE        one row per thread: samples, CPU, off-CPU and wall time (--tsv)\n"
   "  diff A B            every function by its change from A to B: self and total in each\n"
   "                      (--normalize share|time, --tsv; filters apply to both)\n"
   "  dump FILE           every record of the spool as canonical text\n"
   "\n"
-  "--metric cpu|off-cpu|wall (top, tree, callers, callees, collapsed, diff): on-CPU samples\n"
+  "--metric cpu|off-cpu|wall (top, tree, callers, callees, collapsed, annotate, diff): on-CPU samples\n"
   "(the default), time off the CPU on its blocking stack, or both as wall-clock time;\n"
   "off-cpu and wall need a recording made with stackpulse-record --off-cpu.\n";
 
@@ -54,6 +57,9 @@ typedef struct {
   gboolean   tsv;
   SpDiffNormalize normalize;
   gboolean   normalize_given;
+  gboolean   asm_view;
+  char      *module;
+  char     **source_dirs;
 } Options;
 
 /* The commands, whether a function comes before the file, and how many
@@ -70,6 +76,7 @@ static const Command commands[] = {
   { "tree", FALSE, 1 },
   { "callers", TRUE, 1 },
   { "callees", TRUE, 1 },
+  { "annotate", TRUE, 1 },
   { "collapsed", FALSE, 1 },
   { "threads", FALSE, 1 },
   { "diff", FALSE, 2 },
@@ -450,22 +457,30 @@ static gboolean
 check_command_options (const char *command,
                        const Options *o)
 {
-  static const char *const weighed[] = { "top", "tree", "callers", "callees", "collapsed", "diff", NULL };
+  static const char *const weighed[] = { "top", "tree", "callers", "callees", "collapsed", "annotate", "diff",
+                                         NULL };
+  static const char *const tabbed[] = { "threads", "annotate", "diff", NULL };
+  gboolean annotate = g_str_equal (command, "annotate");
 
   if (o->metric != SP_METRIC_CPU && !g_strv_contains (weighed, command))
     {
-      fprintf (stderr, "stackpulse-report: --metric is for top, tree, callers, callees, collapsed and diff, "
-               "not %s\n", command);
+      fprintf (stderr, "stackpulse-report: --metric is for top, tree, callers, callees, collapsed, annotate and "
+               "diff, not %s\n", command);
       return FALSE;
     }
-  if (o->tsv && !g_str_equal (command, "threads") && !g_str_equal (command, "diff"))
+  if (o->tsv && !g_strv_contains (tabbed, command))
     {
-      fprintf (stderr, "stackpulse-report: --tsv is for threads and diff, not %s\n", command);
+      fprintf (stderr, "stackpulse-report: --tsv is for threads, annotate and diff, not %s\n", command);
       return FALSE;
     }
   if (o->normalize_given && !g_str_equal (command, "diff"))
     {
       fprintf (stderr, "stackpulse-report: --normalize is for diff, not %s\n", command);
+      return FALSE;
+    }
+  if ((o->asm_view || o->module != NULL || o->source_dirs != NULL) && !annotate)
+    {
+      fprintf (stderr, "stackpulse-report: --asm, --module and --source-dir are for annotate, not %s\n", command);
       return FALSE;
     }
   return TRUE;
@@ -502,9 +517,9 @@ open_recording (const char *command,
   if (!check_off_cpu (profile, command, o))
     return NULL;
   sp_profile_set_inline_frames (profile, !o->no_inline);
-  /* The reports print no source lines: without inline frames, DWARF has
-   * nothing to give them. */
-  sp_profile_set_dwarf (profile, !o->no_inline);
+  /* The reports but annotate print no source lines: without inline
+   * frames, DWARF has nothing to give them. */
+  sp_profile_set_dwarf (profile, !o->no_inline || g_str_equal (command, "annotate"));
   *filter_out = make_filter (profile, o, o->metric != SP_METRIC_CPU || g_str_equal (command, "threads"), &ok);
   if (!ok)
     {
@@ -562,6 +577,13 @@ run (const char *command,
     ok = sp_export_collapsed (profile, filter, stdout);
   else if (g_str_equal (command, "threads"))
     sp_report_threads (profile, filter, o->tsv, stdout);
+  else if (g_str_equal (command, "annotate"))
+    {
+      SpAnnotateOptions annotate = { function, o->module, o->asm_view, o->tsv, o->source_dirs };
+      int status = sp_report_annotate (profile, filter, &annotate, stdout, stderr);
+
+      return status == 0 && fflush (stdout) != 0 ? 1 : status;
+    }
   else if (!sp_report_callers_callees (profile, filter, function, g_str_equal (command, "callers"), stdout))
     {
       fprintf (stderr, "stackpulse-report: no function named '%s'\n", function);
@@ -635,9 +657,13 @@ main (int argc,
     { "limit", 0, 0, G_OPTION_ARG_CALLBACK, parse_limit, "top: at most N rows (0: all)", "N" },
     { "metric", 0, 0, G_OPTION_ARG_CALLBACK, parse_metric, "What weighs: cpu (samples), off-cpu or wall (time)",
       "cpu|off-cpu|wall" },
-    { "tsv", 0, 0, G_OPTION_ARG_NONE, &o.tsv, "threads, diff: tab-separated, with a header line", NULL },
+    { "tsv", 0, 0, G_OPTION_ARG_NONE, &o.tsv, "threads, annotate, diff: tab-separated, with a header line", NULL },
     { "normalize", 0, 0, G_OPTION_ARG_CALLBACK, parse_normalize,
       "diff: compare shares of each total (share), or time per second of each recording (time)", "share|time" },
+    { "asm", 0, 0, G_OPTION_ARG_NONE, &o.asm_view, "annotate: the instructions, not the source lines", NULL },
+    { "module", 0, 0, G_OPTION_ARG_STRING, &o.module, "annotate: FUNC in module M (a path or file name)", "M" },
+    { "source-dir", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o.source_dirs,
+      "annotate: look for sources under DIR (or replace the build path prefix P: P=DIR)", "DIR" },
     { NULL },
   };
   g_autoptr (GOptionContext) context = g_option_context_new ("[COMMAND] FILE.spool");
@@ -681,5 +707,7 @@ main (int argc,
   g_strfreev (o.merge);
   g_strfreev (o.drop);
   g_strfreev (o.collapse_module);
+  g_free (o.module);
+  g_strfreev (o.source_dirs);
   return status;
 }
