@@ -30,3 +30,9 @@ void sp_report_threads (SpProfile *profile, const SpFilter *filter, gboolean tsv
  * per-thread keys (blocked_ns, runnable_ns, switches: whole-recording
  * totals): there are no thread states, and the side file has them. */
 gboolean sp_report_threads_from_side_file (SpProfile *profile);
+
+/* Where DEBUGINFOD_URLS is set: with use, modules without symbols or debug
+ * info get their debug files from debuginfod as they are resolved, with
+ * progress lines on stderr (sp-report-debuginfod.c); without, not even
+ * from the cache of earlier fetches. Before anything is resolved. */
+void sp_report_use_debuginfod (SpProfile *profile, gboolean use);

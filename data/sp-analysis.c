@@ -336,6 +336,15 @@ sp_analysis_stop (SpAnalysis *self)
   drop_profile (self);
 }
 
+void
+sp_analysis_reload_symbols (SpAnalysis *self)
+{
+  g_return_if_fail (SP_IS_ANALYSIS (self));
+  /* Also while following: the next live update would not resolve again. */
+  if (self->profile != NULL)
+    request (self, SP_WORK_RELOAD_SYMBOLS | SP_WORK_TREES);
+}
+
 SpProfile *sp_analysis_get_profile (SpAnalysis *self) { return self->profile; }
 gboolean sp_analysis_is_following (SpAnalysis *self) { return self->following; }
 const SpFilter *sp_analysis_get_filter (SpAnalysis *self) { return self->filter; }
