@@ -5,7 +5,8 @@
  * 127.0.0.1 has (debuginfod-server.c): recorded, its functions are
  * addresses without the server and names with it, in stackpulse-report
  * (which fetches in place) and in the window's analysis (which lists what
- * is missing, fetches in the background, then resolves again); its source
+ * is missing; a queue fetches it in the background, then the analysis
+ * resolves again); its source
  * comes from the server; a fetch can be cancelled. Skips only when the
  * debuginfod program is not installed. */
 #include <glib.h>
@@ -15,6 +16,7 @@
 #include "debuginfod-server.h"
 #include "report-output.h"
 #include "sp-analysis.h"
+#include "sp-debuginfod-queue.h"
 #include "sp-debuginfod.h"
 
 static SpTestDebuginfod *server;
@@ -335,15 +337,37 @@ tree_has (const SpAnalysisResult *result,
 }
 
 static void
+on_queue_progress (SpDebuginfodQueue *queue,
+                   const char *module,
+                   guint64 received,
+                   guint64 total,
+                   gpointer user_data)
+{
+  guint *n_progress = user_data;
+
+  /* Other modules of the recording may be missing theirs too. */
+  if (g_str_equal (module, server->program))
+    (*n_progress)++;
+}
+
+static void
+on_queue_finished (SpDebuginfodQueue *queue,
+                   guint n_fetched,
+                   gpointer user_data)
+{
+  *(guint *) user_data = n_fetched;
+}
+
+static void
 test_analysis_reload (void)
 {
   g_autofree char *cache = NULL;
   g_autoptr (SpAnalysis) analysis = sp_analysis_new ();
   SpAnalysisResult *last = NULL;
+  g_autoptr (SpDebuginfodQueue) queue = sp_debuginfod_queue_new ();
   const SpMissingDebugInfo *missing;
-  g_autoptr (GError) error = NULL;
-  AsyncWait wait = { 0 };
-  g_autofree char *path = NULL;
+  guint n_fetched = G_MAXUINT;
+  guint n_progress = 0;
 
   if (!sp_test_case_needs_perf ())
     return;
@@ -362,8 +386,17 @@ test_analysis_reload (void)
   g_assert_nonnull (missing);
   g_assert_cmpstr (missing->build_id, ==, server->build_id);
 
-  path = fetch_in_background (NULL, NULL, &wait, &error);
-  g_assert_no_error (error);
+  /* What the window does: the queue fetches, then the analysis resolves
+   * again. */
+  g_signal_connect (queue, "progress", G_CALLBACK (on_queue_progress), &n_progress);
+  g_signal_connect (queue, "finished", G_CALLBACK (on_queue_finished), &n_fetched);
+  sp_debuginfod_queue_add (queue, last->missing_debug_info);
+  g_assert_cmpstr (sp_debuginfod_queue_get_current (queue), !=, NULL);
+  while (n_fetched == G_MAXUINT)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpuint (n_fetched, >=, 1);
+  g_assert_cmpuint (n_progress, >=, 1);
+  g_assert_null (sp_debuginfod_queue_get_current (queue));
   g_clear_pointer (&last, result_free);
   sp_analysis_reload_symbols (analysis);
   next_result (analysis, &last);
