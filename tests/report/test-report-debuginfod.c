@@ -108,11 +108,12 @@ test_source (void)
 {
   g_autofree char *cache = use_server_with_new_cache ();
   g_autoptr (GError) error = NULL;
-  g_autofree char *path = sp_debuginfod_find_source (server->build_id, server->source_path, NULL, NULL, NULL,
-                                                     &error);
+  g_autofree char *build_id = sp_debuginfod_build_id_of_file (server->program, &error);
+  g_autofree char *path = sp_debuginfod_find_source (build_id, server->source_path, NULL, NULL, NULL, &error);
   g_autofree char *text = NULL;
 
   g_assert_no_error (error);
+  g_assert_cmpstr (build_id, ==, server->build_id);
   g_assert_nonnull (path);
   g_assert_true (g_str_has_prefix (path, cache));
   g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
