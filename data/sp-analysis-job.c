@@ -181,7 +181,10 @@ sp_analysis_job_run (SpAnalysisJob *job,
   aggregate (job, result);
   result->problems = sp_symbol_problems_copy (sp_profile_get_symbol_problem_details (job->profile));
   result->missing_debug_info = sp_missing_debug_info_copy (sp_profile_get_missing_debug_info (job->profile));
-  if (job->work & (SP_WORK_OPEN | SP_WORK_FINISH))
+  /* A file read whole and resolved again (debug files came): its
+   * Summary lists the symbol problems that are left. */
+  if ((job->work & (SP_WORK_OPEN | SP_WORK_FINISH))
+      || ((job->work & SP_WORK_RELOAD_SYMBOLS) && job->counts == NULL))
     {
       /* The symbol problems are known now: later trees have the same frames. */
       sp_spool_summary_from_profile (job->profile, &result->summary);

@@ -340,9 +340,13 @@ void
 sp_analysis_reload_symbols (SpAnalysis *self)
 {
   g_return_if_fail (SP_IS_ANALYSIS (self));
+  if (self->profile == NULL)
+    return;
+  /* The function shown may have been an address that now has a name (and
+   * a new id): the hottest is shown again. */
+  self->focus = SP_FUNCTION_LIST_ROOT;
   /* Also while following: the next live update would not resolve again. */
-  if (self->profile != NULL)
-    request (self, SP_WORK_RELOAD_SYMBOLS | SP_WORK_TREES);
+  request (self, SP_WORK_RELOAD_SYMBOLS | SP_WORK_TREES);
 }
 
 SpProfile *sp_analysis_get_profile (SpAnalysis *self) { return self->profile; }

@@ -121,7 +121,10 @@ guint32 sp_analysis_get_focus (SpAnalysis *self);
 
 /* Resolves every frame again, then new trees: after debug files were
  * fetched (sp-debuginfod.h) for modules a result listed in
- * missing_debug_info. The filter and the chosen function stay. */
+ * missing_debug_info. The filter stays (a transform of a function that
+ * was an address then applies to nothing), the function shown in the
+ * callers view becomes the hottest again, and the Summary comes again
+ * (not while a spool is followed: its end brings it). */
 void sp_analysis_reload_symbols (SpAnalysis *self);
 
 /* Whether a worker is running (tests and benchmarks wait for it). */

@@ -22,6 +22,31 @@ names_function (gpointer data)
   return !sp_window_is_busy (window) && sp_window_search_function (window, "debuginfod_spin_inner");
 }
 
+static gboolean
+no_symbol_warning (gpointer data)
+{
+  GtkLabel *warning = window_test_find_label (GTK_WIDGET (data), "hot has no symbols");
+
+  return warning == NULL || !window_test_is_shown (GTK_WIDGET (warning));
+}
+
+static gboolean
+symbol_warning (gpointer data)
+{
+  return !no_symbol_warning (data);
+}
+
+static SpWindow *
+open_window (GFile *file)
+{
+  SpWindow *window = sp_window_new (NULL);
+
+  gtk_window_present (GTK_WINDOW (window));
+  sp_window_open_file (window, file);
+  g_assert_true (window_test_wait_for_page (window, "profile", 20));
+  return window;
+}
+
 static void
 test_fetch_in_background (void)
 {
@@ -46,14 +71,22 @@ test_fetch_in_background (void)
       sp_test_debuginfod_stop (server);
       return;
     }
+  file = g_file_new_for_path (spool);
+
+  /* Without a server: addresses, and the status line's warning. */
+  g_unsetenv ("DEBUGINFOD_URLS");
+  window = open_window (file);
+  g_assert_true (window_test_wait (symbol_warning, window, 10));
+  g_assert_false (sp_window_search_function (window, "debuginfod_spin_inner"));
+  g_assert_null (window_test_find_label (GTK_WIDGET (window), "Fetching debug info"));
+  gtk_window_destroy (GTK_WINDOW (window));
+
   cache = g_build_filename (dir, "cache", NULL);
   sp_test_debuginfod_use (server, cache);
-  file = g_file_new_for_path (spool);
-  window = sp_window_new (NULL);
-  gtk_window_present (GTK_WINDOW (window));
-  sp_window_open_file (window, file);
-  g_assert_true (window_test_wait_for_page (window, "profile", 20));
+  window = open_window (file);
   g_assert_true (window_test_wait (names_function, window, 30));
+  /* Its "no symbols" warning went with the addresses. */
+  g_assert_true (window_test_wait (no_symbol_warning, window, 10));
   /* Shown while it fetched (hidden again once done). */
   g_assert_nonnull (window_test_find_label (GTK_WIDGET (window), "Fetching debug info for hot"));
   g_assert_nonnull (window_test_find_button (GTK_WIDGET (window), "Cancel"));
