@@ -66,3 +66,9 @@ int sp_report_annotate (SpProfile *profile,
                         const SpAnnotateOptions *options,
                         FILE *out,
                         FILE *err);
+
+/* Where DEBUGINFOD_URLS is set: with use, modules without symbols or debug
+ * info get their debug files from debuginfod as they are resolved, with
+ * progress lines on stderr (sp-report-debuginfod.c); without, not even
+ * from the cache of earlier fetches. Before anything is resolved. */
+void sp_report_use_debuginfod (SpProfile *profile, gboolean use);

@@ -4,12 +4,15 @@
  * sp-window.c places the pages and views, wires them to the analysis and
  * keeps the actions' state; sp-window-recording.c records and follows a
  * recording; sp-window-transforms.c applies transforms and keeps the
- * breadcrumbs; sp-window-status.c says what the recording holds. The analysis (data/sp-analysis.h) does all the work. */
+ * breadcrumbs; sp-window-status.c says what the recording holds;
+ * sp-window-debuginfod.c fetches missing debug info. The analysis
+ * (data/sp-analysis.h) does all the work. */
 #pragma once
 
 #include "sp-analysis.h"
 #include "sp-call-tree-view.h"
 #include "sp-callers-view.h"
+#include "sp-debuginfod-queue.h"
 #include "sp-flame-graph.h"
 #include "sp-metric-selector.h"
 #include "sp-recent-list.h"
@@ -69,6 +72,11 @@ struct _SpWindow
   gboolean             following;      /* another recorder's spool, still growing */
 
   const char          *shown_view;     /* the page shown (interned), to know where the user came from */
+
+  /* Fetching missing debug info (sp-window-debuginfod.c) */
+  SpDebuginfodQueue   *debuginfod_queue;
+  GtkWidget           *debuginfod_bar;   /* in the status line, made there */
+  GtkLabel            *debuginfod_label;
 
   /* Views made in code */
   SpCallTreeView      *call_tree_view;

@@ -10,6 +10,8 @@
  * sp-window-recording.c, transforms in sp-window-transforms.c. */
 #include "sp-window-private.h"
 
+#include "sp-window-debuginfod.h"
+
 
 G_DEFINE_FINAL_TYPE (SpWindow, sp_window, GTK_TYPE_APPLICATION_WINDOW)
 
@@ -143,6 +145,7 @@ analysis_result (SpAnalysis *analysis,
     sp_call_tree_view_set_tree (self->bottom_up_view, result->profile, g_steal_pointer (&result->bottom_up));
   show_callers (self, result);
   _sp_window_show_problems (self, result->problems);
+  _sp_window_debuginfod_take (self, result);
   if (result->finished)
     {
       self->following = FALSE;
@@ -458,6 +461,7 @@ sp_window_dispose (GObject *object)
     }
   if (self->analysis != NULL)
     g_signal_handlers_disconnect_by_data (self->analysis, self);
+  _sp_window_debuginfod_dispose (self);
   g_clear_object (&self->analysis);
   g_clear_object (&self->file);
   if (self->chooser != NULL)

@@ -35,7 +35,10 @@ static const char usage_text[] =
   "\n"
   "--metric cpu|off-cpu|wall (top, tree, callers, callees, collapsed, annotate, diff): on-CPU samples\n"
   "(the default), time off the CPU on its blocking stack, or both as wall-clock time;\n"
-  "off-cpu and wall need a recording made with stackpulse-record --off-cpu.\n";
+  "off-cpu and wall need a recording made with stackpulse-record --off-cpu.\n"
+  "\n"
+  "Where DEBUGINFOD_URLS is set, modules without symbols or debug info get their\n"
+  "debug files from those debuginfod servers (progress on stderr; --no-debuginfod: not).\n";
 
 /* About 31 years: nanoseconds after the first sample still fit in 64 bits. */
 #define MAX_TIME_S 1e9
@@ -50,6 +53,7 @@ typedef struct {
   char     **drop;
   char     **collapse_module;
   gboolean   no_inline;
+  gboolean   no_debuginfod;
   gboolean   bottom_up;
   double     min_percent;
   int        limit;
@@ -520,6 +524,7 @@ open_recording (const char *command,
   /* The reports but annotate print no source lines: without inline
    * frames, DWARF has nothing to give them. */
   sp_profile_set_dwarf (profile, !o->no_inline || g_str_equal (command, "annotate"));
+  sp_report_use_debuginfod (profile, !o->no_debuginfod);
   *filter_out = make_filter (profile, o, o->metric != SP_METRIC_CPU || g_str_equal (command, "threads"), &ok);
   if (!ok)
     {
@@ -652,6 +657,8 @@ main (int argc,
     { "drop", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.drop, "Drop samples with FUNC", "FUNC" },
     { "collapse-module", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.collapse_module, "Collapse module M into one node", "M" },
     { "no-inline", 0, 0, G_OPTION_ARG_NONE, &o.no_inline, "Do not show inlined functions as frames", NULL },
+    { "no-debuginfod", 0, 0, G_OPTION_ARG_NONE, &o.no_debuginfod,
+      "Do not fetch missing debug info from DEBUGINFOD_URLS' servers (nor use what they sent before)", NULL },
     { "bottom-up", 0, 0, G_OPTION_ARG_NONE, &o.bottom_up, "tree: inverted, from the functions that ran", NULL },
     { "min-percent", 0, 0, G_OPTION_ARG_CALLBACK, parse_min_percent, "tree: hide nodes below PCT (0.5)", "PCT" },
     { "limit", 0, 0, G_OPTION_ARG_CALLBACK, parse_limit, "top: at most N rows (0: all)", "N" },

@@ -17,6 +17,7 @@ typedef enum {
   SP_WORK_FUNCTIONS = 1 << 4,  /* the function list, for the caller/callee view */
   SP_WORK_CALLERS   = 1 << 5,  /* the chosen function's callers and callees */
   SP_WORK_BOTTOM_UP = 1 << 6,  /* only the bottom-up tree: an opened file has the others */
+  SP_WORK_RELOAD_SYMBOLS = 1 << 7,  /* resolve every frame again (debug files came) */
 } SpWork;
 
 /* A job owns what it works on while it runs: the main thread hands the

@@ -39,6 +39,7 @@ sp_analysis_result_free (SpAnalysisResult *result)
   g_clear_pointer (&result->callers, g_array_unref);
   g_clear_pointer (&result->callees, g_array_unref);
   g_clear_pointer (&result->problems, g_array_unref);
+  g_clear_pointer (&result->missing_debug_info, g_array_unref);
   g_clear_pointer (&result->index, sp_sample_index_unref);
   g_clear_pointer (&result->threads, g_array_unref);
   g_clear_pointer (&result->states, sp_thread_states_unref);
@@ -174,10 +175,16 @@ sp_analysis_job_run (SpAnalysisJob *job,
   result->opened = (job->work & SP_WORK_OPEN) != 0;
   if (job->work & SP_WORK_PARSE)
     parse (job);
+  if (job->work & SP_WORK_RELOAD_SYMBOLS)
+    sp_profile_reload_symbols (job->profile);
   index_samples (job, result);
   aggregate (job, result);
   result->problems = sp_symbol_problems_copy (sp_profile_get_symbol_problem_details (job->profile));
-  if (job->work & (SP_WORK_OPEN | SP_WORK_FINISH))
+  result->missing_debug_info = sp_missing_debug_info_copy (sp_profile_get_missing_debug_info (job->profile));
+  /* A file read whole and resolved again (debug files came): its
+   * Summary lists the symbol problems that are left. */
+  if ((job->work & (SP_WORK_OPEN | SP_WORK_FINISH))
+      || ((job->work & SP_WORK_RELOAD_SYMBOLS) && job->counts == NULL))
     {
       /* The symbol problems are known now: later trees have the same frames. */
       sp_spool_summary_from_profile (job->profile, &result->summary);

@@ -336,6 +336,19 @@ sp_analysis_stop (SpAnalysis *self)
   drop_profile (self);
 }
 
+void
+sp_analysis_reload_symbols (SpAnalysis *self)
+{
+  g_return_if_fail (SP_IS_ANALYSIS (self));
+  if (self->profile == NULL)
+    return;
+  /* The function shown may have been an address that now has a name (and
+   * a new id): the hottest is shown again. */
+  self->focus = SP_FUNCTION_LIST_ROOT;
+  /* Also while following: the next live update would not resolve again. */
+  request (self, SP_WORK_RELOAD_SYMBOLS | SP_WORK_TREES);
+}
+
 SpProfile *sp_analysis_get_profile (SpAnalysis *self) { return self->profile; }
 gboolean sp_analysis_is_following (SpAnalysis *self) { return self->following; }
 const SpFilter *sp_analysis_get_filter (SpAnalysis *self) { return self->filter; }

@@ -42,6 +42,7 @@ typedef struct {
   GArray          *callers;       /* SpFunctionCost */
   GArray          *callees;
   GArray          *problems;      /* SpSymbolProblem: the symbol problems so far */
+  GArray          *missing_debug_info; /* SpMissingDebugInfo: what debuginfod may have (sp-symbolizer.h) */
   SpSampleIndex   *index;         /* a snapshot, when samples came in */
   GArray          *threads;       /* SpThreadRow, when they changed */
   SpThreadStates  *states;        /* the off-CPU companion's thread states, when they changed */
@@ -117,6 +118,14 @@ void sp_analysis_set_callers_shown (SpAnalysis *self,
 void sp_analysis_set_focus (SpAnalysis *self,
                             guint32 function);
 guint32 sp_analysis_get_focus (SpAnalysis *self);
+
+/* Resolves every frame again, then new trees: after debug files were
+ * fetched (sp-debuginfod.h) for modules a result listed in
+ * missing_debug_info. The filter stays (a transform of a function that
+ * was an address then applies to nothing), the function shown in the
+ * callers view becomes the hottest again, and the Summary comes again
+ * (not while a spool is followed: its end brings it). */
+void sp_analysis_reload_symbols (SpAnalysis *self);
 
 /* Whether a worker is running (tests and benchmarks wait for it). */
 gboolean sp_analysis_is_busy (SpAnalysis *self);

@@ -7,11 +7,22 @@
  * the viewer. The candidates it will try are checked first, in its own
  * order (elfutils' find_debuginfo_in_path and build-id lookup); when any
  * of them is something other than a regular file, the module goes without
- * separate debug info, and says why. */
+ * separate debug info, and says why.
+ *
+ * Where DEBUGINFOD_URLS is set, libdwfl's standard search would end in a
+ * debuginfod query of its own: synchronous, without progress, in the
+ * analysis worker. So there the search is done here, in the same order
+ * (build-id folders, then the .gnu_debuglink candidates, each checked to
+ * have the module's build-id), and debuginfod is asked as the symbolizer
+ * allows (sp-symbolizer-debuginfod.c). */
 #include "sp-symbolizer-private.h"
 
 #include <elfutils/libdwelf.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include "sp-debuginfod.h"
 
 #include "sp-file-private.h"
 
@@ -82,6 +93,104 @@ candidates_of (Dwfl_Module *mod,
   return candidates;
 }
 
+/* A descriptor of path when it is a regular ELF file with the build-id
+ * bits; -1 otherwise. */
+static int
+open_with_build_id (const char *path,
+                    const unsigned char *bits,
+                    int len)
+{
+  int fd = _sp_file_open_regular (path, NULL);
+  Elf *elf = fd >= 0 ? elf_begin (fd, ELF_C_READ_MMAP, NULL) : NULL;
+  const void *found = NULL;
+  gboolean same = elf != NULL && dwelf_elf_gnu_build_id (elf, &found) == len && memcmp (found, bits, len) == 0;
+
+  if (elf != NULL)
+    elf_end (elf);
+  if (!same && fd >= 0)
+    {
+      close (fd);
+      fd = -1;
+    }
+  return fd;
+}
+
+static int
+open_first_candidate (GPtrArray *candidates,
+                      const unsigned char *bits,
+                      int len,
+                      char **debuginfo_file_name)
+{
+  for (guint i = 0; i < candidates->len; i++)
+    {
+      const char *path = g_ptr_array_index (candidates, i);
+      int fd = open_with_build_id (path, bits, len);
+
+      if (fd >= 0)
+        {
+          *debuginfo_file_name = strdup (path);
+          return fd;
+        }
+    }
+  return -1;
+}
+
+/* libdwfl's standard search without its debuginfod query, for a module
+ * with a build-id: the build-id folders, then the debuglink candidates
+ * (with the module's path, then with its real path, as libdwfl does),
+ * then debuginfod as the symbolizer allows. An alternate (dwz) file is
+ * looked for only by its build-id. */
+static int
+find_without_network (SpSymbolizer *self,
+                      Dwfl_Module *mod,
+                      const char *search_path,
+                      const char *file_name,
+                      const char *link,
+                      gboolean is_alt,
+                      GPtrArray *candidates,
+                      char **debuginfo_file_name)
+{
+  const unsigned char *bits = NULL;
+  GElf_Addr vaddr;
+  int len = dwfl_module_build_id (mod, &bits, &vaddr);
+  g_autofree char *real = NULL;
+  g_autofree char *build_id = NULL;
+  int fd = dwfl_build_id_find_debuginfo (mod, NULL, NULL, 0, NULL, NULL, 0, debuginfo_file_name);
+
+  if (fd >= 0 || is_alt)
+    return fd;
+  fd = link != NULL ? open_first_candidate (candidates, bits, len, debuginfo_file_name) : -1;
+  real = fd < 0 && link != NULL && file_name != NULL ? realpath (file_name, NULL) : NULL;
+  if (real != NULL && !g_str_equal (real, file_name))
+    {
+      g_autoptr (GPtrArray) more = candidates_of (mod, search_path, real, link);
+
+      fd = open_first_candidate (more, bits, len, debuginfo_file_name);
+    }
+  if (fd >= 0)
+    return fd;
+  build_id = sp_debuginfod_build_id_to_hex (bits, (gsize) len);
+  return _sp_symbolizer_debuginfod_find (self, file_name, build_id, debuginfo_file_name);
+}
+
+/* Whether libdwfl asks for a DWARF's alternate file (dwz): it passes the
+ * .gnu_debugaltlink name with CRC 0, where a .gnu_debuglink has its CRC. */
+static gboolean
+asks_for_alt (const char *debuglink_file,
+              GElf_Word debuglink_crc)
+{
+  return debuglink_file != NULL && debuglink_crc == 0;
+}
+
+static gboolean
+has_build_id (Dwfl_Module *mod)
+{
+  const unsigned char *bits = NULL;
+  GElf_Addr vaddr;
+
+  return dwfl_module_build_id (mod, &bits, &vaddr) > 0;
+}
+
 int
 _sp_debug_file_find (Dwfl_Module *mod,
                      void **userdata,
@@ -98,21 +207,27 @@ _sp_debug_file_find (Dwfl_Module *mod,
   const char *link = debuglink_file != NULL ? debuglink_file : invented;
   const char *search_path = self != NULL && self->debuginfo_path != NULL ? self->debuginfo_path
                                                                         : DEFAULT_DEBUGINFO_PATH;
+  gboolean is_alt = asks_for_alt (debuglink_file, debuglink_crc);
   g_autoptr (GPtrArray) candidates = NULL;
 
-  if (link == NULL)
-    return dwfl_standard_find_debuginfo (mod, userdata, modname, base, file_name, debuglink_file,
-                                         debuglink_crc, debuginfo_file_name);
-  candidates = candidates_of (mod, search_path, file_name, link);
-  for (guint i = 0; i < candidates->len; i++)
-    if (!_sp_file_is_absent_or_regular (g_ptr_array_index (candidates, i)))
-      {
-        if (self != NULL)
-          _sp_symbolizer_add_problem (self, SP_SYMBOL_PROBLEM_UNREADABLE, file_name,
-                                      "%s: its debug file %s is not a regular file: not read", file_name,
-                                      (const char *) g_ptr_array_index (candidates, i));
-        return -1;
-      }
+  if (link != NULL)
+    {
+      candidates = candidates_of (mod, search_path, file_name, link);
+      for (guint i = 0; i < candidates->len; i++)
+        if (!_sp_file_is_absent_or_regular (g_ptr_array_index (candidates, i)))
+          {
+            if (self != NULL)
+              _sp_symbolizer_add_problem (self, SP_SYMBOL_PROBLEM_UNREADABLE, file_name,
+                                          "%s: its debug file %s is not a regular file: not read", file_name,
+                                          (const char *) g_ptr_array_index (candidates, i));
+            return -1;
+          }
+    }
+  /* Without servers, or without a build-id to ask them by, libdwfl asks
+   * none (only an alternate file has a build-id of its own). */
+  if (sp_debuginfod_is_enabled () && (is_alt || has_build_id (mod)))
+    return find_without_network (self, mod, search_path, file_name, link, is_alt, candidates,
+                                 debuginfo_file_name);
   return dwfl_standard_find_debuginfo (mod, userdata, modname, base, file_name, debuglink_file,
                                        debuglink_crc, debuginfo_file_name);
 }

@@ -410,6 +410,15 @@ sp_profile_get_thread_name (SpProfile *self,
   return name != NULL ? name : g_hash_table_lookup (self->proc_names, &tid);
 }
 
+static void
+forget_resolved_frames (SpProfile *self)
+{
+  g_array_set_size (self->frame_memo, 0);
+  g_hash_table_remove_all (self->pid_frame_memo);
+  g_array_set_size (self->function_ids, 0);
+  g_clear_pointer (&self->skeleton, _sp_tree_skeleton_free);
+}
+
 /* Changing it forgets every resolved frame. */
 void
 sp_profile_set_inline_frames (SpProfile *self,
@@ -418,10 +427,29 @@ sp_profile_set_inline_frames (SpProfile *self,
   if (self->inline_frames == inline_frames)
     return;
   self->inline_frames = inline_frames;
-  g_array_set_size (self->frame_memo, 0);
-  g_hash_table_remove_all (self->pid_frame_memo);
-  g_array_set_size (self->function_ids, 0);
-  g_clear_pointer (&self->skeleton, _sp_tree_skeleton_free);
+  forget_resolved_frames (self);
+}
+
+void
+sp_profile_reload_symbols (SpProfile *self)
+{
+  sp_symbolizer_forget_modules (self->symbolizer);
+  forget_resolved_frames (self);
+}
+
+void
+sp_profile_set_debuginfod (SpProfile *self,
+                           SpSymbolizerDebuginfod mode,
+                           SpSymbolizerFetchProgress progress,
+                           gpointer user_data)
+{
+  sp_symbolizer_set_debuginfod (self->symbolizer, mode, progress, user_data);
+}
+
+const GArray *
+sp_profile_get_missing_debug_info (SpProfile *self)
+{
+  return sp_symbolizer_get_missing_debug_info (self->symbolizer);
 }
 
 void

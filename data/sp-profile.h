@@ -15,6 +15,7 @@
 #include <glib.h>
 
 #include "sp-spool-reader.h"
+#include "sp-symbolizer.h"
 #include "sp-thread-states.h"
 
 G_BEGIN_DECLS
@@ -107,6 +108,23 @@ void sp_profile_set_inline_frames (SpProfile *self,
  * before anything is resolved. */
 void sp_profile_set_dwarf (SpProfile *self,
                            gboolean use_dwarf);
+
+/* How modules without debug info use debuginfod (sp-symbolizer.h's
+ * SpSymbolizerDebuginfod: by default, only what earlier fetches left in
+ * the cache). Set it before anything is resolved. */
+void sp_profile_set_debuginfod (SpProfile *self,
+                                SpSymbolizerDebuginfod mode,
+                                SpSymbolizerFetchProgress progress,
+                                gpointer user_data);
+
+/* The modules whose debug file a debuginfod server may have
+ * (SpMissingDebugInfo); the updating thread's, like the symbol problems. */
+const GArray *sp_profile_get_missing_debug_info (SpProfile *self);
+
+/* Resolves every frame again from the module files (and their debug
+ * files, which a fetch may have brought meanwhile). Functions already
+ * interned stay (a tree may name them); frames resolve to new ones. */
+void sp_profile_reload_symbols (SpProfile *self);
 
 guint sp_profile_get_n_functions (SpProfile *self);
 const SpFunction *sp_profile_get_function (SpProfile *self,

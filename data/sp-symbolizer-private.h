@@ -35,6 +35,13 @@ struct _SpSymbolizer {
   char          *debuginfo_path;  /* NULL: libdwfl's default search path */
   gboolean       no_dwarf;        /* symbol tables only: no lines, no inline frames */
   Dwfl_Callbacks dwfl_callbacks;  /* shared by every module's Dwfl */
+
+  /* debuginfod (sp-symbolizer-debuginfod.c) */
+  SpSymbolizerDebuginfod    debuginfod;
+  SpSymbolizerFetchProgress fetch_progress;
+  gpointer                  fetch_data;
+  GHashTable               *fetched;      /* build-id -> cached path, "" when there is none */
+  GArray                   *missing;      /* SpMissingDebugInfo */
 };
 
 /* ---- Sorted address ranges (sp-symbol-ranges.c) ------------------------ */
@@ -131,6 +138,21 @@ int _sp_debug_file_find (Dwfl_Module *mod,
 gboolean _sp_debug_file_alt_is_safe (SpSymbolizer *self,
                                      Dwfl_Module *mod,
                                      Dwarf *dwarf);
+
+/* ---- debuginfod (sp-symbolizer-debuginfod.c) ---------------------------- */
+
+void _sp_symbolizer_debuginfod_init (SpSymbolizer *self);
+void _sp_symbolizer_debuginfod_clear (SpSymbolizer *self);
+
+/* The debug file of the module (file_name, with build_id in hexadecimal)
+ * from debuginfod as self's mode allows: an open descriptor, its path in
+ * *debuginfo_file_name (malloc'd, for libdwfl), or -1 (the module is then
+ * listed as missing in SP_SYMBOLIZER_DEBUGINFOD_CACHED). -1 when self is
+ * NULL. */
+int _sp_symbolizer_debuginfod_find (SpSymbolizer *self,
+                                    const char *file_name,
+                                    const char *build_id,
+                                    char **debuginfo_file_name);
 
 /* ---- DWARF (sp-dwarf-scopes.c, sp-dwarf-frames.c) ---------------------- */
 

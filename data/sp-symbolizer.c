@@ -38,13 +38,15 @@ sp_symbolizer_new (void)
                                                                            : "/proc/kallsyms");
 
   /* Offline modules: the file is given, libdwfl finds its debug file
-   * (build-id under /usr/lib/debug/.build-id/, then .gnu_debuglink, then
-   * debuginfod servers when DEBUGINFOD_URLS is set, as gdb and perf do),
-   * unless a FIFO stands where it looks (sp-debug-file.c). */
+   * (build-id under /usr/lib/debug/.build-id/, then .gnu_debuglink),
+   * unless a FIFO stands where it looks (sp-debug-file.c); then debuginfod
+   * servers when DEBUGINFOD_URLS is set, as gdb and perf do, the way
+   * sp_symbolizer_set_debuginfod says. */
   self->dwfl_callbacks.find_elf = dwfl_build_id_find_elf;
   self->dwfl_callbacks.find_debuginfo = _sp_debug_file_find;
   self->dwfl_callbacks.section_address = dwfl_offline_section_address;
   self->dwfl_callbacks.debuginfo_path = &self->debuginfo_path;
+  _sp_symbolizer_debuginfod_init (self);
   return self;
 }
 
@@ -61,6 +63,7 @@ sp_symbolizer_free (SpSymbolizer *self)
   g_clear_pointer (&self->problem_details, g_array_unref);
   g_clear_pointer (&self->kernel_symbols, g_array_unref);
   g_clear_pointer (&self->perf_maps, g_hash_table_unref);
+  _sp_symbolizer_debuginfod_clear (self);
   g_clear_pointer (&self->strings, g_string_chunk_free);
   g_free (self->perf_map_dir);
   g_free (self->kallsyms_path);
@@ -437,4 +440,42 @@ sp_symbolizer_source_path (SpSymbolizer *self,
   joined = g_build_filename (comp_dir, file, NULL);
   canonical = g_canonicalize_filename (joined, NULL);
   return _sp_symbolizer_intern (self, canonical);
+}
+
+/* Problems about files in forgotten (a set of paths) go: reading the
+ * files again finds them again, if they still hold. */
+static void
+forget_problems (SpSymbolizer *self,
+                 GHashTable *forgotten)
+{
+  for (guint i = self->problems->len; i-- > 0;)
+    {
+      const SpSymbolProblem *details = &g_array_index (self->problem_details, SpSymbolProblem, i);
+
+      if (details->file == NULL || !g_hash_table_contains (forgotten, details->file))
+        continue;
+      g_hash_table_remove (self->problem_set, g_ptr_array_index (self->problems, i));
+      g_ptr_array_remove_index (self->problems, i);
+      g_array_remove_index (self->problem_details, i);
+    }
+}
+
+void
+sp_symbolizer_forget_modules (SpSymbolizer *self)
+{
+  g_autoptr (GHashTable) forgotten = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  GHashTableIter iter;
+  SpElfModule *module;
+
+  g_return_if_fail (self != NULL);
+
+  g_hash_table_iter_init (&iter, self->modules);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &module))
+    g_hash_table_add (forgotten, g_strdup (module->path));
+  forget_problems (self, forgotten);
+  /* Keyed by pointers into the modules' files. */
+  g_hash_table_remove_all (self->display_names);
+  g_hash_table_remove_all (self->modules);
+  g_hash_table_remove_all (self->fetched);
+  g_array_set_size (self->missing, 0);
 }

@@ -129,6 +129,53 @@ const char *sp_symbolizer_source_path (SpSymbolizer *self,
                                        guint64 vaddr,
                                        const char *file);
 
+/* ---- debuginfod (sp-symbolizer-debuginfod.c, docs/DEBUGINFOD.md) ------- */
+
+/* What a module whose ELF has a build-id, but no symbols or no debug info
+ * and no separate debug file on this machine, gets from the debuginfod
+ * servers DEBUGINFOD_URLS names. Without DEBUGINFOD_URLS, nothing. */
+typedef enum {
+  SP_SYMBOLIZER_DEBUGINFOD_OFF,     /* nothing: not even what an earlier fetch left in the cache */
+  SP_SYMBOLIZER_DEBUGINFOD_CACHED,  /* the default: what earlier fetches left in libdebuginfod's cache;
+                                     * the other modules are listed as missing, for a fetcher */
+  SP_SYMBOLIZER_DEBUGINFOD_FETCH,   /* fetched when first needed, in the resolving thread (blocks it) */
+} SpSymbolizerDebuginfod;
+
+/* Progress of a fetch in SP_SYMBOLIZER_DEBUGINFOD_FETCH: the module's
+ * path, its build-id (hexadecimal), bytes received and the size (0 while
+ * unknown). Return FALSE to give that module up. */
+typedef gboolean (*SpSymbolizerFetchProgress) (const char *module,
+                                               const char *build_id,
+                                               guint64 received,
+                                               guint64 total,
+                                               gpointer user_data);
+
+/* Set it before the first lookup; progress may be NULL. */
+void sp_symbolizer_set_debuginfod (SpSymbolizer *self,
+                                   SpSymbolizerDebuginfod mode,
+                                   SpSymbolizerFetchProgress progress,
+                                   gpointer user_data);
+
+/* A module the servers may have the debug file of. */
+typedef struct {
+  char *module;    /* its path */
+  char *build_id;  /* hexadecimal */
+} SpMissingDebugInfo;
+
+/* In SP_SYMBOLIZER_DEBUGINFOD_CACHED, the modules met so far whose debug
+ * file is neither here nor in the cache (SpMissingDebugInfo, in the order
+ * met, each build-id once; owned by the symbolizer). */
+const GArray *sp_symbolizer_get_missing_debug_info (SpSymbolizer *self);
+
+/* A copy that owns its strings: for another thread to keep. */
+GArray *sp_missing_debug_info_copy (const GArray *missing);
+
+/* Forgets every module file read and what its addresses resolved to (and
+ * the problems and missing debug files found there), so that the next
+ * lookups read them again: after a fetch has put their debug files in the
+ * cache. Strings handed out stay valid. */
+void sp_symbolizer_forget_modules (SpSymbolizer *self);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpSymbolizer, sp_symbolizer_free)
 
 G_END_DECLS

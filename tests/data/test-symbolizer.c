@@ -554,6 +554,96 @@ test_no_symbols (void)
   }
 }
 
+/* ---- Where DEBUGINFOD_URLS is set -------------------------------------- */
+
+static void
+run_tool (const char *const *argv)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *err = NULL;
+  int status;
+
+  g_spawn_sync (tmp_dir, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, &err, &status, &error);
+  g_assert_no_error (error);
+  if (!g_spawn_check_wait_status (status, NULL))
+    g_error ("%s failed:\n%s", argv[0], err);
+}
+
+/* The target with -g, its debug info split off into split.debug and
+ * named by a .gnu_debuglink, the program stripped: SP_SYMBOLIZER_SPLIT. */
+static void
+make_split_target (void)
+{
+  g_autofree char *program = g_build_filename (tmp_dir, "split", NULL);
+
+  run_tool ((const char *const[]) { "objcopy", "--only-keep-debug", target_path ("SP_SYMBOLIZER_TARGET"),
+                                     "split.debug", NULL });
+  run_tool ((const char *const[]) { "strip", "--strip-all", "-o", "split", target_path ("SP_SYMBOLIZER_TARGET"),
+                                     NULL });
+  run_tool ((const char *const[]) { "objcopy", "--add-gnu-debuglink=split.debug", "split", NULL });
+  g_setenv ("SP_SYMBOLIZER_SPLIT", program, TRUE);
+}
+
+/* With servers named, the symbolizer does libdwfl's local search itself
+ * (libdwfl's would end in a blocking query): a debug file beside the
+ * module is still found; a module without one is listed as missing, and
+ * no server is asked (no client even made its cache). */
+static void
+test_debuginfod_set (void)
+{
+  g_autofree char *cache = g_build_filename (tmp_dir, "debuginfod-cache", NULL);
+  SpSymbolFrame frames[8];
+
+  /* Nothing listens on port 9 (discard): a query would fail, not hang. */
+  g_setenv ("DEBUGINFOD_URLS", "http://127.0.0.1:9", TRUE);
+  g_setenv ("DEBUGINFOD_CACHE_PATH", cache, TRUE);
+  make_split_target ();
+  {
+    g_autoptr (TargetRun) run = run_target ("SP_SYMBOLIZER_SPLIT");
+    g_autoptr (SpSymbolizer) symbolizer = sp_symbolizer_new ();
+    const Capture *capture = &run->captures[0];
+
+    g_assert_cmpuint (resolve_in_run (symbolizer, run, capture->address, TRUE, frames, 8), ==, 1);
+    assert_frame (&frames[0], "sp_target_caller", TARGET_SOURCE, capture->line);
+    g_assert_cmpuint (sp_symbolizer_get_missing_debug_info (symbolizer)->len, ==, 0);
+    g_assert_cmpuint (sp_symbolizer_get_problems (symbolizer)->len, ==, 0);
+  }
+  {
+    g_autoptr (TargetRun) run = run_target ("SP_SYMBOLIZER_TARGET_STRIPPED");
+    g_autoptr (SpSymbolizer) symbolizer = sp_symbolizer_new ();
+    const GArray *missing;
+    const SpMissingDebugInfo *m;
+
+    g_assert_cmpuint (resolve_in_run (symbolizer, run, run->captures[0].address, TRUE, frames, 8), ==, 1);
+    assert_frame (&frames[0], NULL, NULL, 0);
+    missing = sp_symbolizer_get_missing_debug_info (symbolizer);
+    g_assert_cmpuint (missing->len, ==, 1);
+    m = &g_array_index (missing, SpMissingDebugInfo, 0);
+    g_assert_cmpstr (m->module, ==, target_path ("SP_SYMBOLIZER_TARGET_STRIPPED"));
+    g_assert_cmpuint (strlen (m->build_id), ==, 40);
+    g_assert_cmpuint (count_problems (symbolizer, "symbolizer-target-stripped: no symbols"), ==, 1);
+
+    /* Forgotten, read again: the same, once. */
+    sp_symbolizer_forget_modules (symbolizer);
+    g_assert_cmpuint (sp_symbolizer_get_missing_debug_info (symbolizer)->len, ==, 0);
+    g_assert_cmpuint (count_problems (symbolizer, "symbolizer-target-stripped"), ==, 0);
+    resolve_in_run (symbolizer, run, run->captures[0].address, TRUE, frames, 8);
+    g_assert_cmpuint (sp_symbolizer_get_missing_debug_info (symbolizer)->len, ==, 1);
+    g_assert_cmpuint (count_problems (symbolizer, "symbolizer-target-stripped: no symbols"), ==, 1);
+  }
+  {
+    g_autoptr (TargetRun) run = run_target ("SP_SYMBOLIZER_TARGET_STRIPPED");
+    g_autoptr (SpSymbolizer) symbolizer = sp_symbolizer_new ();
+
+    sp_symbolizer_set_debuginfod (symbolizer, SP_SYMBOLIZER_DEBUGINFOD_OFF, NULL, NULL);
+    resolve_in_run (symbolizer, run, run->captures[0].address, TRUE, frames, 8);
+    g_assert_cmpuint (sp_symbolizer_get_missing_debug_info (symbolizer)->len, ==, 0);
+  }
+  g_assert_false (g_file_test (cache, G_FILE_TEST_EXISTS));
+  g_unsetenv ("DEBUGINFOD_URLS");
+  g_unsetenv ("DEBUGINFOD_CACHE_PATH");
+}
+
 /* The second lookup of an address is the cached first: the very same
  * strings, and a module record at another address (another process)
  * shares the opened file. */
@@ -1009,6 +1099,7 @@ main (int argc,
   g_test_add_func ("/data/symbolizer/no-debug-info", test_no_debug_info);
   g_test_add_func ("/data/symbolizer/no-symbols", test_no_symbols);
   g_test_add_func ("/data/symbolizer/cached", test_cached);
+  g_test_add_func ("/data/symbolizer/debuginfod-set", test_debuginfod_set);
   if (g_getenv ("SP_SYMBOLIZER_TARGET_CXX") != NULL)
     g_test_add_func ("/data/symbolizer/cxx", test_cxx);
   if (g_getenv ("SP_SYMBOLIZER_TARGET_CXX") != NULL)
