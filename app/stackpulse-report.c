@@ -584,7 +584,7 @@ run (const char *command,
     sp_report_threads (profile, filter, o->tsv, stdout);
   else if (g_str_equal (command, "annotate"))
     {
-      SpAnnotateOptions annotate = { function, o->module, o->asm_view, o->tsv, o->source_dirs };
+      SpAnnotateOptions annotate = { function, o->module, o->asm_view, o->tsv, o->source_dirs, !o->no_debuginfod };
       int status = sp_report_annotate (profile, filter, &annotate, stdout, stderr);
 
       return status == 0 && fflush (stdout) != 0 ? 1 : status;
