@@ -103,7 +103,7 @@ sp_source_file_fetch (const char *module,
   if (path != NULL)
     return path;
   if (tried != NULL)
-    g_ptr_array_add (tried, g_strdup_printf ("debuginfod: %s", local_error->message));
+    g_ptr_array_add (tried, g_strdup_printf ("asked debuginfod: %s", local_error->message));
   g_propagate_error (error, g_steal_pointer (&local_error));
   return NULL;
 }

@@ -34,9 +34,10 @@ char *sp_source_file_find (const char *dwarf_path,
  * (G_IO_ERROR_NOT_SUPPORTED: DEBUGINFOD_URLS names no server, and nothing
  * was asked; else as sp_debuginfod_find_source). When a server was asked
  * (or could not be: no build-id), what it answered is appended to tried
- * (when not NULL) as "debuginfod: …", for the message that says where the
- * file was looked for. Blocks for the transfer, reporting it to progress
- * (may be NULL): call it from a worker thread (the report, which has
+ * (when not NULL) as "asked debuginfod: …", for the message that says
+ * where the file was looked for. Blocks for the transfer, reporting it to
+ * progress (may be NULL; it returns FALSE to stop, as does cancelling
+ * cancellable): call it from a worker thread (the report, which has
  * nothing else to do, calls it in place). A caller whose user turned
  * debuginfod off (--no-debuginfod) does not call it. */
 char *sp_source_file_fetch (const char *module,
