@@ -96,13 +96,43 @@ line_span (SpAnnotation *annotation,
     *last = MIN (*last, MAX (n_text, *first));
 }
 
+/* The module the annotation's code is in (one: several are refused
+ * before), NULL when no place has a file. */
+static const char *
+annotation_module (SpAnnotation *annotation)
+{
+  guint n;
+  const SpAnnotationPlace *places = sp_annotation_get_places (annotation, &n);
+
+  for (guint i = 0; i < n; i++)
+    if (places[i].module[0] == '/')
+      return places[i].module;
+  return NULL;
+}
+
+/* Here (as named, then under --source-dir), else from debuginfod. */
+static char *
+find_source (SpAnnotation *annotation,
+             const char *path,
+             const SpAnnotateOptions *options,
+             GPtrArray *tried)
+{
+  char *found = sp_source_file_find (path, (const char *const *) options->source_dirs, tried);
+  const char *module = annotation_module (annotation);
+
+  if (found == NULL && options->debuginfod && module != NULL)
+    found = sp_report_fetch_source (module, path, tried);
+  return found;
+}
+
 static GStrv
-read_source (const char *path,
+read_source (SpAnnotation *annotation,
+             const char *path,
              const SpAnnotateOptions *options,
              FILE *err)
 {
   g_autoptr (GPtrArray) tried = g_ptr_array_new_with_free_func (g_free);
-  g_autofree char *found = sp_source_file_find (path, (const char *const *) options->source_dirs, tried);
+  g_autofree char *found = find_source (annotation, path, options, tried);
   g_autoptr (GError) error = NULL;
   GStrv lines;
 
@@ -131,7 +161,7 @@ print_source_file (SpAnnotation *annotation,
 {
   guint n_files;
   const SpAnnotationFile *file = &sp_annotation_get_files (annotation, &n_files)[index];
-  g_auto (GStrv) text = read_source (file->path, options, err);
+  g_auto (GStrv) text = read_source (annotation, file->path, options, err);
   guint n_text = text != NULL ? g_strv_length (text) : 0;
   Hottest hottest = { G_MAXUINT, 0, 0 };
   guint first, last, next = 0;

@@ -6,19 +6,60 @@
  * DEBUGINFOD_URLS is set, unless --no-debuginfod), saying on stderr what
  * it fetches and how far it got, a line at most every half second:
  *   stackpulse-report: fetching debug info for libfoo.so (build-id 05be4237133f…)
- *   from debuginfod: 1.2 MB of 3.4 MB */
+ *   from debuginfod: 1.2 MB of 3.4 MB
+ * and, for annotate, a source file that is not here. */
 #include <stdio.h>
 
 #include "sp-debuginfod.h"
 #include "sp-report.h"
+#include "sp-source-file.h"
 
 #define PROGRESS_INTERVAL_US (G_USEC_PER_SEC / 2)
 
 typedef struct {
-  char   *build_id;   /* the fetch being shown */
+  char   *key;        /* the fetch being shown: its build-id, or its source path */
   gint64  last_us;    /* when its last line was written */
   gboolean done;      /* its last line said it all */
 } FetchLine;
+
+/* Whether to write a line now: the first of a fetch, its last, and one
+ * every PROGRESS_INTERVAL_US between. */
+static gboolean
+line_is_due (FetchLine *line,
+             const char *key,
+             guint64 received,
+             guint64 total)
+{
+  gint64 now = g_get_monotonic_time ();
+  gboolean complete = total > 0 && received >= total;
+
+  if (g_strcmp0 (line->key, key) != 0)
+    {
+      g_free (line->key);
+      line->key = g_strdup (key);
+      line->done = FALSE;
+    }
+  else if (line->done || (!complete && now - line->last_us < PROGRESS_INTERVAL_US))
+    return FALSE;
+  line->last_us = now;
+  line->done = complete;
+  return TRUE;
+}
+
+/* "stackpulse-report: fetching WHAT from debuginfod: 1.2 MB of 3.4 MB" */
+static void
+print_fetch_line (const char *what,
+                  guint64 received,
+                  guint64 total)
+{
+  g_autofree char *done = g_format_size (received);
+  g_autofree char *size = g_format_size (total);
+
+  if (total == 0)
+    fprintf (stderr, "stackpulse-report: fetching %s from debuginfod…\n", what);
+  else
+    fprintf (stderr, "stackpulse-report: fetching %s from debuginfod: %s of %s\n", what, done, size);
+}
 
 static gboolean
 print_progress (const char *module,
@@ -27,31 +68,50 @@ print_progress (const char *module,
                 guint64 total,
                 gpointer user_data)
 {
-  FetchLine *line = user_data;
-  gint64 now = g_get_monotonic_time ();
-  gboolean first = g_strcmp0 (line->build_id, build_id) != 0;
-  gboolean complete = total > 0 && received >= total;
-  g_autofree char *base = g_path_get_basename (module);
-  g_autofree char *done = g_format_size (received);
-  g_autofree char *size = g_format_size (total);
+  g_autofree char *base = NULL;
+  g_autofree char *what = NULL;
 
-  if (first)
-    {
-      g_free (line->build_id);
-      line->build_id = g_strdup (build_id);
-      line->done = FALSE;
-    }
-  else if (line->done || (!complete && now - line->last_us < PROGRESS_INTERVAL_US))
+  if (!line_is_due (user_data, build_id, received, total))
     return TRUE;
-  line->last_us = now;
-  line->done = complete;
-  if (total == 0)
-    fprintf (stderr, "stackpulse-report: fetching debug info for %s (build-id %.12s…) from debuginfod…\n", base,
-             build_id);
-  else
-    fprintf (stderr, "stackpulse-report: fetching debug info for %s (build-id %.12s…) from debuginfod: %s of %s\n",
-             base, build_id, done, size);
+  base = g_path_get_basename (module);
+  what = g_strdup_printf ("debug info for %s (build-id %.12s…)", base, build_id);
+  print_fetch_line (what, received, total);
   return TRUE;
+}
+
+typedef struct {
+  FetchLine   line;
+  const char *source_path;
+  const char *module;
+} SourceFetch;
+
+static gboolean
+print_source_progress (guint64 received,
+                       guint64 total,
+                       gpointer user_data)
+{
+  SourceFetch *fetch = user_data;
+  g_autofree char *base = NULL;
+  g_autofree char *what = NULL;
+
+  if (!line_is_due (&fetch->line, fetch->source_path, received, total))
+    return TRUE;
+  base = g_path_get_basename (fetch->module);
+  what = g_strdup_printf ("source file %s of %s", fetch->source_path, base);
+  print_fetch_line (what, received, total);
+  return TRUE;
+}
+
+char *
+sp_report_fetch_source (const char *module,
+                        const char *source_path,
+                        GPtrArray *tried)
+{
+  SourceFetch fetch = { { NULL, 0, FALSE }, source_path, module };
+  char *path = sp_source_file_fetch (module, source_path, print_source_progress, &fetch, NULL, tried, NULL);
+
+  g_free (fetch.line.key);
+  return path;
 }
 
 void

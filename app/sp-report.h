@@ -56,6 +56,7 @@ typedef struct {
   gboolean    asm_view;
   gboolean    tsv;
   char      **source_dirs;   /* --source-dir values (DIR or BUILD_PREFIX=DIR), NULL-terminated or NULL */
+  gboolean    debuginfod;    /* a source file not found here is asked of debuginfod (not --no-debuginfod) */
 } SpAnnotateOptions;
 
 /* Prints the annotation; returns the exit status: 1 for no such function,
@@ -72,3 +73,11 @@ int sp_report_annotate (SpProfile *profile,
  * progress lines on stderr (sp-report-debuginfod.c); without, not even
  * from the cache of earlier fetches. Before anything is resolved. */
 void sp_report_use_debuginfod (SpProfile *profile, gboolean use);
+
+/* The source file source_path (absolute, as DWARF names it) of module
+ * from debuginfod, with progress lines on stderr: the path of the fetched
+ * copy, or NULL, what debuginfod answered appended to tried (nothing is
+ * asked, nor appended, where DEBUGINFOD_URLS is unset). */
+char *sp_report_fetch_source (const char *module,
+                              const char *source_path,
+                              GPtrArray *tried);

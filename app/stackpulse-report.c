@@ -38,7 +38,8 @@ static const char usage_text[] =
   "off-cpu and wall need a recording made with stackpulse-record --off-cpu.\n"
   "\n"
   "Where DEBUGINFOD_URLS is set, modules without symbols or debug info get their\n"
-  "debug files from those debuginfod servers (progress on stderr; --no-debuginfod: not).\n";
+  "debug files, and annotate the sources not found here, from those debuginfod servers\n"
+  "(progress on stderr; --no-debuginfod: not).\n";
 
 /* About 31 years: nanoseconds after the first sample still fit in 64 bits. */
 #define MAX_TIME_S 1e9
@@ -584,7 +585,7 @@ run (const char *command,
     sp_report_threads (profile, filter, o->tsv, stdout);
   else if (g_str_equal (command, "annotate"))
     {
-      SpAnnotateOptions annotate = { function, o->module, o->asm_view, o->tsv, o->source_dirs };
+      SpAnnotateOptions annotate = { function, o->module, o->asm_view, o->tsv, o->source_dirs, !o->no_debuginfod };
       int status = sp_report_annotate (profile, filter, &annotate, stdout, stderr);
 
       return status == 0 && fflush (stdout) != 0 ? 1 : status;
@@ -658,7 +659,8 @@ main (int argc,
     { "collapse-module", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.collapse_module, "Collapse module M into one node", "M" },
     { "no-inline", 0, 0, G_OPTION_ARG_NONE, &o.no_inline, "Do not show inlined functions as frames", NULL },
     { "no-debuginfod", 0, 0, G_OPTION_ARG_NONE, &o.no_debuginfod,
-      "Do not fetch missing debug info from DEBUGINFOD_URLS' servers (nor use what they sent before)", NULL },
+      "Do not fetch missing debug info or sources from DEBUGINFOD_URLS' servers (nor use what they sent "
+      "before)", NULL },
     { "bottom-up", 0, 0, G_OPTION_ARG_NONE, &o.bottom_up, "tree: inverted, from the functions that ran", NULL },
     { "min-percent", 0, 0, G_OPTION_ARG_CALLBACK, parse_min_percent, "tree: hide nodes below PCT (0.5)", "PCT" },
     { "limit", 0, 0, G_OPTION_ARG_CALLBACK, parse_limit, "top: at most N rows (0: all)", "N" },

@@ -240,6 +240,32 @@ check_image (SpElfImage *image,
   return FALSE;
 }
 
+/* A stripped module's function bounds are in its separate debug file,
+ * which the symbolizer found (here or through debuginfod) for its names. */
+static void
+use_debug_symbols (LineContext *context)
+{
+  const char *debug_file;
+
+  if (sp_elf_image_has_symtab (context->image)
+      || (debug_file = sp_symbolizer_get_debug_file (context->symbolizer, &context->module)) == NULL)
+    return;
+  /* On failure the module's own .dynsym stays, and the error below says
+   * what is missing. */
+  sp_elf_image_use_debug_symbols (context->image, debug_file, NULL);
+}
+
+static void
+set_no_symbol_error (SpElfImage *image,
+                     const SpAnnotationPlace *p,
+                     GError **error)
+{
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "%s: no symbol with a size for %s%s", p->module,
+               p->function,
+               sp_elf_image_has_symtab (image) ? ""
+                                               : " (the file is stripped and its debug file was not found)");
+}
+
 SpDisassembly *
 sp_disassembly_new (SpProfile *profile,
                     SpAnnotation *annotation,
@@ -257,11 +283,15 @@ sp_disassembly_new (SpProfile *profile,
   g_return_val_if_fail (place < n_places, NULL);
   if ((image = sp_elf_image_open (p->module, p->inode, error)) == NULL || !check_image (image, p->module, error))
     return NULL;
+  context.module.path = p->module;
+  context.module.path_len = strlen (p->module);
+  context.module.inode = p->inode;
+  context.image = image;
+  use_debug_symbols (&context);
   if (!find_function (image, annotation, place, &symbol) || symbol.size == 0 || symbol.size > MAX_FUNCTION_SIZE
       || (bytes = sp_elf_image_get_bytes (image, symbol.start, symbol.size)) == NULL)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "%s: no symbol with a size for %s", p->module,
-                   p->function);
+      set_no_symbol_error (image, p, error);
       return NULL;
     }
   self = g_new0 (SpDisassembly, 1);
@@ -270,10 +300,6 @@ sp_disassembly_new (SpProfile *profile,
   self->start = symbol.start;
   self->size = symbol.size;
   self->instructions = g_array_new (FALSE, TRUE, sizeof (SpInstruction));
-  context.module.path = p->module;
-  context.module.path_len = strlen (p->module);
-  context.module.inode = p->inode;
-  context.image = image;
   if (!disassemble (self, &context, bytes, error))
     return NULL;
   add_costs (self, annotation, place);

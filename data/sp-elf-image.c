@@ -18,8 +18,11 @@ struct _SpElfImage
   gsize         image_size;
   guint         machine;
   GArray       *loads;      /* GElf_Phdr of PT_LOAD with file bytes */
-  GArray       *symbols;    /* SpSymbolRange, names raw (in the file) */
+  GArray       *symbols;    /* SpSymbolRange, names raw (in the file, or the debug file) */
+  gboolean      has_symtab; /* .symtab, not only .dynsym */
   GStringChunk *names;      /* demangled names handed out */
+  int           debug_fd;   /* the separate debug file the symbols came from, or -1 */
+  Elf          *debug_elf;
 };
 
 void
@@ -30,6 +33,10 @@ sp_elf_image_free (SpElfImage *self)
   g_clear_pointer (&self->symbols, g_array_unref);
   g_clear_pointer (&self->loads, g_array_unref);
   g_clear_pointer (&self->names, g_string_chunk_free);
+  if (self->debug_elf != NULL)
+    elf_end (self->debug_elf);
+  if (self->debug_fd >= 0)
+    close (self->debug_fd);
   if (self->elf != NULL)
     elf_end (self->elf);
   if (self->fd >= 0)
@@ -57,6 +64,7 @@ read_loads (SpElfImage *self)
 /* The functions of one symbol table section. */
 static void
 read_symbol_table (SpElfImage *self,
+                   Elf *elf,
                    Elf_Scn *scn,
                    const GElf_Shdr *header)
 {
@@ -72,7 +80,7 @@ read_symbol_table (SpElfImage *self,
       if (gelf_getsym (data, (int) i, &sym) == NULL)
         continue;
       type = GELF_ST_TYPE (sym.st_info);
-      name = elf_strptr (self->elf, header->sh_link, sym.st_name);
+      name = elf_strptr (elf, header->sh_link, sym.st_name);
       if (name == NULL || name[0] == '\0' || sym.st_shndx == SHN_UNDEF
           || (type != STT_FUNC && type != STT_GNU_IFUNC))
         continue;
@@ -81,18 +89,19 @@ read_symbol_table (SpElfImage *self,
     }
 }
 
-/* .symtab when there is one (it holds the static functions too), else
- * .dynsym. */
-static void
-read_symbols (SpElfImage *self)
+/* .symtab when elf has one (it holds the static functions too), else
+ * .dynsym unless only_symtab; TRUE when .symtab was read. */
+static gboolean
+read_symbols (SpElfImage *self,
+              Elf *elf,
+              gboolean only_symtab)
 {
   Elf_Scn *dynsym = NULL;
   GElf_Shdr dynsym_header;
   gboolean found = FALSE;
   Elf_Scn *scn = NULL;
 
-  self->symbols = _sp_symbol_ranges_new ();
-  while ((scn = elf_nextscn (self->elf, scn)) != NULL)
+  while ((scn = elf_nextscn (elf, scn)) != NULL)
     {
       GElf_Shdr header;
 
@@ -100,7 +109,7 @@ read_symbols (SpElfImage *self)
         continue;
       if (header.sh_type == SHT_SYMTAB)
         {
-          read_symbol_table (self, scn, &header);
+          read_symbol_table (self, elf, scn, &header);
           found = TRUE;
         }
       else if (header.sh_type == SHT_DYNSYM)
@@ -109,9 +118,10 @@ read_symbols (SpElfImage *self)
           dynsym_header = header;
         }
     }
-  if (!found && dynsym != NULL)
-    read_symbol_table (self, dynsym, &dynsym_header);
+  if (!found && !only_symtab && dynsym != NULL)
+    read_symbol_table (self, elf, dynsym, &dynsym_header);
   _sp_symbol_ranges_finish (self->symbols, FALSE);
+  return found;
 }
 
 static gboolean
@@ -136,6 +146,7 @@ sp_elf_image_open (const char *path,
   g_autoptr (SpElfImage) self = g_new0 (SpElfImage, 1);
   GElf_Ehdr ehdr;
 
+  self->debug_fd = -1;
   self->fd = _sp_file_open_regular (path, error);
   if (self->fd < 0 || !check_inode (self->fd, path, inode, error))
     return NULL;
@@ -150,8 +161,46 @@ sp_elf_image_open (const char *path,
   self->machine = ehdr.e_machine;
   self->names = g_string_chunk_new (4096);
   read_loads (self);
-  read_symbols (self);
+  self->symbols = _sp_symbol_ranges_new ();
+  self->has_symtab = read_symbols (self, self->elf, FALSE);
   return g_steal_pointer (&self);
+}
+
+gboolean
+sp_elf_image_has_symtab (SpElfImage *self)
+{
+  return self->has_symtab;
+}
+
+gboolean
+sp_elf_image_use_debug_symbols (SpElfImage *self,
+                                const char *debug_path,
+                                GError **error)
+{
+  g_autoptr (GArray) symbols = NULL;
+
+  g_return_val_if_fail (self->debug_elf == NULL, FALSE);
+  self->debug_fd = _sp_file_open_regular (debug_path, error);
+  if (self->debug_fd < 0)
+    return FALSE;
+  self->debug_elf = elf_begin (self->debug_fd, ELF_C_READ_MMAP, NULL);
+  if (self->debug_elf == NULL || elf_kind (self->debug_elf) != ELF_K_ELF)
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED, "%s: not an ELF file", debug_path);
+      return FALSE;
+    }
+  /* Its .symtab holds the .dynsym ones too: it replaces them. */
+  symbols = g_steal_pointer (&self->symbols);
+  self->symbols = _sp_symbol_ranges_new ();
+  if (!read_symbols (self, self->debug_elf, TRUE))
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED, "%s: no symbol table", debug_path);
+      g_array_unref (self->symbols);
+      self->symbols = g_steal_pointer (&symbols);
+      return FALSE;
+    }
+  self->has_symtab = TRUE;
+  return TRUE;
 }
 
 guint

@@ -5,8 +5,9 @@
  * the source and disassembly views also need what it keeps private: the
  * program headers (to go between the spool's file offsets and the ELF
  * virtual addresses objdump prints), the bytes of a function, and its
- * symbol's start and size. This reads them from the file alone (.symtab,
- * else .dynsym), opened as a regular file only (sp-file-private.h). */
+ * symbol's start and size. This reads them from the file (.symtab, else
+ * .dynsym), or for a stripped file from its separate debug file's
+ * .symtab, each opened as a regular file only (sp-file-private.h). */
 #pragma once
 
 #include <glib.h>
@@ -27,6 +28,19 @@ SpElfImage *sp_elf_image_open (const char *path,
                                guint64 inode,
                                GError **error);
 void sp_elf_image_free (SpElfImage *self);
+
+/* Whether the function symbols are a full .symtab, not only .dynsym
+ * (which lacks the static functions): FALSE for a stripped file. */
+gboolean sp_elf_image_has_symtab (SpElfImage *self);
+
+/* The function symbols of a stripped file from the .symtab of its
+ * separate debug file (sp_symbolizer_get_debug_file), which has the same
+ * virtual addresses; the code bytes still come from the file itself.
+ * FALSE and error when the debug file cannot be read or has no .symtab
+ * (the symbols stay as they were). */
+gboolean sp_elf_image_use_debug_symbols (SpElfImage *self,
+                                         const char *debug_path,
+                                         GError **error);
 
 /* e_machine (EM_X86_64, ...). */
 guint sp_elf_image_get_machine (SpElfImage *self);

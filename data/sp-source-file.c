@@ -75,6 +75,39 @@ sp_source_file_find (const char *dwarf_path,
   return NULL;
 }
 
+char *
+sp_source_file_fetch (const char *module,
+                      const char *dwarf_path,
+                      SpDebuginfodProgress progress,
+                      gpointer user_data,
+                      GCancellable *cancellable,
+                      GPtrArray *tried,
+                      GError **error)
+{
+  g_autoptr (GError) local_error = NULL;
+  g_autofree char *build_id = NULL;
+  char *path = NULL;
+
+  g_return_val_if_fail (module != NULL && dwarf_path != NULL, NULL);
+
+  if (!sp_debuginfod_is_enabled ())
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                   "no debuginfod server is set (DEBUGINFOD_URLS is empty)");
+      return NULL;
+    }
+  /* Servers know a source by the build-id of the code compiled from it. */
+  build_id = sp_debuginfod_build_id_of_file (module, &local_error);
+  if (build_id != NULL)
+    path = sp_debuginfod_find_source (build_id, dwarf_path, progress, user_data, cancellable, &local_error);
+  if (path != NULL)
+    return path;
+  if (tried != NULL)
+    g_ptr_array_add (tried, g_strdup_printf ("asked debuginfod: %s", local_error->message));
+  g_propagate_error (error, g_steal_pointer (&local_error));
+  return NULL;
+}
+
 GStrv
 sp_source_file_read_lines (const char *path,
                            GError **error)

@@ -442,6 +442,25 @@ sp_symbolizer_source_path (SpSymbolizer *self,
   return _sp_symbolizer_intern (self, canonical);
 }
 
+const char *
+sp_symbolizer_get_debug_file (SpSymbolizer *self,
+                              const SpModule *module)
+{
+  SpElfModule *elf_module;
+  const char *debug_file = NULL;
+
+  g_return_val_if_fail (self != NULL && module != NULL, NULL);
+
+  if (module->is_kernel || module->path == NULL || !is_file_path (module->path))
+    return NULL;
+  elf_module = lookup_module (self, module);
+  /* libdwfl looked for it when the file had no symbol table, or for DWARF. */
+  if (elf_module->mod == NULL
+      || dwfl_module_info (elf_module->mod, NULL, NULL, NULL, NULL, NULL, NULL, &debug_file) == NULL)
+    return NULL;
+  return _sp_symbolizer_intern (self, debug_file);
+}
+
 /* Problems about files in forgotten (a set of paths) go: reading the
  * files again finds them again, if they still hold. */
 static void

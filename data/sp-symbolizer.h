@@ -129,6 +129,14 @@ const char *sp_symbolizer_source_path (SpSymbolizer *self,
                                        guint64 vaddr,
                                        const char *file);
 
+/* The separate debug file the module's symbols and DWARF come from (found
+ * by sp-debug-file.c: on this machine, or in debuginfod's cache as the
+ * symbolizer's debuginfod mode allows), NULL when the module itself has
+ * them or none was found; owned by the symbolizer. For the disassembly
+ * of a stripped module, whose function bounds are only there. */
+const char *sp_symbolizer_get_debug_file (SpSymbolizer *self,
+                                          const SpModule *module);
+
 /* ---- debuginfod (sp-symbolizer-debuginfod.c, docs/DEBUGINFOD.md) ------- */
 
 /* What a module whose ELF has a build-id, but no symbols or no debug info

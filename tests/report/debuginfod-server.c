@@ -104,21 +104,26 @@ read_build_id (const char *path)
   return g_string_free (g_steal_pointer (&hex), FALSE);
 }
 
-/* hot.c compiled in served/ (so DWARF names served/hot.c), its debug info
- * split into served/hot.debug, the program stripped into bin/. */
+/* hot.c compiled as served/hot.c (so DWARF names that path), a symbolic
+ * link to src/hot.c, its debug info split into served/hot.debug, the
+ * program stripped into bin/. */
 static void
 build_program (SpTestDebuginfod *server)
 {
   g_autofree char *bin = g_build_filename (server->dir, "bin", NULL);
   g_autofree char *full = g_build_filename (server->served, "hot", NULL);
   g_autofree char *debug = g_build_filename (server->served, "hot.debug", NULL);
+  g_autofree char *src = g_build_filename (server->dir, "src", NULL);
   const char *cc = g_getenv ("CC") != NULL ? g_getenv ("CC") : "cc";
 
   g_assert_no_errno (g_mkdir_with_parents (server->served, 0755));
   g_assert_no_errno (g_mkdir_with_parents (bin, 0755));
+  g_assert_no_errno (g_mkdir_with_parents (src, 0755));
   server->source_path = g_build_filename (server->served, "hot.c", NULL);
+  server->source_file = g_build_filename (src, "hot.c", NULL);
   server->source_text = g_strdup (hot_source);
-  g_assert_true (g_file_set_contents (server->source_path, hot_source, -1, NULL));
+  g_assert_true (g_file_set_contents (server->source_file, hot_source, -1, NULL));
+  sp_test_debuginfod_show_source (server, TRUE);
   server->program = g_build_filename (bin, "hot", NULL);
   run_or_fail (server->dir, "cc", (const char *const[]) { cc, "-g", "-O1", "-fno-omit-frame-pointer",
                                                            "-Wl,--build-id", "-o", full, server->source_path,
@@ -242,6 +247,22 @@ sp_test_debuginfod_use (SpTestDebuginfod *server,
 }
 
 void
+sp_test_debuginfod_show_source (SpTestDebuginfod *server,
+                                gboolean shown)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GFile) link = g_file_new_for_path (server->source_path);
+
+  if (!shown)
+    {
+      g_assert_no_errno (g_unlink (server->source_path));
+      return;
+    }
+  g_file_make_symbolic_link (link, server->source_file, NULL, &error);
+  g_assert_no_error (error);
+}
+
+void
 sp_test_debuginfod_stop (SpTestDebuginfod *server)
 {
   if (server == NULL)
@@ -254,6 +275,7 @@ sp_test_debuginfod_stop (SpTestDebuginfod *server)
   g_free (server->served);
   g_free (server->program);
   g_free (server->source_path);
+  g_free (server->source_file);
   g_free (server->source_text);
   g_free (server->build_id);
   g_free (server->url);

@@ -7,7 +7,9 @@
  * (which fetches in place) and in the window's analysis (which lists what
  * is missing; a queue fetches it in the background, then the analysis
  * resolves again); its source
- * comes from the server; a fetch can be cancelled. Skips only when the
+ * comes from the server, and `stackpulse-report annotate` shows the source
+ * and instructions of the stripped program with what the server has; a
+ * fetch can be cancelled. Skips only when the
  * debuginfod program is not installed. */
 #include <glib.h>
 #include <glib/gstdio.h>
@@ -101,6 +103,139 @@ test_report_names (void)
 
     assert_unresolved (result);
   }
+}
+
+/* ---- annotate: the stripped program's source and instructions ---------- */
+
+static SpChildResult *
+annotate (const char *const *options)
+{
+  g_autoptr (GPtrArray) args = g_ptr_array_new ();
+  SpChildResult *result;
+
+  g_ptr_array_add (args, (char *) "annotate");
+  for (guint i = 0; options[i] != NULL; i++)
+    g_ptr_array_add (args, (char *) options[i]);
+  g_ptr_array_add (args, (char *) "debuginfod_spin_inner");
+  g_ptr_array_add (args, (char *) recording->spool);
+  g_ptr_array_add (args, NULL);
+  result = sp_test_report_run (recording->dir, (const char *const *) args->pdata);
+  g_test_message ("stackpulse-report annotate %s:\n%s%s", options[0] != NULL ? options[0] : "", result->out,
+                  result->err);
+  g_assert_cmpint (result->exit_code, ==, 0);
+  return result;
+}
+
+/* The line marked hottest ("> 87.50%  87.50%     11      s += …"). */
+static char *
+hottest_line (const char *out)
+{
+  g_auto (GStrv) lines = g_strsplit (out, "\n", -1);
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (lines[i][0] == '>')
+      return g_strdup (lines[i]);
+  g_error ("no line is marked hottest in:\n%s", out);
+}
+
+/* Instruction rows ("  12.50%  12.50%     1139:  addsd  %xmm1,%xmm0   hot.c:11"). */
+static guint
+count_instructions (const char *out)
+{
+  g_auto (GStrv) lines = g_strsplit (out, "\n", -1);
+  g_autoptr (GRegex) row = g_regex_new ("^[> ] +[0-9.]+% +[0-9.]+% +[0-9a-f]+:  \\S", 0, 0, NULL);
+  guint n = 0;
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    n += g_regex_match (row, lines[i], 0, NULL);
+  return n;
+}
+
+/* The source only on the server: annotate fetches the debug file (names,
+ * lines, the function's bounds in the stripped program) and the source. */
+static void
+test_report_annotate (void)
+{
+  g_autofree char *cache = NULL;
+  g_autofree char *hottest = NULL;
+  g_autoptr (SpChildResult) source = NULL;
+  g_autoptr (SpChildResult) instructions = NULL;
+
+  if (!sp_test_case_needs_perf ())
+    return;
+  record_program ();
+  cache = use_server_with_new_cache ();
+  sp_test_debuginfod_show_source (server, FALSE);
+  source = annotate ((const char *const[]) { NULL });
+  instructions = annotate ((const char *const[]) { "--asm", NULL });
+  sp_test_debuginfod_show_source (server, TRUE);
+
+  sp_test_assert_contains (source->err, "stackpulse-report: fetching debug info for hot (build-id ");
+  sp_test_assert_contains (source->err, "stackpulse-report: fetching source file ");
+  sp_test_assert_contains (source->err, server->source_path);
+  g_assert_null (strstr (source->err, "not found"));
+  sp_test_assert_contains (source->out, "debuginfod_spin_inner (long n)");
+  sp_test_assert_contains (source->out, "double s = 0;");
+  /* The loop (its test, or its body) is the hot line. */
+  hottest = hottest_line (source->out);
+  g_assert_true (strstr (hottest, "s += (double) i * 0.5 + sink;") != NULL
+                 || strstr (hottest, "for (long i = 0; i < n; i++)") != NULL);
+
+  /* The code from the stripped program, its bounds from the debug file. */
+  sp_test_assert_contains (instructions->out, "debuginfod_spin_inner  [");
+  g_assert_cmpuint (count_instructions (instructions->out), >=, 4);
+  sp_test_assert_contains (instructions->out, "hot.c:1");
+  g_free (hottest);
+  hottest = hottest_line (instructions->out);
+  g_assert_true (g_regex_match_simple ("^> +[0-9.]+% +[0-9.]+% +[0-9a-f]+:  ", hottest, 0, 0));
+  g_assert_null (strstr (instructions->err, "no symbol with a size"));
+}
+
+/* The debug file beside the program (found without debuginfod), the
+ * source nowhere here: the message says where it looked, and, when the
+ * servers were asked, what they answered. */
+static void
+test_report_annotate_missing_source (void)
+{
+  g_autofree char *served = g_build_filename (server->served, "hot.debug", NULL);
+  g_autofree char *beside = g_strconcat (server->program, ".debug", NULL);
+  g_autofree char *cache = NULL;
+  g_autoptr (SpChildResult) off = NULL;
+  g_autoptr (SpChildResult) off_asm = NULL;
+  g_autoptr (SpChildResult) refused = NULL;
+  g_autoptr (GFile) from = g_file_new_for_path (served);
+  g_autoptr (GFile) to = g_file_new_for_path (beside);
+  g_autoptr (GError) error = NULL;
+
+  if (!sp_test_case_needs_perf ())
+    return;
+  record_program ();
+  cache = use_server_with_new_cache ();
+  g_file_copy (from, to, G_FILE_COPY_NONE, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  sp_test_debuginfod_show_source (server, FALSE);
+  off = annotate ((const char *const[]) { "--no-debuginfod", NULL });
+  off_asm = annotate ((const char *const[]) { "--no-debuginfod", "--asm", NULL });
+  /* A server that does not answer (nothing listens on port 1). */
+  g_setenv ("DEBUGINFOD_URLS", "http://127.0.0.1:1", TRUE);
+  refused = annotate ((const char *const[]) { NULL });
+  sp_test_debuginfod_show_source (server, TRUE);
+  g_assert_no_errno (g_unlink (beside));
+
+  sp_test_assert_contains (off->err, "stackpulse-report: source file ");
+  sp_test_assert_contains (off->err, " not found (looked at ");
+  sp_test_assert_contains (off->err, server->source_path);
+  g_assert_null (strstr (off->err, "debuginfod"));
+  g_assert_null (strstr (off->out, "debuginfod_spin_inner (long n)"));
+  sp_test_assert_contains (off->out, "%");
+
+  sp_test_assert_contains (off_asm->out, "debuginfod_spin_inner  [");
+  g_assert_cmpuint (count_instructions (off_asm->out), >=, 4);
+
+  sp_test_assert_contains (refused->err, " not found (looked at ");
+  sp_test_assert_contains (refused->err, ", asked debuginfod: ");
+  sp_test_assert_contains (refused->err, "http://127.0.0.1:1");
+  g_assert_null (strstr (refused->out, "debuginfod_spin_inner (long n)"));
 }
 
 static void
@@ -423,6 +558,8 @@ main (int argc,
     }
   server = sp_test_debuginfod_start ();
   g_test_add_func ("/debuginfod/report/names", test_report_names);
+  g_test_add_func ("/debuginfod/report/annotate", test_report_annotate);
+  g_test_add_func ("/debuginfod/report/annotate-missing-source", test_report_annotate_missing_source);
   g_test_add_func ("/debuginfod/source", test_source);
   g_test_add_func ("/debuginfod/debuginfo", test_debuginfo);
   g_test_add_func ("/debuginfod/cancel", test_cancel);
