@@ -30,3 +30,22 @@ void sp_report_threads (SpProfile *profile, const SpFilter *filter, gboolean tsv
  * per-thread keys (blocked_ns, runnable_ns, switches: whole-recording
  * totals): there are no thread states, and the side file has them. */
 gboolean sp_report_threads_from_side_file (SpProfile *profile);
+
+/* annotate: a function's source lines (or, with asm_view, instructions)
+ * with self and total. */
+typedef struct {
+  const char *function;
+  const char *module;        /* NULL, or the module (path or file name) among several */
+  gboolean    asm_view;
+  gboolean    tsv;
+  char      **source_dirs;   /* --source-dir values (DIR or BUILD_PREFIX=DIR), NULL-terminated or NULL */
+} SpAnnotateOptions;
+
+/* Prints the annotation; returns the exit status: 1 for no such function,
+ * 2 when it is ambiguous (several names, or modules without
+ * options->module: the places are listed on err). */
+int sp_report_annotate (SpProfile *profile,
+                        const SpFilter *filter,
+                        const SpAnnotateOptions *options,
+                        FILE *out,
+                        FILE *err);

@@ -23,11 +23,14 @@ static const char usage_text[] =
   "  top FILE            flat list: self %, total %, samples, function, module\n"
   "  tree FILE           indented call tree with total and self (--bottom-up, --min-percent)\n"
   "  callers FUNC FILE   who calls FUNC;  callees FUNC FILE: what FUNC calls\n"
+  "  annotate FUNC FILE  FUNC's source lines with self and total shares; --asm: its\n"
+  "                      instructions (addresses as objdump -d prints them); --tsv,\n"
+  "                      --module M (FUNC in several modules), --source-dir DIR\n"
   "  collapsed FILE      folded stacks for flamegraph.pl, speedscope, inferno\n"
   "  threads FILE        one row per thread: samples, CPU, off-CPU and wall time (--tsv)\n"
   "  dump FILE           every record of the spool as canonical text\n"
   "\n"
-  "--metric cpu|off-cpu|wall (top, tree, callers, callees, collapsed): on-CPU samples\n"
+  "--metric cpu|off-cpu|wall (top, tree, callers, callees, collapsed, annotate): on-CPU samples\n"
   "(the default), time off the CPU on its blocking stack, or both as wall-clock time;\n"
   "off-cpu and wall need a recording made with stackpulse-record --off-cpu.\n";
 
@@ -49,6 +52,9 @@ typedef struct {
   int        limit;
   SpMetric   metric;
   gboolean   tsv;
+  gboolean   asm_view;
+  char      *module;
+  char     **source_dirs;
 } Options;
 
 /* The commands, and whether a function comes before the file. */
@@ -63,6 +69,7 @@ static const Command commands[] = {
   { "tree", FALSE },
   { "callers", TRUE },
   { "callees", TRUE },
+  { "annotate", TRUE },
   { "collapsed", FALSE },
   { "threads", FALSE },
   { "dump", FALSE },
@@ -428,17 +435,23 @@ static gboolean
 check_command_options (const char *command,
                        const Options *o)
 {
-  static const char *const weighed[] = { "top", "tree", "callers", "callees", "collapsed", NULL };
+  static const char *const weighed[] = { "top", "tree", "callers", "callees", "collapsed", "annotate", NULL };
+  gboolean annotate = g_str_equal (command, "annotate");
 
   if (o->metric != SP_METRIC_CPU && !g_strv_contains (weighed, command))
     {
-      fprintf (stderr, "stackpulse-report: --metric is for top, tree, callers, callees and collapsed, not %s\n",
-               command);
+      fprintf (stderr, "stackpulse-report: --metric is for top, tree, callers, callees, collapsed and annotate, "
+               "not %s\n", command);
       return FALSE;
     }
-  if (o->tsv && !g_str_equal (command, "threads"))
+  if (o->tsv && !g_str_equal (command, "threads") && !annotate)
     {
-      fprintf (stderr, "stackpulse-report: --tsv is for threads, not %s\n", command);
+      fprintf (stderr, "stackpulse-report: --tsv is for threads and annotate, not %s\n", command);
+      return FALSE;
+    }
+  if ((o->asm_view || o->module != NULL || o->source_dirs != NULL) && !annotate)
+    {
+      fprintf (stderr, "stackpulse-report: --asm, --module and --source-dir are for annotate, not %s\n", command);
       return FALSE;
     }
   return TRUE;
@@ -477,9 +490,9 @@ run (const char *command,
   if (!check_off_cpu (profile, command, o))
     return 1;
   sp_profile_set_inline_frames (profile, !o->no_inline);
-  /* The reports print no source lines: without inline frames, DWARF has
-   * nothing to give them. */
-  sp_profile_set_dwarf (profile, !o->no_inline);
+  /* The reports but annotate print no source lines: without inline
+   * frames, DWARF has nothing to give them. */
+  sp_profile_set_dwarf (profile, !o->no_inline || g_str_equal (command, "annotate"));
   filter = make_filter (profile, o, o->metric != SP_METRIC_CPU || g_str_equal (command, "threads"), &ok);
   if (!ok)
     return 1;
@@ -494,6 +507,13 @@ run (const char *command,
     ok = sp_export_collapsed (profile, filter, stdout);
   else if (g_str_equal (command, "threads"))
     sp_report_threads (profile, filter, o->tsv, stdout);
+  else if (g_str_equal (command, "annotate"))
+    {
+      SpAnnotateOptions annotate = { function, o->module, o->asm_view, o->tsv, o->source_dirs };
+      int status = sp_report_annotate (profile, filter, &annotate, stdout, stderr);
+
+      return status == 0 && fflush (stdout) != 0 ? 1 : status;
+    }
   else if (!sp_report_callers_callees (profile, filter, function, g_str_equal (command, "callers"), stdout))
     {
       fprintf (stderr, "stackpulse-report: no function named '%s'\n", function);
@@ -564,7 +584,11 @@ main (int argc,
     { "limit", 0, 0, G_OPTION_ARG_CALLBACK, parse_limit, "top: at most N rows (0: all)", "N" },
     { "metric", 0, 0, G_OPTION_ARG_CALLBACK, parse_metric, "What weighs: cpu (samples), off-cpu or wall (time)",
       "cpu|off-cpu|wall" },
-    { "tsv", 0, 0, G_OPTION_ARG_NONE, &o.tsv, "threads: tab-separated, with a header line", NULL },
+    { "tsv", 0, 0, G_OPTION_ARG_NONE, &o.tsv, "threads, annotate: tab-separated, with a header line", NULL },
+    { "asm", 0, 0, G_OPTION_ARG_NONE, &o.asm_view, "annotate: the instructions, not the source lines", NULL },
+    { "module", 0, 0, G_OPTION_ARG_STRING, &o.module, "annotate: FUNC in module M (a path or file name)", "M" },
+    { "source-dir", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o.source_dirs,
+      "annotate: look for sources under DIR (or replace the build path prefix P: P=DIR)", "DIR" },
     { NULL },
   };
   g_autoptr (GOptionContext) context = g_option_context_new ("[COMMAND] FILE.spool");
@@ -604,5 +628,7 @@ main (int argc,
   g_strfreev (o.merge);
   g_strfreev (o.drop);
   g_strfreev (o.collapse_module);
+  g_free (o.module);
+  g_strfreev (o.source_dirs);
   return status;
 }

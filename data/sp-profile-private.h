@@ -10,6 +10,7 @@
 
 #include "sp-profile.h"
 #include "sp-sample-index.h"
+#include "sp-symbolizer.h"
 
 typedef struct _SpTreeSkeleton SpTreeSkeleton;
 
@@ -21,3 +22,7 @@ SpTreeSkeleton **_sp_profile_get_skeleton_slot (SpProfile *self);
 
 /* The profile's own time-sorted index, brought up to date. */
 SpSampleIndex *_sp_profile_get_sample_index (SpProfile *self);
+
+/* The profile's symbolizer, for the file and line of each inline level
+ * (sp-annotation.c): the worker's, like the rest. */
+SpSymbolizer *_sp_profile_get_symbolizer (SpProfile *self);

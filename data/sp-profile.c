@@ -437,6 +437,12 @@ _sp_profile_get_skeleton_slot (SpProfile *self)
   return &self->skeleton;
 }
 
+SpSymbolizer *
+_sp_profile_get_symbolizer (SpProfile *self)
+{
+  return self->symbolizer;
+}
+
 SpSampleIndex *
 _sp_profile_get_sample_index (SpProfile *self)
 {

@@ -389,3 +389,52 @@ sp_symbolizer_set_dwarf (SpSymbolizer *self,
 {
   self->no_dwarf = !use_dwarf;
 }
+
+/* ---- Source paths (the annotations) ------------------------------------ */
+
+/* Here rather than at the top: only this part reads DWARF attributes. */
+#include <dwarf.h>
+
+/* The unit holding a module address: through .debug_aranges, else
+ * (clang writes none) each unit's own ranges. */
+static Dwarf_Die *
+unit_at (Dwfl_Module *mod,
+         Dwarf_Addr address,
+         Dwarf_Addr *bias)
+{
+  Dwarf_Die *cudie = dwfl_module_addrdie (mod, address, bias);
+
+  if (cudie != NULL)
+    return cudie;
+  while ((cudie = dwfl_module_nextcu (mod, cudie, bias)) != NULL)
+    if (dwarf_haspc (cudie, address - *bias) > 0)
+      return cudie;
+  return NULL;
+}
+
+const char *
+sp_symbolizer_source_path (SpSymbolizer *self,
+                           const SpModule *module,
+                           guint64 vaddr,
+                           const char *file)
+{
+  g_autofree char *joined = NULL;
+  g_autofree char *canonical = NULL;
+  SpElfModule *elf_module;
+  Dwarf_Attribute attr;
+  const char *comp_dir;
+  Dwarf_Die *cudie;
+  Dwarf_Addr bias;
+
+  if (file == NULL || g_path_is_absolute (file) || module == NULL || module->is_kernel || module->path == NULL
+      || !is_file_path (module->path))
+    return file;
+  elf_module = lookup_module (self, module);
+  if (elf_module->mod == NULL || !elf_module->has_dwarf
+      || (cudie = unit_at (elf_module->mod, vaddr + elf_module->bias, &bias)) == NULL
+      || (comp_dir = dwarf_formstring (dwarf_attr (cudie, DW_AT_comp_dir, &attr))) == NULL)
+    return file;
+  joined = g_build_filename (comp_dir, file, NULL);
+  canonical = g_canonicalize_filename (joined, NULL);
+  return _sp_symbolizer_intern (self, canonical);
+}

@@ -119,6 +119,16 @@ const GArray *sp_symbolizer_get_problem_details (SpSymbolizer *self);
  * and frees them with the array: for another thread to keep. */
 GArray *sp_symbol_problems_copy (const GArray *problems);
 
+/* A source file as DWARF names it (file: an SpSymbolFrame's) made
+ * absolute: a relative name is relative to the compilation directory of
+ * the unit holding vaddr (the module's ELF virtual address), and ".."
+ * is folded away. file itself when it is absolute or nothing is known;
+ * the result is owned by the symbolizer. */
+const char *sp_symbolizer_source_path (SpSymbolizer *self,
+                                       const SpModule *module,
+                                       guint64 vaddr,
+                                       const char *file);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpSymbolizer, sp_symbolizer_free)
 
 G_END_DECLS

@@ -1,0 +1,380 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sp-report-annotate.c: stackpulse-report annotate, a function's source
+ * lines or instructions with their self and total.
+ *
+ * The numbers come from data/sp-annotation.c (costs per address and
+ * line) and data/sp-disassembly.c (instructions); this file finds the
+ * function, chooses its place, reads the source (data/sp-source-file.c)
+ * and prints. Shares are of the function's total (as perf annotate gives
+ * shares of the function's samples); with a time metric, seconds follow. */
+#include "sp-report.h"
+
+#include <string.h>
+
+#include "sp-annotation.h"
+#include "sp-disassembly.h"
+#include "sp-function-list.h"
+#include "sp-source-file.h"
+
+/* Lines shown before the first line with a cost, and after the last. */
+#define CONTEXT_LINES 2
+
+static double
+share (guint64 part,
+       guint64 whole)
+{
+  return whole > 0 ? 100.0 * (double) part / (double) whole : 0.0;
+}
+
+/* A text as one TSV field: no tabs or line breaks. */
+static char *
+field_of (const char *text)
+{
+  char *field = g_strdup (text != NULL ? text : "");
+
+  g_strdelimit (field, "\t\n\r", ' ');
+  return field;
+}
+
+/* The cost columns of a text row: shares, then seconds with a time metric;
+ * the hottest row gets the marker. */
+static void
+print_costs (SpAnnotation *annotation,
+             guint64 self_cost,
+             guint64 total_cost,
+             gboolean hottest,
+             FILE *out)
+{
+  guint64 whole = sp_annotation_get_total (annotation);
+
+  fprintf (out, "%s %7.2f%% %7.2f%%", hottest ? ">" : " ", share (self_cost, whole), share (total_cost, whole));
+  if (sp_annotation_get_metric (annotation) != SP_METRIC_CPU)
+    fprintf (out, " %10.3f %10.3f", self_cost / 1e9, total_cost / 1e9);
+}
+
+static void
+print_tsv_costs (SpAnnotation *annotation,
+                 guint64 self_cost,
+                 guint64 total_cost,
+                 FILE *out)
+{
+  guint64 whole = sp_annotation_get_total (annotation);
+
+  fprintf (out, "%" G_GUINT64_FORMAT "\t%" G_GUINT64_FORMAT "\t%.2f\t%.2f", self_cost, total_cost,
+           share (self_cost, whole), share (total_cost, whole));
+}
+
+/* Which of n costs to mark as the hottest: the most self, else (no self
+ * anywhere: the function only calls) the most total. */
+typedef struct {
+  guint   best;
+  guint64 best_self;
+  guint64 best_total;
+} Hottest;
+
+static void
+hottest_consider (Hottest *h,
+                  guint index,
+                  guint64 self_cost,
+                  guint64 total_cost)
+{
+  if (self_cost + total_cost == 0)
+    return;
+  if (h->best == G_MAXUINT || self_cost > h->best_self || (self_cost == h->best_self && total_cost > h->best_total))
+    *h = (Hottest) { index, self_cost, total_cost };
+}
+
+/* ---- Source ------------------------------------------------------------- */
+
+/* The line rows' first and last line, with a little context. */
+static void
+line_span (SpAnnotation *annotation,
+           const SpAnnotationFile *file,
+           gboolean own,
+           guint n_text,
+           guint *first,
+           guint *last)
+{
+  *first = file->lines[0].line;
+  *last = file->lines[file->n_lines - 1].line;
+  if (own && sp_annotation_get_decl_line (annotation) > 0)
+    *first = MIN (*first, sp_annotation_get_decl_line (annotation));
+  *first = *first > CONTEXT_LINES ? *first - CONTEXT_LINES : 1;
+  *last += CONTEXT_LINES;
+  if (n_text > 0)
+    *last = MIN (*last, MAX (n_text, *first));
+}
+
+static GStrv
+read_source (const char *path,
+             const SpAnnotateOptions *options,
+             FILE *err)
+{
+  g_autoptr (GPtrArray) tried = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *found = sp_source_file_find (path, (const char *const *) options->source_dirs, tried);
+  g_autoptr (GError) error = NULL;
+  GStrv lines;
+
+  if (found == NULL)
+    {
+      g_autofree char *where = NULL;
+
+      g_ptr_array_add (tried, NULL);
+      where = g_strjoinv (", ", (char **) tried->pdata);
+      fprintf (err, "stackpulse-report: source file %s not found (looked at %s); "
+               "give the folder it is in with --source-dir DIR (or --source-dir BUILD_PREFIX=DIR)\n", path, where);
+      return NULL;
+    }
+  lines = sp_source_file_read_lines (found, &error);
+  if (lines == NULL)
+    fprintf (err, "stackpulse-report: %s\n", error->message);
+  return lines;
+}
+
+static void
+print_source_file (SpAnnotation *annotation,
+                   guint index,
+                   const SpAnnotateOptions *options,
+                   FILE *out,
+                   FILE *err)
+{
+  guint n_files;
+  const SpAnnotationFile *file = &sp_annotation_get_files (annotation, &n_files)[index];
+  g_auto (GStrv) text = read_source (file->path, options, err);
+  guint n_text = text != NULL ? g_strv_length (text) : 0;
+  Hottest hottest = { G_MAXUINT, 0, 0 };
+  guint first, last, next = 0;
+
+  for (guint i = 0; i < file->n_lines; i++)
+    hottest_consider (&hottest, file->lines[i].line, file->lines[i].self, file->lines[i].total);
+  line_span (annotation, file, index == 0, n_text, &first, &last);
+  if (!options->tsv)
+    fprintf (out, "\n%s\n", file->path);
+  for (guint line = first; line <= last; line++)
+    {
+      const SpAnnotationLine *row = next < file->n_lines && file->lines[next].line == line ? &file->lines[next++] : NULL;
+      const char *line_text = line <= n_text ? text[line - 1] : "";
+
+      /* Without the text, only the lines with a cost. */
+      if (row == NULL && text == NULL)
+        continue;
+      if (options->tsv)
+        {
+          g_autofree char *field = field_of (line_text);
+
+          fprintf (out, "%s\t%u\t", file->path, line);
+          print_tsv_costs (annotation, row ? row->self : 0, row ? row->total : 0, out);
+          fprintf (out, "\t%s\n", field);
+          continue;
+        }
+      if (row != NULL)
+        print_costs (annotation, row->self, row->total, line == hottest.best, out);
+      else
+        fprintf (out, "%*s", sp_annotation_get_metric (annotation) != SP_METRIC_CPU ? 40 : 18, "");
+      fprintf (out, " %6u  %s\n", line, line_text);
+    }
+}
+
+static void
+print_source (SpAnnotation *annotation,
+              const SpAnnotateOptions *options,
+              FILE *out,
+              FILE *err)
+{
+  guint n_files;
+
+  sp_annotation_get_files (annotation, &n_files);
+  if (n_files == 0)
+    fprintf (err, "stackpulse-report: %s has no source lines (no debug info: install its -dbgsym package, "
+             "or see --asm)\n", sp_annotation_get_function (annotation));
+  if (options->tsv)
+    fprintf (out, "file\tline\tself\ttotal\tself_pct\ttotal_pct\ttext\n");
+  for (guint i = 0; i < n_files; i++)
+    print_source_file (annotation, i, options, out, err);
+}
+
+/* ---- Instructions ----------------------------------------------------------- */
+
+/* "call   1040 <memcpy@plt>", as objdump writes a call. */
+static char *
+instruction_text (const SpInstruction *insn)
+{
+  if (insn->callee != NULL)
+    return g_strdup_printf ("%s <%s>", insn->text, insn->callee);
+  return g_strdup (insn->text);
+}
+
+static char *
+source_of (const SpInstruction *insn)
+{
+  g_autofree char *base = insn->file != NULL ? g_path_get_basename (insn->file) : NULL;
+
+  return base != NULL && insn->line > 0 ? g_strdup_printf ("%s:%u", base, insn->line) : g_strdup ("");
+}
+
+static void
+print_instruction (SpAnnotation *annotation,
+                   const SpInstruction *insn,
+                   gboolean hottest,
+                   gboolean tsv,
+                   FILE *out)
+{
+  g_autofree char *text = instruction_text (insn);
+  g_autofree char *source = source_of (insn);
+
+  if (tsv)
+    {
+      g_autofree char *field = field_of (text);
+
+      fprintf (out, "%" G_GINT64_MODIFIER "x\t", insn->vaddr);
+      print_tsv_costs (annotation, insn->self, insn->total, out);
+      fprintf (out, "\t%u\t%s\t%s\n", insn->line, insn->file != NULL ? insn->file : "", field);
+      return;
+    }
+  print_costs (annotation, insn->self, insn->total, hottest, out);
+  fprintf (out, " %8" G_GINT64_MODIFIER "x:  %-40s %s\n", insn->vaddr, text, source);
+}
+
+static gboolean
+print_place (SpProfile *profile,
+             SpAnnotation *annotation,
+             guint place,
+             gboolean tsv,
+             FILE *out,
+             FILE *err)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SpDisassembly) disassembly = sp_disassembly_new (profile, annotation, place, &error);
+  Hottest hottest = { G_MAXUINT, 0, 0 };
+  const SpInstruction *insns;
+  guint n;
+
+  if (disassembly == NULL)
+    {
+      fprintf (err, "stackpulse-report: %s\n", error->message);
+      return FALSE;
+    }
+  insns = sp_disassembly_get_instructions (disassembly, &n);
+  for (guint i = 0; i < n; i++)
+    hottest_consider (&hottest, i, insns[i].self, insns[i].total);
+  if (!tsv)
+    fprintf (out, "\n%s  [%s]  at %" G_GINT64_MODIFIER "x, %" G_GUINT64_FORMAT " bytes\n",
+             sp_disassembly_get_function (disassembly), sp_annotation_get_places (annotation, &n)[place].module,
+             sp_disassembly_get_start (disassembly), sp_disassembly_get_size (disassembly));
+  insns = sp_disassembly_get_instructions (disassembly, &n);
+  for (guint i = 0; i < n; i++)
+    print_instruction (annotation, &insns[i], i == hottest.best, tsv, out);
+  return TRUE;
+}
+
+/* Every place (in the one module chosen): the function itself, and each
+ * function it is inlined into. */
+static gboolean
+print_instructions (SpProfile *profile,
+                    SpAnnotation *annotation,
+                    const SpAnnotateOptions *options,
+                    FILE *out,
+                    FILE *err)
+{
+  guint n_places;
+  const SpAnnotationPlace *places = sp_annotation_get_places (annotation, &n_places);
+  gboolean ok = TRUE;
+
+  if (options->tsv)
+    fprintf (out, "address\tself\ttotal\tself_pct\ttotal_pct\tline\tfile\tinstruction\n");
+  for (guint i = 0; i < n_places; i++)
+    if (places[i].module[0] == '/')
+      ok &= print_place (profile, annotation, i, options->tsv, out, err);
+  return ok;
+}
+
+/* ---- The function ------------------------------------------------------------ */
+
+static void
+print_places (SpAnnotation *annotation,
+              FILE *err)
+{
+  guint n;
+  const SpAnnotationPlace *places = sp_annotation_get_places (annotation, &n);
+
+  for (guint i = 0; i < n; i++)
+    fprintf (err, "  %7.2f%%  in %s  [%s]\n", share (places[i].total, sp_annotation_get_total (annotation)),
+             places[i].function, places[i].module[0] != '\0' ? places[i].module : "no module");
+}
+
+/* Several names for a substring: the user must say which. */
+static gboolean
+check_one_name (SpProfile *profile,
+                GArray *ids,
+                const char *name,
+                FILE *err)
+{
+  const char *first = sp_profile_get_function (profile, g_array_index (ids, guint32, 0))->name;
+
+  for (guint i = 1; i < ids->len; i++)
+    if (!g_str_equal (sp_profile_get_function (profile, g_array_index (ids, guint32, i))->name, first))
+      {
+        fprintf (err, "stackpulse-report: '%s' names several functions; give one of them whole:\n", name);
+        for (guint j = 0; j < ids->len; j++)
+          fprintf (err, "  %s  [%s]\n", sp_profile_get_function (profile, g_array_index (ids, guint32, j))->name,
+                   sp_profile_get_function (profile, g_array_index (ids, guint32, j))->module);
+        return FALSE;
+      }
+  return TRUE;
+}
+
+static void
+print_header (SpAnnotation *annotation,
+              FILE *out)
+{
+  SpMetric metric = sp_annotation_get_metric (annotation);
+  guint64 all = sp_annotation_get_all (annotation);
+
+  fprintf (out, "%s: self %.2f%%, total %.2f%% of %s", sp_annotation_get_function (annotation),
+           share (sp_annotation_get_self (annotation), all), share (sp_annotation_get_total (annotation), all),
+           metric == SP_METRIC_CPU ? "the samples" : metric == SP_METRIC_OFF_CPU ? "the off-CPU time"
+                                                                                 : "the wall-clock time");
+  fprintf (out, "; below, shares of the function's total (> marks the hottest)\n");
+  fprintf (out, "%s   self%%  total%%%s\n", " ", metric != SP_METRIC_CPU ? "     self_s    total_s" : "");
+}
+
+int
+sp_report_annotate (SpProfile *profile,
+                    const SpFilter *filter,
+                    const SpAnnotateOptions *options,
+                    FILE *out,
+                    FILE *err)
+{
+  g_autoptr (SpStackCounts) counts = sp_stack_counts_new (profile, filter);
+  g_autoptr (GArray) ids = NULL;
+  g_autoptr (SpAnnotation) annotation = NULL;
+
+  /* Functions get their ids as the stacks' frames are resolved. */
+  g_array_unref (sp_function_list_new (profile, NULL, counts));
+  ids = sp_annotation_find_functions (profile, options->function, options->module);
+  if (ids->len == 0)
+    {
+      fprintf (err, "stackpulse-report: no function named '%s'%s%s%s\n", options->function,
+               options->module != NULL ? " in module '" : "", options->module != NULL ? options->module : "",
+               options->module != NULL ? "'" : "");
+      return 1;
+    }
+  if (!check_one_name (profile, ids, options->function, err))
+    return 2;
+  annotation = sp_annotation_new (profile, filter, counts, (const guint32 *) ids->data, ids->len);
+  if (sp_annotation_get_n_modules (annotation) > 1)
+    {
+      fprintf (err, "stackpulse-report: %s is in %u modules; choose one with --module NAME:\n",
+               sp_annotation_get_function (annotation), sp_annotation_get_n_modules (annotation));
+      print_places (annotation, err);
+      return 2;
+    }
+  if (sp_annotation_get_total (annotation) == 0)
+    fprintf (err, "stackpulse-report: %s has no samples in what is chosen\n", sp_annotation_get_function (annotation));
+  if (!options->tsv)
+    print_header (annotation, out);
+  if (options->asm_view)
+    return print_instructions (profile, annotation, options, out, err) ? 0 : 1;
+  print_source (annotation, options, out, err);
+  return 0;
+}

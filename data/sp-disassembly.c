@@ -1,0 +1,307 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sp-disassembly.c: a function's bytes through Capstone, with costs and lines. */
+#include "sp-disassembly.h"
+
+#include <capstone/capstone.h>
+#include <elf.h>
+#include <gio/gio.h>
+#include <string.h>
+
+#include "sp-elf-image.h"
+#include "sp-profile-private.h"
+
+#define MAX_DEPTH 32
+/* Larger than any function one reads instruction by instruction. */
+#define MAX_FUNCTION_SIZE ((guint64) 16 << 20)
+
+struct _SpDisassembly
+{
+  GStringChunk *strings;
+  const char   *function;
+  guint64       start;
+  guint64       size;
+  GArray       *instructions;  /* SpInstruction, by address */
+};
+
+void
+sp_disassembly_free (SpDisassembly *self)
+{
+  if (self == NULL)
+    return;
+  g_clear_pointer (&self->instructions, g_array_unref);
+  g_clear_pointer (&self->strings, g_string_chunk_free);
+  g_free (self);
+}
+
+/* The real function of place: the symbol holding one of its addresses,
+ * else the one named like it. */
+static gboolean
+find_function (SpElfImage *image,
+               SpAnnotation *annotation,
+               guint place,
+               SpElfSymbol *symbol)
+{
+  guint n_addresses;
+  guint n_places;
+  const SpAnnotationAddress *addresses = sp_annotation_get_addresses (annotation, &n_addresses);
+  const SpAnnotationPlace *places = sp_annotation_get_places (annotation, &n_places);
+
+  for (guint i = 0; i < n_addresses; i++)
+    if (addresses[i].place == place && addresses[i].vaddr != 0
+        && sp_elf_image_symbol_at (image, addresses[i].vaddr, symbol))
+      return TRUE;
+  return sp_elf_image_find_symbol (image, places[place].function, symbol);
+}
+
+/* Where in the source an address is: the level of the annotated
+ * function when it is in the chain, else the innermost; and, for a call
+ * target, the real function's name. */
+typedef struct {
+  SpSymbolizer *symbolizer;
+  SpModule      module;
+  SpElfImage   *image;
+  SpAnnotation *annotation;
+} LineContext;
+
+static guint
+resolve_vaddr (LineContext *context,
+               guint64 vaddr,
+               SpSymbolFrame *frames)
+{
+  guint64 offset;
+
+  if (!sp_elf_image_vaddr_to_offset (context->image, vaddr, &offset))
+    return 0;
+  return sp_symbolizer_resolve (context->symbolizer, &context->module, offset, FALSE, frames, MAX_DEPTH);
+}
+
+static guint
+annotation_file_index (SpAnnotation *annotation,
+                       const char *path)
+{
+  guint n;
+  const SpAnnotationFile *files = sp_annotation_get_files (annotation, &n);
+
+  for (guint i = 0; path != NULL && i < n; i++)
+    if (g_str_equal (files[i].path, path))
+      return i;
+  return SP_ANNOTATION_NONE;
+}
+
+static void
+set_line (SpDisassembly *self,
+          LineContext *context,
+          SpInstruction *insn)
+{
+  SpSymbolFrame frames[MAX_DEPTH];
+  guint n = resolve_vaddr (context, insn->vaddr, frames);
+  const char *function = sp_annotation_get_function (context->annotation);
+  guint level = 0;
+
+  if (n == 0)
+    return;
+  for (guint i = 0; i < n; i++)
+    if (frames[i].function != NULL && g_str_equal (frames[i].function, function))
+      {
+        level = i;
+        break;
+      }
+  if (frames[level].file == NULL)
+    return;
+  insn->file = g_string_chunk_insert_const (self->strings,
+                                            sp_symbolizer_source_path (context->symbolizer, &context->module,
+                                                                       insn->vaddr, frames[level].file));
+  insn->line = frames[level].line;
+  insn->annotation_file = annotation_file_index (context->annotation, insn->file);
+}
+
+static void
+set_target (SpDisassembly *self,
+            LineContext *context,
+            csh handle,
+            const cs_insn *raw,
+            SpInstruction *insn)
+{
+  const cs_x86 *x86 = &raw->detail->x86;
+  SpSymbolFrame frames[MAX_DEPTH];
+  guint n;
+
+  insn->is_call = cs_insn_group (handle, raw, CS_GRP_CALL);
+  if ((!insn->is_call && !cs_insn_group (handle, raw, CS_GRP_JUMP)) || x86->op_count != 1
+      || x86->operands[0].type != X86_OP_IMM)
+    return;
+  insn->target = (guint64) x86->operands[0].imm;
+  /* The symbolizer knows PLT entries ("memcpy@plt") the symbol table lacks. */
+  if (insn->is_call && (n = resolve_vaddr (context, insn->target, frames)) > 0 && frames[n - 1].function != NULL)
+    insn->callee = g_string_chunk_insert_const (self->strings, frames[n - 1].function);
+}
+
+static void
+decode (SpDisassembly *self,
+        LineContext *context,
+        csh handle,
+        const guint8 *bytes)
+{
+  cs_insn *raw = NULL;
+  size_t n = cs_disasm (handle, bytes, self->size, self->start, 0, &raw);
+
+  for (size_t i = 0; i < n; i++)
+    {
+      SpInstruction insn = { 0 };
+      g_autofree char *text = g_strdup_printf ("%-6s %s", raw[i].mnemonic, raw[i].op_str);
+
+      insn.vaddr = raw[i].address;
+      insn.size = (guint8) MIN (raw[i].size, sizeof insn.bytes);
+      memcpy (insn.bytes, raw[i].bytes, insn.size);
+      insn.text = g_string_chunk_insert_const (self->strings, g_strchomp (text));
+      insn.annotation_file = SP_ANNOTATION_NONE;
+      set_target (self, context, handle, &raw[i], &insn);
+      set_line (self, context, &insn);
+      g_array_append_val (self->instructions, insn);
+    }
+  cs_free (raw, n);
+}
+
+/* Each address of the place into the instruction that holds it. */
+static void
+add_costs (SpDisassembly *self,
+           SpAnnotation *annotation,
+           guint place)
+{
+  guint n;
+  const SpAnnotationAddress *addresses = sp_annotation_get_addresses (annotation, &n);
+
+  for (guint i = 0; i < n; i++)
+    {
+      guint at;
+
+      if (addresses[i].place != place || addresses[i].vaddr == 0
+          || (at = sp_disassembly_find (self, addresses[i].vaddr)) == SP_ANNOTATION_NONE)
+        continue;
+      g_array_index (self->instructions, SpInstruction, at).self += addresses[i].self;
+      g_array_index (self->instructions, SpInstruction, at).total += addresses[i].total;
+    }
+}
+
+static gboolean
+disassemble (SpDisassembly *self,
+             LineContext *context,
+             const guint8 *bytes,
+             GError **error)
+{
+  csh handle;
+
+  if (cs_open (CS_ARCH_X86, CS_MODE_64, &handle) != CS_ERR_OK)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "Capstone cannot decode x86-64");
+      return FALSE;
+    }
+  cs_option (handle, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
+  cs_option (handle, CS_OPT_DETAIL, CS_OPT_ON);
+  decode (self, context, handle, bytes);
+  cs_close (&handle);
+  return TRUE;
+}
+
+static gboolean
+check_image (SpElfImage *image,
+             const char *path,
+             GError **error)
+{
+  if (sp_elf_image_get_machine (image) == EM_X86_64)
+    return TRUE;
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+               "%s: disassembly is for x86-64 code only (this file is for ELF machine %u)", path,
+               sp_elf_image_get_machine (image));
+  return FALSE;
+}
+
+SpDisassembly *
+sp_disassembly_new (SpProfile *profile,
+                    SpAnnotation *annotation,
+                    guint place,
+                    GError **error)
+{
+  guint n_places;
+  const SpAnnotationPlace *p = &sp_annotation_get_places (annotation, &n_places)[place];
+  g_autoptr (SpElfImage) image = NULL;
+  g_autoptr (SpDisassembly) self = NULL;
+  LineContext context = { _sp_profile_get_symbolizer (profile), { 0 }, NULL, annotation };
+  const guint8 *bytes;
+  SpElfSymbol symbol;
+
+  g_return_val_if_fail (place < n_places, NULL);
+  if ((image = sp_elf_image_open (p->module, p->inode, error)) == NULL || !check_image (image, p->module, error))
+    return NULL;
+  if (!find_function (image, annotation, place, &symbol) || symbol.size == 0 || symbol.size > MAX_FUNCTION_SIZE
+      || (bytes = sp_elf_image_get_bytes (image, symbol.start, symbol.size)) == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "%s: no symbol with a size for %s", p->module,
+                   p->function);
+      return NULL;
+    }
+  self = g_new0 (SpDisassembly, 1);
+  self->strings = g_string_chunk_new (4096);
+  self->function = g_string_chunk_insert_const (self->strings, symbol.name);
+  self->start = symbol.start;
+  self->size = symbol.size;
+  self->instructions = g_array_new (FALSE, TRUE, sizeof (SpInstruction));
+  context.module.path = p->module;
+  context.module.path_len = strlen (p->module);
+  context.module.inode = p->inode;
+  context.image = image;
+  if (!disassemble (self, &context, bytes, error))
+    return NULL;
+  add_costs (self, annotation, place);
+  return g_steal_pointer (&self);
+}
+
+const char *sp_disassembly_get_function (SpDisassembly *self) { return self->function; }
+guint64 sp_disassembly_get_start (SpDisassembly *self) { return self->start; }
+guint64 sp_disassembly_get_size (SpDisassembly *self) { return self->size; }
+
+const SpInstruction *
+sp_disassembly_get_instructions (SpDisassembly *self,
+                                 guint *n_instructions)
+{
+  *n_instructions = self->instructions->len;
+  return (const SpInstruction *) (gconstpointer) self->instructions->data;
+}
+
+guint
+sp_disassembly_find (SpDisassembly *self,
+                     guint64 vaddr)
+{
+  const SpInstruction *insns = (const SpInstruction *) (gconstpointer) self->instructions->data;
+  guint lo = 0;
+  guint hi = self->instructions->len;
+
+  /* The last instruction that starts at or before vaddr. */
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (insns[mid].vaddr <= vaddr)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (lo == 0 || vaddr - insns[lo - 1].vaddr >= insns[lo - 1].size)
+    return SP_ANNOTATION_NONE;
+  return lo - 1;
+}
+
+void
+sp_disassembly_get_line_instructions (SpDisassembly *self,
+                                      guint annotation_file,
+                                      guint line,
+                                      GArray *rows)
+{
+  for (guint i = 0; i < self->instructions->len; i++)
+    {
+      const SpInstruction *insn = &g_array_index (self->instructions, SpInstruction, i);
+
+      if (insn->annotation_file == annotation_file && insn->line == line)
+        g_array_append_val (rows, i);
+    }
+}

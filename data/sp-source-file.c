@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sp-source-file.c: a DWARF source path, mapped and read. */
+#include "sp-source-file.h"
+
+#include <string.h>
+
+#include "sp-file-private.h"
+
+/* Source files larger than this are not shown. */
+#define MAX_SOURCE_SIZE ((gsize) 64 << 20)
+
+static gboolean
+try_path (const char *path,
+          GPtrArray *tried)
+{
+  if (tried != NULL)
+    g_ptr_array_add (tried, g_strdup (path));
+  return g_file_test (path, G_FILE_TEST_IS_REGULAR);
+}
+
+/* "OLD=NEW": the path with OLD replaced, or NULL when it does not start
+ * with OLD. */
+static char *
+map_prefix (const char *dwarf_path,
+            const char *mapping)
+{
+  const char *equals = strchr (mapping, '=');
+  g_autofree char *old = NULL;
+
+  if (equals == NULL)
+    return NULL;
+  old = g_strndup (mapping, (gsize) (equals - mapping));
+  if (old[0] == '\0' || !g_str_has_prefix (dwarf_path, old))
+    return NULL;
+  return g_strconcat (equals + 1, dwarf_path + strlen (old), NULL);
+}
+
+/* The longest tail of dwarf_path that is a file under dir. */
+static char *
+find_tail (const char *dwarf_path,
+           const char *dir,
+           GPtrArray *tried)
+{
+  for (const char *tail = dwarf_path; tail != NULL; tail = strchr (tail + 1, '/'))
+    {
+      g_autofree char *candidate = g_build_filename (dir, tail, NULL);
+
+      if (try_path (candidate, tried))
+        return g_steal_pointer (&candidate);
+    }
+  return NULL;
+}
+
+char *
+sp_source_file_find (const char *dwarf_path,
+                     const char *const *dirs,
+                     GPtrArray *tried)
+{
+  if (try_path (dwarf_path, tried))
+    return g_strdup (dwarf_path);
+  for (guint i = 0; dirs != NULL && dirs[i] != NULL; i++)
+    {
+      g_autofree char *mapped = map_prefix (dwarf_path, dirs[i]);
+      char *found;
+
+      if (strchr (dirs[i], '=') != NULL)
+        {
+          if (mapped != NULL && try_path (mapped, tried))
+            return g_steal_pointer (&mapped);
+          continue;
+        }
+      if ((found = find_tail (dwarf_path, dirs[i], tried)) != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+GStrv
+sp_source_file_read_lines (const char *path,
+                           GError **error)
+{
+  g_autofree char *contents = NULL;
+  gsize length;
+  GStrv lines;
+  guint n;
+
+  if (!_sp_file_read_regular (path, MAX_SOURCE_SIZE, FALSE, &contents, &length, error))
+    return NULL;
+  lines = g_strsplit (contents, "\n", -1);
+  n = g_strv_length (lines);
+  /* A final line end ends the last line: no empty line after it. */
+  if (n > 0 && lines[n - 1][0] == '\0')
+    g_clear_pointer (&lines[n - 1], g_free);
+  /* CRLF line ends. */
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      gsize len = strlen (lines[i]);
+
+      if (len > 0 && lines[i][len - 1] == '\r')
+        lines[i][len - 1] = '\0';
+    }
+  return lines;
+}
