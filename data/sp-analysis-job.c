@@ -23,6 +23,7 @@ sp_analysis_job_free (SpAnalysisJob *job)
   g_clear_pointer (&job->last_threads, g_array_unref);
   g_clear_pointer (&job->last_states, sp_thread_states_unref);
   g_clear_pointer (&job->last_blocking_names, g_hash_table_unref);
+  g_clear_pointer (&job->source_dirs, sp_source_dirs_free);
   g_free (job);
 }
 
@@ -43,6 +44,7 @@ sp_analysis_result_free (SpAnalysisResult *result)
   g_clear_pointer (&result->threads, g_array_unref);
   g_clear_pointer (&result->states, sp_thread_states_unref);
   g_clear_pointer (&result->blocking_names, g_hash_table_unref);
+  g_clear_pointer (&result->source, sp_source_annotation_unref);
   sp_spool_summary_clear (&result->summary);
   g_free (result);
 }
@@ -136,6 +138,9 @@ aggregate (SpAnalysisJob *job,
   if (job->work & (SP_WORK_TREES | SP_WORK_BOTTOM_UP))
     result->bottom_up = sp_call_tree_new (job->profile, filter, counts, TRUE);
   find_callers (job, counts, result);
+  if ((job->work & SP_WORK_ANNOTATE) && job->annotated != SP_FUNCTION_LIST_ROOT)
+    result->source = sp_source_annotation_new (job->profile, filter, counts, job->annotated, job->place,
+                                               job->source_dirs);
 }
 
 /* What the timeline and the thread list need, when it changed. */

@@ -1,8 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sp-source-dirs.c: build path prefixes and the folders they are in now
- * (sp-source-dirs.h), kept in a key file's [prefixes] group. */
+ * (sp-source-dirs.h), kept in a key file's [prefixes] group; the files
+ * are looked for by sp-source-file.c, as the report's --source-dir does. */
 #include "sp-source-dirs.h"
 
+#include "sp-source-file.h"
+
+#include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #define GROUP "prefixes"
@@ -116,23 +121,6 @@ longest_first (gconstpointer a,
   return (int) strlen (*(const char *const *) b) - (int) strlen (*(const char *const *) a);
 }
 
-/* Tries candidate: appended to looked; TRUE when it is a regular file. */
-static gboolean
-try_path (char *candidate,
-          GPtrArray *looked,
-          char **found)
-{
-  if (looked != NULL && !g_ptr_array_find_with_equal_func (looked, candidate, g_str_equal, NULL))
-    g_ptr_array_add (looked, g_strdup (candidate));
-  if (!is_regular (candidate))
-    {
-      g_free (candidate);
-      return FALSE;
-    }
-  *found = candidate;
-  return TRUE;
-}
-
 char *
 sp_source_dirs_find (const SpSourceDirs *self,
                      const char *wanted,
@@ -140,27 +128,22 @@ sp_source_dirs_find (const SpSourceDirs *self,
                      GPtrArray *looked)
 {
   g_auto (GStrv) prefixes = g_key_file_get_keys (self->keys, GROUP, NULL, NULL);
-  char *found = NULL;
+  g_autoptr (GPtrArray) dirs = g_ptr_array_new_with_free_func (g_free);
 
-  if (g_path_is_absolute (wanted) && try_path (g_strdup (wanted), looked, &found))
-    return found;
+  /* The remembered prefixes of wanted as sp-source-file.h's "OLD=NEW"
+   * mappings, the longest first; then the extra folders, where the
+   * longest tail of wanted is looked for. */
   if (prefixes != NULL)
     qsort (prefixes, g_strv_length (prefixes), sizeof (char *), longest_first);
   for (guint i = 0; prefixes != NULL && prefixes[i] != NULL; i++)
     {
       g_autofree char *folder = g_key_file_get_string (self->keys, GROUP, prefixes[i], NULL);
 
-      if (folder != NULL && has_prefix (wanted, prefixes[i])
-          && try_path (g_build_filename (folder, wanted + strlen (prefixes[i]), NULL), looked, &found))
-        return found;
+      if (folder != NULL && has_prefix (wanted, prefixes[i]))
+        g_ptr_array_add (dirs, g_strconcat (prefixes[i], "=", folder, NULL));
     }
   for (guint i = 0; extra != NULL && extra[i] != NULL; i++)
-    {
-      /* An absolute name, by its base name only: a copy beside the recording. */
-      g_autofree char *tail = g_path_is_absolute (wanted) ? g_path_get_basename (wanted) : g_strdup (wanted);
-
-      if (try_path (g_build_filename (extra[i], tail, NULL), looked, &found))
-        return found;
-    }
-  return NULL;
+    g_ptr_array_add (dirs, g_strdup (extra[i]));
+  g_ptr_array_add (dirs, NULL);
+  return sp_source_file_find (wanted, (const char *const *) dirs->pdata, looked);
 }

@@ -36,12 +36,12 @@ gboolean sp_source_dirs_remember (SpSourceDirs *self,
                                   char **prefix,
                                   GError **error);
 
-/* Where wanted is: as named (if absolute), then under the folders
- * remembered for its prefixes (the longest prefix first), then under each
- * of the extra folders (may be NULL: the recording's folder, say), a
- * relative name as it is, an absolute one by its base name. Each path tried is appended to looked (may be
- * NULL), newly allocated. Returns the first regular file found (newly
- * allocated), or NULL. */
+/* Where wanted is: as named, then under the folders remembered for its
+ * prefixes (the longest prefix first), then under each of the extra
+ * folders (may be NULL: the recording's folder, say), where its longest
+ * tail that is there is taken (sp-source-file.h). Each path tried is
+ * appended to looked (may be NULL), newly allocated. Returns the first
+ * regular file found (newly allocated), or NULL. */
 char *sp_source_dirs_find (const SpSourceDirs *self,
                            const char *wanted,
                            const char *const *extra,
