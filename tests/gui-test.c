@@ -110,6 +110,33 @@ gui_test_render (GtkWidget *widget)
                                       &GRAPHENE_RECT_INIT (0, 0, width, height));
 }
 
+guint
+gui_test_alpha_at (GtkWidget *widget,
+                   int x,
+                   int y)
+{
+  g_autoptr (GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  g_autoptr (GtkSnapshot) snapshot = gtk_snapshot_new ();
+  g_autoptr (GskRenderNode) node = NULL;
+  g_autoptr (GdkTexture) texture = NULL;
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
+  g_autofree guint32 *pixels = NULL;
+
+  g_assert_cmpint (x, <, width);
+  g_assert_cmpint (y, <, height);
+  gdk_paintable_snapshot (paintable, snapshot, width, height);
+  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+  if (node == NULL)
+    return 0;
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (widget)), node,
+                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
+  pixels = g_new (guint32, (gsize) width * height);
+  gdk_texture_download (texture, (guchar *) pixels, (gsize) width * 4);
+  /* Cairo's ARGB32, in native order: alpha is the top byte. */
+  return pixels[(gsize) y * width + x] >> 24;
+}
+
 /* The share of the texture's pixels that differ from its most common
  * colour (the background), and how many colours it has (up to 1024). */
 static void

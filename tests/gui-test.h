@@ -18,6 +18,13 @@ const char *gui_test_screenshot_dir (void);
 /* What widget shows now, over its whole size (for pixel checks). */
 GdkTexture *gui_test_render (GtkWidget *widget);
 
+/* The alpha (0..255) of the pixel widget draws at (x, y), drawing it
+ * alone (without what is under it): 0 where it draws nothing there, or
+ * nothing at all (an empty label). Widget must have been drawn once. */
+guint gui_test_alpha_at (GtkWidget *widget,
+                         int x,
+                         int y);
+
 /* Fails the test when texture is (next to) blank: one colour over almost
  * all of it, as an unrealised or empty window would be. */
 void gui_test_assert_drawn (GdkTexture *texture,

@@ -108,6 +108,25 @@ pointer_test_click (GtkWidget *widget,
   pointer_test_release (widget, button);
 }
 
+/* Quicker than two clicks (each settles after its move, press and
+ * release): within GTK's double-click time, 400 ms. */
+void
+pointer_test_double_click (GtkWidget *widget,
+                           double x,
+                           double y)
+{
+  Display *xdisplay = xdisplay_of (widget);
+
+  pointer_test_move (widget, x, y);
+  for (guint i = 0; i < 4; i++)
+    {
+      XTestFakeButtonEvent (xdisplay, GDK_BUTTON_PRIMARY, i % 2 == 0, CurrentTime);
+      XSync (xdisplay, False);
+      window_test_run (0.03);
+    }
+  window_test_run (SETTLE_S);
+}
+
 void
 pointer_test_click_widget (GtkWidget *widget,
                            guint button)

@@ -39,6 +39,11 @@ void pointer_test_click (GtkWidget *widget,
                          double y,
                          guint button);
 
+/* Double-clicks the left button at (x, y) in widget's coordinates. */
+void pointer_test_double_click (GtkWidget *widget,
+                                double x,
+                                double y);
+
 /* Clicks the middle of widget. */
 void pointer_test_click_widget (GtkWidget *widget,
                                 guint button);
