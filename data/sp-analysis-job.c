@@ -138,7 +138,9 @@ aggregate (SpAnalysisJob *job,
   if (job->work & (SP_WORK_TREES | SP_WORK_BOTTOM_UP))
     result->bottom_up = sp_call_tree_new (job->profile, filter, counts, TRUE);
   find_callers (job, counts, result);
-  if ((job->work & SP_WORK_ANNOTATE) && job->annotated != SP_FUNCTION_LIST_ROOT)
+  /* An id the profile has (one of another profile's, asked before it was
+   * replaced, is dropped with its generation anyway). */
+  if ((job->work & SP_WORK_ANNOTATE) && job->annotated < sp_profile_get_n_functions (job->profile))
     result->source = sp_source_annotation_new (job->profile, filter, counts, job->annotated, job->place,
                                                job->source_dirs);
 }

@@ -372,7 +372,13 @@ sp_source_view_set_source (SpSourceView *self,
   gtk_stack_set_visible_child_name (self->content, source != NULL ? "annotated" : "empty");
   gtk_widget_set_visible (self->bar, source != NULL);
   if (source == NULL)
-    return;
+    {
+      /* Another profile comes: its functions have other ids. */
+      g_array_set_size (self->history, 0);
+      self->asked = G_MAXUINT32;
+      gtk_widget_set_sensitive (self->back_button, FALSE);
+      return;
+    }
   self->asked = source->function;
   show_title (self);
   show_places (self);

@@ -32,8 +32,9 @@ SpSourceView *sp_source_view_new (void);
 void sp_source_view_show_function (SpSourceView *self,
                                    guint32 function);
 
-/* Shows source (keeps a reference; NULL: nothing). The same function
- * again (a live update, a new filter) keeps the line selected. */
+/* Shows source (keeps a reference). The same function again (a live
+ * update, a new filter) keeps the line selected. NULL shows nothing and
+ * forgets where Back goes: another profile comes. */
 void sp_source_view_set_source (SpSourceView *self,
                                 SpSourceAnnotation *source);
 SpSourceAnnotation *sp_source_view_get_source (SpSourceView *self);
