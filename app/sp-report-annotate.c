@@ -15,6 +15,7 @@
 #include "sp-disassembly.h"
 #include "sp-function-list.h"
 #include "sp-source-file.h"
+#include "sp-symbolizer.h"
 
 /* Lines shown before the first line with a cost, and after the last. */
 #define CONTEXT_LINES 2
@@ -24,16 +25,6 @@ share (guint64 part,
        guint64 whole)
 {
   return whole > 0 ? 100.0 * (double) part / (double) whole : 0.0;
-}
-
-/* A text as one TSV field: no tabs or line breaks. */
-static char *
-field_of (const char *text)
-{
-  char *field = g_strdup (text != NULL ? text : "");
-
-  g_strdelimit (field, "\t\n\r", ' ');
-  return field;
 }
 
 /* The cost columns of a text row: shares, then seconds with a time metric;
@@ -160,7 +151,7 @@ print_source_file (SpAnnotation *annotation,
         continue;
       if (options->tsv)
         {
-          g_autofree char *field = field_of (line_text);
+          g_autofree char *field = sp_report_field (line_text);
 
           fprintf (out, "%s\t%u\t", file->path, line);
           print_tsv_costs (annotation, row ? row->self : 0, row ? row->total : 0, out);
@@ -170,7 +161,7 @@ print_source_file (SpAnnotation *annotation,
       if (row != NULL)
         print_costs (annotation, row->self, row->total, line == hottest.best, out);
       else
-        fprintf (out, "%*s", sp_annotation_get_metric (annotation) != SP_METRIC_CPU ? 40 : 18, "");
+        fprintf (out, "%*s", sp_annotation_get_metric (annotation) != SP_METRIC_CPU ? 41 : 19, "");
       fprintf (out, " %6u  %s\n", line, line_text);
     }
 }
@@ -195,15 +186,6 @@ print_source (SpAnnotation *annotation,
 
 /* ---- Instructions ----------------------------------------------------------- */
 
-/* "call   1040 <memcpy@plt>", as objdump writes a call. */
-static char *
-instruction_text (const SpInstruction *insn)
-{
-  if (insn->callee != NULL)
-    return g_strdup_printf ("%s <%s>", insn->text, insn->callee);
-  return g_strdup (insn->text);
-}
-
 static char *
 source_of (const SpInstruction *insn)
 {
@@ -219,12 +201,12 @@ print_instruction (SpAnnotation *annotation,
                    gboolean tsv,
                    FILE *out)
 {
-  g_autofree char *text = instruction_text (insn);
+  const char *text = insn->text;
   g_autofree char *source = source_of (insn);
 
   if (tsv)
     {
-      g_autofree char *field = field_of (text);
+      g_autofree char *field = sp_report_field (text);
 
       fprintf (out, "%" G_GINT64_MODIFIER "x\t", insn->vaddr);
       print_tsv_costs (annotation, insn->self, insn->total, out);
@@ -290,16 +272,21 @@ print_instructions (SpProfile *profile,
 
 /* ---- The function ------------------------------------------------------------ */
 
+/* Why a function may have no name: modules gone, changed or stripped
+ * leave their frames as addresses. */
 static void
-print_places (SpAnnotation *annotation,
-              FILE *err)
+print_symbol_problems (SpProfile *profile,
+                       FILE *err)
 {
-  guint n;
-  const SpAnnotationPlace *places = sp_annotation_get_places (annotation, &n);
+  const GArray *problems = sp_profile_get_symbol_problem_details (profile);
 
-  for (guint i = 0; i < n; i++)
-    fprintf (err, "  %7.2f%%  in %s  [%s]\n", share (places[i].total, sp_annotation_get_total (annotation)),
-             places[i].function, places[i].module[0] != '\0' ? places[i].module : "no module");
+  for (guint i = 0; i < problems->len; i++)
+    {
+      const SpSymbolProblem *problem = &g_array_index (problems, SpSymbolProblem, i);
+
+      if (problem->kind != SP_SYMBOL_PROBLEM_NO_DEBUG_INFO)
+        fprintf (err, "stackpulse-report: note: %s\n", problem->message);
+    }
 }
 
 /* Several names for a substring: the user must say which. */
@@ -323,6 +310,24 @@ check_one_name (SpProfile *profile,
   return TRUE;
 }
 
+/* The function's places with their share: all of them ("in f
+ * [module]"), or only where it is inlined into another function. */
+static void
+print_places (SpAnnotation *annotation,
+              gboolean only_inlined,
+              FILE *out)
+{
+  guint n;
+  const SpAnnotationPlace *places = sp_annotation_get_places (annotation, &n);
+  const char *function = sp_annotation_get_function (annotation);
+
+  for (guint i = 0; i < n; i++)
+    if (!only_inlined || !g_str_equal (places[i].function, function))
+      fprintf (out, "  %7.2f%%  %s %s  [%s]\n", share (places[i].total, sp_annotation_get_total (annotation)),
+               g_str_equal (places[i].function, function) ? "in" : "inlined into", places[i].function,
+               places[i].module[0] != '\0' ? places[i].module : "no module");
+}
+
 static void
 print_header (SpAnnotation *annotation,
               FILE *out)
@@ -335,6 +340,7 @@ print_header (SpAnnotation *annotation,
            metric == SP_METRIC_CPU ? "the samples" : metric == SP_METRIC_OFF_CPU ? "the off-CPU time"
                                                                                  : "the wall-clock time");
   fprintf (out, "; below, shares of the function's total (> marks the hottest)\n");
+  print_places (annotation, TRUE, out);
   fprintf (out, "%s   self%%  total%%%s\n", " ", metric != SP_METRIC_CPU ? "     self_s    total_s" : "");
 }
 
@@ -357,6 +363,7 @@ sp_report_annotate (SpProfile *profile,
       fprintf (err, "stackpulse-report: no function named '%s'%s%s%s\n", options->function,
                options->module != NULL ? " in module '" : "", options->module != NULL ? options->module : "",
                options->module != NULL ? "'" : "");
+      print_symbol_problems (profile, err);
       return 1;
     }
   if (!check_one_name (profile, ids, options->function, err))
@@ -366,7 +373,7 @@ sp_report_annotate (SpProfile *profile,
     {
       fprintf (err, "stackpulse-report: %s is in %u modules; choose one with --module NAME:\n",
                sp_annotation_get_function (annotation), sp_annotation_get_n_modules (annotation));
-      print_places (annotation, err);
+      print_places (annotation, FALSE, err);
       return 2;
     }
   if (sp_annotation_get_total (annotation) == 0)

@@ -18,9 +18,8 @@ sp_report_threads_from_side_file (SpProfile *profile)
   return sp_thread_rows_from_side_file (rows);
 }
 
-/* A name as one field: no tabs or line breaks. */
-static char *
-field_of (const char *name)
+char *
+sp_report_field (const char *name)
 {
   char *field = g_strdup (name != NULL ? name : "");
 
@@ -33,7 +32,7 @@ print_row (const SpThreadRow *row,
            gboolean tsv,
            FILE *out)
 {
-  g_autofree char *name = field_of (row->name);
+  g_autofree char *name = sp_report_field (row->name);
   double cpu_s = row->cpu_ns / 1e9, off_s = sp_thread_row_get_off_cpu_ns (row) / 1e9;
 
   if (tsv && row->has_states)

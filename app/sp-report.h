@@ -31,6 +31,10 @@ void sp_report_threads (SpProfile *profile, const SpFilter *filter, gboolean tsv
  * totals): there are no thread states, and the side file has them. */
 gboolean sp_report_threads_from_side_file (SpProfile *profile);
 
+/* A text as one TSV field: tabs and line breaks become spaces; newly
+ * allocated. */
+char *sp_report_field (const char *text);
+
 /* annotate: a function's source lines (or, with asm_view, instructions)
  * with self and total. */
 typedef struct {

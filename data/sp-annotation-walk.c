@@ -187,26 +187,32 @@ make_hit (Walk *walk,
   return hit;
 }
 
-/* The frame's hit, or NULL when its chain does not hold the function. */
+/* The frame's hit, or NULL when its chain does not hold the function:
+ * the profile's memo says that, so only frames that do are looked up. */
 static FrameHit *
 frame_hit (Walk *walk,
            guint32 frame_id,
            gint32 pid,
            gboolean leaf)
 {
-  FrameKey key = { frame_id, sp_profile_frame_depends_on_pid (walk->profile, frame_id) ? pid : 0, leaf };
+  FrameKey key = { frame_id, 0, leaf };
   FrameHit *hit;
   const guint32 *ids;
-  guint n_ids;
+  guint n_ids = sp_profile_get_frame_functions (walk->profile, frame_id, pid, leaf, &ids);
   gboolean found = FALSE;
 
-  if (g_hash_table_lookup_extended (walk->hits, &key, NULL, (gpointer *) &hit))
-    return hit;
-  n_ids = sp_profile_get_frame_functions (walk->profile, frame_id, pid, leaf, &ids);
   for (guint k = 0; k < n_ids && !found; k++)
     found = is_annotated (walk, ids[k]);
-  hit = found ? make_hit (walk, &key, pid, ids, n_ids) : NULL;
-  g_hash_table_insert (walk->hits, g_memdup2 (&key, sizeof key), hit);
+  if (!found)
+    return NULL;
+  if (sp_profile_frame_depends_on_pid (walk->profile, frame_id))
+    key.pid = pid;
+  hit = g_hash_table_lookup (walk->hits, &key);
+  if (hit == NULL)
+    {
+      hit = make_hit (walk, &key, pid, ids, n_ids);
+      g_hash_table_insert (walk->hits, g_memdup2 (&key, sizeof key), hit);
+    }
   return hit;
 }
 

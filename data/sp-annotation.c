@@ -391,11 +391,42 @@ count_modules (SpAnnotation *self)
   return g_hash_table_size (modules);
 }
 
+/* Rows made for frames whose samples the transforms then left out have
+ * no cost: they go. Places and files sorted by total end with theirs. */
+static void
+drop_empty_rows (SpAnnotation *self)
+{
+  guint kept = 0;
+
+  for (guint i = 0; i < self->addresses->len; i++)
+    if (g_array_index (self->addresses, SpAnnotationAddress, i).total > 0)
+      g_array_index (self->addresses, SpAnnotationAddress, kept++) = g_array_index (self->addresses,
+                                                                                    SpAnnotationAddress, i);
+  g_array_set_size (self->addresses, kept);
+  kept = 0;
+  for (guint i = 0; i < self->line_rows->len; i++)
+    if (g_array_index (self->line_rows, LineRow, i).total > 0)
+      g_array_index (self->line_rows, LineRow, kept++) = g_array_index (self->line_rows, LineRow, i);
+  g_array_set_size (self->line_rows, kept);
+}
+
+static void
+drop_empty_tail (GArray *sorted,
+                 gsize total_offset)
+{
+  while (sorted->len > 0
+         && *(guint64 *) (gpointer) (sorted->data + (sorted->len - 1) * g_array_get_element_size (sorted)
+                                     + total_offset) == 0)
+    g_array_set_size (sorted, sorted->len - 1);
+}
+
 void
 _sp_annotation_finish (SpAnnotation *self)
 {
   g_autofree guint *place_map = sort_with_map (self->places, compare_places, NULL);
 
+  drop_empty_rows (self);
+  drop_empty_tail (self->places, G_STRUCT_OFFSET (SpAnnotationPlace, total));
   for (guint i = 0; i < self->addresses->len; i++)
     {
       SpAnnotationAddress *a = &g_array_index (self->addresses, SpAnnotationAddress, i);
@@ -404,6 +435,7 @@ _sp_annotation_finish (SpAnnotation *self)
     }
   g_array_sort (self->addresses, compare_addresses);
   sort_files (self);
+  drop_empty_tail (self->files, G_STRUCT_OFFSET (SpAnnotationFile, total));
   index_lines (self);
   self->n_modules = count_modules (self);
   drop_indexes (self);

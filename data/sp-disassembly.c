@@ -136,6 +136,31 @@ set_target (SpDisassembly *self,
     insn->callee = g_string_chunk_insert_const (self->strings, frames[n - 1].function);
 }
 
+/* objdump's way: operands without a space after commas, and a direct
+ * branch's target as "1040 <memcpy@plt>" or "12f0 <hot_loop+0x30>". */
+static const char *
+objdump_text (SpDisassembly *self,
+              const cs_insn *raw,
+              const SpInstruction *insn)
+{
+  g_autofree char *operands = NULL;
+  g_autofree char *text = NULL;
+  g_auto (GStrv) parts = NULL;
+
+  if (insn->target != 0 && insn->callee != NULL)
+    text = g_strdup_printf ("%-6s %" G_GINT64_MODIFIER "x <%s>", raw->mnemonic, insn->target, insn->callee);
+  else if (insn->target >= self->start && insn->target - self->start < self->size)
+    text = g_strdup_printf ("%-6s %" G_GINT64_MODIFIER "x <%s+0x%" G_GINT64_MODIFIER "x>", raw->mnemonic,
+                            insn->target, self->function, insn->target - self->start);
+  else
+    {
+      parts = g_strsplit (raw->op_str, ", ", -1);
+      operands = g_strjoinv (",", parts);
+      text = g_strdup_printf ("%-6s %s", raw->mnemonic, operands);
+    }
+  return g_string_chunk_insert_const (self->strings, g_strchomp (text));
+}
+
 static void
 decode (SpDisassembly *self,
         LineContext *context,
@@ -148,14 +173,13 @@ decode (SpDisassembly *self,
   for (size_t i = 0; i < n; i++)
     {
       SpInstruction insn = { 0 };
-      g_autofree char *text = g_strdup_printf ("%-6s %s", raw[i].mnemonic, raw[i].op_str);
 
       insn.vaddr = raw[i].address;
       insn.size = (guint8) MIN (raw[i].size, sizeof insn.bytes);
       memcpy (insn.bytes, raw[i].bytes, insn.size);
-      insn.text = g_string_chunk_insert_const (self->strings, g_strchomp (text));
       insn.annotation_file = SP_ANNOTATION_NONE;
       set_target (self, context, handle, &raw[i], &insn);
+      insn.text = objdump_text (self, &raw[i], &insn);
       set_line (self, context, &insn);
       g_array_append_val (self->instructions, insn);
     }

@@ -25,7 +25,8 @@ typedef struct {
   guint64     vaddr;         /* ELF virtual address, as objdump prints it */
   guint8      size;
   guint8      bytes[16];
-  const char *text;          /* mnemonic and operands: "mov    %rdi,%rax" */
+  const char *text;          /* mnemonic and operands, as objdump writes them: "movq   %rdi,%rax",
+                              * "call   1040 <memcpy@plt>" (Capstone's mnemonics: size suffixes) */
   guint64     target;        /* a direct call's or jump's target (vaddr), 0 for none */
   gboolean    is_call;
   const char *callee;        /* a call's target function, NULL when unknown */

@@ -1,0 +1,227 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* test-report-annotate-input.c: stackpulse-report annotate on what it
+ * cannot annotate as asked.
+ *
+ * A file that is no spool, a function the recording does not have, a
+ * function in two modules without --module (the places are listed, exit
+ * 2; --module chooses), a source file no longer where DWARF says it was
+ * (the message says where it looked; --source-dir finds it, as DIR or as
+ * BUILD_PREFIX=DIR), and options given to another command. The program
+ * with two functions named spin (one in itself, one in a library) is
+ * built here with cc from the sources below, and recorded. */
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "report-output.h"
+
+/* Each spins for a while in its own spin (): two functions of one name. */
+static const char lib_source[] =
+  "#include <time.h>\n"
+  "static double now (void) { struct timespec t; clock_gettime (CLOCK_MONOTONIC, &t); return t.tv_sec + t.tv_nsec / 1e9; }\n"
+  "__attribute__ ((noinline)) static unsigned long spin (double until)\n"
+  "{\n"
+  "  unsigned long n = 0;\n"
+  "  while (now () < until)\n"
+  "    n += n * 7 + 1; /* LIB SPIN */\n"
+  "  return n;\n"
+  "}\n"
+  "unsigned long lib_work (double seconds) { return spin (now () + seconds); }\n";
+
+static const char prog_source[] =
+  "#include <time.h>\n"
+  "unsigned long lib_work (double seconds);\n"
+  "static double now (void) { struct timespec t; clock_gettime (CLOCK_MONOTONIC, &t); return t.tv_sec + t.tv_nsec / 1e9; }\n"
+  "__attribute__ ((noinline)) static unsigned long spin (double until)\n"
+  "{\n"
+  "  unsigned long n = 0;\n"
+  "  while (now () < until)\n"
+  "    n += n * 5 + 3; /* PROG SPIN */\n"
+  "  return n;\n"
+  "}\n"
+  "int main (void) { return (int) ((spin (now () + 0.4) + lib_work (0.4)) & 1); }\n";
+
+typedef struct {
+  char *dir;       /* the build and the recording */
+  char *src;       /* dir/src: the sources, where DWARF says they are */
+  char *spool;
+} Built;
+
+static Built built;
+
+static void
+write_file (const char *dir,
+            const char *name,
+            const char *text)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+
+  g_assert_true (g_file_set_contents (path, text, -1, NULL));
+}
+
+static void
+run_ok (const char *dir,
+        const char *name,
+        const char *const *argv)
+{
+  g_autoptr (SpChildResult) result = sp_test_run (dir, name, argv);
+
+  if (result->exit_code != 0)
+    g_error ("%s: exit status %d, stderr:\n%s", argv[0], result->exit_code, result->err);
+}
+
+/* cc builds libspin.so and prog in dir from dir/src, and the recorder
+ * records prog. */
+static void
+build_and_record (void)
+{
+  g_autofree char *lib = NULL;
+  g_autofree char *prog = NULL;
+  g_autofree char *rpath = NULL;
+  g_autofree char *cc = g_find_program_in_path ("cc");
+
+  g_assert_nonnull (cc);
+  built.dir = sp_test_make_dir ();
+  built.src = g_build_filename (built.dir, "src", NULL);
+  built.spool = g_build_filename (built.dir, "out.spool", NULL);
+  lib = g_build_filename (built.dir, "libspin.so", NULL);
+  prog = g_build_filename (built.dir, "prog", NULL);
+  rpath = g_strdup_printf ("-Wl,-rpath,%s", built.dir);
+  g_assert_cmpint (g_mkdir (built.src, 0755), ==, 0);
+  write_file (built.src, "lib.c", lib_source);
+  write_file (built.src, "prog.c", prog_source);
+  run_ok (built.src, "cc-lib", (const char *const[]) { cc, "-O1", "-g", "-fno-omit-frame-pointer", "-shared",
+                                                       "-fPIC", "-o", lib, "lib.c", NULL });
+  run_ok (built.src, "cc-prog", (const char *const[]) { cc, "-O1", "-g", "-fno-omit-frame-pointer", "-o", prog,
+                                                        "prog.c", lib, rpath, NULL });
+  run_ok (built.dir, "record", (const char *const[]) { sp_test_recorder (), "-o", built.spool, "-F", "1000", "--",
+                                                       prog, NULL });
+}
+
+static SpChildResult *
+annotate (const char *first,
+          ...)
+{
+  g_autoptr (GPtrArray) args = g_ptr_array_new ();
+  va_list ap;
+
+  g_ptr_array_add (args, (char *) "annotate");
+  va_start (ap, first);
+  for (const char *arg = first; arg != NULL; arg = va_arg (ap, const char *))
+    g_ptr_array_add (args, (char *) arg);
+  va_end (ap);
+  g_ptr_array_add (args, NULL);
+  return sp_test_report_run (built.dir, (const char *const *) args->pdata);
+}
+
+static void
+test_not_a_spool (void)
+{
+  g_autofree char *text = g_build_filename (built.dir, "notes.txt", NULL);
+  g_autoptr (SpChildResult) result = NULL;
+
+  write_file (built.dir, "notes.txt", "not a recording\n");
+  result = annotate ("spin", text, NULL);
+  g_assert_cmpint (result->exit_code, ==, 1);
+  sp_test_assert_contains (result->err, text);
+  g_assert_cmpstr (result->out, ==, "");
+}
+
+static void
+test_unknown_function (void)
+{
+  g_autoptr (SpChildResult) result = annotate ("no_such_function", built.spool, NULL);
+  g_autoptr (SpChildResult) in_module = annotate ("--module", "libspin.so", "main", built.spool, NULL);
+
+  g_assert_cmpint (result->exit_code, ==, 1);
+  sp_test_assert_contains (result->err, "no function named 'no_such_function'");
+  /* main is in prog, not in the library. */
+  g_assert_cmpint (in_module->exit_code, ==, 1);
+  sp_test_assert_contains (in_module->err, "no function named 'main' in module 'libspin.so'");
+}
+
+static void
+test_ambiguous (void)
+{
+  g_autoptr (SpChildResult) both = annotate ("spin", built.spool, NULL);
+  g_autoptr (SpChildResult) lib = annotate ("--module", "libspin.so", "spin", built.spool, NULL);
+  g_autoptr (SpChildResult) prog = annotate ("--module", "prog", "--asm", "spin", built.spool, NULL);
+
+  g_test_message ("annotate spin:\n%s%s", both->out, both->err);
+  g_assert_cmpint (both->exit_code, ==, 2);
+  sp_test_assert_contains (both->err, "spin is in 2 modules; choose one with --module");
+  sp_test_assert_contains (both->err, "libspin.so]");
+  sp_test_assert_contains (both->err, "prog]");
+  g_assert_cmpint (lib->exit_code, ==, 0);
+  sp_test_assert_contains (lib->out, "/* LIB SPIN */");
+  g_assert_null (strstr (lib->out, "/* PROG SPIN */"));
+  g_assert_cmpint (prog->exit_code, ==, 0);
+  sp_test_assert_contains (prog->out, "prog.c:");
+  sp_test_assert_contains (prog->out, "call");
+}
+
+/* The sources move: the message says where it looked, the rows stay;
+ * --source-dir finds them, either way it is given. */
+static void
+test_missing_source (void)
+{
+  g_autofree char *moved = g_build_filename (built.dir, "moved", NULL);
+  g_autofree char *mapping = NULL;
+  g_autofree char *dwarf_path = g_build_filename (built.src, "prog.c", NULL);
+  g_autoptr (SpChildResult) lost = NULL;
+  g_autoptr (SpChildResult) by_dir = NULL;
+  g_autoptr (SpChildResult) by_prefix = NULL;
+
+  g_assert_cmpint (g_rename (built.src, moved), ==, 0);
+  lost = annotate ("--module", "prog", "spin", built.spool, NULL);
+  mapping = g_strdup_printf ("%s=%s", built.src, moved);
+  by_dir = annotate ("--module", "prog", "--source-dir", moved, "spin", built.spool, NULL);
+  by_prefix = annotate ("--module", "prog", "--source-dir", mapping, "spin", built.spool, NULL);
+  g_assert_cmpint (g_rename (moved, built.src), ==, 0);
+
+  g_test_message ("annotate with the source moved:\n%s%s", lost->out, lost->err);
+  g_assert_cmpint (lost->exit_code, ==, 0);
+  sp_test_assert_contains (lost->err, "not found (looked at");
+  sp_test_assert_contains (lost->err, dwarf_path);
+  sp_test_assert_contains (lost->err, "--source-dir");
+  g_assert_null (strstr (lost->out, "/* PROG SPIN */"));
+  sp_test_assert_contains (lost->out, "%");
+  g_assert_cmpint (by_dir->exit_code, ==, 0);
+  g_assert_cmpstr (by_dir->err, ==, "");
+  sp_test_assert_contains (by_dir->out, "/* PROG SPIN */");
+  g_assert_cmpint (by_prefix->exit_code, ==, 0);
+  sp_test_assert_contains (by_prefix->out, "/* PROG SPIN */");
+}
+
+static void
+test_options_of_annotate (void)
+{
+  g_autoptr (SpChildResult) top = sp_test_report_run (built.dir, (const char *const[]) { "top", "--asm",
+                                                                                         built.spool, NULL });
+  g_autoptr (SpChildResult) no_file = sp_test_report_run (built.dir, (const char *const[]) { "annotate", "spin",
+                                                                                             NULL });
+
+  g_assert_cmpint (top->exit_code, ==, 2);
+  sp_test_assert_contains (top->err, "--asm, --module and --source-dir are for annotate");
+  g_assert_cmpint (no_file->exit_code, ==, 2);
+}
+
+int
+main (int argc,
+      char **argv)
+{
+  int status;
+
+  g_test_init (&argc, &argv, NULL);
+  if (!sp_test_require_perf ())
+    return 0;
+  build_and_record ();
+  g_test_add_func ("/report/annotate-input/not-a-spool", test_not_a_spool);
+  g_test_add_func ("/report/annotate-input/unknown-function", test_unknown_function);
+  g_test_add_func ("/report/annotate-input/ambiguous", test_ambiguous);
+  g_test_add_func ("/report/annotate-input/missing-source", test_missing_source);
+  g_test_add_func ("/report/annotate-input/options", test_options_of_annotate);
+  status = g_test_run ();
+  sp_test_remove_dir (built.dir);
+  return status;
+}
