@@ -268,6 +268,15 @@ set_costs (SpSourceTable *table,
   row->total_heat = (double) total / (double) MAX (table->function_total, 1);
 }
 
+/* All rows at once: one items-changed. */
+static void
+replace_rows (SpSourceTable *table,
+              GPtrArray *rows)
+{
+  g_list_store_splice (table->store, 0, g_list_model_get_n_items (G_LIST_MODEL (table->store)), rows->pdata,
+                       rows->len);
+}
+
 static void
 take_source (SpSourceTable *table,
              const SpSourceAnnotation *source)
@@ -293,8 +302,7 @@ _sp_source_table_set_lines (SpSourceTable *table,
       set_costs (table, row, self, total);
       g_ptr_array_add (rows, row);
     }
-  g_list_store_splice (table->store, 0, g_list_model_get_n_items (G_LIST_MODEL (table->store)), rows->pdata,
-                       rows->len);
+  replace_rows (table, rows);
 }
 
 /* "call   401136 <compute_alpha>": a call names its callee. */
@@ -325,8 +333,7 @@ _sp_source_table_set_instructions (SpSourceTable *table,
       set_costs (table, row, instruction->self, instruction->total);
       g_ptr_array_add (rows, row);
     }
-  g_list_store_splice (table->store, 0, g_list_model_get_n_items (G_LIST_MODEL (table->store)), rows->pdata,
-                       rows->len);
+  replace_rows (table, rows);
 }
 
 guint

@@ -71,22 +71,6 @@ get_recording (Recording which)
   return recordings[which] = g_steal_pointer (&path);
 }
 
-/* The recording in a new window, raised above other tests' windows. */
-static SpWindow *
-open_recording (const char *path)
-{
-  SpWindow *window = sp_window_new (NULL);
-  g_autoptr (GFile) file = g_file_new_for_path (path);
-
-  gtk_window_present (GTK_WINDOW (window));
-  sp_window_open_file (window, file);
-  g_assert_true (window_test_wait_for_page (window, "profile", 20));
-  if (!pointer_test_available (GTK_WIDGET (window)))
-    g_error ("no XTEST on this display: the tests need real pointer events");
-  pointer_test_raise (GTK_WINDOW (window));
-  return window;
-}
-
 /* ---- Tests --------------------------------------------------------------- */
 
 typedef struct {
@@ -126,7 +110,7 @@ test_call_tree_menu (void)
 
   if (path == NULL)
     return;
-  window = open_recording (path);
+  window = view_test_open_recording (path);
   view = sp_window_get_call_tree_view (window);
   outer = view_test_find_row (view, "main;descend");
   g_assert_nonnull (outer);
@@ -191,7 +175,7 @@ test_bottom_up_menu (void)
 
   if (path == NULL)
     return;
-  window = open_recording (path);
+  window = view_test_open_recording (path);
   sp_window_show_view (window, "bottom-up");
   view = view_test_view_on_page (window, "bottom-up");
   for (gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
@@ -307,7 +291,7 @@ test_flame_graph_menu (void)
 
   if (path == NULL)
     return;
-  window = open_recording (path);
+  window = view_test_open_recording (path);
   sp_window_show_view (window, "flame-graph");
   graph = window_test_find_widget (GTK_WIDGET (window), SP_TYPE_FLAME_GRAPH);
   g_assert_nonnull (graph);
@@ -410,7 +394,7 @@ test_callers_menu (void)
 
   if (path == NULL)
     return;
-  window = open_recording (path);
+  window = view_test_open_recording (path);
   view = sp_window_get_callers_view (window);
   /* The call tree's menu on compute_beta: Callers and Callees. */
   {
@@ -485,7 +469,7 @@ test_clear_keeps_open (void)
 
   if (path == NULL)
     return;
-  window = open_recording (path);
+  window = view_test_open_recording (path);
   view = sp_window_get_call_tree_view (window);
   leaf = view_test_find_row (view, "descend;deep_work;deep_leaf");
   g_assert_nonnull (leaf);
@@ -580,7 +564,7 @@ test_search_enter (void)
 
   if (path == NULL)
     return;
-  window = open_recording (path);
+  window = view_test_open_recording (path);
   sp_window_show_view (window, "flame-graph");
   graph = SP_FLAME_GRAPH (window_test_find_widget (GTK_WIDGET (window), SP_TYPE_FLAME_GRAPH));
   window_test_run (0.2);
@@ -670,7 +654,7 @@ test_metric_drop_down (void)
   meta = g_strconcat (path, ".meta", NULL);
   if (!window_test_record_off_cpu (path, g_getenv ("SP_WORK_OFFCPU"), "0.5", NULL))
     return;
-  window = open_recording (path);
+  window = view_test_open_recording (path);
   drop_down = gui_test_find (GTK_WIDGET (window), is_drop_down, NULL);
   g_assert_nonnull (drop_down);
   g_assert_true (window_test_wait (sensitive, drop_down, 20));

@@ -46,22 +46,6 @@ record (const char *name,
   return g_steal_pointer (&path);
 }
 
-static SpWindow *
-open_recording (const char *path)
-{
-  SpWindow *window = sp_window_new (NULL);
-  g_autoptr (GFile) file = g_file_new_for_path (path);
-
-  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
-  gtk_window_present (GTK_WINDOW (window));
-  sp_window_open_file (window, file);
-  g_assert_true (window_test_wait_for_page (window, "profile", 20));
-  if (!pointer_test_available (GTK_WIDGET (window)))
-    g_error ("no XTEST on this display: the tests need real pointer events");
-  pointer_test_raise (GTK_WINDOW (window));
-  return window;
-}
-
 /* ---- The Source page ------------------------------------------------------ */
 
 typedef struct {
@@ -244,7 +228,7 @@ test_show_source (void)
 
   if (path == NULL)
     return;
-  window = open_recording (path);
+  window = view_test_open_recording (path);
   tree = sp_window_get_call_tree_view (window);
   view = sp_window_get_source_view (window);
   row = view_test_find_row (tree, "annotate_work;hot_loop");
@@ -310,7 +294,7 @@ test_call_and_back (void)
 
   if (path == NULL)
     return;
-  window = open_recording (path);
+  window = view_test_open_recording (path);
   tree = sp_window_get_call_tree_view (window);
   view = sp_window_get_source_view (window);
   row = view_test_find_row (tree, "main;annotate_work");
@@ -386,7 +370,7 @@ test_missing_source (void)
       window_test_remove_dir (copy_dir);
       return;
     }
-  window = open_recording (path);
+  window = view_test_open_recording (path);
   tree = sp_window_get_call_tree_view (window);
   row = view_test_find_row (tree, "main;spin_here");
   g_assert_nonnull (row);

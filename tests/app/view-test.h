@@ -9,6 +9,10 @@
 #include "sp-call-tree-view.h"
 #include "sp-window.h"
 
+/* The recording at path in a new window, its views shown, raised above
+ * other tests' windows; fails the test without XTEST. */
+SpWindow *view_test_open_recording (const char *path);
+
 /* "main;descend;deep_work": the names from the top row down. */
 char *view_test_row_path (GtkTreeListRow *row);
 

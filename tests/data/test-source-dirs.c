@@ -40,28 +40,22 @@ fixture_init (Fixture *f)
   write_file (render);
 }
 
-static void
-remove_tree (const char *path)
-{
-  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
-}
-
+/* What fixture_init and the tests made, deepest first. */
 static void
 fixture_clear (Fixture *f)
 {
-  remove_tree (f->dir);
+  static const char *const made[] = {
+    "checkout/src/gfx/render.c", "checkout/src/gfx", "checkout/src/parse.c", "checkout/src", "checkout",
+    "config/source-dirs.ini", "config",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (made); i++)
+    {
+      g_autofree char *path = g_build_filename (f->dir, made[i], NULL);
+
+      g_remove (path);
+    }
+  g_assert_cmpint (g_rmdir (f->dir), ==, 0);
   g_free (f->dir);
   g_free (f->ini);
   g_free (f->checkout);
