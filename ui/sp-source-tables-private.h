@@ -42,6 +42,11 @@ void _sp_source_table_set_instructions (SpSourceTable *table,
 void _sp_source_table_center (SpSourceTable *table,
                               guint position);
 
+/* Gives the keyboard focus to the row at position, where Up and Down
+ * then go on from; FALSE when its row is not laid out. */
+gboolean _sp_source_table_focus_row (SpSourceTable *table,
+                                     guint position);
+
 /* The row of line number line in the lines' table (line - 1), or
  * GTK_INVALID_LIST_POSITION. */
 guint _sp_source_table_line_position (SpSourceTable *table,

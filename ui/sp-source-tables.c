@@ -16,8 +16,9 @@ typedef enum {
   COLUMN_ADDRESS,
 } Column;
 
-#define TABLE_KEY "sp-source-table"
 #define COLUMN_KEY "sp-source-column"
+/* On a cell: its list item, to find the row widget of a position. */
+#define LIST_ITEM_KEY "sp-source-list-item"
 
 static Column
 column_of (GObject *object)
@@ -42,6 +43,7 @@ cell_setup (GtkSignalListItemFactory *factory,
       if (column != COLUMN_TEXT)
         gtk_widget_add_css_class (cell, "dim-label");
     }
+  g_object_set_data (G_OBJECT (cell), LIST_ITEM_KEY, list_item);
   gtk_list_item_set_child (list_item, cell);
 }
 
@@ -201,6 +203,50 @@ _sp_source_table_init_instructions (SpSourceTable *table)
   return scroller;
 }
 
+static gboolean
+focus_inside (GtkWidget *widget)
+{
+  GtkRoot *root = gtk_widget_get_root (widget);
+  GtkWidget *focus = root != NULL ? gtk_root_get_focus (root) : NULL;
+
+  return focus != NULL && (focus == widget || gtk_widget_is_ancestor (focus, widget));
+}
+
+/* The first cell under widget that belongs to the row at position. */
+static GtkWidget *
+cell_of (GtkWidget *widget,
+         guint position)
+{
+  GtkListItem *list_item = g_object_get_data (G_OBJECT (widget), LIST_ITEM_KEY);
+
+  if (list_item != NULL && gtk_list_item_get_position (list_item) == position)
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *cell = cell_of (child, position);
+
+      if (cell != NULL)
+        return cell;
+    }
+  return NULL;
+}
+
+/* The keyboard's place in a list is the row that has the focus: moved
+ * there, Up and Down go on from the row shown, not from the first. */
+gboolean
+_sp_source_table_focus_row (SpSourceTable *table,
+                            guint position)
+{
+  GtkWidget *cell = cell_of (GTK_WIDGET (table->column_view), position);
+
+  /* The row widget: the list view's child that holds the cell. */
+  for (GtkWidget *at = cell; at != NULL; at = gtk_widget_get_parent (at))
+    if (gtk_widget_get_parent (at) != NULL && GTK_IS_LIST_VIEW (gtk_widget_get_parent (at)))
+      return gtk_widget_grab_focus (at);
+  return FALSE;
+}
+
 /* Frames the centring is repeated on: the list view measures rows it had
  * not laid out yet over the first frames, and its height estimate moves. */
 #define CENTER_FRAMES 4
@@ -231,6 +277,8 @@ center_when_sized (GtkWidget *widget,
   if (table->center_frames < CENTER_FRAMES)
     return G_SOURCE_CONTINUE;
   table->center_tick = 0;
+  if (focus_inside (widget))
+    _sp_source_table_focus_row (table, table->center);
   return G_SOURCE_REMOVE;
 }
 

@@ -140,6 +140,19 @@ instruction_activated (GtkColumnView *column_view,
     sp_source_view_show_function (self, row->callee);
 }
 
+/* Tab into the instructions lands on the first selected one (the line's),
+ * not on the row that had the focus last: Enter then activates it, Down
+ * goes on to the next. */
+static void
+instructions_focus_entered (GtkEventControllerFocus *controller,
+                            SpSourceView *self)
+{
+  g_autoptr (GtkBitset) selected = gtk_selection_model_get_selection (self->instructions.selection);
+
+  if (!gtk_bitset_is_empty (selected))
+    _sp_source_table_focus_row (&self->instructions, gtk_bitset_get_minimum (selected));
+}
+
 /* ---- History -------------------------------------------------------------- */
 
 static void
@@ -186,6 +199,27 @@ back_shortcut (GtkWidget *widget,
                gpointer user_data)
 {
   return sp_source_view_go_back (SP_SOURCE_VIEW (widget));
+}
+
+/* F6: from the lines to the instructions and back (Tab moves from row to
+ * row inside a GTK 4.8 list, never out of it). */
+static gboolean
+other_table_shortcut (GtkWidget *widget,
+                      GVariant *args,
+                      gpointer user_data)
+{
+  SpSourceView *self = SP_SOURCE_VIEW (widget);
+  GtkWidget *lines = GTK_WIDGET (self->lines.column_view);
+  GtkWidget *instructions = GTK_WIDGET (self->instructions.column_view);
+  GtkRoot *root = gtk_widget_get_root (widget);
+  GtkWidget *focus = root != NULL ? gtk_root_get_focus (root) : NULL;
+  gboolean in_instructions = focus != NULL && (focus == instructions || gtk_widget_is_ancestor (focus, instructions));
+
+  if (self->source == NULL)
+    return FALSE;
+  if (!in_instructions && gtk_widget_get_visible (self->disassembly_box))
+    return gtk_widget_grab_focus (instructions);
+  return self->source->text != NULL && gtk_widget_grab_focus (lines);
 }
 
 static void
@@ -499,6 +533,7 @@ make_panes (SpSourceView *self)
 {
   GtkWidget *lines = _sp_source_table_init_lines (&self->lines);
   GtkWidget *instructions = _sp_source_table_init_instructions (&self->instructions);
+  GtkEventController *focus;
 
   self->source_stack = GTK_STACK (gtk_stack_new ());
   gtk_stack_add_named (self->source_stack, lines, "text");
@@ -524,6 +559,9 @@ make_panes (SpSourceView *self)
   g_signal_connect (self->instructions.selection, "selection-changed", G_CALLBACK (instructions_selection_changed),
                     self);
   g_signal_connect (self->instructions.column_view, "activate", G_CALLBACK (instruction_activated), self);
+  focus = gtk_event_controller_focus_new ();
+  g_signal_connect (focus, "enter", G_CALLBACK (instructions_focus_entered), self);
+  gtk_widget_add_controller (GTK_WIDGET (self->instructions.column_view), focus);
   return GTK_WIDGET (self->paned);
 }
 
@@ -569,6 +607,7 @@ sp_source_view_class_init (SpSourceViewClass *klass)
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
   gtk_widget_class_add_binding (widget_class, GDK_KEY_Left, GDK_ALT_MASK, back_shortcut, NULL);
   gtk_widget_class_add_binding (widget_class, GDK_KEY_Back, 0, back_shortcut, NULL);
+  gtk_widget_class_add_binding (widget_class, GDK_KEY_F6, 0, other_table_shortcut, NULL);
   signals[SIGNAL_ANNOTATE] = g_signal_new ("annotate", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
                                            NULL, G_TYPE_NONE, 2, G_TYPE_UINT, G_TYPE_UINT);
   signals[SIGNAL_FOLDER_CHOSEN] = g_signal_new ("folder-chosen", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,

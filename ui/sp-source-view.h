@@ -12,7 +12,8 @@
  *    picked the folder a missing source file is in.
  * Selecting a line selects its instructions, selecting an instruction its
  * line; activating a call (double-click, Enter) shows the callee, and
- * Back (Alt+Left) the function shown before. Shown anew, a function is
+ * Back (Alt+Left) the function shown before; F6 goes from the lines to
+ * the instructions (to the line's first) and back. Shown anew, a function is
  * scrolled to its hottest line, which is selected. */
 #pragma once
 

@@ -19,10 +19,12 @@
 #include "window-test.h"
 
 static char *recording_dir;
+static char *annotate_recording;   /* sp-work-annotate's, once for the tests that share it */
 
 static void
 remove_recording_dir (void)
 {
+  g_clear_pointer (&annotate_recording, g_free);
   if (recording_dir != NULL)
     window_test_remove_dir (recording_dir);
   g_clear_pointer (&recording_dir, g_free);
@@ -44,6 +46,15 @@ record (const char *name,
   if (!window_test_record (path, "2000", program, "1", NULL))
     return NULL;
   return g_steal_pointer (&path);
+}
+
+/* sp-work-annotate recorded (once), or NULL: see record. */
+static const char *
+get_annotate_recording (void)
+{
+  if (annotate_recording == NULL)
+    annotate_recording = record ("annotate.spool", g_getenv ("SP_WORK_ANNOTATE"));
+  return annotate_recording;
 }
 
 /* ---- The Source page ------------------------------------------------------ */
@@ -161,6 +172,29 @@ assert_all_of_line (const char *lines,
     g_assert_cmpuint ((guint) g_ascii_strtoull (each[i], NULL, 10), ==, line);
 }
 
+/* The position of the instruction that calls callee; fails the test when
+ * none does. */
+static guint
+call_of (SpSourceAnnotation *source,
+         const char *callee)
+{
+  for (guint i = 0; i < source->instructions->len; i++)
+    if (g_strcmp0 (g_array_index (source->instructions, SpSourceInstruction, i).callee_name, callee) == 0)
+      return i;
+  g_error ("no instruction calls %s", callee);
+}
+
+/* Whether the instruction at position is the one selected, alone. */
+static gboolean
+only_selected (SpSourceView *view,
+               guint position)
+{
+  GtkSelectionModel *model = gtk_column_view_get_model (sp_source_view_get_instructions (view));
+  g_autoptr (GtkBitset) selected = gtk_selection_model_get_selection (model);
+
+  return gtk_bitset_get_size (selected) == 1 && gtk_bitset_contains (selected, position);
+}
+
 /* The instruction at position scrolled into view: its row widget. */
 static GtkWidget *
 instruction_row (SpSourceView *view,
@@ -216,7 +250,7 @@ double_click (GtkWidget *cell)
 static void
 test_show_source (void)
 {
-  g_autofree char *path = record ("annotate.spool", g_getenv ("SP_WORK_ANNOTATE"));
+  const char *path = get_annotate_recording ();
   SpWindow *window;
   SpCallTreeView *tree;
   SpSourceView *view;
@@ -283,14 +317,14 @@ test_show_source (void)
 static void
 test_call_and_back (void)
 {
-  g_autofree char *path = record ("annotate-calls.spool", g_getenv ("SP_WORK_ANNOTATE"));
+  const char *path = get_annotate_recording ();
   SpWindow *window;
   SpCallTreeView *tree;
   SpSourceView *view;
   SpSourceAnnotation *source;
   g_autoptr (GtkTreeListRow) row = NULL;
   GtkButton *back;
-  guint call = G_MAXUINT;
+  guint call;
 
   if (path == NULL)
     return;
@@ -302,14 +336,7 @@ test_call_and_back (void)
   double_click (view_test_row_label (tree, row));
   wait_for_source (window, "annotate_work");
   source = sp_source_view_get_source (view);
-  for (guint i = 0; i < source->instructions->len && call == G_MAXUINT; i++)
-    {
-      const SpSourceInstruction *instruction = &g_array_index (source->instructions, SpSourceInstruction, i);
-
-      if (g_strcmp0 (instruction->callee_name, "hot_loop") == 0)
-        call = i;
-    }
-  g_assert_cmpuint (call, !=, G_MAXUINT);
+  call = call_of (source, "hot_loop");
   g_assert_cmpuint (g_array_index (source->instructions, SpSourceInstruction, call).callee, !=,
                     SP_SOURCE_NO_CALLEE);
   double_click (instruction_cell (view, call));
@@ -319,6 +346,55 @@ test_call_and_back (void)
   back = GTK_BUTTON (window_test_find_widget (GTK_WIDGET (view), GTK_TYPE_BUTTON));
   g_assert_cmpstr (gtk_button_get_icon_name (back), ==, "go-previous-symbolic");
   pointer_test_click_widget (GTK_WIDGET (back), GDK_BUTTON_PRIMARY);
+  wait_for_source (window, "annotate_work");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* With the keyboard only: Enter on annotate_work in the call tree shows
+ * it; Down and Up move along its lines, the instructions following; F6
+ * to the instructions, Enter on its call of hot_loop shows hot_loop, and
+ * Alt+Left goes back. */
+static void
+test_keyboard (void)
+{
+  const char *path = get_annotate_recording ();
+  SpWindow *window;
+  SpCallTreeView *tree;
+  SpSourceView *view;
+  SpSourceAnnotation *source;
+  g_autoptr (GtkTreeListRow) row = NULL;
+  g_autofree char *below = NULL;
+  guint hottest, call;
+
+  if (path == NULL)
+    return;
+  window = view_test_open_recording (path);
+  tree = sp_window_get_call_tree_view (window);
+  view = sp_window_get_source_view (window);
+  row = view_test_find_row (tree, "main;annotate_work");
+  g_assert_nonnull (row);
+  click_text (view_test_row_label (tree, row));
+  pointer_test_key (GTK_WIDGET (window), GDK_KEY_Return, 0);
+  wait_for_source (window, "annotate_work");
+  source = sp_source_view_get_source (view);
+  hottest = sp_source_view_get_selected_line (view);
+  g_assert_cmpuint (hottest, ==, sp_source_annotation_get_hottest_line (source));
+  pointer_test_key (GTK_WIDGET (window), GDK_KEY_Down, 0);
+  g_assert_cmpuint (sp_source_view_get_selected_line (view), ==, hottest + 1);
+  below = selected_lines_of_instructions (view);
+  g_test_message ("line %u: instructions of lines %s", hottest + 1, below);
+  pointer_test_key (GTK_WIDGET (window), GDK_KEY_Up, 0);
+  g_assert_cmpuint (sp_source_view_get_selected_line (view), ==, hottest);
+
+  /* F6: the first instruction of the line; Down to the call. */
+  pointer_test_key (GTK_WIDGET (window), GDK_KEY_F6, 0);
+  call = call_of (source, "hot_loop");
+  for (guint i = 0; i < source->instructions->len && !only_selected (view, call); i++)
+    pointer_test_key (GTK_WIDGET (window), GDK_KEY_Down, 0);
+  g_assert_true (only_selected (view, call));
+  pointer_test_key (GTK_WIDGET (window), GDK_KEY_Return, 0);
+  wait_for_source (window, "hot_loop");
+  pointer_test_key (GTK_WIDGET (window), GDK_KEY_Left, GDK_ALT_MASK);
   wait_for_source (window, "annotate_work");
   gtk_window_destroy (GTK_WINDOW (window));
 }
@@ -401,6 +477,7 @@ main (int argc,
     return 0;
   g_test_add_func ("/app/window-source/show-source", test_show_source);
   g_test_add_func ("/app/window-source/call-and-back", test_call_and_back);
+  g_test_add_func ("/app/window-source/keyboard", test_keyboard);
   g_test_add_func ("/app/window-source/missing-source", test_missing_source);
   status = g_test_run ();
   remove_recording_dir ();
