@@ -218,6 +218,42 @@ test_call_and_back (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* The text of the Self cell of the lines' row showing line number line. */
+static const char *
+line_self_text (SpSourceView *view,
+                const char *line)
+{
+  GtkColumnView *lines = sp_source_view_get_lines (view);
+  g_autoptr (GPtrArray) rows = gui_test_table_rows (lines);
+  guint line_column = gui_test_column_index (lines, "Line");
+  guint self_column = gui_test_column_index (lines, "Self");
+
+  for (guint i = 0; i < rows->len; i++)
+    if (g_strcmp0 (gui_test_cell_text (gui_test_row_cell (rows->pdata[i], line_column)), line) == 0)
+      return gui_test_cell_text (gtk_widget_get_first_child (gui_test_row_cell (rows->pdata[i], self_column)));
+  return NULL;
+}
+
+/* Shares of the function's cost; with a time metric, the time too. */
+static void
+test_cost_text (void)
+{
+  SpSourceView *view = sp_source_view_new ();
+  GtkWidget *window = show_view (view);
+  g_autoptr (SpSourceAnnotation) samples = make_source (TRUE);
+  g_autoptr (SpSourceAnnotation) times = make_source (TRUE);
+
+  sp_source_view_set_source (view, samples);
+  run_frames (0.2);
+  g_assert_cmpstr (line_self_text (view, "5"), ==, "70.0%");
+  g_assert_cmpstr (line_self_text (view, "4"), ==, "");
+  times->metric = SP_METRIC_WALL;
+  sp_source_view_set_source (view, times);
+  run_frames (0.2);
+  g_assert_cmpstr (line_self_text (view, "5"), ==, "70.0%  70 ns");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* A file not found: where it was looked for, and Choose Folder; the
  * instructions are still there. */
 static void
@@ -253,6 +289,7 @@ main (int argc,
   g_test_add_func ("/ui/source-view/hottest", test_hottest);
   g_test_add_func ("/ui/source-view/linked-selection", test_linked_selection);
   g_test_add_func ("/ui/source-view/call-and-back", test_call_and_back);
+  g_test_add_func ("/ui/source-view/cost-text", test_cost_text);
   g_test_add_func ("/ui/source-view/missing", test_missing);
   return g_test_run ();
 }
