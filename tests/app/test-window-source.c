@@ -350,6 +350,40 @@ test_call_and_back (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* mix, inlined into hot_loop, from its row under hot_loop in the call
+ * tree: its own line (MIX), in the one place it is inlined into (no
+ * places to choose from). */
+static void
+test_inlined (void)
+{
+  const char *path = get_annotate_recording ();
+  SpWindow *window;
+  SpCallTreeView *tree;
+  SpSourceView *view;
+  SpSourceAnnotation *source;
+  g_autoptr (GtkTreeListRow) row = NULL;
+  GtkWidget *places;
+
+  if (path == NULL)
+    return;
+  window = view_test_open_recording (path);
+  tree = sp_window_get_call_tree_view (window);
+  view = sp_window_get_source_view (window);
+  row = view_test_find_row (tree, "hot_loop;mix");
+  g_assert_nonnull (row);
+  click_text (view_test_row_label (tree, row));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-source", NULL));
+  wait_for_source (window, "mix");
+  source = sp_source_view_get_source (view);
+  g_assert_cmpuint (sp_source_view_get_selected_line (view), ==, marked_line (source, "/* MIX */"));
+  g_assert_nonnull (line_row (view, marked_line (source, "/* MIX */")));
+  places = window_test_find_widget (GTK_WIDGET (view), GTK_TYPE_DROP_DOWN);
+  g_assert_nonnull (places);
+  g_assert_false (gtk_widget_get_visible (places));
+  gui_test_save_png (GTK_WIDGET (window), "window-source-inlined.png");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* With the keyboard only: Enter on annotate_work in the call tree shows
  * it; Down and Up move along its lines, the instructions following; F6
  * to the instructions, Enter on its call of hot_loop shows hot_loop, and
@@ -477,6 +511,7 @@ main (int argc,
     return 0;
   g_test_add_func ("/app/window-source/show-source", test_show_source);
   g_test_add_func ("/app/window-source/call-and-back", test_call_and_back);
+  g_test_add_func ("/app/window-source/inlined", test_inlined);
   g_test_add_func ("/app/window-source/keyboard", test_keyboard);
   g_test_add_func ("/app/window-source/missing-source", test_missing_source);
   status = g_test_run ();
