@@ -3,7 +3,10 @@
  * line, or an instruction of the disassembly (ui/ only).
  *
  * Plain values copied from the SpSourceAnnotation when it is shown: the
- * tables' cells read them, and nothing changes them afterwards. */
+ * tables' cells read them. The same function shown again (a live update,
+ * a new filter) sets new costs on the same rows, which notify "costs":
+ * the cells follow, and the tables keep their row widgets, selection and
+ * scroll position. */
 #pragma once
 
 #include <gtk/gtk.h>
@@ -30,5 +33,12 @@ struct _SpSourceRow
 /* Takes text. */
 SpSourceRow *_sp_source_row_new (char *text,
                                  guint line);
+
+/* New costs (and heats): notifies "costs". */
+void _sp_source_row_set_costs (SpSourceRow *self,
+                               guint64 self_cost,
+                               guint64 total_cost,
+                               double self_heat,
+                               double total_heat);
 
 G_END_DECLS

@@ -10,6 +10,7 @@
 #include <gtk/gtk.h>
 
 #include "sp-source-annotation.h"
+#include "sp-source-row-private.h"
 
 G_BEGIN_DECLS
 
@@ -30,11 +31,16 @@ GtkWidget *_sp_source_table_init_instructions (SpSourceTable *table);
 void _sp_source_table_clear (SpSourceTable *table);
 
 /* Fills the tables from source (NULL empties them): every line of its
- * text, or every instruction. */
+ * text, or every instruction. With same (the function and place shown
+ * already: a live update, a new filter), rows that are there get the new
+ * costs in place, and the table keeps its row widgets, selection and
+ * scroll position. */
 void _sp_source_table_set_lines (SpSourceTable *table,
-                                 const SpSourceAnnotation *source);
+                                 const SpSourceAnnotation *source,
+                                 gboolean same);
 void _sp_source_table_set_instructions (SpSourceTable *table,
-                                        const SpSourceAnnotation *source);
+                                        const SpSourceAnnotation *source,
+                                        gboolean same);
 
 /* Scrolls the table to show the row at position in the middle of its
  * view (a function shown anew: its hottest line, with the lines around
@@ -46,6 +52,10 @@ void _sp_source_table_center (SpSourceTable *table,
  * then go on from; FALSE when its row is not laid out. */
 gboolean _sp_source_table_focus_row (SpSourceTable *table,
                                      guint position);
+
+/* The row at position (the table's store keeps it), or NULL. */
+SpSourceRow *_sp_source_table_row_at (SpSourceTable *table,
+                                      guint position);
 
 /* The row of line number line in the lines' table (line - 1), or
  * GTK_INVALID_LIST_POSITION. */

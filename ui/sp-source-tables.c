@@ -17,6 +17,8 @@ typedef enum {
 } Column;
 
 #define COLUMN_KEY "sp-source-column"
+/* On a cost cell: its table (metric and function total, for the text). */
+#define TABLE_KEY "sp-source-table"
 /* On a cell: its list item, to find the row widget of a position. */
 #define LIST_ITEM_KEY "sp-source-list-item"
 
@@ -35,7 +37,11 @@ cell_setup (GtkSignalListItemFactory *factory,
   GtkWidget *cell;
 
   if (column == COLUMN_SELF || column == COLUMN_TOTAL)
-    cell = _sp_heat_cell_new ();
+    {
+      cell = _sp_heat_cell_new ();
+      g_object_set_data (G_OBJECT (cell), TABLE_KEY, user_data);
+      g_object_set_data (G_OBJECT (cell), COLUMN_KEY, GINT_TO_POINTER (column));
+    }
   else
     {
       cell = gtk_label_new (NULL);
@@ -77,12 +83,15 @@ cost_tooltip (SpSourceTable *table,
                           100.0 * (double) cost / (double) MAX (table->function_total, 1));
 }
 
+/* A Self or Total cell, as its row's costs are now (it follows them:
+ * _sp_cells_follow). */
 static void
-bind_heat (SpSourceTable *table,
-           GtkWidget *cell,
-           SpSourceRow *row,
-           gboolean self)
+update_heat (GtkWidget *cell,
+             gpointer item)
 {
+  SpSourceTable *table = g_object_get_data (G_OBJECT (cell), TABLE_KEY);
+  SpSourceRow *row = item;
+  gboolean self = column_of (G_OBJECT (cell)) == COLUMN_SELF;
   guint64 cost = self ? row->self : row->total;
   g_autofree char *text = cost_text (table, cost);
   g_autofree char *tooltip = cost > 0 ? cost_tooltip (table, cost, self ? "Self" : "Total") : NULL;
@@ -92,11 +101,18 @@ bind_heat (SpSourceTable *table,
 }
 
 static void
+cell_unbind (GtkSignalListItemFactory *factory,
+             GtkListItem *list_item,
+             gpointer user_data)
+{
+  _sp_cells_unfollow (gtk_list_item_get_child (list_item));
+}
+
+static void
 cell_bind (GtkSignalListItemFactory *factory,
            GtkListItem *list_item,
            gpointer user_data)
 {
-  SpSourceTable *table = user_data;
   SpSourceRow *row = gtk_list_item_get_item (list_item);
   GtkWidget *cell = gtk_list_item_get_child (list_item);
   g_autofree char *text = NULL;
@@ -104,10 +120,9 @@ cell_bind (GtkSignalListItemFactory *factory,
   switch (column_of (G_OBJECT (factory)))
     {
     case COLUMN_SELF:
-      bind_heat (table, cell, row, TRUE);
-      return;
     case COLUMN_TOTAL:
-      bind_heat (table, cell, row, FALSE);
+      update_heat (cell, row);
+      _sp_cells_follow (cell, row, "costs", NULL, update_heat);
       return;
     case COLUMN_LINE:
       text = row->line > 0 ? g_strdup_printf ("%u", row->line) : NULL;
@@ -137,6 +152,8 @@ add_column (SpSourceTable *table,
   g_object_set_data (G_OBJECT (factory), COLUMN_KEY, GINT_TO_POINTER (column));
   g_signal_connect (factory, "setup", G_CALLBACK (cell_setup), table);
   g_signal_connect (factory, "bind", G_CALLBACK (cell_bind), table);
+  if (column == COLUMN_SELF || column == COLUMN_TOTAL)
+    g_signal_connect (factory, "unbind", G_CALLBACK (cell_unbind), table);
   view_column = gtk_column_view_column_new (title, factory);
   if (width > 0)
     gtk_column_view_column_set_fixed_width (view_column, width);
@@ -310,10 +327,18 @@ set_costs (SpSourceTable *table,
            guint64 self,
            guint64 total)
 {
-  row->self = self;
-  row->total = total;
-  row->self_heat = (double) self / (double) MAX (table->function_total, 1);
-  row->total_heat = (double) total / (double) MAX (table->function_total, 1);
+  double whole = (double) MAX (table->function_total, 1);
+
+  _sp_source_row_set_costs (row, self, total, (double) self / whole, (double) total / whole);
+}
+
+SpSourceRow *
+_sp_source_table_row_at (SpSourceTable *table,
+                         guint position)
+{
+  g_autoptr (SpSourceRow) row = g_list_model_get_item (G_LIST_MODEL (table->store), position);
+
+  return row; /* the store keeps it */
 }
 
 /* All rows at once: one items-changed. */
@@ -335,22 +360,26 @@ take_source (SpSourceTable *table,
 
 void
 _sp_source_table_set_lines (SpSourceTable *table,
-                            const SpSourceAnnotation *source)
+                            const SpSourceAnnotation *source,
+                            gboolean same)
 {
   g_autoptr (GPtrArray) rows = g_ptr_array_new_with_free_func (g_object_unref);
   guint n_lines = source != NULL && source->text != NULL ? g_strv_length (source->text) : 0;
+  gboolean in_place = same && n_lines == g_list_model_get_n_items (G_LIST_MODEL (table->store));
 
   take_source (table, source);
   for (guint i = 0; i < n_lines; i++)
     {
-      SpSourceRow *row = _sp_source_row_new (g_strdup (source->text[i]), i + 1);
+      SpSourceRow *row = in_place ? _sp_source_table_row_at (table, i) : _sp_source_row_new (g_strdup (source->text[i]), i + 1);
       guint64 self, total;
 
       sp_source_annotation_get_line_cost (source, i + 1, &self, &total);
       set_costs (table, row, self, total);
-      g_ptr_array_add (rows, row);
+      if (!in_place)
+        g_ptr_array_add (rows, row);
     }
-  replace_rows (table, rows);
+  if (!in_place)
+    replace_rows (table, rows);
 }
 
 /* "call   401136 <compute_alpha>": a call names its callee. */
@@ -364,24 +393,45 @@ instruction_text (const SpSourceInstruction *instruction)
   return g_strdup (instruction->text);
 }
 
+/* Whether the rows are source's instructions already (a live update of
+ * the same place): the same addresses. */
+static gboolean
+same_instructions (SpSourceTable *table,
+                   const SpSourceAnnotation *source)
+{
+  guint n = source != NULL ? source->instructions->len : 0;
+
+  if (n != g_list_model_get_n_items (G_LIST_MODEL (table->store)))
+    return FALSE;
+  for (guint i = 0; i < n; i++)
+    if (_sp_source_table_row_at (table, i)->vaddr != g_array_index (source->instructions, SpSourceInstruction, i).vaddr)
+      return FALSE;
+  return TRUE;
+}
+
 void
 _sp_source_table_set_instructions (SpSourceTable *table,
-                                   const SpSourceAnnotation *source)
+                                   const SpSourceAnnotation *source,
+                                   gboolean same)
 {
   g_autoptr (GPtrArray) rows = g_ptr_array_new_with_free_func (g_object_unref);
+  gboolean in_place = same && same_instructions (table, source);
 
   take_source (table, source);
   for (guint i = 0; source != NULL && i < source->instructions->len; i++)
     {
       const SpSourceInstruction *instruction = &g_array_index (source->instructions, SpSourceInstruction, i);
-      SpSourceRow *row = _sp_source_row_new (instruction_text (instruction), instruction->line);
+      SpSourceRow *row = in_place ? _sp_source_table_row_at (table, i) : _sp_source_row_new (instruction_text (instruction),
+                                                                            instruction->line);
 
       row->vaddr = instruction->vaddr;
       row->callee = instruction->callee;
       set_costs (table, row, instruction->self, instruction->total);
-      g_ptr_array_add (rows, row);
+      if (!in_place)
+        g_ptr_array_add (rows, row);
     }
-  replace_rows (table, rows);
+  if (!in_place)
+    replace_rows (table, rows);
 }
 
 guint

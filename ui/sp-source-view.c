@@ -58,15 +58,6 @@ G_DEFINE_FINAL_TYPE (SpSourceView, sp_source_view, GTK_TYPE_WIDGET)
 
 /* ---- Linked selections --------------------------------------------------- */
 
-static SpSourceRow *
-row_at (SpSourceTable *table,
-        guint position)
-{
-  g_autoptr (SpSourceRow) row = g_list_model_get_item (G_LIST_MODEL (table->store), position);
-
-  return row; /* the store keeps it */
-}
-
 /* Every instruction of line selected, the first in view (or, with
  * center, in the middle of the view). */
 static void
@@ -80,7 +71,7 @@ select_instructions_of (SpSourceView *self,
   g_autoptr (GtkBitset) mask = gtk_bitset_new_range (0, n);
 
   for (guint i = 0; line > 0 && i < n; i++)
-    if (row_at (&self->instructions, i)->line == line)
+    if (_sp_source_table_row_at (&self->instructions, i)->line == line)
       gtk_bitset_add (selected, i);
   self->syncing = TRUE;
   gtk_selection_model_set_selection (self->instructions.selection, selected, mask);
@@ -118,7 +109,7 @@ instructions_selection_changed (GtkSelectionModel *model,
   selected = gtk_selection_model_get_selection (model);
   if (gtk_bitset_is_empty (selected))
     return;
-  at = _sp_source_table_line_position (&self->lines, row_at (&self->instructions,
+  at = _sp_source_table_line_position (&self->lines, _sp_source_table_row_at (&self->instructions,
                                                              gtk_bitset_get_minimum (selected))->line);
   if (at == GTK_INVALID_LIST_POSITION)
     return;
@@ -134,7 +125,7 @@ instruction_activated (GtkColumnView *column_view,
                        guint position,
                        SpSourceView *self)
 {
-  SpSourceRow *row = row_at (&self->instructions, position);
+  SpSourceRow *row = _sp_source_table_row_at (&self->instructions, position);
 
   if (row != NULL && row->callee != G_MAXUINT32)
     sp_source_view_show_function (self, row->callee);
@@ -400,8 +391,8 @@ sp_source_view_set_source (SpSourceView *self,
   g_clear_pointer (&self->source, sp_source_annotation_unref);
   self->source = source;
   self->syncing = TRUE;
-  _sp_source_table_set_lines (&self->lines, source);
-  _sp_source_table_set_instructions (&self->instructions, source);
+  _sp_source_table_set_lines (&self->lines, source, same);
+  _sp_source_table_set_instructions (&self->instructions, source, same);
   self->syncing = FALSE;
   gtk_stack_set_visible_child_name (self->content, source != NULL ? "annotated" : "empty");
   gtk_widget_set_visible (self->bar, source != NULL);
@@ -423,10 +414,13 @@ sp_source_view_set_source (SpSourceView *self,
     show_missing (self);
   else
     gtk_stack_set_visible_child_name (self->source_stack, "text");
-  if (selected > 0)
-    sp_source_view_select_line (self, selected);
-  else
+  /* The same function again: what the user selected and scrolled to stays
+   * (the rows took the new costs in place). */
+  if (!same)
     select_hottest (self);
+  else if (selected > 0 && sp_source_view_get_selected_line (self) != selected)
+    gtk_single_selection_set_selected (GTK_SINGLE_SELECTION (self->lines.selection),
+                                       _sp_source_table_line_position (&self->lines, selected));
   /* The keyboard stays on the page: on the lines, or the instructions
    * when the lines went for the missing file's message. */
   if (focus_inside (self))
@@ -442,7 +436,7 @@ sp_source_view_get_selected_line (SpSourceView *self)
 {
   guint at = gtk_single_selection_get_selected (GTK_SINGLE_SELECTION (self->lines.selection));
 
-  return at == GTK_INVALID_LIST_POSITION ? 0 : row_at (&self->lines, at)->line;
+  return at == GTK_INVALID_LIST_POSITION ? 0 : _sp_source_table_row_at (&self->lines, at)->line;
 }
 
 void

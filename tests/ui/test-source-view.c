@@ -107,6 +107,23 @@ selected_instructions (SpSourceView *view)
   return g_string_free (text, FALSE);
 }
 
+/* The cell widget of the lines' row showing line number line in the
+ * column titled title, or NULL. */
+static GtkWidget *
+line_cell (SpSourceView *view,
+           const char *line,
+           const char *title)
+{
+  GtkColumnView *lines = sp_source_view_get_lines (view);
+  g_autoptr (GPtrArray) rows = gui_test_table_rows (lines);
+  guint line_column = gui_test_column_index (lines, "Line");
+
+  for (guint i = 0; i < rows->len; i++)
+    if (g_strcmp0 (gui_test_cell_text (gui_test_row_cell (rows->pdata[i], line_column)), line) == 0)
+      return gui_test_row_cell (rows->pdata[i], gui_test_column_index (lines, title));
+  return NULL;
+}
+
 /* How strongly the Self cell of the lines' row showing line number line is
  * coloured: the alpha of a pixel near its corner, away from its text (0:
  * no heat colour); -1 when that row is not laid out. */
@@ -114,15 +131,9 @@ static int
 line_heat (SpSourceView *view,
            const char *line)
 {
-  GtkColumnView *lines = sp_source_view_get_lines (view);
-  g_autoptr (GPtrArray) rows = gui_test_table_rows (lines);
-  guint line_column = gui_test_column_index (lines, "Line");
-  guint self_column = gui_test_column_index (lines, "Self");
+  GtkWidget *cell = line_cell (view, line, "Self");
 
-  for (guint i = 0; i < rows->len; i++)
-    if (g_strcmp0 (gui_test_cell_text (gui_test_row_cell (rows->pdata[i], line_column)), line) == 0)
-      return (int) gui_test_alpha_at (gui_test_row_cell (rows->pdata[i], self_column), 1, 1);
-  return -1;
+  return cell != NULL ? (int) gui_test_alpha_at (cell, 1, 1) : -1;
 }
 
 static gboolean
@@ -223,15 +234,9 @@ static const char *
 line_self_text (SpSourceView *view,
                 const char *line)
 {
-  GtkColumnView *lines = sp_source_view_get_lines (view);
-  g_autoptr (GPtrArray) rows = gui_test_table_rows (lines);
-  guint line_column = gui_test_column_index (lines, "Line");
-  guint self_column = gui_test_column_index (lines, "Self");
+  GtkWidget *cell = line_cell (view, line, "Self");
 
-  for (guint i = 0; i < rows->len; i++)
-    if (g_strcmp0 (gui_test_cell_text (gui_test_row_cell (rows->pdata[i], line_column)), line) == 0)
-      return gui_test_cell_text (gtk_widget_get_first_child (gui_test_row_cell (rows->pdata[i], self_column)));
-  return NULL;
+  return cell != NULL ? gui_test_cell_text (gtk_widget_get_first_child (cell)) : NULL;
 }
 
 /* Shares of the function's cost; with a time metric, the time too. */
@@ -251,6 +256,37 @@ test_cost_text (void)
   sp_source_view_set_source (view, times);
   run_frames (0.2);
   g_assert_cmpstr (line_self_text (view, "5"), ==, "70.0%  70 ns");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* The same function again with new costs (a live update): the line the
+ * user selected stays selected, the cells stay and show the new costs. */
+static void
+test_live_update (void)
+{
+  static const SpAnnotationLine grown[] = {
+    { .line = 3, .self = 5, .total = 5 },
+    { .line = 5, .self = 150, .total = 150 },
+    { .line = 6, .self = 5, .total = 45 },
+  };
+  SpSourceView *view = sp_source_view_new ();
+  GtkWidget *window = show_view (view);
+  g_autoptr (SpSourceAnnotation) before = make_source (TRUE);
+  g_autoptr (SpSourceAnnotation) after = make_source (TRUE);
+  GtkWidget *cell;
+
+  sp_source_view_set_source (view, before);
+  sp_source_view_select_line (view, 3);
+  run_frames (0.2);
+  cell = line_cell (view, "5", "Self");
+  g_assert_nonnull (cell);
+  after->lines = grown;
+  after->total = 200;
+  sp_source_view_set_source (view, after);
+  run_frames (0.2);
+  g_assert_cmpuint (sp_source_view_get_selected_line (view), ==, 3);
+  g_assert_true (line_cell (view, "5", "Self") == cell);
+  g_assert_cmpstr (line_self_text (view, "5"), ==, "75.0%");
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -290,6 +326,7 @@ main (int argc,
   g_test_add_func ("/ui/source-view/linked-selection", test_linked_selection);
   g_test_add_func ("/ui/source-view/call-and-back", test_call_and_back);
   g_test_add_func ("/ui/source-view/cost-text", test_cost_text);
+  g_test_add_func ("/ui/source-view/live-update", test_live_update);
   g_test_add_func ("/ui/source-view/missing", test_missing);
   return g_test_run ();
 }
