@@ -11,6 +11,7 @@
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "gui-test.h"
 #include "pointer-test.h"
@@ -384,6 +385,90 @@ test_inlined (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+typedef struct {
+  SpSourceView *view;
+  guint64       more_than;
+} Growth;
+
+/* The Source page shows a later annotation: more cost than before. */
+static gboolean
+source_grew (gpointer data)
+{
+  Growth *growth = data;
+  SpSourceAnnotation *source = sp_source_view_get_source (growth->view);
+
+  return source != NULL && source->total > growth->more_than;
+}
+
+static gboolean
+file_exists (gpointer path)
+{
+  return g_file_test (path, G_FILE_TEST_EXISTS);
+}
+
+static gboolean
+row_shown (gpointer data)
+{
+  g_autoptr (GtkTreeListRow) row = view_test_find_row (data, "annotate_work;hot_loop");
+
+  return row != NULL;
+}
+
+/* A recording another recorder is still writing: hot_loop's source takes
+ * the new samples as they come, and the line the user selected stays
+ * selected. */
+static void
+test_live (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("stackpulse-source-live-XXXXXX", &error);
+  g_autofree char *spool = g_build_filename (dir, "live.spool", NULL);
+  g_autofree char *meta = g_strconcat (spool, ".meta", NULL);
+  const char *argv[] = { g_getenv ("SP_RECORD"), "-F", "1000", "-o", spool, "--", g_getenv ("SP_WORK_ANNOTATE"),
+                         "4", NULL };
+  SpWindow *window;
+  SpCallTreeView *tree;
+  SpSourceView *view;
+  g_autoptr (GtkTreeListRow) row = NULL;
+  Growth growth;
+  GPid recorder;
+  guint call;
+  int status;
+
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_async (NULL, (char **) argv, NULL,
+                                G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                                NULL, NULL, &recorder, &error));
+  /* The side file comes with the first samples; none where perf_event is
+   * refused (the other tests skipped then). */
+  if (!window_test_wait (file_exists, meta, 10) && g_getenv ("CI") == NULL)
+    {
+      waitpid (recorder, &status, 0);
+      g_test_skip ("the recorder wrote nothing: perf_event refused?");
+      window_test_remove_dir (dir);
+      return;
+    }
+  window = view_test_open_recording (spool);
+  tree = sp_window_get_call_tree_view (window);
+  view = sp_window_get_source_view (window);
+  g_assert_true (window_test_wait (row_shown, tree, 20));
+  row = view_test_find_row (tree, "annotate_work;hot_loop");
+  click_text (view_test_row_label (tree, row));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-source", NULL));
+  wait_for_source (window, "hot_loop");
+  call = marked_line (sp_source_view_get_source (view), "/* CALL */");
+  sp_source_view_select_line (view, call);
+  growth = (Growth) { view, sp_source_view_get_source (view)->total };
+  g_assert_true (window_test_wait (source_grew, &growth, 20));
+  growth.more_than = sp_source_view_get_source (view)->total;
+  g_assert_true (window_test_wait (source_grew, &growth, 20));
+  g_assert_cmpuint (sp_source_view_get_selected_line (view), ==, call);
+  gui_test_save_png (GTK_WIDGET (window), "window-source-live.png");
+  g_assert_cmpint (waitpid (recorder, &status, 0), ==, recorder);
+  gtk_window_destroy (GTK_WINDOW (window));
+  window_test_remove_dir (dir);
+}
+
 /* With the keyboard only: Enter on annotate_work in the call tree shows
  * it; Down and Up move along its lines, the instructions following; F6
  * to the instructions, Enter on its call of hot_loop shows hot_loop, and
@@ -513,6 +598,7 @@ main (int argc,
   g_test_add_func ("/app/window-source/call-and-back", test_call_and_back);
   g_test_add_func ("/app/window-source/inlined", test_inlined);
   g_test_add_func ("/app/window-source/keyboard", test_keyboard);
+  g_test_add_func ("/app/window-source/live", test_live);
   g_test_add_func ("/app/window-source/missing-source", test_missing_source);
   status = g_test_run ();
   remove_recording_dir ();
