@@ -35,14 +35,16 @@ remove_xdg_dir (void)
   remove_tree (xdg_dir);
 }
 
-/* The user's recently-used list and cache are no place for a test's
- * recordings: each test program gets its own, removed when it ends. */
+/* The user's recently-used list, cache and configuration are no place for
+ * a test's recordings and choices: each test program gets its own, removed
+ * when it ends. */
 static void
 use_own_xdg_dirs (void)
 {
   g_autoptr (GError) error = NULL;
   g_autofree char *data = NULL;
   g_autofree char *cache = NULL;
+  g_autofree char *config = NULL;
 
   xdg_dir = g_dir_make_tmp ("stackpulse-xdg-XXXXXX", &error);
   g_assert_no_error (error);
@@ -50,6 +52,9 @@ use_own_xdg_dirs (void)
   cache = g_build_filename (xdg_dir, "cache", NULL);
   g_setenv ("XDG_DATA_HOME", data, TRUE);
   g_setenv ("XDG_CACHE_HOME", cache, TRUE);
+  /* The source folders the Source page remembers, too. */
+  config = g_build_filename (xdg_dir, "config", NULL);
+  g_setenv ("XDG_CONFIG_HOME", config, TRUE);
   atexit (remove_xdg_dir);
 }
 

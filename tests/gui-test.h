@@ -7,8 +7,8 @@
 /* g_test_init, then a display: without one the test prints a TAP skip
  * and returns FALSE (main then returns 0), unless SP_REQUIRE_DISPLAY is
  * set (CI, under Xvfb), where a missing display is an error. The test
- * gets its own XDG data and cache folders (the recently-used list, the
- * recordings), which are removed when it exits. */
+ * gets its own XDG data, cache and config folders (the recently-used list,
+ * the recordings, the source folders), which are removed when it exits. */
 gboolean gui_test_init (int *argc,
                         char ***argv);
 

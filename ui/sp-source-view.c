@@ -381,8 +381,9 @@ void
 sp_source_view_set_source (SpSourceView *self,
                            SpSourceAnnotation *source)
 {
+  /* The same function, place and file (not a file found at last). */
   gboolean same = source != NULL && self->source != NULL && source->function == self->source->function
-                  && source->place == self->source->place;
+                  && source->place == self->source->place && g_strcmp0 (source->path, self->source->path) == 0;
   guint selected = same ? sp_source_view_get_selected_line (self) : 0;
 
   g_return_if_fail (SP_IS_SOURCE_VIEW (self));

@@ -518,8 +518,17 @@ test_keyboard (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static gboolean
+source_text_shown (gpointer view)
+{
+  SpSourceAnnotation *source = sp_source_view_get_source (view);
+
+  return source != NULL && source->text != NULL;
+}
+
 /* A program built here, recorded, its source then removed: the page says
- * where it looked, and offers to choose the folder. */
+ * where it looked, and offers to choose the folder; the folder chosen,
+ * the source shows, and the folder is remembered. */
 static void
 test_missing_source (void)
 {
@@ -539,6 +548,9 @@ test_missing_source (void)
   GtkLabel *message;
   GtkButton *choose;
   int status;
+  g_autofree char *moved_dir = NULL, *moved = NULL, *folder = NULL;
+  g_autofree char *ini = g_build_filename (g_get_user_config_dir (), "stackpulse", "source-dirs.ini", NULL);
+  g_autoptr (GKeyFile) remembered = g_key_file_new ();
 
   if (cc == NULL)
     {
@@ -582,7 +594,27 @@ test_missing_source (void)
   g_assert_nonnull (choose);
   g_assert_true (window_test_is_shown (GTK_WIDGET (choose)));
   gui_test_save_png (GTK_WIDGET (window), "window-source-missing.png");
+
+  /* The source is found elsewhere, and the user picks that folder (what
+   * the chooser says): shown, and remembered for the next time. */
+  moved_dir = g_build_filename (copy_dir, "moved", NULL);
+  moved = g_build_filename (moved_dir, "gone.c", NULL);
+  g_assert_cmpint (g_mkdir (moved_dir, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (moved, program, -1, NULL));
+  g_signal_emit_by_name (sp_window_get_source_view (window), "folder-chosen", source_path, moved_dir);
+  g_assert_true (window_test_wait (source_text_shown, sp_window_get_source_view (window), 20));
+  g_assert_cmpstr (sp_source_view_get_source (sp_window_get_source_view (window))->path, ==, moved);
+  g_assert_cmpuint (sp_source_view_get_selected_line (sp_window_get_source_view (window)), ==,
+                    sp_source_annotation_get_hottest_line (sp_source_view_get_source (sp_window_get_source_view (window))));
+  g_assert_true (g_key_file_load_from_file (remembered, ini, G_KEY_FILE_NONE, &error));
+  folder = g_key_file_get_string (remembered, "prefixes", copy_dir, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (folder, ==, moved_dir);
+  gui_test_save_png (GTK_WIDGET (window), "window-source-found.png");
   gtk_window_destroy (GTK_WINDOW (window));
+  g_unlink (ini);
+  g_unlink (moved);
+  g_rmdir (moved_dir);
   window_test_remove_dir (copy_dir);
 }
 
