@@ -243,6 +243,40 @@ double_click (GtkWidget *cell)
   pointer_test_double_click (cell, 8, gtk_widget_get_height (cell) / 2.0);
 }
 
+typedef struct {
+  SpCallTreeView *tree;
+  const char     *suffix;
+} RowWanted;
+
+static gboolean
+row_shown (gpointer data)
+{
+  RowWanted *wanted = data;
+  g_autoptr (GtkTreeListRow) row = view_test_find_row (wanted->tree, wanted->suffix);
+
+  return row != NULL;
+}
+
+/* The recording at path in a window, and the label of the call tree's row
+ * whose path ends with suffix, in view (a followed recording's may take a
+ * live update to come). */
+static GtkWidget *
+open_at_row (const char *path,
+             const char *suffix,
+             SpWindow **window,
+             SpSourceView **view)
+{
+  RowWanted wanted;
+  g_autoptr (GtkTreeListRow) row = NULL;
+
+  *window = view_test_open_recording (path);
+  *view = sp_window_get_source_view (*window);
+  wanted = (RowWanted) { sp_window_get_call_tree_view (*window), suffix };
+  g_assert_true (window_test_wait (row_shown, &wanted, 20));
+  row = view_test_find_row (wanted.tree, suffix);
+  return view_test_row_label (wanted.tree, row);
+}
+
 /* ---- Tests ---------------------------------------------------------------- */
 
 /* "Show Source" on hot_loop in the call tree: the hot line, selected and
@@ -253,22 +287,16 @@ test_show_source (void)
 {
   const char *path = get_annotate_recording ();
   SpWindow *window;
-  SpCallTreeView *tree;
   SpSourceView *view;
   SpSourceAnnotation *source;
-  g_autoptr (GtkTreeListRow) row = NULL;
   g_autofree char *hot_instructions = NULL, *call_instructions = NULL;
-  GtkWidget *hot_row, *call_row;
+  GtkWidget *label, *hot_row, *call_row;
   guint hot, call, hot_instruction = G_MAXUINT;
 
   if (path == NULL)
     return;
-  window = view_test_open_recording (path);
-  tree = sp_window_get_call_tree_view (window);
-  view = sp_window_get_source_view (window);
-  row = view_test_find_row (tree, "annotate_work;hot_loop");
-  g_assert_nonnull (row);
-  view_test_pick (view_test_open_menu_on (GTK_WIDGET (tree), view_test_row_label (tree, row)), "Show Source");
+  label = open_at_row (path, "annotate_work;hot_loop", &window, &view);
+  view_test_pick (view_test_open_menu_on (GTK_WIDGET (sp_window_get_call_tree_view (window)), label), "Show Source");
   wait_for_source (window, "hot_loop");
   /* The first press after a menu closed on an item is lost under Xvfb
    * (view_test_pick): the one it took went to the call tree, hidden
@@ -320,21 +348,14 @@ test_call_and_back (void)
 {
   const char *path = get_annotate_recording ();
   SpWindow *window;
-  SpCallTreeView *tree;
   SpSourceView *view;
   SpSourceAnnotation *source;
-  g_autoptr (GtkTreeListRow) row = NULL;
   GtkButton *back;
   guint call;
 
   if (path == NULL)
     return;
-  window = view_test_open_recording (path);
-  tree = sp_window_get_call_tree_view (window);
-  view = sp_window_get_source_view (window);
-  row = view_test_find_row (tree, "main;annotate_work");
-  g_assert_nonnull (row);
-  double_click (view_test_row_label (tree, row));
+  double_click (open_at_row (path, "main;annotate_work", &window, &view));
   wait_for_source (window, "annotate_work");
   source = sp_source_view_get_source (view);
   call = call_of (source, "hot_loop");
@@ -359,20 +380,13 @@ test_inlined (void)
 {
   const char *path = get_annotate_recording ();
   SpWindow *window;
-  SpCallTreeView *tree;
   SpSourceView *view;
   SpSourceAnnotation *source;
-  g_autoptr (GtkTreeListRow) row = NULL;
   GtkWidget *places;
 
   if (path == NULL)
     return;
-  window = view_test_open_recording (path);
-  tree = sp_window_get_call_tree_view (window);
-  view = sp_window_get_source_view (window);
-  row = view_test_find_row (tree, "hot_loop;mix");
-  g_assert_nonnull (row);
-  click_text (view_test_row_label (tree, row));
+  click_text (open_at_row (path, "hot_loop;mix", &window, &view));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-source", NULL));
   wait_for_source (window, "mix");
   source = sp_source_view_get_source (view);
@@ -406,14 +420,6 @@ file_exists (gpointer path)
   return g_file_test (path, G_FILE_TEST_EXISTS);
 }
 
-static gboolean
-row_shown (gpointer data)
-{
-  g_autoptr (GtkTreeListRow) row = view_test_find_row (data, "annotate_work;hot_loop");
-
-  return row != NULL;
-}
-
 /* A recording another recorder is still writing: hot_loop's source takes
  * the new samples as they come, and the line the user selected stays
  * selected. */
@@ -427,9 +433,7 @@ test_live (void)
   const char *argv[] = { g_getenv ("SP_RECORD"), "-F", "1000", "-o", spool, "--", g_getenv ("SP_WORK_ANNOTATE"),
                          "4", NULL };
   SpWindow *window;
-  SpCallTreeView *tree;
   SpSourceView *view;
-  g_autoptr (GtkTreeListRow) row = NULL;
   Growth growth;
   GPid recorder;
   guint call;
@@ -448,12 +452,7 @@ test_live (void)
       window_test_remove_dir (dir);
       return;
     }
-  window = view_test_open_recording (spool);
-  tree = sp_window_get_call_tree_view (window);
-  view = sp_window_get_source_view (window);
-  g_assert_true (window_test_wait (row_shown, tree, 20));
-  row = view_test_find_row (tree, "annotate_work;hot_loop");
-  click_text (view_test_row_label (tree, row));
+  click_text (open_at_row (spool, "annotate_work;hot_loop", &window, &view));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-source", NULL));
   wait_for_source (window, "hot_loop");
   call = marked_line (sp_source_view_get_source (view), "/* CALL */");
@@ -478,21 +477,14 @@ test_keyboard (void)
 {
   const char *path = get_annotate_recording ();
   SpWindow *window;
-  SpCallTreeView *tree;
   SpSourceView *view;
   SpSourceAnnotation *source;
-  g_autoptr (GtkTreeListRow) row = NULL;
   g_autofree char *below = NULL;
   guint hottest, call;
 
   if (path == NULL)
     return;
-  window = view_test_open_recording (path);
-  tree = sp_window_get_call_tree_view (window);
-  view = sp_window_get_source_view (window);
-  row = view_test_find_row (tree, "main;annotate_work");
-  g_assert_nonnull (row);
-  click_text (view_test_row_label (tree, row));
+  click_text (open_at_row (path, "main;annotate_work", &window, &view));
   pointer_test_key (GTK_WIDGET (window), GDK_KEY_Return, 0);
   wait_for_source (window, "annotate_work");
   source = sp_source_view_get_source (view);
@@ -543,8 +535,7 @@ test_missing_source (void)
   g_autofree char *source_path = NULL, *binary = NULL, *path = NULL, *copy_dir = NULL;
   g_autoptr (GError) error = NULL;
   SpWindow *window;
-  SpCallTreeView *tree;
-  g_autoptr (GtkTreeListRow) row = NULL;
+  SpSourceView *view;
   GtkLabel *message;
   GtkButton *choose;
   int status;
@@ -577,20 +568,15 @@ test_missing_source (void)
       window_test_remove_dir (copy_dir);
       return;
     }
-  window = view_test_open_recording (path);
-  tree = sp_window_get_call_tree_view (window);
-  row = view_test_find_row (tree, "main;spin_here");
-  g_assert_nonnull (row);
   /* What Ctrl+U does: the action, on the row selected. */
-  gtk_widget_grab_focus (view_test_row_label (tree, row));
-  pointer_test_click_widget (view_test_row_label (tree, row), GDK_BUTTON_PRIMARY);
+  click_text (open_at_row (path, "main;spin_here", &window, &view));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-source", NULL));
   wait_for_source (window, "spin_here");
-  message = window_test_find_label (GTK_WIDGET (sp_window_get_source_view (window)), "Looked for it at");
+  message = window_test_find_label (GTK_WIDGET (view), "Looked for it at");
   g_assert_nonnull (message);
   g_assert_true (window_test_is_shown (GTK_WIDGET (message)));
   g_assert_nonnull (strstr (gtk_label_get_text (message), source_path));
-  choose = window_test_find_button (GTK_WIDGET (sp_window_get_source_view (window)), "Choose Folder");
+  choose = window_test_find_button (GTK_WIDGET (view), "Choose Folder");
   g_assert_nonnull (choose);
   g_assert_true (window_test_is_shown (GTK_WIDGET (choose)));
   gui_test_save_png (GTK_WIDGET (window), "window-source-missing.png");
@@ -601,11 +587,11 @@ test_missing_source (void)
   moved = g_build_filename (moved_dir, "gone.c", NULL);
   g_assert_cmpint (g_mkdir (moved_dir, 0700), ==, 0);
   g_assert_true (g_file_set_contents (moved, program, -1, NULL));
-  g_signal_emit_by_name (sp_window_get_source_view (window), "folder-chosen", source_path, moved_dir);
-  g_assert_true (window_test_wait (source_text_shown, sp_window_get_source_view (window), 20));
-  g_assert_cmpstr (sp_source_view_get_source (sp_window_get_source_view (window))->path, ==, moved);
-  g_assert_cmpuint (sp_source_view_get_selected_line (sp_window_get_source_view (window)), ==,
-                    sp_source_annotation_get_hottest_line (sp_source_view_get_source (sp_window_get_source_view (window))));
+  g_signal_emit_by_name (view, "folder-chosen", source_path, moved_dir);
+  g_assert_true (window_test_wait (source_text_shown, view, 20));
+  g_assert_cmpstr (sp_source_view_get_source (view)->path, ==, moved);
+  g_assert_cmpuint (sp_source_view_get_selected_line (view), ==,
+                    sp_source_annotation_get_hottest_line (sp_source_view_get_source (view)));
   g_assert_true (g_key_file_load_from_file (remembered, ini, G_KEY_FILE_NONE, &error));
   folder = g_key_file_get_string (remembered, "prefixes", copy_dir, &error);
   g_assert_no_error (error);

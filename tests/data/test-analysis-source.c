@@ -49,6 +49,20 @@ wait_idle (SpAnalysis *analysis)
   g_assert_false (sp_analysis_is_busy (analysis));
 }
 
+/* The recording written, opened by analysis, its results seen. */
+static void
+open_recording (RecordingBuilder *builder,
+                SpAnalysis *analysis,
+                Seen *seen)
+{
+  for (guint i = 0; recording[i] != NULL; i++)
+    recording_builder_add_line (builder, recording[i]);
+  recording_builder_finish (builder);
+  g_signal_connect (analysis, "result", G_CALLBACK (on_result), seen);
+  sp_analysis_open (analysis, recording_builder_get_path (builder));
+  wait_idle (analysis);
+}
+
 static guint32
 function_named (SpAnalysis *analysis,
                 const char *name)
@@ -68,12 +82,7 @@ test_annotate_with_filter (void)
   guint32 lex;
   guint sources;
 
-  for (guint i = 0; recording[i] != NULL; i++)
-    recording_builder_add_line (builder, recording[i]);
-  recording_builder_finish (builder);
-  g_signal_connect (analysis, "result", G_CALLBACK (on_result), &seen);
-  sp_analysis_open (analysis, recording_builder_get_path (builder));
-  wait_idle (analysis);
+  open_recording (builder, analysis, &seen);
   g_assert_cmpuint (seen.sources, ==, 0);
 
   /* Asked for: the whole recording's. */
@@ -124,12 +133,7 @@ test_open_forgets (void)
   SpAnalysis *analysis = sp_analysis_new ();
   Seen seen = { 0 };
 
-  for (guint i = 0; recording[i] != NULL; i++)
-    recording_builder_add_line (builder, recording[i]);
-  recording_builder_finish (builder);
-  g_signal_connect (analysis, "result", G_CALLBACK (on_result), &seen);
-  sp_analysis_open (analysis, recording_builder_get_path (builder));
-  wait_idle (analysis);
+  open_recording (builder, analysis, &seen);
   sp_analysis_set_source_shown (analysis, TRUE);
   sp_analysis_annotate (analysis, function_named (analysis, "parse"), SP_SOURCE_PLACE_HEAVIEST);
   wait_idle (analysis);
