@@ -102,6 +102,7 @@ instructions_selection_changed (GtkSelectionModel *model,
                                 SpSourceView *self)
 {
   g_autoptr (GtkBitset) selected = NULL;
+  SpSourceRow *first;
   guint at;
 
   if (self->syncing)
@@ -109,8 +110,8 @@ instructions_selection_changed (GtkSelectionModel *model,
   selected = gtk_selection_model_get_selection (model);
   if (gtk_bitset_is_empty (selected))
     return;
-  at = _sp_source_table_line_position (&self->lines, _sp_source_table_row_at (&self->instructions,
-                                                             gtk_bitset_get_minimum (selected))->line);
+  first = _sp_source_table_row_at (&self->instructions, gtk_bitset_get_minimum (selected));
+  at = _sp_source_table_line_position (&self->lines, first->line);
   if (at == GTK_INVALID_LIST_POSITION)
     return;
   self->syncing = TRUE;
@@ -131,9 +132,9 @@ instruction_activated (GtkColumnView *column_view,
     sp_source_view_show_function (self, row->callee);
 }
 
-/* Tab into the instructions lands on the first selected one (the line's),
- * not on the row that had the focus last: Enter then activates it, Down
- * goes on to the next. */
+/* The keyboard coming into the instructions (F6) lands on the first
+ * selected one (the line's), not on the row that had the focus last:
+ * Enter then activates it, Down goes on to the next. */
 static void
 instructions_focus_entered (GtkEventControllerFocus *controller,
                             SpSourceView *self)
