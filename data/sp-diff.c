@@ -97,6 +97,38 @@ matching_module (ModuleMatch *match,
   return g_hash_table_lookup (match->b_to_a, file_name);
 }
 
+GHashTable *
+sp_diff_module_map (SpProfile *a,
+                    SpProfile *b)
+{
+  const SpSpoolReader *reader_a = sp_profile_get_reader (a);
+  const SpSpoolReader *reader_b = sp_profile_get_reader (b);
+  const SpModule *modules_a = sp_spool_reader_get_modules (reader_a);
+  const SpModule *modules_b = sp_spool_reader_get_modules (reader_b);
+  GHashTable *map = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_autoptr (GHashTable) a_names = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) a_by_build_id = NULL;
+
+  for (gsize i = 0; i < sp_spool_reader_get_n_modules (reader_a); i++)
+    g_hash_table_add (a_names, (gpointer) basename_of (modules_a[i].path));
+  for (gsize i = 0; i < sp_spool_reader_get_n_modules (reader_b); i++)
+    {
+      const char *name = basename_of (modules_b[i].path);
+      g_autofree char *build_id = NULL;
+      const char *a_name;
+
+      if (modules_b[i].is_kernel || g_hash_table_contains (a_names, name) || g_hash_table_contains (map, name)
+          || (build_id = build_id_of_name (b, name)) == NULL)
+        continue;
+      if (a_by_build_id == NULL)
+        a_by_build_id = modules_by_build_id (a);
+      a_name = g_hash_table_lookup (a_by_build_id, build_id);
+      if (a_name != NULL)
+        g_hash_table_insert (map, g_strdup (name), g_strdup (a_name));
+    }
+  return map;
+}
+
 static char *
 row_key (const char *module,
          const char *name)

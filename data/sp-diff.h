@@ -74,6 +74,13 @@ gboolean sp_diff_normalize_from_name (const char *name,
 double sp_diff_span_seconds (SpProfile *profile,
                              const SpFilter *filter);
 
+/* B's module file names that A does not have, each mapped to A's module
+ * with the same build-id (a library renamed between the runs), for
+ * sp-diff-tree.h; newly allocated. Reads both profiles' module tables:
+ * call it where the profiles do not grow (finished recordings). */
+GHashTable *sp_diff_module_map (SpProfile *a,
+                                SpProfile *b);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpDiff, sp_diff_free)
 
 G_END_DECLS
