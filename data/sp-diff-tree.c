@@ -323,7 +323,7 @@ sp_diff_tree_new (const SpDiffTreeSide *a,
                   SpDiffNormalize normalize_as,
                   GHashTable *module_map)
 {
-  SpDiffTree *tree = g_new0 (SpDiffTree, 1);
+  SpDiffTree *tree = g_atomic_rc_box_new0 (SpDiffTree);
   SpDiffTreeNode root = { .name = "", .module = "", .parent = SP_DIFF_TREE_NONE, .row = SP_DIFF_TREE_NONE,
                           .function_a = SP_DIFF_NONE, .function_b = SP_DIFF_NONE };
   guint32 no_key = G_MAXUINT32;
@@ -432,9 +432,10 @@ build_thread (GTask *task,
               GCancellable *cancellable)
 {
   BuildJob *job = task_data;
+  SpDiffTree *tree = sp_diff_tree_new (&job->a, &job->b, job->normalize, job->module_map);
 
-  g_task_return_pointer (task, sp_diff_tree_new (&job->a, &job->b, job->normalize, job->module_map),
-                         (GDestroyNotify) sp_diff_tree_free);
+  tree->after = sp_diff_tree_after_shape (tree, job->b.tree, &tree->after_to_diff);
+  g_task_return_pointer (task, tree, (GDestroyNotify) sp_diff_tree_unref);
 }
 
 void
@@ -466,15 +467,27 @@ sp_diff_tree_build_finish (GAsyncResult *result,
   return g_task_propagate_pointer (G_TASK (result), error);
 }
 
-void
-sp_diff_tree_free (SpDiffTree *tree)
+static void
+clear_tree (gpointer data)
 {
-  if (tree == NULL)
-    return;
+  SpDiffTree *tree = data;
+
   g_free (tree->nodes);
-  if (tree->functions != NULL)
-    g_array_unref (tree->functions);
-  if (tree->strings != NULL)
-    g_string_chunk_free (tree->strings);
-  g_free (tree);
+  g_array_unref (tree->functions);
+  g_string_chunk_free (tree->strings);
+  g_clear_pointer (&tree->after, sp_call_tree_free);
+  g_free (tree->after_to_diff);
+}
+
+SpDiffTree *
+sp_diff_tree_ref (SpDiffTree *tree)
+{
+  return g_atomic_rc_box_acquire (tree);
+}
+
+void
+sp_diff_tree_unref (SpDiffTree *tree)
+{
+  if (tree != NULL)
+    g_atomic_rc_box_release_full (tree, clear_tree);
 }

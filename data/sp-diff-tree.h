@@ -13,7 +13,8 @@
  * Built from finished trees only (each side's own filter already applied
  * by its analysis), so a worker may build it while the main thread shows
  * the last one; it copies every name it needs and never reads a profile
- * after it is built. Immutable once built. */
+ * after it is built. Immutable once built, and reference-counted so views
+ * and their row items share it. */
 #pragma once
 
 #include <gio/gio.h>
@@ -55,6 +56,11 @@ typedef struct {
   guint64         total_b;
   double          max_change;  /* the largest |delta| of any node but the root */
   GStringChunk   *strings;     /* owns the names */
+  /* Built on a worker (sp_diff_tree_build_async) with B's tree: B's
+   * shape for the flame graph and its nodes' diff nodes
+   * (sp_diff_tree_after_shape); NULL otherwise. */
+  SpCallTree     *after;
+  guint32        *after_to_diff;
 } SpDiffTree;
 
 /* One side as its analysis finished it. */
@@ -72,7 +78,8 @@ SpDiffTree *sp_diff_tree_new (const SpDiffTreeSide *a,
                               SpDiffNormalize normalize,
                               GHashTable *module_map);
 
-void sp_diff_tree_free (SpDiffTree *tree);
+SpDiffTree *sp_diff_tree_ref (SpDiffTree *tree);
+void sp_diff_tree_unref (SpDiffTree *tree);
 
 /* The children of node in their order, as an array of guint32; newly
  * allocated. */
@@ -100,6 +107,6 @@ void sp_diff_tree_build_async (const SpDiffTreeSide *a,
 SpDiffTree *sp_diff_tree_build_finish (GAsyncResult *result,
                                        GError **error);
 
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpDiffTree, sp_diff_tree_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpDiffTree, sp_diff_tree_unref)
 
 G_END_DECLS

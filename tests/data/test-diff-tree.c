@@ -259,6 +259,9 @@ test_async (void)
     g_main_context_iteration (NULL, TRUE);
   g_assert_cmpfloat_with_epsilon (node_at (tree, "main;parse")->delta, -50.0, 1e-9);
   g_assert_cmpfloat_with_epsilon (node_at (tree, "main;grow")->total_value_b, 50.0, 1e-9);
+  /* And B's shape for the flame graph: root, main, parse, grow. */
+  g_assert_nonnull (tree->after);
+  g_assert_cmpuint (tree->after->n_nodes, ==, 4);
 }
 
 int
