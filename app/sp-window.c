@@ -10,6 +10,7 @@
  * sp-window-recording.c, transforms in sp-window-transforms.c. */
 #include "sp-window-private.h"
 
+#include "sp-window-compare.h"
 #include "sp-window-debuginfod.h"
 
 
@@ -56,6 +57,7 @@ _sp_window_update_actions (SpWindow *self)
   gtk_widget_action_set_enabled (widget, "win.transform-clear", profile && transforms);
   gtk_widget_action_set_enabled (widget, "win.find", gtk_widget_get_visible (GTK_WIDGET (self->search_entry)));
   gtk_widget_action_set_enabled (widget, "win.stop", sp_window_is_recording (self));
+  gtk_widget_action_set_enabled (widget, "win.compare", self->file != NULL && (profile || sp_window_is_recording (self)));
   gtk_widget_action_set_enabled (widget, "win.record-elevated", self->session != NULL && !sp_window_is_recording (self)
                                                                 && !profile);
 }
@@ -528,6 +530,7 @@ sp_window_class_init (SpWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.show-summary", NULL, show_page_activated);
   _sp_window_recording_class_init (widget_class);
   _sp_window_transforms_class_init (widget_class);
+  _sp_window_compare_class_init (widget_class);
 }
 
 /* The window's style sheet, once per display (the tests' windows have

@@ -395,6 +395,15 @@ sp_diff_tree_after_shape (const SpDiffTree *tree,
       back[n] = i;
       to_shape[i] = n++;
     }
+  /* Linked backwards so siblings stay in order; then by total. */
+  for (guint i = n; i-- > 1;)
+    {
+      SpCallTreeNode *parent = &shape->nodes[shape->nodes[i].parent];
+
+      shape->nodes[i].next_sibling = parent->first_child;
+      parent->first_child = i;
+      parent->n_children++;
+    }
   shape->n_nodes = n;
   shape->bottom_up = FALSE;
   shape->n_functions = b_tree->n_functions;
@@ -410,7 +419,7 @@ typedef struct {
   SpDiffTreeSide   a;
   SpDiffTreeSide   b;
   SpDiffNormalize  normalize;
-  GHashTable      *module_map;
+  gboolean         map_modules;
 } BuildJob;
 
 static void
@@ -420,8 +429,6 @@ build_job_free (BuildJob *job)
   sp_call_tree_free ((SpCallTree *) job->b.tree);
   sp_profile_unref (job->a.profile);
   sp_profile_unref (job->b.profile);
-  if (job->module_map != NULL)
-    g_hash_table_unref (job->module_map);
   g_free (job);
 }
 
@@ -432,7 +439,8 @@ build_thread (GTask *task,
               GCancellable *cancellable)
 {
   BuildJob *job = task_data;
-  SpDiffTree *tree = sp_diff_tree_new (&job->a, &job->b, job->normalize, job->module_map);
+  g_autoptr (GHashTable) map = job->map_modules ? sp_diff_module_map (job->a.profile, job->b.profile) : NULL;
+  SpDiffTree *tree = sp_diff_tree_new (&job->a, &job->b, job->normalize, map);
 
   tree->after = sp_diff_tree_after_shape (tree, job->b.tree, &tree->after_to_diff);
   g_task_return_pointer (task, tree, (GDestroyNotify) sp_diff_tree_unref);
@@ -442,7 +450,7 @@ void
 sp_diff_tree_build_async (const SpDiffTreeSide *a,
                           const SpDiffTreeSide *b,
                           SpDiffNormalize normalize_as,
-                          GHashTable *module_map,
+                          gboolean map_modules,
                           GCancellable *cancellable,
                           GAsyncReadyCallback callback,
                           gpointer user_data)
@@ -455,7 +463,7 @@ sp_diff_tree_build_async (const SpDiffTreeSide *a,
   sp_profile_ref (a->profile);
   sp_profile_ref (b->profile);
   job->normalize = normalize_as;
-  job->module_map = module_map != NULL ? g_hash_table_ref (module_map) : NULL;
+  job->map_modules = map_modules;
   g_task_set_task_data (task, job, (GDestroyNotify) build_job_free);
   g_task_run_in_thread (task, build_thread);
 }

@@ -95,11 +95,15 @@ SpCallTree *sp_diff_tree_after_shape (const SpDiffTree *tree,
                                       guint32 **to_diff);
 
 /* Builds on a worker thread; the trees are taken (freed with
- * sp_call_tree_free) and the profiles referenced until it is done. */
+ * sp_call_tree_free) and the profiles referenced until it is done. With
+ * map_modules, the worker matches renamed modules by build-id
+ * (sp_diff_module_map), which reads both profiles' module tables: only
+ * for profiles no worker grows any more (finished recordings; their
+ * analyses may still aggregate, which only reads them). */
 void sp_diff_tree_build_async (const SpDiffTreeSide *a,
                                const SpDiffTreeSide *b,
                                SpDiffNormalize normalize,
-                               GHashTable *module_map,
+                               gboolean map_modules,
                                GCancellable *cancellable,
                                GAsyncReadyCallback callback,
                                gpointer user_data);

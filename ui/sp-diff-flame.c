@@ -194,6 +194,18 @@ sp_diff_flame_describe (SpDiffFlame *self,
   return frame != 0 ? tooltip (frame, self) : NULL;
 }
 
+const char *
+sp_diff_flame_name_at (SpDiffFlame *self,
+                       double x,
+                       double y)
+{
+  guint32 node = sp_flame_graph_node_at (self->graph, x, y);
+
+  if (self->tree == NULL || node == SP_CALL_TREE_NONE)
+    return NULL;
+  return self->tree->nodes[diff_node_of (self, node)].name;
+}
+
 guint32
 sp_diff_flame_get_selected_node (SpDiffFlame *self)
 {

@@ -54,6 +54,12 @@ gboolean sp_diff_flame_get_frame_colour (SpDiffFlame *self,
 char *sp_diff_flame_describe (SpDiffFlame *self,
                               const char *name);
 
+/* The name of the function drawn at (x, y) in the graph's coordinates,
+ * or NULL. For tests. */
+const char *sp_diff_flame_name_at (SpDiffFlame *self,
+                                   double x,
+                                   double y);
+
 /* The diff tree node of the frame last clicked or right-clicked, or
  * SP_DIFF_TREE_NONE. */
 guint32 sp_diff_flame_get_selected_node (SpDiffFlame *self);

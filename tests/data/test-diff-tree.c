@@ -182,6 +182,10 @@ test_after_shape (void)
       g_assert_cmpuint (shape->nodes[i].total, ==, d->total_b);
       g_assert_cmpstr (d->name, !=, "gone");
     }
+  /* Linked for the flame layout: main under the root, parse and grow
+   * under main (both 10). */
+  g_assert_cmpuint (shape->nodes[0].n_children, ==, 1);
+  g_assert_cmpuint (shape->nodes[shape->nodes[0].first_child].n_children, ==, 2);
 }
 
 /* A library at another path matches by file name; one renamed with the
@@ -252,7 +256,7 @@ test_async (void)
   SpDiffTreeSide side_b = { pb, sp_call_tree_new (pb, filter, NULL, FALSE), 1, 0.001 };
   g_autoptr (SpDiffTree) tree = NULL;
 
-  sp_diff_tree_build_async (&side_a, &side_b, SP_DIFF_NORMALIZE_SHARE, NULL, NULL, built, &tree);
+  sp_diff_tree_build_async (&side_a, &side_b, SP_DIFF_NORMALIZE_SHARE, TRUE, NULL, built, &tree);
   sp_profile_unref (pa);
   sp_profile_unref (pb);
   while (tree == NULL)
