@@ -185,15 +185,6 @@ sp_diff_flame_get_frame_colour (SpDiffFlame *self,
   return TRUE;
 }
 
-char *
-sp_diff_flame_describe (SpDiffFlame *self,
-                        const char *name)
-{
-  guint32 frame = frame_named (self, name);
-
-  return frame != 0 ? tooltip (frame, self) : NULL;
-}
-
 const char *
 sp_diff_flame_name_at (SpDiffFlame *self,
                        double x,

@@ -49,11 +49,6 @@ gboolean sp_diff_flame_get_frame_colour (SpDiffFlame *self,
                                          GdkRGBA *fill,
                                          gboolean *marked);
 
-/* What the tooltip of the heaviest frame named name says (markup, newly
- * allocated), or NULL. For tests. */
-char *sp_diff_flame_describe (SpDiffFlame *self,
-                              const char *name);
-
 /* The name of the function drawn at (x, y) in the graph's coordinates,
  * or NULL. For tests. */
 const char *sp_diff_flame_name_at (SpDiffFlame *self,
