@@ -412,6 +412,7 @@ sp_compare_window_new (SpApplication *app,
   gtk_window_set_title (GTK_WINDOW (self), title);
   open_side (self, &self->sides[0], box, a);
   open_side (self, &self->sides[1], box, b);
+  gtk_box_append (box, gtk_separator_new (GTK_ORIENTATION_HORIZONTAL));
   gtk_box_append (box, GTK_WIDGET (self->views));
   update_status (self);
   _sp_compare_update_actions (self);
