@@ -314,6 +314,7 @@ test_bad_input (void)
   g_autofree char *text = NULL;
   g_autofree char *empty = NULL;
   g_autofree char *missing = NULL;
+  g_autofree char *perf_data = NULL;
   g_autofree char *damaged = NULL;
   g_autofree char *contents = NULL;
   SpCompareWindow *window;
@@ -325,6 +326,11 @@ test_bad_input (void)
   g_assert_true (g_file_set_contents (text, "not a recording\n", -1, NULL));
   assert_b_says (text, "Cannot compare: B (notes.txt) cannot be opened.");
   assert_b_says (g_getenv ("SP_WORK_DIFF"), "Cannot compare: B");
+  /* A perf.data's header (perf record's own is tested on the main
+   * window): named for what it is. */
+  perf_data = g_build_filename (dir, "perf.data", NULL);
+  g_assert_true (g_file_set_contents (perf_data, "PERFILE2\x68\0\0\0\0\0\0\0", 16, NULL));
+  assert_b_says (perf_data, "perf.data");
   empty = g_build_filename (dir, "empty.spool", NULL);
   g_assert_true (g_file_set_contents (empty, "", 0, NULL));
   assert_b_says (empty, "B");
