@@ -217,23 +217,6 @@ count_functions (SpDiffTree *tree,
     }
 }
 
-static gint
-compare_change (gconstpointer x,
-                gconstpointer y)
-{
-  const SpDiffRow *a = x;
-  const SpDiffRow *b = y;
-  double size_a = fabs (a->delta), size_b = fabs (b->delta);
-  int by_name;
-
-  if (size_a != size_b)
-    return size_a > size_b ? -1 : 1;
-  if (a->total_value_b + a->total_value_a != b->total_value_b + b->total_value_a)
-    return a->total_value_b + a->total_value_a > b->total_value_b + b->total_value_a ? -1 : 1;
-  by_name = g_strcmp0 (a->name, b->name);
-  return by_name != 0 ? by_name : g_strcmp0 (a->module, b->module);
-}
-
 static void
 normalize (SpDiffTree *tree,
            double unit_a,
@@ -261,7 +244,7 @@ compare_rows_at (gconstpointer x,
 {
   const GArray *rows = data;
 
-  return compare_change (&g_array_index (rows, SpDiffRow, *(const guint32 *) x),
+  return sp_diff_row_compare (&g_array_index (rows, SpDiffRow, *(const guint32 *) x),
                          &g_array_index (rows, SpDiffRow, *(const guint32 *) y));
 }
 
@@ -279,13 +262,7 @@ normalize_functions (SpDiffTree *tree,
 
   for (guint32 i = 0; i < n; i++)
     {
-      SpDiffRow *row = &g_array_index (tree->functions, SpDiffRow, i);
-
-      row->self_value_a = (double) row->self_a * unit_a;
-      row->total_value_a = (double) row->total_a * unit_a;
-      row->self_value_b = (double) row->self_b * unit_b;
-      row->total_value_b = (double) row->total_b * unit_b;
-      row->delta = row->self_value_b - row->self_value_a;
+      sp_diff_row_normalize (&g_array_index (tree->functions, SpDiffRow, i), unit_a, unit_b);
       g_array_append_val (order, i);
     }
   g_array_sort_with_data (order, compare_rows_at, tree->functions);

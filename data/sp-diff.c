@@ -215,9 +215,9 @@ sum_self (const GArray *costs)
   return total;
 }
 
-static gint
-compare_change (gconstpointer x,
-                gconstpointer y)
+gint
+sp_diff_row_compare (gconstpointer x,
+                     gconstpointer y)
 {
   const SpDiffRow *a = x;
   const SpDiffRow *b = y;
@@ -286,21 +286,25 @@ sp_diff_new (SpProfile *a,
       row->total_b += cost->total;
     }
   for (guint i = 0; i < diff->rows->len; i++)
-    {
-      SpDiffRow *row = &g_array_index (diff->rows, SpDiffRow, i);
-
-      row->self_value_a = (double) row->self_a * unit_a;
-      row->total_value_a = (double) row->total_a * unit_a;
-      row->self_value_b = (double) row->self_b * unit_b;
-      row->total_value_b = (double) row->total_b * unit_b;
-      row->delta = row->self_value_b - row->self_value_a;
-    }
-  g_array_sort (diff->rows, compare_change);
+    sp_diff_row_normalize (&g_array_index (diff->rows, SpDiffRow, i), unit_a, unit_b);
+  g_array_sort (diff->rows, sp_diff_row_compare);
   g_hash_table_unref (match.a_names);
   g_hash_table_unref (match.b_to_a);
   if (match.a_by_build_id != NULL)
     g_hash_table_unref (match.a_by_build_id);
   return diff;
+}
+
+void
+sp_diff_row_normalize (SpDiffRow *row,
+                       double unit_a,
+                       double unit_b)
+{
+  row->self_value_a = (double) row->self_a * unit_a;
+  row->total_value_a = (double) row->total_a * unit_a;
+  row->self_value_b = (double) row->self_b * unit_b;
+  row->total_value_b = (double) row->total_b * unit_b;
+  row->delta = row->self_value_b - row->self_value_a;
 }
 
 void

@@ -637,13 +637,7 @@ select_at (GtkWidget *widget,
            double x,
            double y)
 {
-  SpDiffTable *self = SP_DIFF_TABLE (widget);
-  guint position = _sp_context_menu_row_at (widget, x, y, NULL);
-
-  if (position == GTK_INVALID_LIST_POSITION)
-    return FALSE;
-  gtk_single_selection_set_selected (self->selection, position);
-  return TRUE;
+  return _sp_context_menu_select_row_at (widget, SP_DIFF_TABLE (widget)->selection, x, y);
 }
 
 void
@@ -740,10 +734,7 @@ sp_diff_table_get_property (GObject *object,
                             GValue *value,
                             GParamSpec *pspec)
 {
-  SpDiffTable *self = SP_DIFF_TABLE (object);
-  static const char *const names[] = { NULL, "hadjustment", "vadjustment", "hscroll-policy", "vscroll-policy" };
-
-  g_object_get_property (G_OBJECT (self->column_view), names[prop_id], value);
+  g_object_get_property (G_OBJECT (SP_DIFF_TABLE (object)->column_view), pspec->name, value);
 }
 
 static void
@@ -752,10 +743,7 @@ sp_diff_table_set_property (GObject *object,
                             const GValue *value,
                             GParamSpec *pspec)
 {
-  SpDiffTable *self = SP_DIFF_TABLE (object);
-  static const char *const names[] = { NULL, "hadjustment", "vadjustment", "hscroll-policy", "vscroll-policy" };
-
-  g_object_set_property (G_OBJECT (self->column_view), names[prop_id], value);
+  g_object_set_property (G_OBJECT (SP_DIFF_TABLE (object)->column_view), pspec->name, value);
 }
 
 static void

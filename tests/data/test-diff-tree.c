@@ -7,41 +7,28 @@
 #include <math.h>
 
 #include "profile-builder.h"
-#include "remove-tree.h"
+#include "diff-files.h"
 #include "sp-diff-tree.h"
 
+/* One side from text: its profile and its tree with the default filter;
+ * side_clear frees both. */
+static SpDiffTreeSide
+side_from_text (const char *const *lines,
+                double span_s,
+                double count_s)
+{
+  g_autoptr (SpFilter) filter = sp_filter_new ();
+  SpDiffTreeSide side = { profile_from_text (lines), NULL, span_s, count_s };
+
+  side.tree = sp_call_tree_new (side.profile, filter, NULL, FALSE);
+  return side;
+}
+
 static void
-remove_folder (char *path)
+side_clear (SpDiffTreeSide *side)
 {
-  sp_test_remove_tree (path);
-  g_free (path);
-}
-
-static char *
-copy_to (const char *dir,
-         const char *name)
-{
-  const char *source = g_getenv ("SP_SYMBOLIZER_TARGET");
-  char *path = g_build_filename (dir, name, NULL);
-  g_autofree char *folder = g_path_get_dirname (path);
-  g_autofree char *contents = NULL;
-  gsize length;
-
-  g_assert_nonnull (source);
-  g_assert_cmpint (g_mkdir_with_parents (folder, 0755), ==, 0);
-  g_assert_true (g_file_get_contents (source, &contents, &length, NULL));
-  g_assert_true (g_file_set_contents (path, contents, (gssize) length, NULL));
-  return path;
-}
-
-static char *
-make_dir (void)
-{
-  char *dir = g_dir_make_tmp ("stackpulse-diff-tree-XXXXXX", NULL);
-
-  g_assert_nonnull (dir);
-  g_test_queue_destroy ((GDestroyNotify) remove_folder, g_strdup (dir));
-  return dir;
+  sp_call_tree_free ((SpCallTree *) side->tree);
+  sp_profile_unref (side->profile);
 }
 
 /* Both trees with the default filter, merged. */
@@ -50,16 +37,14 @@ merge (const char *const *a_lines,
        const char *const *b_lines,
        gboolean map_modules)
 {
-  g_autoptr (SpProfile) a = profile_from_text (a_lines);
-  g_autoptr (SpProfile) b = profile_from_text (b_lines);
-  g_autoptr (SpFilter) filter = sp_filter_new ();
-  g_autoptr (SpCallTree) tree_a = sp_call_tree_new (a, filter, NULL, FALSE);
-  g_autoptr (SpCallTree) tree_b = sp_call_tree_new (b, filter, NULL, FALSE);
-  SpDiffTreeSide side_a = { a, tree_a, 1, 0.001 };
-  SpDiffTreeSide side_b = { b, tree_b, 1, 0.001 };
-  g_autoptr (GHashTable) map = map_modules ? sp_diff_module_map (a, b) : NULL;
+  SpDiffTreeSide side_a = side_from_text (a_lines, 1, 0.001);
+  SpDiffTreeSide side_b = side_from_text (b_lines, 1, 0.001);
+  g_autoptr (GHashTable) map = map_modules ? sp_diff_module_map (side_a.profile, side_b.profile) : NULL;
+  SpDiffTree *tree = sp_diff_tree_new (&side_a, &side_b, SP_DIFF_NORMALIZE_SHARE, map);
 
-  return sp_diff_tree_new (&side_a, &side_b, SP_DIFF_NORMALIZE_SHARE, map);
+  side_clear (&side_a);
+  side_clear (&side_b);
+  return tree;
 }
 
 /* The node at path ("main;a;x") from the root, or fails. */
@@ -160,16 +145,12 @@ test_after_shape (void)
 {
   const char *const a[] = { "main;parse;lex 30", "main;gone 10", NULL };
   const char *const b[] = { "main;parse;lex 10", "main;grow 10", NULL };
-  g_autoptr (SpProfile) pa = profile_from_text (a);
-  g_autoptr (SpProfile) pb = profile_from_text (b);
-  g_autoptr (SpFilter) filter = sp_filter_new ();
-  g_autoptr (SpCallTree) tree_a = sp_call_tree_new (pa, filter, NULL, FALSE);
-  g_autoptr (SpCallTree) tree_b = sp_call_tree_new (pb, filter, NULL, FALSE);
-  SpDiffTreeSide side_a = { pa, tree_a, 1, 0.001 };
-  SpDiffTreeSide side_b = { pb, tree_b, 1, 0.001 };
+  SpDiffTreeSide side_a = side_from_text (a, 1, 0.001);
+  SpDiffTreeSide side_b = side_from_text (b, 1, 0.001);
+  SpProfile *pb = side_b.profile;
   g_autoptr (SpDiffTree) tree = sp_diff_tree_new (&side_a, &side_b, SP_DIFF_NORMALIZE_SHARE, NULL);
   g_autofree guint32 *to_diff = NULL;
-  g_autoptr (SpCallTree) shape = sp_diff_tree_after_shape (tree, tree_b, &to_diff);
+  g_autoptr (SpCallTree) shape = sp_diff_tree_after_shape (tree, side_b.tree, &to_diff);
 
   /* root, main, parse, lex, grow: not "gone". */
   g_assert_cmpuint (shape->n_nodes, ==, 5);
@@ -186,6 +167,8 @@ test_after_shape (void)
    * under main (both 10). */
   g_assert_cmpuint (shape->nodes[0].n_children, ==, 1);
   g_assert_cmpuint (shape->nodes[shape->nodes[0].first_child].n_children, ==, 2);
+  side_clear (&side_a);
+  side_clear (&side_b);
 }
 
 /* A library at another path matches by file name; one renamed with the
@@ -193,9 +176,9 @@ test_after_shape (void)
 static void
 test_modules (void)
 {
-  g_autofree char *dir = make_dir ();
-  g_autofree char *a_lib = copy_to (dir, "a/libtarget.so.1");
-  g_autofree char *b_lib = copy_to (dir, "b/lib/libtarget-renamed.so.2");
+  g_autofree char *dir = diff_test_dir ();
+  g_autofree char *a_lib = diff_test_copy (dir, "a", "libtarget.so.1", "SP_SYMBOLIZER_TARGET");
+  g_autofree char *b_lib = diff_test_copy (dir, "b/lib", "libtarget-renamed.so.2", "SP_SYMBOLIZER_TARGET");
   g_autofree char *a1 = g_strdup_printf ("main;%s!sp_target_caller;%s!sp_target_leaf 30", a_lib, a_lib);
   g_autofree char *b1 = g_strdup_printf ("main;%s!sp_target_caller;%s!sp_target_leaf 10", b_lib, b_lib);
   const char *const a[] = { a1, "main;other 10", NULL };
@@ -218,16 +201,13 @@ test_time (void)
 {
   const char *const a[] = { "main;work 10", NULL };
   const char *const b[] = { "main;work 30", NULL };
-  g_autoptr (SpProfile) pa = profile_from_text (a);
-  g_autoptr (SpProfile) pb = profile_from_text (b);
-  g_autoptr (SpFilter) filter = sp_filter_new ();
-  g_autoptr (SpCallTree) tree_a = sp_call_tree_new (pa, filter, NULL, FALSE);
-  g_autoptr (SpCallTree) tree_b = sp_call_tree_new (pb, filter, NULL, FALSE);
   /* 10 ms samples: A 0.1 s of work in 1 s, B 0.3 s in 2 s. */
-  SpDiffTreeSide side_a = { pa, tree_a, 1.0, 0.01 };
-  SpDiffTreeSide side_b = { pb, tree_b, 2.0, 0.01 };
+  SpDiffTreeSide side_a = side_from_text (a, 1.0, 0.01);
+  SpDiffTreeSide side_b = side_from_text (b, 2.0, 0.01);
   g_autoptr (SpDiffTree) tree = sp_diff_tree_new (&side_a, &side_b, SP_DIFF_NORMALIZE_TIME, NULL);
 
+  side_clear (&side_a);
+  side_clear (&side_b);
   g_assert_cmpfloat_with_epsilon (node_at (tree, "main;work")->total_value_a, 10.0, 1e-9);
   g_assert_cmpfloat_with_epsilon (node_at (tree, "main;work")->total_value_b, 15.0, 1e-9);
   g_assert_cmpfloat_with_epsilon (row_of (tree, "work")->delta, 5.0, 1e-9);
@@ -249,16 +229,14 @@ test_async (void)
 {
   const char *const a[] = { "main;parse 10", NULL };
   const char *const b[] = { "main;parse 10", "main;grow 10", NULL };
-  SpProfile *pa = profile_from_text (a);
-  SpProfile *pb = profile_from_text (b);
-  g_autoptr (SpFilter) filter = sp_filter_new ();
-  SpDiffTreeSide side_a = { pa, sp_call_tree_new (pa, filter, NULL, FALSE), 1, 0.001 };
-  SpDiffTreeSide side_b = { pb, sp_call_tree_new (pb, filter, NULL, FALSE), 1, 0.001 };
+  SpDiffTreeSide side_a = side_from_text (a, 1, 0.001);
+  SpDiffTreeSide side_b = side_from_text (b, 1, 0.001);
   g_autoptr (SpDiffTree) tree = NULL;
 
+  /* The job takes the trees and its own references to the profiles. */
   sp_diff_tree_build_async (&side_a, &side_b, SP_DIFF_NORMALIZE_SHARE, TRUE, NULL, built, &tree);
-  sp_profile_unref (pa);
-  sp_profile_unref (pb);
+  sp_profile_unref (side_a.profile);
+  sp_profile_unref (side_b.profile);
   while (tree == NULL)
     g_main_context_iteration (NULL, TRUE);
   g_assert_cmpfloat_with_epsilon (node_at (tree, "main;parse")->delta, -50.0, 1e-9);
