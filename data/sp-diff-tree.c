@@ -91,7 +91,11 @@ add_side (Builder *b,
 {
   const SpCallTree *tree = side->tree;
   g_autofree guint32 *merged = g_new (guint32, MAX (tree->n_nodes, 1));
+  /* Each function's key, looked up once (names are hashed per function,
+   * not per node): the tree names only functions below n_functions. */
+  g_autofree guint32 *keys = g_new (guint32, MAX (tree->n_functions, 1));
 
+  memset (keys, 0xff, MAX (tree->n_functions, 1) * sizeof (guint32));
   merged[0] = 0;
   for (guint i = 0; i < tree->n_nodes; i++)
     {
@@ -100,9 +104,9 @@ add_side (Builder *b,
 
       if (i > 0)
         {
-          const SpFunction *f = sp_profile_get_function (side->profile, n->function);
-
-          merged[i] = child_of (b, merged[n->parent], key_of (b, f, is_b, n->function));
+          if (keys[n->function] == G_MAXUINT32)
+            keys[n->function] = key_of (b, sp_profile_get_function (side->profile, n->function), is_b, n->function);
+          merged[i] = child_of (b, merged[n->parent], keys[n->function]);
         }
       node = &g_array_index (b->nodes, SpDiffTreeNode, merged[i]);
       if (is_b)
