@@ -5,13 +5,23 @@
 #include <math.h>
 #include <string.h>
 
+/* A merged node by (parent << 32 | key): a table of its own, sized once
+ * for both trees' nodes, since it is looked up for every node of both. */
+typedef struct {
+  guint64 id;     /* EMPTY_SLOT when free */
+  guint32 node;
+} ChildSlot;
+
+#define EMPTY_SLOT G_MAXUINT64
+
 /* While building: functions as keys, and merged nodes by (parent, key). */
 typedef struct {
   SpDiffTree *tree;
   GArray     *nodes;        /* SpDiffTreeNode */
   GHashTable *key_ids;      /* "module\x1fname" -> key + 1 */
   GArray     *key_rows;     /* key -> SpDiffRow index in tree->functions */
-  GHashTable *children;     /* (parent << 32 | key) -> node + 1 */
+  ChildSlot  *children;     /* open addressing: (parent << 32 | key) -> node */
+  gsize       children_mask;
   GArray     *node_keys;    /* node -> key */
   GHashTable *module_map;   /* B's module file name -> A's; may be NULL */
 } Builder;
@@ -54,20 +64,31 @@ key_of (Builder *b,
   return b->key_rows->len - 1;
 }
 
+/* The slot of id: where it is, or the free one where it goes. */
+static ChildSlot *
+child_slot (Builder *b,
+            guint64 id)
+{
+  gsize i = (gsize) ((id * 0x9e3779b97f4a7c15u) >> 20) & b->children_mask;
+
+  while (b->children[i].id != EMPTY_SLOT && b->children[i].id != id)
+    i = (i + 1) & b->children_mask;
+  return &b->children[i];
+}
+
 /* The merged child of parent for key, made when new. */
 static guint32
 child_of (Builder *b,
           guint32 parent,
           guint32 key)
 {
-  guint64 id = ((guint64) parent << 32) | key;
-  gpointer found = g_hash_table_lookup (b->children, &id);
-  const SpDiffRow *row = &g_array_index (b->tree->functions, SpDiffRow, g_array_index (b->key_rows, guint32, key));
+  ChildSlot *slot = child_slot (b, ((guint64) parent << 32) | key);
+  const SpDiffRow *row;
   SpDiffTreeNode node = { 0 };
-  guint64 *stored;
 
-  if (found != NULL)
-    return GPOINTER_TO_UINT (found) - 1;
+  if (slot->id != EMPTY_SLOT)
+    return slot->node;
+  row = &g_array_index (b->tree->functions, SpDiffRow, g_array_index (b->key_rows, guint32, key));
   node.name = row->name;
   node.module = row->module;
   node.parent = parent;
@@ -76,10 +97,9 @@ child_of (Builder *b,
   node.row = g_array_index (b->key_rows, guint32, key);
   g_array_append_val (b->nodes, node);
   g_array_append_val (b->node_keys, key);
-  stored = g_new (guint64, 1);
-  *stored = id;
-  g_hash_table_insert (b->children, stored, GUINT_TO_POINTER (b->nodes->len));
-  return b->nodes->len - 1;
+  slot->id = ((guint64) parent << 32) | key;
+  slot->node = b->nodes->len - 1;
+  return slot->node;
 }
 
 /* Adds one side's counts: each of its nodes to the merged node of the
@@ -150,31 +170,37 @@ compare_children (gconstpointer x,
   return g_strcmp0 (a->name, b->name);
 }
 
-/* Links each node's children, largest first. */
+/* Links each node's children, largest first: the children of all nodes
+ * gathered by parent in one array (counted first), each run sorted. */
 static void
 link_children (SpDiffTree *tree)
 {
-  g_autoptr (GPtrArray) lists = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  g_autofree guint32 *start = g_new0 (guint32, tree->n_nodes + 1);
+  g_autofree guint32 *filled = NULL;
+  g_autofree guint32 *children = g_new (guint32, MAX (tree->n_nodes, 1));
 
-  for (guint i = 0; i < tree->n_nodes; i++)
-    g_ptr_array_add (lists, g_array_new (FALSE, FALSE, sizeof (guint32)));
   for (guint i = 1; i < tree->n_nodes; i++)
-    g_array_append_val (g_ptr_array_index (lists, tree->nodes[i].parent), i);
+    start[tree->nodes[i].parent + 1]++;
+  for (guint i = 0; i < tree->n_nodes; i++)
+    start[i + 1] += start[i];
+  filled = g_memdup2 (start, (tree->n_nodes + 1) * sizeof (guint32));
+  for (guint i = 1; i < tree->n_nodes; i++)
+    children[filled[tree->nodes[i].parent]++] = i;
   for (guint i = 0; i < tree->n_nodes; i++)
     {
-      GArray *children = g_ptr_array_index (lists, i);
+      guint32 n = start[i + 1] - start[i];
       guint32 next = SP_DIFF_TREE_NONE;
 
-      g_array_sort_with_data (children, compare_children, tree->nodes);
-      for (guint c = children->len; c > 0; c--)
+      g_qsort_with_data (children + start[i], (gint) n, sizeof (guint32), compare_children, tree->nodes);
+      for (guint c = n; c > 0; c--)
         {
-          guint32 child = g_array_index (children, guint32, c - 1);
+          guint32 child = children[start[i] + c - 1];
 
           tree->nodes[child].next_sibling = next;
           next = child;
         }
       tree->nodes[i].first_child = next;
-      tree->nodes[i].n_children = children->len;
+      tree->nodes[i].n_children = n;
     }
 }
 
@@ -283,21 +309,6 @@ normalize_functions (SpDiffTree *tree,
   tree->functions = sorted;
 }
 
-static guint
-hash_id (gconstpointer key)
-{
-  guint64 id = *(const guint64 *) key;
-
-  return (guint) (id ^ (id >> 29) * 2654435761u);
-}
-
-static gboolean
-equal_id (gconstpointer x,
-          gconstpointer y)
-{
-  return *(const guint64 *) x == *(const guint64 *) y;
-}
-
 SpDiffTree *
 sp_diff_tree_new (const SpDiffTreeSide *a,
                   const SpDiffTreeSide *b,
@@ -311,8 +322,15 @@ sp_diff_tree_new (const SpDiffTreeSide *a,
   Builder builder = { tree, g_array_new (FALSE, FALSE, sizeof (SpDiffTreeNode)),
                       g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL),
                       g_array_new (FALSE, FALSE, sizeof (guint32)),
-                      g_hash_table_new_full (hash_id, equal_id, g_free, NULL),
-                      g_array_new (FALSE, FALSE, sizeof (guint32)), module_map };
+                      NULL, 0, g_array_new (FALSE, FALSE, sizeof (guint32)), module_map };
+  gsize slots = 16;
+
+  /* At most every node of both trees is a merged node; half full at most. */
+  while (slots < 2 * ((gsize) a->tree->n_nodes + b->tree->n_nodes))
+    slots *= 2;
+  builder.children = g_new (ChildSlot, slots);
+  memset (builder.children, 0xff, slots * sizeof (ChildSlot));
+  builder.children_mask = slots - 1;
 
   tree->functions = g_array_new (FALSE, FALSE, sizeof (SpDiffRow));
   tree->strings = g_string_chunk_new (4096);
@@ -330,7 +348,7 @@ sp_diff_tree_new (const SpDiffTreeSide *a,
   count_functions (tree, builder.node_keys);
   normalize_functions (tree, unit_of (a, normalize_as), unit_of (b, normalize_as));
   g_hash_table_unref (builder.key_ids);
-  g_hash_table_unref (builder.children);
+  g_free (builder.children);
   g_array_unref (builder.key_rows);
   g_array_unref (builder.node_keys);
   return tree;
