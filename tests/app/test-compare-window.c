@@ -7,7 +7,8 @@
  * frame as grown (red) and diff_steady's as shrunk (blue), as drawn (the
  * rendered pixels) and as said (the tooltip: before, after, change), keep
  * both timelines, and apply a transform to both sides. Screenshots of the
- * three views go to SP_SCREENSHOT_DIR. Then bad input (a text file, a
+ * three views go to SP_SCREENSHOT_DIR; where XTEST is, a real pointer
+ * hovers diff_changed's frame for its tooltip. Then bad input (a text file, a
  * program, an empty file, a damaged spool, the same file twice), the
  * command line, and a live B followed as it grows. */
 #include <glib/gstdio.h>
@@ -16,6 +17,9 @@
 #include <sys/wait.h>
 
 #include "gui-test.h"
+#ifdef SP_TEST_XTEST
+#include "pointer-test.h"
+#endif
 #include "sp-compare-window.h"
 #include "sp-window-compare.h"
 #include "sp-window-testing.h"
@@ -446,6 +450,77 @@ test_live (void)
   g_spawn_close_pid (pid);
 }
 
+#ifdef SP_TEST_XTEST
+/* A shown label in another native than the window's (the tooltip) whose
+ * text has needle. */
+typedef struct {
+  GtkNative  *window;
+  const char *needle;
+} PopupLabel;
+
+static gboolean
+is_popup_label_with (GtkWidget *widget,
+                     gconstpointer data)
+{
+  const PopupLabel *wanted = data;
+
+  return GTK_IS_LABEL (widget) && gtk_widget_get_mapped (widget) && gtk_widget_get_native (widget) != wanted->window
+         && strstr (gtk_label_get_text (GTK_LABEL (widget)), wanted->needle) != NULL;
+}
+
+typedef struct {
+  GtkWidget  *window;
+  const char *needle;
+  GtkLabel   *found;
+} TooltipSearch;
+
+static gboolean
+tooltip_shown (gpointer data)
+{
+  TooltipSearch *search = data;
+  PopupLabel wanted = { GTK_NATIVE (search->window), search->needle };
+
+  search->found = GTK_LABEL (gui_test_find (search->window, is_popup_label_with, &wanted));
+  return search->found != NULL;
+}
+
+/* A real pointer (XTEST) rests on diff_changed's frame: its tooltip says
+ * before, after and the change. */
+static void
+test_hover (void)
+{
+  TooltipSearch search = { NULL, "Change: +", NULL };
+  SpCompareWindow *window;
+  SpDiffFlame *flame;
+  int x = 0, y = 0;
+
+  if (!have_recordings ())
+    return;
+  window = compare (a_path, b_path);
+  if (!pointer_test_available (GTK_WIDGET (window)))
+    {
+      gtk_window_destroy (GTK_WINDOW (window));
+      g_test_skip ("no XTEST on this display");
+      return;
+    }
+  pointer_test_raise (GTK_WINDOW (window));
+  g_assert_true (window_test_wait (is_settled, window, 60));
+  flame = sp_compare_window_get_flame (window);
+  window_test_run (0.3);
+  g_assert_true (find_frame (flame, "diff_changed", &x, &y));
+  search.window = GTK_WIDGET (window);
+  pointer_test_move (GTK_WIDGET (sp_diff_flame_get_graph (flame)), x - 4, y);
+  pointer_test_move (GTK_WIDGET (sp_diff_flame_get_graph (flame)), x, y);
+  g_assert_true (window_test_wait (tooltip_shown, &search, 10));
+  g_test_message ("hover: %s", gtk_label_get_text (search.found));
+  g_assert_nonnull (strstr (gtk_label_get_text (search.found), "diff_changed"));
+  g_assert_nonnull (strstr (gtk_label_get_text (search.found), "Before: "));
+  g_assert_nonnull (strstr (gtk_label_get_text (search.found), "After: "));
+  gui_test_save_png (GTK_WIDGET (window), "compare-hover.png");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+#endif
+
 int
 main (int argc,
       char **argv)
@@ -460,6 +535,9 @@ main (int argc,
   g_test_add_func ("/app/compare/bad-input", test_bad_input);
   g_test_add_func ("/app/compare/command-line", test_command_line);
   g_test_add_func ("/app/compare/live", test_live);
+#ifdef SP_TEST_XTEST
+  g_test_add_func ("/app/compare/hover", test_hover);
+#endif
   status = g_test_run ();
   if (dir != NULL)
     window_test_remove_dir (dir);
