@@ -451,23 +451,6 @@ test_live (void)
 }
 
 #ifdef SP_TEST_XTEST
-/* A shown label in another native than the window's (the tooltip) whose
- * text has needle. */
-typedef struct {
-  GtkNative  *window;
-  const char *needle;
-} PopupLabel;
-
-static gboolean
-is_popup_label_with (GtkWidget *widget,
-                     gconstpointer data)
-{
-  const PopupLabel *wanted = data;
-
-  return GTK_IS_LABEL (widget) && gtk_widget_get_mapped (widget) && gtk_widget_get_native (widget) != wanted->window
-         && strstr (gtk_label_get_text (GTK_LABEL (widget)), wanted->needle) != NULL;
-}
-
 typedef struct {
   GtkWidget  *window;
   const char *needle;
@@ -478,9 +461,8 @@ static gboolean
 tooltip_shown (gpointer data)
 {
   TooltipSearch *search = data;
-  PopupLabel wanted = { GTK_NATIVE (search->window), search->needle };
 
-  search->found = GTK_LABEL (gui_test_find (search->window, is_popup_label_with, &wanted));
+  search->found = window_test_find_popup_label (search->window, search->needle);
   return search->found != NULL;
 }
 
