@@ -3,11 +3,13 @@
  * line (or opened from the desktop) each get their own window. */
 #include "sp-application.h"
 
+#include "sp-compare-window.h"
 #include "sp-window.h"
 
 struct _SpApplication
 {
   GtkApplication parent_instance;
+  char          *compare_path;   /* --compare B.spool: the file opened is A */
 };
 
 G_DEFINE_FINAL_TYPE (SpApplication, sp_application, GTK_TYPE_APPLICATION)
@@ -20,12 +22,29 @@ sp_application_activate (GApplication *app)
   gtk_window_present (GTK_WINDOW (window));
 }
 
+/* `stackpulse A.spool --compare B.spool` (main() checks there is one A). */
+static void
+open_comparison (SpApplication *self,
+                 GFile *a)
+{
+  g_autoptr (GFile) b = g_file_new_for_commandline_arg (self->compare_path);
+
+  gtk_window_present (GTK_WINDOW (sp_compare_window_new (self, a, b)));
+}
+
 static void
 sp_application_open (GApplication *app,
                      GFile **files,
                      int n_files,
                      const char *hint)
 {
+  SpApplication *self = SP_APPLICATION (app);
+
+  if (self->compare_path != NULL && n_files > 0)
+    {
+      open_comparison (self, files[0]);
+      return;
+    }
   for (int i = 0; i < n_files; i++)
     {
       SpWindow *window = sp_window_new (SP_APPLICATION (app));
@@ -67,11 +86,31 @@ sp_application_startup (GApplication *app)
     gtk_application_set_accels_for_action (GTK_APPLICATION (app), accels[i].action, accels[i].accels);
 }
 
+static gint
+sp_application_handle_local_options (GApplication *app,
+                                     GVariantDict *options)
+{
+  SpApplication *self = SP_APPLICATION (app);
+
+  g_clear_pointer (&self->compare_path, g_free);
+  g_variant_dict_lookup (options, "compare", "^ay", &self->compare_path);
+  return -1;
+}
+
+static void
+sp_application_finalize (GObject *object)
+{
+  g_free (SP_APPLICATION (object)->compare_path);
+  G_OBJECT_CLASS (sp_application_parent_class)->finalize (object);
+}
+
 static void
 sp_application_class_init (SpApplicationClass *klass)
 {
   GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
 
+  G_OBJECT_CLASS (klass)->finalize = sp_application_finalize;
+  app_class->handle_local_options = sp_application_handle_local_options;
   app_class->startup = sp_application_startup;
   app_class->activate = sp_application_activate;
   app_class->open = sp_application_open;
@@ -80,6 +119,13 @@ sp_application_class_init (SpApplicationClass *klass)
 static void
 sp_application_init (SpApplication *self)
 {
+  static const GOptionEntry options[] = {
+    { "compare", 0, 0, G_OPTION_ARG_FILENAME, NULL,
+      "Compare the recording opened (A, before) with B (after)", "B.spool" },
+    { NULL },
+  };
+
+  g_application_add_main_option_entries (G_APPLICATION (self), options);
 }
 
 SpApplication *

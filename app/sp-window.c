@@ -11,6 +11,7 @@
  * Source page's wiring in sp-window-source.c. */
 #include "sp-window-private.h"
 
+#include "sp-window-compare.h"
 #include "sp-window-debuginfod.h"
 
 
@@ -58,6 +59,7 @@ _sp_window_update_actions (SpWindow *self)
   gtk_widget_action_set_enabled (widget, "win.transform-clear", profile && transforms);
   gtk_widget_action_set_enabled (widget, "win.find", gtk_widget_get_visible (GTK_WIDGET (self->search_entry)));
   gtk_widget_action_set_enabled (widget, "win.stop", sp_window_is_recording (self));
+  gtk_widget_action_set_enabled (widget, "win.compare", self->file != NULL && (profile || sp_window_is_recording (self)));
   gtk_widget_action_set_enabled (widget, "win.record-elevated", self->session != NULL && !sp_window_is_recording (self)
                                                                 && !profile);
 }
@@ -534,6 +536,7 @@ sp_window_class_init (SpWindowClass *klass)
   _sp_window_recording_class_init (widget_class);
   _sp_window_transforms_class_init (widget_class);
   _sp_window_source_class_init (widget_class);
+  _sp_window_compare_class_init (widget_class);
 }
 
 /* The window's style sheet, once per display (the tests' windows have

@@ -21,11 +21,45 @@ wants_help_only (int argc,
   return FALSE;
 }
 
+/* --compare B needs exactly one recording to compare it with; FALSE
+ * (and a message) otherwise. Files are what is not an option or its
+ * value. */
+static gboolean
+compare_arguments_ok (int argc,
+                      char **argv)
+{
+  gboolean compare = FALSE;
+  int n_files = 0;
+
+  for (int i = 1; i < argc; i++)
+    {
+      if (g_str_equal (argv[i], "--compare"))
+        {
+          compare = TRUE;
+          i++;
+        }
+      else if (g_str_has_prefix (argv[i], "--compare="))
+        compare = TRUE;
+      else if (argv[i][0] != '-')
+        n_files++;
+    }
+  if (compare && n_files != 1)
+    {
+      fprintf (stderr, "stackpulse: --compare compares one recording with another:\n"
+                       "  stackpulse A.spool --compare B.spool   (A before, B after)\n");
+      return FALSE;
+    }
+  return TRUE;
+}
+
 int
 main (int argc,
       char **argv)
 {
   g_autoptr (SpApplication) app = NULL;
+
+  if (!compare_arguments_ok (argc, argv))
+    return 2;
 
   /* GTK would abort with a terse warning; say what to do instead. */
   if (!wants_help_only (argc, argv) && !gtk_init_check ())
@@ -39,7 +73,7 @@ main (int argc,
       return 1;
     }
   app = sp_application_new ();
-  g_application_set_option_context_parameter_string (G_APPLICATION (app), "[FILE.spool…]");
+  g_application_set_option_context_parameter_string (G_APPLICATION (app), "[FILE.spool…] [--compare B.spool]");
   g_application_set_option_context_summary (G_APPLICATION (app),
                                             "Opens each recording in a window of its own; without a file, a window "
                                             "to record a program.\nOn a terminal: stackpulse-record records, "

@@ -97,6 +97,38 @@ matching_module (ModuleMatch *match,
   return g_hash_table_lookup (match->b_to_a, file_name);
 }
 
+GHashTable *
+sp_diff_module_map (SpProfile *a,
+                    SpProfile *b)
+{
+  const SpSpoolReader *reader_a = sp_profile_get_reader (a);
+  const SpSpoolReader *reader_b = sp_profile_get_reader (b);
+  const SpModule *modules_a = sp_spool_reader_get_modules (reader_a);
+  const SpModule *modules_b = sp_spool_reader_get_modules (reader_b);
+  GHashTable *map = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_autoptr (GHashTable) a_names = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) a_by_build_id = NULL;
+
+  for (gsize i = 0; i < sp_spool_reader_get_n_modules (reader_a); i++)
+    g_hash_table_add (a_names, (gpointer) basename_of (modules_a[i].path));
+  for (gsize i = 0; i < sp_spool_reader_get_n_modules (reader_b); i++)
+    {
+      const char *name = basename_of (modules_b[i].path);
+      g_autofree char *build_id = NULL;
+      const char *a_name;
+
+      if (modules_b[i].is_kernel || g_hash_table_contains (a_names, name) || g_hash_table_contains (map, name)
+          || (build_id = build_id_of_name (b, name)) == NULL)
+        continue;
+      if (a_by_build_id == NULL)
+        a_by_build_id = modules_by_build_id (a);
+      a_name = g_hash_table_lookup (a_by_build_id, build_id);
+      if (a_name != NULL)
+        g_hash_table_insert (map, g_strdup (name), g_strdup (a_name));
+    }
+  return map;
+}
+
 static char *
 row_key (const char *module,
          const char *name)
@@ -183,9 +215,9 @@ sum_self (const GArray *costs)
   return total;
 }
 
-static gint
-compare_change (gconstpointer x,
-                gconstpointer y)
+gint
+sp_diff_row_compare (gconstpointer x,
+                     gconstpointer y)
 {
   const SpDiffRow *a = x;
   const SpDiffRow *b = y;
@@ -254,21 +286,25 @@ sp_diff_new (SpProfile *a,
       row->total_b += cost->total;
     }
   for (guint i = 0; i < diff->rows->len; i++)
-    {
-      SpDiffRow *row = &g_array_index (diff->rows, SpDiffRow, i);
-
-      row->self_value_a = (double) row->self_a * unit_a;
-      row->total_value_a = (double) row->total_a * unit_a;
-      row->self_value_b = (double) row->self_b * unit_b;
-      row->total_value_b = (double) row->total_b * unit_b;
-      row->delta = row->self_value_b - row->self_value_a;
-    }
-  g_array_sort (diff->rows, compare_change);
+    sp_diff_row_normalize (&g_array_index (diff->rows, SpDiffRow, i), unit_a, unit_b);
+  g_array_sort (diff->rows, sp_diff_row_compare);
   g_hash_table_unref (match.a_names);
   g_hash_table_unref (match.b_to_a);
   if (match.a_by_build_id != NULL)
     g_hash_table_unref (match.a_by_build_id);
   return diff;
+}
+
+void
+sp_diff_row_normalize (SpDiffRow *row,
+                       double unit_a,
+                       double unit_b)
+{
+  row->self_value_a = (double) row->self_a * unit_a;
+  row->total_value_a = (double) row->total_a * unit_a;
+  row->self_value_b = (double) row->self_b * unit_b;
+  row->total_value_b = (double) row->total_b * unit_b;
+  row->delta = row->self_value_b - row->self_value_a;
 }
 
 void

@@ -65,6 +65,17 @@ SpDiff *sp_diff_new (SpProfile *a,
 
 void sp_diff_free (SpDiff *diff);
 
+/* A row's normalized values and delta from its raw counts, unit_a and
+ * unit_b being what one count of each side is worth. */
+void sp_diff_row_normalize (SpDiffRow *row,
+                            double unit_a,
+                            double unit_b);
+
+/* The rows' order (GCompareFunc on SpDiffRow): by the size of the
+ * change, then by the self values together, then by name and module. */
+gint sp_diff_row_compare (gconstpointer x,
+                          gconstpointer y);
+
 /* "share", "time"; FALSE for another name. */
 gboolean sp_diff_normalize_from_name (const char *name,
                                       SpDiffNormalize *normalize);
@@ -73,6 +84,13 @@ gboolean sp_diff_normalize_from_name (const char *name,
  * metric) that filter's time range keeps, in seconds. */
 double sp_diff_span_seconds (SpProfile *profile,
                              const SpFilter *filter);
+
+/* B's module file names that A does not have, each mapped to A's module
+ * with the same build-id (a library renamed between the runs), for
+ * sp-diff-tree.h; newly allocated. Reads both profiles' module tables:
+ * call it where the profiles do not grow (finished recordings). */
+GHashTable *sp_diff_module_map (SpProfile *a,
+                                SpProfile *b);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpDiff, sp_diff_free)
 

@@ -772,14 +772,9 @@ select_at (GtkWidget *widget,
            double y)
 {
   SpCallTreeView *self = SP_CALL_TREE_VIEW (widget);
-  guint position;
 
   ensure_shown (self);
-  position = _sp_context_menu_row_at (widget, x, y, NULL);
-  if (position == GTK_INVALID_LIST_POSITION)
-    return FALSE;
-  gtk_single_selection_set_selected (self->selection, position);
-  return TRUE;
+  return _sp_context_menu_select_row_at (widget, self->selection, x, y);
 }
 
 void

@@ -48,4 +48,12 @@ guint _sp_context_menu_row_at (GtkWidget *widget,
                                double y,
                                GtkColumnView **column_view);
 
+/* Selects in selection (the model of the column view under view) the row
+ * at (x, y): what a table's SpContextSelectFunc does. FALSE when no row is
+ * there. */
+gboolean _sp_context_menu_select_row_at (GtkWidget *view,
+                                         GtkSingleSelection *selection,
+                                         double x,
+                                         double y);
+
 G_END_DECLS

@@ -133,3 +133,17 @@ _sp_context_menu_row_at (GtkWidget *widget,
     }
   return GTK_INVALID_LIST_POSITION;
 }
+
+gboolean
+_sp_context_menu_select_row_at (GtkWidget *view,
+                                GtkSingleSelection *selection,
+                                double x,
+                                double y)
+{
+  guint position = _sp_context_menu_row_at (view, x, y, NULL);
+
+  if (position == GTK_INVALID_LIST_POSITION)
+    return FALSE;
+  gtk_single_selection_set_selected (selection, position);
+  return TRUE;
+}

@@ -57,6 +57,9 @@ struct _SpFlameGraph
   GtkAdjustment *hadjustment;
   GtkAdjustment *vadjustment;
   SpProfile     *profile;
+  SpFlameColourFunc painter_colour; /* NULL: by module */
+  SpFlameTooltipFunc painter_tooltip;
+  gpointer       painter_data;
 
   guint32        zoom;
   guint32        selected;        /* the frame last clicked (zoomed) or right-clicked; 0: none */
@@ -323,17 +326,22 @@ static void
 frame_colours (SpFlameGraph *self,
                guint32 node,
                GdkRGBA *fill,
-               GdkRGBA *text)
+               GdkRGBA *text,
+               gboolean *marked)
 {
   static const GdkRGBA match = { 0.88f, 0.28f, 0.88f, 1 };
 
   *text = (GdkRGBA) { 0.1f, 0.1f, 0.1f, 1 };
+  *marked = FALSE;
   if (self->search != NULL && node != 0 && self->search_matches[self->tree->nodes[node].function])
     {
       *fill = match;
       return;
     }
-  kind_colour (self, node, fill);
+  if (self->painter_colour != NULL)
+    self->painter_colour (node, fill, marked, self->painter_data);
+  else
+    kind_colour (self, node, fill);
   if (self->search != NULL)
     {
       float grey = (fill->red + fill->green + fill->blue) / 3;
@@ -372,10 +380,17 @@ render (SpFlameGraph *self,
       double gap = x1 - x0 >= 3 ? 1 : 0;
       graphene_rect_t rect = GRAPHENE_RECT_INIT (x0, y, MAX (x1 - x0 - gap, 1), ROW_HEIGHT - 1);
       GdkRGBA fill, text;
+      gboolean marked;
 
       if (y + ROW_HEIGHT <= band->top || y >= band->bottom)
         continue;
-      frame_colours (self, frame->node, &fill, &text);
+      frame_colours (self, frame->node, &fill, &text, &marked);
+      if (marked && rect.size.width >= 5)
+        {
+          /* A painter's mark: a dark edge around the fill. */
+          gtk_snapshot_append_color (snapshot, &(GdkRGBA) { 0.15f, 0.15f, 0.15f, 1 }, &rect);
+          graphene_rect_inset (&rect, 2, 2);
+        }
       gtk_snapshot_append_color (snapshot, &fill, &rect);
       if (rect.size.width >= MIN_LABEL_WIDTH)
         sp_flame_labels_append (self->labels, snapshot, label_key (self, frame->node),
@@ -414,7 +429,10 @@ tooltip_markup (SpFlameGraph *self,
   g_autofree char *name = g_markup_escape_text (node_name (self, node), -1);
   g_autofree char *self_text = NULL;
   g_autofree char *total_text = NULL;
+  char *painted = self->painter_tooltip != NULL ? self->painter_tooltip (node, self->painter_data) : NULL;
 
+  if (painted != NULL)
+    return painted;
   g_string_append_printf (markup, "<b>%s</b>\n", name);
   if (node != 0)
     {
@@ -962,4 +980,16 @@ sp_flame_graph_search_next (SpFlameGraph *self,
   self->last_search = g_steal_pointer (&folded);
   sp_flame_graph_zoom_to (self, g_array_index (nodes, guint32, next));
   return TRUE;
+}
+
+void
+sp_flame_graph_set_painter (SpFlameGraph *self,
+                            SpFlameColourFunc colour,
+                            SpFlameTooltipFunc tooltip,
+                            gpointer user_data)
+{
+  self->painter_colour = colour;
+  self->painter_tooltip = tooltip;
+  self->painter_data = user_data;
+  invalidate_render (self);
 }

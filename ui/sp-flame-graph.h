@@ -71,4 +71,21 @@ guint32 sp_flame_graph_node_at (SpFlameGraph *self,
 char *sp_flame_graph_describe (SpFlameGraph *self,
                                guint32 node);
 
+/* Who paints the frames instead of the graph's own colours by module
+ * (a comparison, app/sp-compare-flame.c): colour gives node's fill and
+ * whether to mark it with an outline; tooltip its markup (newly
+ * allocated), or NULL for the graph's own. The search still highlights
+ * over them. NULL functions restore the graph's own. */
+typedef void (*SpFlameColourFunc) (guint32 node,
+                                   GdkRGBA *fill,
+                                   gboolean *marked,
+                                   gpointer user_data);
+typedef char *(*SpFlameTooltipFunc) (guint32 node,
+                                     gpointer user_data);
+
+void sp_flame_graph_set_painter (SpFlameGraph *self,
+                                 SpFlameColourFunc colour,
+                                 SpFlameTooltipFunc tooltip,
+                                 gpointer user_data);
+
 G_END_DECLS

@@ -111,39 +111,12 @@ wait_for_name_label (GtkWidget *under,
   return SP_NAME_LABEL (search.found);
 }
 
-/* A shown label, in a native other than the window (a tooltip), whose
- * text contains needle. */
-typedef struct {
-  GtkNative  *window;
-  const char *needle;
-} PopupLabel;
-
-static gboolean
-is_popup_label_with (GtkWidget *widget,
-                     gconstpointer data)
-{
-  const PopupLabel *wanted = data;
-
-  return GTK_IS_LABEL (widget) && gtk_widget_get_mapped (widget) && gtk_widget_get_native (widget) != wanted->window
-         && strstr (gtk_label_get_text (GTK_LABEL (widget)), wanted->needle) != NULL;
-}
-
-static GtkLabel *
-find_popup_label (GtkWidget *widget,
-                  GtkNative *window,
-                  const char *needle)
-{
-  PopupLabel wanted = { window, needle };
-
-  return GTK_LABEL (gui_test_find (widget, is_popup_label_with, &wanted));
-}
-
 static gboolean
 tooltip_shown (gpointer data)
 {
   Search *search = data;
 
-  search->found = GTK_WIDGET (find_popup_label (search->under, GTK_NATIVE (search->under), search->needle));
+  search->found = GTK_WIDGET (window_test_find_popup_label (search->under, search->needle));
   return search->found != NULL;
 }
 

@@ -541,3 +541,27 @@ window_test_stack_with_page (GtkWidget *window,
   g_assert_nonnull (stack);
   return GTK_STACK (stack);
 }
+
+typedef struct {
+  GtkNative  *window;
+  const char *needle;
+} PopupLabel;
+
+static gboolean
+is_popup_label_with (GtkWidget *widget,
+                     gconstpointer data)
+{
+  const PopupLabel *wanted = data;
+
+  return GTK_IS_LABEL (widget) && gtk_widget_get_mapped (widget) && gtk_widget_get_native (widget) != wanted->window
+         && strstr (gtk_label_get_text (GTK_LABEL (widget)), wanted->needle) != NULL;
+}
+
+GtkLabel *
+window_test_find_popup_label (GtkWidget *window,
+                              const char *needle)
+{
+  PopupLabel wanted = { GTK_NATIVE (window), needle };
+
+  return GTK_LABEL (gui_test_find (window, is_popup_label_with, &wanted));
+}

@@ -40,6 +40,11 @@ GPtrArray *window_test_thread_column (GtkWidget *widget,
                                       const char *title,
                                       GPtrArray *names);
 
+/* A shown label under window but in another native (a tooltip) whose
+ * text contains needle, or NULL. */
+GtkLabel *window_test_find_popup_label (GtkWidget *window,
+                                        const char *needle);
+
 /* The first widget of type under widget (or widget itself). */
 GtkWidget *window_test_find_widget (GtkWidget *widget,
                                     GType type);

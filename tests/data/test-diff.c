@@ -6,49 +6,11 @@
  * targets) copied to paths of the test's own, so the matching rules meet
  * what they meet in real recordings: a library at another path, a file
  * renamed with the same build-id, another build with the same name. */
-#include <glib/gstdio.h>
 #include <math.h>
 
+#include "diff-files.h"
 #include "profile-builder.h"
-#include "remove-tree.h"
 #include "sp-diff.h"
-
-static void
-remove_folder (char *path)
-{
-  sp_test_remove_tree (path);
-  g_free (path);
-}
-
-/* A folder for the test's copies, removed when the test ends. */
-static char *
-make_dir (void)
-{
-  char *dir = g_dir_make_tmp ("stackpulse-diff-XXXXXX", NULL);
-
-  g_assert_nonnull (dir);
-  g_test_queue_destroy ((GDestroyNotify) remove_folder, g_strdup (dir));
-  return dir;
-}
-
-static char *
-copy_to (const char *dir,
-         const char *subdir,
-         const char *name,
-         const char *from_env)
-{
-  const char *source = g_getenv (from_env);
-  g_autofree char *folder = g_build_filename (dir, subdir, NULL);
-  char *path = g_build_filename (folder, name, NULL);
-  g_autofree char *contents = NULL;
-  gsize length;
-
-  g_assert_nonnull (source);
-  g_assert_cmpint (g_mkdir_with_parents (folder, 0755), ==, 0);
-  g_assert_true (g_file_get_contents (source, &contents, &length, NULL));
-  g_assert_true (g_file_set_contents (path, contents, (gssize) length, NULL));
-  return path;
-}
 
 static const SpDiffRow *
 find_row (const SpDiff *diff,
@@ -87,9 +49,9 @@ diff_of (const char *const *a_lines,
 static void
 test_moved_module (void)
 {
-  g_autofree char *dir = make_dir ();
-  g_autofree char *a_lib = copy_to (dir, "a", "libtarget.so", "SP_SYMBOLIZER_TARGET");
-  g_autofree char *b_lib = copy_to (dir, "b/lib", "libtarget.so", "SP_SYMBOLIZER_TARGET");
+  g_autofree char *dir = diff_test_dir ();
+  g_autofree char *a_lib = diff_test_copy (dir, "a", "libtarget.so", "SP_SYMBOLIZER_TARGET");
+  g_autofree char *b_lib = diff_test_copy (dir, "b/lib", "libtarget.so", "SP_SYMBOLIZER_TARGET");
   g_autofree char *a1 = g_strdup_printf ("main;%s!sp_target_caller;%s!sp_target_leaf 30", a_lib, a_lib);
   g_autofree char *a2 = g_strdup_printf ("main;%s!sp_target_outer 10", a_lib);
   g_autofree char *b1 = g_strdup_printf ("main;%s!sp_target_caller;%s!sp_target_leaf 10", b_lib, b_lib);
@@ -123,9 +85,9 @@ test_moved_module (void)
 static void
 test_renamed_module (void)
 {
-  g_autofree char *dir = make_dir ();
-  g_autofree char *a_lib = copy_to (dir, "a", "libtarget.so.1", "SP_SYMBOLIZER_TARGET");
-  g_autofree char *b_lib = copy_to (dir, "b", "libtarget-renamed.so.2", "SP_SYMBOLIZER_TARGET");
+  g_autofree char *dir = diff_test_dir ();
+  g_autofree char *a_lib = diff_test_copy (dir, "a", "libtarget.so.1", "SP_SYMBOLIZER_TARGET");
+  g_autofree char *b_lib = diff_test_copy (dir, "b", "libtarget-renamed.so.2", "SP_SYMBOLIZER_TARGET");
   g_autofree char *a1 = g_strdup_printf ("main;%s!sp_target_leaf 10", a_lib);
   g_autofree char *b1 = g_strdup_printf ("main;%s!sp_target_leaf 10", b_lib);
   const char *const a_lines[] = { a1, NULL };
@@ -155,9 +117,9 @@ test_other_module (void)
       g_test_skip ("no LLD build of the symbolizer target (lld not installed)");
       return;
     }
-  dir = make_dir ();
-  a_lib = copy_to (dir, "a", "libone.so", "SP_SYMBOLIZER_TARGET");
-  b_lib = copy_to (dir, "b", "libtwo.so", "SP_SYMBOLIZER_TARGET_LLD");
+  dir = diff_test_dir ();
+  a_lib = diff_test_copy (dir, "a", "libone.so", "SP_SYMBOLIZER_TARGET");
+  b_lib = diff_test_copy (dir, "b", "libtwo.so", "SP_SYMBOLIZER_TARGET_LLD");
   a1 = g_strdup_printf ("main;%s!sp_target_leaf 10", a_lib);
   b1 = g_strdup_printf ("main;%s!sp_target_leaf 10", b_lib);
   {
