@@ -621,6 +621,9 @@ sp_source_view_init (SpSourceView *self)
   gtk_orientable_set_orientation (GTK_ORIENTABLE (gtk_widget_get_layout_manager (GTK_WIDGET (self))),
                                   GTK_ORIENTATION_VERTICAL);
   gtk_widget_add_css_class (empty, "dim-label");
+  /* Wrapped: one line would hold the whole window at its width. */
+  gtk_label_set_wrap (GTK_LABEL (empty), TRUE);
+  gtk_label_set_justify (GTK_LABEL (empty), GTK_JUSTIFY_CENTER);
   self->bar = make_bar (self);
   gtk_widget_set_visible (self->bar, FALSE);
   self->content = GTK_STACK (gtk_stack_new ());

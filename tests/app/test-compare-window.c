@@ -341,10 +341,13 @@ test_bad_input (void)
   missing = g_build_filename (dir, "missing.spool", NULL);
   assert_b_says (missing, "Cannot compare: B (missing.spool)");
 
-  /* Cut in the middle of a record: compared as far as it goes. */
+  /* Garbage after its records (a cut could end on a record's boundary,
+   * which is no damage): compared as far as it goes. */
   damaged = g_build_filename (dir, "damaged.spool", NULL);
   g_assert_true (g_file_get_contents (b_path, &contents, &length, NULL));
-  g_assert_true (g_file_set_contents (damaged, contents, (gssize) (length * 2 / 3), NULL));
+  contents = g_realloc (contents, length + 9);
+  memcpy (contents + length, "\xee garbage", 9);
+  g_assert_true (g_file_set_contents (damaged, contents, (gssize) (length + 9), NULL));
   window = compare (a_path, damaged);
   g_assert_true (window_test_wait (is_settled, window, 60));
   g_assert_nonnull (strstr (sp_compare_window_get_status (window), "B is damaged"));
