@@ -80,6 +80,8 @@ struct _SpWindow
   SpDebuginfodQueue   *debuginfod_queue;
   GtkWidget           *debuginfod_bar;   /* in the status line, made there */
   GtkLabel            *debuginfod_label;
+  struct _SpWindowSourceFetch *source_fetch; /* the Source page's file being fetched, or NULL */
+  GHashTable          *source_answers;   /* "build-id path": what debuginfod answered ("" while asking) */
 
   /* Views made in code */
   SpCallTreeView      *call_tree_view;

@@ -6,6 +6,7 @@
  * selected on the page shown, and shows the page; the page's requests (a
  * callee, Back, another place, a folder for a missing file) go to the
  * analysis, whose results bring the annotation back. */
+#include "sp-window-debuginfod.h"
 #include "sp-window-private.h"
 
 /* The function selected on the page shown (its path's last), or
@@ -79,8 +80,10 @@ void
 _sp_window_show_source (SpWindow *self,
                         SpAnalysisResult *result)
 {
-  if (result->source != NULL && result->source->function == sp_analysis_get_annotated (self->analysis))
-    sp_source_view_set_source (self->source_view, result->source);
+  if (result->source == NULL || result->source->function != sp_analysis_get_annotated (self->analysis))
+    return;
+  _sp_window_debuginfod_fetch_source (self, result->source);
+  sp_source_view_set_source (self->source_view, result->source);
 }
 
 void

@@ -115,19 +115,37 @@ cache_path (const char *build_id,
   return g_build_filename (dir, build_id, name->str, NULL);
 }
 
-char *
-sp_debuginfod_find_cached_debuginfo (const char *build_id)
+/* source_path NULL: the debug file. */
+static char *
+find_cached (const char *build_id,
+             const char *source_path)
 {
   g_autofree char *path = NULL;
   struct stat st;
 
   if (!sp_debuginfod_is_enabled () || !is_build_id (build_id))
     return NULL;
-  path = cache_path (build_id, NULL);
+  path = cache_path (build_id, source_path);
   /* An empty file is libdebuginfod's "the servers have none". */
   if (stat (path, &st) != 0 || !S_ISREG (st.st_mode) || st.st_size == 0)
     return NULL;
   return g_steal_pointer (&path);
+}
+
+char *
+sp_debuginfod_find_cached_debuginfo (const char *build_id)
+{
+  return find_cached (build_id, NULL);
+}
+
+char *
+sp_debuginfod_find_cached_source (const char *build_id,
+                                  const char *source_path)
+{
+  g_return_val_if_fail (source_path != NULL, NULL);
+  if (!g_path_is_absolute (source_path))
+    return NULL;
+  return find_cached (build_id, source_path);
 }
 
 /* After a cancel: the empty "not found" entry 0.188 leaves. */

@@ -72,6 +72,12 @@ char *sp_debuginfod_find_source (const char *build_id,
  * DEBUGINFOD_URLS). Cheap: one stat(). */
 char *sp_debuginfod_find_cached_debuginfo (const char *build_id);
 
+/* The same for a source file (source_path as sp_debuginfod_find_source
+ * takes it): for a worker that must not wait for the network, which
+ * leaves the fetch to its main thread (the window's Source page). */
+char *sp_debuginfod_find_cached_source (const char *build_id,
+                                        const char *source_path);
+
 /* ---- In the background -------------------------------------------------- */
 
 typedef enum {

@@ -4,6 +4,7 @@
  * the annotation's costs on them, and the source file's text. */
 #include "sp-source-annotation.h"
 
+#include "sp-debuginfod.h"
 #include "sp-source-file.h"
 #include "sp-source-instructions-private.h"
 
@@ -17,6 +18,8 @@ source_annotation_clear (gpointer data)
   g_free (self->disassembly_problem);
   g_free (self->wanted);
   g_free (self->path);
+  g_free (self->fetch_module);
+  g_free (self->fetch_build_id);
   g_strfreev (self->text);
   g_clear_pointer (&self->strings, g_string_chunk_free);
   g_clear_pointer (&self->looked, g_ptr_array_unref);
@@ -48,8 +51,44 @@ choose_place (SpAnnotation *annotation,
   return place < n_places ? place : 0;
 }
 
+/* The module of the place shown (a path), NULL when it has none. */
+static const char *
+place_module (const SpSourceAnnotation *self)
+{
+  guint n_places = 0;
+  const SpAnnotationPlace *places = sp_annotation_get_places (self->annotation, &n_places);
+
+  if (self->place >= n_places || !g_path_is_absolute (places[self->place].module))
+    return NULL;
+  return places[self->place].module;
+}
+
+/* Not on this machine: the copy an earlier fetch left in debuginfod's
+ * cache, else what the window needs to fetch it (this thread never waits
+ * for the network: the window fetches in the background and asks
+ * again). */
+static void
+look_in_debuginfod_cache (SpSourceAnnotation *self)
+{
+  const char *module = place_module (self);
+  g_autofree char *build_id = NULL;
+
+  if (!sp_debuginfod_is_enabled () || module == NULL || !g_path_is_absolute (self->wanted))
+    return;
+  /* Servers know a source by the build-id of the code compiled from it. */
+  build_id = sp_debuginfod_build_id_of_file (module, NULL);
+  if (build_id == NULL)
+    return;
+  self->path = sp_debuginfod_find_cached_source (build_id, self->wanted);
+  if (self->path != NULL)
+    return;
+  self->fetch_module = g_strdup (module);
+  self->fetch_build_id = g_steal_pointer (&build_id);
+}
+
 /* The source text, or where it was looked for: the file DWARF names, the
- * folders the user chose for its build path, the recording's folder. */
+ * folders the user chose for its build path, the recording's folder, then
+ * debuginfod's cache. */
 static void
 find_source (SpSourceAnnotation *self,
              SpProfile *profile,
@@ -63,6 +102,8 @@ find_source (SpSourceAnnotation *self,
   if (self->wanted == NULL)
     return;
   self->path = sp_source_dirs_find (dirs, self->wanted, extra, self->looked);
+  if (self->path == NULL)
+    look_in_debuginfod_cache (self);
   if (self->path == NULL)
     return;
   self->text = sp_source_file_read_lines (self->path, &error);

@@ -55,13 +55,20 @@ typedef struct {
   char                   *path;        /* where it was found, NULL when not */
   GStrv                   text;        /* its lines (valid UTF-8; [0] is line 1), NULL when not found */
   GPtrArray              *looked;      /* the paths tried (char *), or why the file found was not read */
+  /* Not on this machine, nor in debuginfod's cache, while DEBUGINFOD_URLS
+   * is set: the module (the place's) and its build-id, by which the window
+   * fetches the file (`wanted`) in the background and then asks again;
+   * both NULL otherwise. */
+  char                   *fetch_module;
+  char                   *fetch_build_id;
   GStringChunk           *strings;     /* owns the instructions' text */
 } SpSourceAnnotation;
 
 /* In the worker that owns profile: annotates function (and the functions
  * of the same name in other modules) with filter and counts (may be
  * NULL), for place (SP_SOURCE_PLACE_HEAVIEST: the heaviest), and finds
- * its source through dirs, then beside the recording. */
+ * its source through dirs, then beside the recording, then in
+ * debuginfod's cache (never asking a server: see fetch_build_id). */
 SpSourceAnnotation *sp_source_annotation_new (SpProfile *profile,
                                               const SpFilter *filter,
                                               SpStackCounts *counts,

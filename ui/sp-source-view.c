@@ -45,7 +45,9 @@ struct _SpSourceView
   SpSourceAnnotation   *source;
   GArray               *history;        /* Visit: where Back goes, the last first out */
   GtkFileChooserNative *chooser;
+  char                 *fetch_note;     /* what debuginfod does about the missing file, or NULL */
 
+  gboolean              fetching;       /* the missing file is being fetched */
   guint32               asked;          /* the function asked for last (G_MAXUINT32: none) */
   gboolean              syncing;        /* one table's selection follows the other's */
   gboolean              setting_places;
@@ -287,9 +289,15 @@ show_missing (SpSourceView *self)
     {
       g_autofree char *base = g_path_get_basename (source->wanted);
 
-      g_string_printf (text, "The source file %s was not found.\n\nLooked for it at:", base);
+      if (self->fetching)
+        g_string_printf (text, "The source file %s is not on this machine: it is being fetched from debuginfod "
+                               "(the status line shows how far).\n\nLooked for it at:", base);
+      else
+        g_string_printf (text, "The source file %s was not found.\n\nLooked for it at:", base);
       for (guint i = 0; i < source->looked->len; i++)
         g_string_append_printf (text, "\n    %s", (const char *) g_ptr_array_index (source->looked, i));
+      if (self->fetch_note != NULL)
+        g_string_append_printf (text, "\n    %s", self->fetch_note);
       g_string_append (text, "\n\nChoose the folder it is in: every file built under the same folder is then "
                              "found there, in this recording and the next.");
     }
@@ -427,6 +435,19 @@ sp_source_view_set_source (SpSourceView *self,
    * when the lines went for the missing file's message. */
   if (focus_inside (self))
     gtk_widget_grab_focus (GTK_WIDGET (self));
+}
+
+void
+sp_source_view_set_fetch_note (SpSourceView *self,
+                               const char *note,
+                               gboolean fetching)
+{
+  g_return_if_fail (SP_IS_SOURCE_VIEW (self));
+  g_free (self->fetch_note);
+  self->fetch_note = g_strdup (note);
+  self->fetching = fetching;
+  if (self->source != NULL && self->source->text == NULL)
+    show_missing (self);
 }
 
 SpSourceAnnotation *sp_source_view_get_source (SpSourceView *self) { return self->source; }
@@ -582,6 +603,7 @@ sp_source_view_dispose (GObject *object)
   if (self->chooser != NULL)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
   g_clear_object (&self->chooser);
+  g_clear_pointer (&self->fetch_note, g_free);
   /* Before the tables go: their centring ticks. */
   _sp_source_table_clear (&self->lines);
   _sp_source_table_clear (&self->instructions);

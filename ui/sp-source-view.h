@@ -40,6 +40,14 @@ void sp_source_view_set_source (SpSourceView *self,
                                 SpSourceAnnotation *source);
 SpSourceAnnotation *sp_source_view_get_source (SpSourceView *self);
 
+/* What debuginfod does about the missing source file (the window fetches
+ * it in the background): a line after the paths looked at ("asked
+ * debuginfod: …"; NULL: none), and whether the file is being fetched,
+ * which the message says. Kept until set again. */
+void sp_source_view_set_fetch_note (SpSourceView *self,
+                                    const char *note,
+                                    gboolean fetching);
+
 /* Asks for the function shown before; FALSE when there is none. */
 gboolean sp_source_view_go_back (SpSourceView *self);
 

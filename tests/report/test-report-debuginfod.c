@@ -244,15 +244,21 @@ test_source (void)
   g_autofree char *cache = use_server_with_new_cache ();
   g_autoptr (GError) error = NULL;
   g_autofree char *build_id = sp_debuginfod_build_id_of_file (server->program, &error);
+  /* A new cache: nothing there before the fetch. */
+  g_autofree char *before = sp_debuginfod_find_cached_source (build_id, server->source_path);
   g_autofree char *path = sp_debuginfod_find_source (build_id, server->source_path, NULL, NULL, NULL, &error);
+  g_autofree char *cached = sp_debuginfod_find_cached_source (build_id, server->source_path);
   g_autofree char *text = NULL;
 
   g_assert_no_error (error);
   g_assert_cmpstr (build_id, ==, server->build_id);
+  g_assert_null (before);
   g_assert_nonnull (path);
   g_assert_true (g_str_has_prefix (path, cache));
   g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
   g_assert_cmpstr (text, ==, server->source_text);
+  /* The worker's lookup (the window's Source page) finds the fetched copy. */
+  g_assert_cmpstr (cached, ==, path);
 }
 
 typedef struct {
