@@ -5,7 +5,8 @@
  * keeps the actions' state; sp-window-recording.c records and follows a
  * recording; sp-window-transforms.c applies transforms and keeps the
  * breadcrumbs; sp-window-status.c says what the recording holds;
- * sp-window-debuginfod.c fetches missing debug info. The analysis
+ * sp-window-debuginfod.c fetches missing debug info; sp-window-export.c
+ * exports what the views show. The analysis
  * (data/sp-analysis.h) does all the work. */
 #pragma once
 
@@ -78,6 +79,10 @@ struct _SpWindow
   GtkWidget           *debuginfod_bar;   /* in the status line, made there */
   GtkLabel            *debuginfod_label;
 
+  /* Exports (sp-window-export.c) */
+  GtkFileChooserNative *export_chooser;
+  GtkLabel            *export_label;     /* in the status line, made there */
+
   /* Views made in code */
   SpCallTreeView      *call_tree_view;
   SpCallTreeView      *bottom_up_view;
@@ -111,6 +116,10 @@ void _sp_window_show_summary (SpWindow *self,
 /* A live result came in: the status line's progress. */
 void _sp_window_show_progress (SpWindow *self,
                                const SpAnalysisResult *result);
+
+/* sp-window-export.c */
+void _sp_window_export_class_init (GtkWidgetClass *widget_class);
+void _sp_window_export_dispose (SpWindow *self);
 
 /* sp-window-transforms.c */
 void _sp_window_transforms_class_init (GtkWidgetClass *widget_class);
