@@ -22,19 +22,22 @@
 #define TOLERANCE_PCT 0.5
 #define N_TOP 5
 
-static SpTestRecording *recordings[2];
+static SpTestRecording *recordings[3];
 
-/* A workload ("threads", "annotate") recorded once for the whole run. */
+/* A workload ("threads", "annotate", "offcpu" with --off-cpu) recorded
+ * once for the whole run. */
 static SpTestRecording *
 recorded (guint which)
 {
-  static const char *const names[] = { "threads", "annotate" };
+  static const char *const names[] = { "threads", "annotate", "offcpu" };
 
   if (recordings[which] == NULL)
     {
       g_autofree char *workload = sp_test_workload (names[which]);
+      const char *const off_cpu[] = { "--off-cpu", NULL };
 
-      recordings[which] = sp_test_record (NULL, (const char *const[]) { workload, SECONDS, NULL });
+      recordings[which] = sp_test_record (which == 2 ? off_cpu : NULL,
+                                          (const char *const[]) { workload, SECONDS, NULL });
       sp_test_assert_recorded (recordings[which], names[which]);
     }
   return recordings[which];
@@ -111,6 +114,64 @@ test_top_focus (void)
   if (!sp_test_case_needs_perf () || !sp_test_case_needs_go ())
     return;
   compare_top ("--focus", "worker_main");
+}
+
+/* With a time metric the shares are of nanoseconds: top's rows are
+ * "self% total% self_s total_s  name  [module]". The first row's. */
+static void
+first_time_row (const char *top,
+                double *self_pct,
+                char **name)
+{
+  g_auto (GStrv) lines = g_strsplit (top, "\n", -1);
+
+  g_assert_nonnull (lines[0]);
+  for (guint i = 1; lines[i] != NULL; i++)
+    {
+      double total_pct, self_s, total_s;
+      int used = 0;
+
+      if (sscanf (lines[i], "%lf%% %lf%% %lf %lf  %n", self_pct, &total_pct, &self_s, &total_s, &used) == 4
+          && used > 0)
+        {
+          *name = g_strndup (lines[i] + used, strcspn (lines[i] + used, " "));
+          return;
+        }
+    }
+  g_error ("no row in top:\n%s", top);
+}
+
+/* --metric wall: one sample type, wall nanoseconds, with the share top
+ * gives its first function. */
+static void
+test_wall (void)
+{
+  SpTestRecording *rec;
+  g_autofree char *out = NULL;
+  g_autofree char *top = NULL;
+  g_autofree char *raw = NULL;
+  g_autofree char *pprof_top = NULL;
+  g_autofree char *name = NULL;
+  g_autoptr (GPtrArray) theirs = NULL;
+  const SpPprofRow *first;
+  double self_pct;
+
+  if (!sp_test_case_needs_perf () || !sp_test_case_needs_go ())
+    return;
+  rec = recorded (2);
+  out = export_pprof (rec, "wall.pb.gz", "--metric", "wall");
+  top = sp_test_report (rec->dir, "top", "--metric", "wall", rec->spool, NULL);
+  raw = sp_test_pprof (rec->dir, "-raw", out, NULL);
+  sp_test_assert_contains (raw, "\nwall/nanoseconds\n");
+  pprof_top = sp_test_pprof (rec->dir, "-top", "-nodefraction=0", out, NULL);
+  g_test_message ("top --metric wall:\n%s\ngo tool pprof -top:\n%s", top, pprof_top);
+  sp_test_assert_contains (pprof_top, "Type: wall");
+  theirs = sp_test_parse_pprof_top (pprof_top);
+  first_time_row (top, &self_pct, &name);
+  g_assert_cmpuint (theirs->len, >, 0);
+  first = g_ptr_array_index (theirs, 0);
+  g_assert_cmpstr (first->name, ==, name);
+  g_assert_cmpfloat_with_epsilon (first->flat_pct, self_pct, TOLERANCE_PCT);
 }
 
 /* The workload's build-id as readelf -n prints it. */
@@ -242,6 +303,7 @@ main (int argc,
   g_test_add_func ("/report/pprof/top", test_top);
   g_test_add_func ("/report/pprof/top-focus", test_top_focus);
   g_test_add_func ("/report/pprof/raw", test_raw);
+  g_test_add_func ("/report/pprof/wall", test_wall);
   g_test_add_func ("/report/export/refusals", test_refusals);
   g_test_add_func ("/report/export/write-fails", test_write_fails);
   status = g_test_run ();
