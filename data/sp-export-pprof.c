@@ -330,7 +330,8 @@ add_sample (Pprof *p,
   name = sp_profile_get_thread_name (p->profile, tid);
   sp_proto_packed (msg, SAMPLE_LOCATION_ID, (const guint64 *) ids->data, ids->len);
   sp_proto_packed (msg, SAMPLE_VALUE, values, weighs_time (p->filter) ? 1 : 2);
-  add_label (p, msg, "thread", name != NULL ? name : "", 0);
+  if (name != NULL)
+    add_label (p, msg, "thread", name, 0);
   add_label (p, msg, "tid", NULL, (gint64) tid);
   add_label (p, msg, "pid", NULL, pid);
   sp_proto_message (p->samples, PROFILE_SAMPLE, msg);

@@ -6,7 +6,7 @@
  * samples times the sampling interval); with a time metric
  * (SpFilter.metric) one type, off-cpu or wall, in nanoseconds. One sample
  * per distinct (thread, stack), labelled with the thread ("thread": its
- * name, "tid", "pid"). Without transforms each frame is a location with
+ * name, when it has one; "tid", "pid"). Without transforms each frame is a location with
  * its address, mapping (path, range, offset, build-id) and its lines,
  * inlined functions first; transforms rewrite stacks function by
  * function, so with them each function is a location of its own, without
