@@ -5,8 +5,9 @@
  * keeps the actions' state; sp-window-recording.c records and follows a
  * recording; sp-window-transforms.c applies transforms and keeps the
  * breadcrumbs; sp-window-status.c says what the recording holds;
- * sp-window-debuginfod.c fetches missing debug info; sp-window-export.c
- * exports what the views show. The analysis
+ * sp-window-debuginfod.c fetches missing debug info, sp-window-source.c
+ * wires the Source page, sp-window-export.c exports what the views show.
+ * The analysis
  * (data/sp-analysis.h) does all the work. */
 #pragma once
 
@@ -18,6 +19,7 @@
 #include "sp-metric-selector.h"
 #include "sp-recent-list.h"
 #include "sp-recording-session.h"
+#include "sp-source-view.h"
 #include "sp-thread-list.h"
 #include "sp-timeline-view.h"
 #include "sp-window.h"
@@ -53,6 +55,7 @@ struct _SpWindow
   GtkButton           *problems_button;
   GtkLabel            *problems_label;
   SpCallersView       *callers_view;
+  SpSourceView        *source_view;
   GtkScrolledWindow   *call_tree_scroller;
   GtkScrolledWindow   *flame_graph_scroller;
   GtkScrolledWindow   *bottom_up_scroller;
@@ -117,10 +120,21 @@ void _sp_window_show_summary (SpWindow *self,
 void _sp_window_show_progress (SpWindow *self,
                                const SpAnalysisResult *result);
 
+/* sp-window-source.c: the Source page's wiring. */
+void _sp_window_source_class_init (GtkWidgetClass *widget_class);
+void _sp_window_source_init (SpWindow *self);
+/* A result came in: its annotation, when it is the function asked for. */
+void _sp_window_show_source (SpWindow *self,
+                             SpAnalysisResult *result);
+
 /* sp-window-export.c */
 void _sp_window_export_class_init (GtkWidgetClass *widget_class);
 void _sp_window_export_dispose (SpWindow *self);
 
 /* sp-window-transforms.c */
 void _sp_window_transforms_class_init (GtkWidgetClass *widget_class);
+/* The functions selected on the page shown, root first (*top_down: a
+ * path of the top-down tree), or NULL; newly allocated. */
+GArray *_sp_window_selected_path (SpWindow *self,
+                                  gboolean *top_down);
 void _sp_window_update_breadcrumbs (SpWindow *self);

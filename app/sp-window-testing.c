@@ -66,6 +66,12 @@ sp_window_get_callers_view (SpWindow *self)
   return self->callers_view;
 }
 
+SpSourceView *
+sp_window_get_source_view (SpWindow *self)
+{
+  return self->source_view;
+}
+
 gboolean
 sp_window_is_busy (SpWindow *self)
 {

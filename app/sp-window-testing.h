@@ -9,6 +9,7 @@
 #include "sp-call-tree-view.h"
 #include "sp-callers-view.h"
 #include "sp-filter.h"
+#include "sp-source-view.h"
 #include "sp-timeline-view.h"
 #include "sp-window.h"
 
@@ -36,6 +37,7 @@ GListModel *sp_window_get_call_tree_model (SpWindow *self);
 SpCallTreeView *sp_window_get_call_tree_view (SpWindow *self);
 SpCallersView *sp_window_get_callers_view (SpWindow *self);
 SpTimelineView *sp_window_get_timeline_view (SpWindow *self);
+SpSourceView *sp_window_get_source_view (SpWindow *self);
 
 /* Finds the next function matching text in the call tree (as Ctrl+F and
  * Enter do) and highlights matches in the flame graph; FALSE if none. */
@@ -43,7 +45,7 @@ gboolean sp_window_search_function (SpWindow *self,
                                     const char *text);
 
 /* The view shown on the profile page: "call-tree", "bottom-up",
- * "callers", "flame-graph", "threads" or "summary". Showing "callers"
+ * "callers", "flame-graph", "source", "threads" or "summary". Showing "callers"
  * right after a tree view shows the function selected there. */
 void sp_window_show_view (SpWindow *self,
                           const char *view);

@@ -53,9 +53,9 @@ _sp_window_update_breadcrumbs (SpWindow *self)
  * the row or frame selected there, root first (*top_down), or a function
  * alone (bottom-up, callers and callees); NULL for nothing. Elsewhere,
  * and in a flame graph nobody clicked yet, the call tree's selection. */
-static GArray *
-transform_subject (SpWindow *self,
-                   gboolean *top_down)
+GArray *
+_sp_window_selected_path (SpWindow *self,
+                          gboolean *top_down)
 {
   const char *page = gtk_stack_get_visible_child_name (self->views);
   GArray *path = NULL;
@@ -85,7 +85,7 @@ sp_window_apply_transform (SpWindow *self,
 {
   SpProfile *profile = sp_analysis_get_profile (self->analysis);
   gboolean top_down;
-  g_autoptr (GArray) path = profile != NULL ? transform_subject (self, &top_down) : NULL;
+  g_autoptr (GArray) path = profile != NULL ? _sp_window_selected_path (self, &top_down) : NULL;
   guint32 function;
 
   if (path == NULL || path->len == 0)

@@ -7,7 +7,8 @@
  * thread; each "result" brings finished trees, lists and snapshots that
  * the window hands to its views. So the window never freezes on a large
  * file and never touches a table the worker grows. Recording is in
- * sp-window-recording.c, transforms in sp-window-transforms.c. */
+ * sp-window-recording.c, transforms in sp-window-transforms.c, the
+ * Source page's wiring in sp-window-source.c. */
 #include "sp-window-private.h"
 
 #include "sp-window-debuginfod.h"
@@ -48,6 +49,7 @@ _sp_window_update_actions (SpWindow *self)
   static const char *const on_profile[] = {
     "win.transform-focus", "win.transform-focus-subtree", "win.transform-merge", "win.transform-drop",
     "win.transform-collapse-module", "win.transform-collapse-recursion", "win.show-callers", "win.show-summary",
+    "win.show-source",
     "win.export",
   };
 
@@ -145,6 +147,7 @@ analysis_result (SpAnalysis *analysis,
   if (result->bottom_up != NULL)
     sp_call_tree_view_set_tree (self->bottom_up_view, result->profile, g_steal_pointer (&result->bottom_up));
   show_callers (self, result);
+  _sp_window_show_source (self, result);
   _sp_window_show_problems (self, result->problems);
   _sp_window_debuginfod_take (self, result);
   if (result->finished)
@@ -184,6 +187,7 @@ clear_views (SpWindow *self)
   sp_flame_graph_set_tree (self->flame_graph, NULL, NULL);
   sp_timeline_view_set_samples (self->timeline_view, NULL, NULL);
   sp_thread_list_set_rows (self->thread_list, NULL, NULL);
+  sp_source_view_set_source (self->source_view, NULL);
   /* The analysis counts samples again for the next profile. */
   sp_metric_selector_set_times_available (self->metric_selector, FALSE);
   g_clear_pointer (&self->index, sp_sample_index_unref);
@@ -398,6 +402,7 @@ view_changed (GtkStack *views,
   if (chosen != SP_FUNCTION_LIST_ROOT)
     sp_analysis_set_focus (self->analysis, chosen);
   sp_analysis_set_callers_shown (self->analysis, callers);
+  sp_analysis_set_source_shown (self->analysis, self->shown_view == g_intern_static_string ("source"));
 }
 
 /* A caller or callee activated, or a function picked in the list. */
@@ -530,6 +535,7 @@ sp_window_class_init (SpWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.show-summary", NULL, show_page_activated);
   _sp_window_recording_class_init (widget_class);
   _sp_window_transforms_class_init (widget_class);
+  _sp_window_source_class_init (widget_class);
   _sp_window_export_class_init (widget_class);
 }
 
@@ -586,6 +592,7 @@ sp_window_init (SpWindow *self)
   g_signal_connect (self->analysis, "result", G_CALLBACK (analysis_result), self);
   g_signal_connect (self->analysis, "failed", G_CALLBACK (analysis_failed), self);
   add_views (self);
+  _sp_window_source_init (self);
   self->shown_view = g_intern_string (gtk_stack_get_visible_child_name (self->views));
   g_signal_connect (self->views, "notify::visible-child-name", G_CALLBACK (view_changed), self);
   g_signal_connect (self->callers_view, "function-activated", G_CALLBACK (callers_function_activated), self);

@@ -18,6 +18,7 @@ typedef enum {
   SP_WORK_CALLERS   = 1 << 5,  /* the chosen function's callers and callees */
   SP_WORK_BOTTOM_UP = 1 << 6,  /* only the bottom-up tree: an opened file has the others */
   SP_WORK_RELOAD_SYMBOLS = 1 << 7,  /* resolve every frame again (debug files came) */
+  SP_WORK_ANNOTATE  = 1 << 8,  /* the Source page's function */
 } SpWork;
 
 /* A job owns what it works on while it runs: the main thread hands the
@@ -30,6 +31,9 @@ typedef struct {
   SpStackCounts  *counts;        /* a followed spool's running counts, or NULL */
   SpFilter       *filter;        /* a copy of the analysis's */
   guint32         focus;         /* for SP_WORK_CALLERS; SP_FUNCTION_LIST_ROOT: the hottest */
+  guint32         annotated;     /* for SP_WORK_ANNOTATE */
+  guint           place;
+  SpSourceDirs   *source_dirs;   /* a copy of the analysis's, for SP_WORK_ANNOTATE */
   gsize           n_indexed;     /* samples in the last index snapshot sent */
   GArray         *last_threads;  /* the thread rows last sent (a reference), or NULL */
   SpThreadStates *last_states;   /* the thread states last sent (a reference), or NULL */

@@ -23,6 +23,7 @@ sp_analysis_job_free (SpAnalysisJob *job)
   g_clear_pointer (&job->last_threads, g_array_unref);
   g_clear_pointer (&job->last_states, sp_thread_states_unref);
   g_clear_pointer (&job->last_blocking_names, g_hash_table_unref);
+  g_clear_pointer (&job->source_dirs, sp_source_dirs_free);
   g_free (job);
 }
 
@@ -44,6 +45,7 @@ sp_analysis_result_free (SpAnalysisResult *result)
   g_clear_pointer (&result->threads, g_array_unref);
   g_clear_pointer (&result->states, sp_thread_states_unref);
   g_clear_pointer (&result->blocking_names, g_hash_table_unref);
+  g_clear_pointer (&result->source, sp_source_annotation_unref);
   sp_spool_summary_clear (&result->summary);
   g_free (result);
 }
@@ -137,6 +139,11 @@ aggregate (SpAnalysisJob *job,
   if (job->work & (SP_WORK_TREES | SP_WORK_BOTTOM_UP))
     result->bottom_up = sp_call_tree_new (job->profile, filter, counts, TRUE);
   find_callers (job, counts, result);
+  /* An id the profile has (one of another profile's, asked before it was
+   * replaced, is dropped with its generation anyway). */
+  if ((job->work & SP_WORK_ANNOTATE) && job->annotated < sp_profile_get_n_functions (job->profile))
+    result->source = sp_source_annotation_new (job->profile, filter, counts, job->annotated, job->place,
+                                               job->source_dirs);
 }
 
 /* What the timeline and the thread list need, when it changed. */

@@ -25,6 +25,11 @@ struct _SpAnalysis
   guint32         focus;
   gboolean        callers_shown;
   gboolean        callers_stale;   /* the trees changed while the caller view was hidden */
+  guint32         annotated;       /* the Source page's function, or SP_FUNCTION_LIST_ROOT */
+  guint           place;
+  gboolean        source_shown;
+  gboolean        source_stale;    /* the trees changed while the Source page was hidden */
+  SpSourceDirs   *source_dirs;     /* loaded when first needed */
 
   char           *open_path;       /* SP_WORK_OPEN pending */
   char           *record_path;     /* the own recorder's spool, until it opens */
@@ -75,6 +80,8 @@ drop_profile (SpAnalysis *self)
   self->n_indexed = 0;
   self->focus = SP_FUNCTION_LIST_ROOT;
   self->callers_stale = TRUE;
+  self->annotated = SP_FUNCTION_LIST_ROOT;
+  self->source_stale = FALSE;
   sp_filter_set_time_range (self->filter, 0, G_MAXUINT64);
   sp_filter_set_metric (self->filter, SP_METRIC_CPU);
 }
@@ -225,6 +232,22 @@ with_callers (SpAnalysis *self,
   return work;
 }
 
+/* What the Source page needs along with new trees. */
+static SpWork
+with_source (SpAnalysis *self,
+             SpWork work)
+{
+  if (self->annotated == SP_FUNCTION_LIST_ROOT)
+    return work & ~SP_WORK_ANNOTATE;
+  if ((work & SP_WORK_TREES) && self->source_shown)
+    work |= SP_WORK_ANNOTATE;
+  else if (work & SP_WORK_TREES)
+    self->source_stale = TRUE;
+  if (work & SP_WORK_ANNOTATE)
+    self->source_stale = FALSE;
+  return work;
+}
+
 static gboolean start_exclusive (SpAnalysis *self);
 
 static void
@@ -241,7 +264,7 @@ start_next (SpAnalysis *self)
   /* A file to open goes first; what the new profile needs follows it. */
   if (work & SP_WORK_OPEN)
     work = SP_WORK_OPEN;
-  work = with_callers (self, work);
+  work = with_source (self, with_callers (self, work));
   self->pending &= ~work;
   job = g_new0 (SpAnalysisJob, 1);
   job->work = work;
@@ -251,6 +274,10 @@ start_next (SpAnalysis *self)
   job->counts = g_steal_pointer (&self->counts);
   job->filter = sp_filter_copy (self->filter);
   job->focus = self->focus;
+  job->annotated = self->annotated;
+  job->place = self->place;
+  if (work & SP_WORK_ANNOTATE)
+    job->source_dirs = sp_source_dirs_copy (self->source_dirs);
   job->n_indexed = self->n_indexed;
   job->last_threads = self->last_threads != NULL ? g_array_ref (self->last_threads) : NULL;
   job->last_states = self->last_states != NULL ? sp_thread_states_ref (self->last_states) : NULL;
@@ -548,6 +575,47 @@ sp_analysis_set_focus (SpAnalysis *self,
   request (self, SP_WORK_CALLERS | (self->callers_stale || function == SP_FUNCTION_LIST_ROOT ? SP_WORK_FUNCTIONS : 0));
 }
 
+void
+sp_analysis_annotate (SpAnalysis *self,
+                      guint32 function,
+                      guint place)
+{
+  g_return_if_fail (SP_IS_ANALYSIS (self));
+  self->annotated = function;
+  self->place = place;
+  if (self->source_dirs == NULL)
+    self->source_dirs = sp_source_dirs_load (NULL);
+  if (self->profile != NULL && function != SP_FUNCTION_LIST_ROOT)
+    request (self, SP_WORK_ANNOTATE);
+}
+
+guint32 sp_analysis_get_annotated (SpAnalysis *self) { return self->annotated; }
+
+void
+sp_analysis_set_source_shown (SpAnalysis *self,
+                              gboolean shown)
+{
+  self->source_shown = shown;
+  if (shown && self->source_stale && self->profile != NULL)
+    request (self, SP_WORK_ANNOTATE);
+}
+
+gboolean
+sp_analysis_add_source_dir (SpAnalysis *self,
+                            const char *wanted,
+                            const char *folder,
+                            GError **error)
+{
+  gboolean saved;
+
+  if (self->source_dirs == NULL)
+    self->source_dirs = sp_source_dirs_load (NULL);
+  saved = sp_source_dirs_remember (self->source_dirs, wanted, folder, NULL, error);
+  if (self->profile != NULL && self->annotated != SP_FUNCTION_LIST_ROOT)
+    request (self, SP_WORK_ANNOTATE);
+  return saved;
+}
+
 /* ---- GObject ------------------------------------------------------------- */
 
 static void
@@ -570,6 +638,7 @@ sp_analysis_finalize (GObject *object)
   SpAnalysis *self = SP_ANALYSIS (object);
 
   sp_filter_free (self->filter);
+  sp_source_dirs_free (self->source_dirs);
   g_free (self->open_path);
   G_OBJECT_CLASS (sp_analysis_parent_class)->finalize (object);
 }
@@ -595,4 +664,5 @@ sp_analysis_init (SpAnalysis *self)
   self->filter = sp_filter_new ();
   self->focus = SP_FUNCTION_LIST_ROOT;
   self->callers_stale = TRUE;
+  self->annotated = SP_FUNCTION_LIST_ROOT;
 }

@@ -23,6 +23,7 @@
 #include "sp-profile.h"
 #include "sp-recording-state.h"
 #include "sp-sample-index.h"
+#include "sp-source-annotation.h"
 #include "sp-spool-summary.h"
 #include "sp-thread-states.h"
 
@@ -47,6 +48,7 @@ typedef struct {
   GArray          *threads;       /* SpThreadRow, when they changed */
   SpThreadStates  *states;        /* the off-CPU companion's thread states, when they changed */
   GHashTable      *blocking_names; /* with states: sp-blocking-names.h */
+  SpSourceAnnotation *source;     /* the annotated function, for the Source page */
   SpMetric         metric;        /* what the trees and lists count (the filter's) */
   gsize            n_samples;     /* the samples read so far */
   SpSpoolSummary   summary;       /* when have_summary: opened, or finished */
@@ -126,6 +128,24 @@ guint32 sp_analysis_get_focus (SpAnalysis *self);
  * callers view becomes the hottest again, and the Summary comes again
  * (not while a spool is followed: its end brings it). */
 void sp_analysis_reload_symbols (SpAnalysis *self);
+/* The Source page: the function it annotates (sp-source-annotation.h),
+ * at place (SP_SOURCE_PLACE_HEAVIEST: the heaviest), comes in the next
+ * result's `source`, and again with new trees (a filter changed, a
+ * recording grew) while the page is shown; when hidden it catches up once
+ * shown. SP_FUNCTION_LIST_ROOT annotates nothing. */
+void sp_analysis_annotate (SpAnalysis *self,
+                           guint32 function,
+                           guint place);
+guint32 sp_analysis_get_annotated (SpAnalysis *self);
+void sp_analysis_set_source_shown (SpAnalysis *self,
+                                   gboolean shown);
+/* The user found the source file wanted under folder: remembered for its
+ * build path's prefix (sp-source-dirs.h) and the function annotated again.
+ * FALSE and error when the choice could not be saved (it holds for now). */
+gboolean sp_analysis_add_source_dir (SpAnalysis *self,
+                                     const char *wanted,
+                                     const char *folder,
+                                     GError **error);
 
 /* Whether a worker is running (tests and benchmarks wait for it). */
 gboolean sp_analysis_is_busy (SpAnalysis *self);

@@ -66,6 +66,7 @@ check_file (SpSymbolizer *self,
             const char *path,
             guint64 inode)
 {
+  g_autofree char *change = NULL;
   struct stat st;
 
   if (stat (path, &st) != 0)
@@ -81,6 +82,13 @@ check_file (SpSymbolizer *self,
       _sp_symbolizer_add_problem (self, SP_SYMBOL_PROBLEM_CHANGED, path,
                                   "%s changed since the recording (inode %" G_GUINT64_FORMAT
                                   " != %" G_GUINT64_FORMAT ")", path, inode, (guint64) st.st_ino);
+      return FALSE;
+    }
+  /* The same inode may hold another build (rebuilt in place). */
+  if ((change = _sp_symbolizer_recorded_file_change (self, path, inode, &st)) != NULL)
+    {
+      _sp_symbolizer_add_problem (self, SP_SYMBOL_PROBLEM_CHANGED, path, "%s changed since the recording (%s)", path,
+                                  change);
       return FALSE;
     }
   return TRUE;

@@ -145,6 +145,7 @@ load_meta (SpProfile *self)
    * /proc/kallsyms being read again at each of its refreshes. */
   if (first || g_key_file_has_group (self->meta, "kernel-symbols"))
     sp_symbolizer_load_kernel_symbols (self->symbolizer, self->meta);
+  sp_symbolizer_load_module_files (self->symbolizer, self->meta);
 }
 
 /* A thread's current name, or NULL when /proc has it no more. */

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <elfutils/libdwfl.h>
+#include <sys/stat.h>
 #include <glib.h>
 
 #include "sp-symbolizer.h"
@@ -42,6 +43,10 @@ struct _SpSymbolizer {
   gpointer                  fetch_data;
   GHashTable               *fetched;      /* build-id -> cached path, "" when there is none */
   GArray                   *missing;      /* SpMissingDebugInfo */
+
+  /* What the side file says each module file was (sp-symbolizer-recorded.c):
+   * "path\x1finode" -> its build-id, time and size; NULL before loaded. */
+  GHashTable               *recorded_files;
 };
 
 /* ---- Sorted address ranges (sp-symbol-ranges.c) ------------------------ */
@@ -198,5 +203,13 @@ GArray *_sp_kernel_symbols_from_kallsyms (SpSymbolizer *self,
 GArray *_sp_perf_map_load (SpSymbolizer *self,
                            const char *path,
                            GError **error);
+
+/* Why the file at path (inode as recorded; now: its stat) is not the one
+ * the side file says was recorded (newly allocated), or NULL when it is or
+ * nothing was said. */
+char *_sp_symbolizer_recorded_file_change (SpSymbolizer *self,
+                                           const char *path,
+                                           guint64 inode,
+                                           const struct stat *now);
 
 G_END_DECLS

@@ -103,6 +103,14 @@ guint sp_symbolizer_resolve_perf_map (SpSymbolizer *self,
  * then on disk), "/opt/gone.so: file not found",
  * "/usr/lib/libbar.so: no debug info (install its -dbgsym package for
  * source lines)". */
+/* What the recorder wrote of each module file (a side file's
+ * [module-file N] groups: build-id, time, size); a file at a module's path
+ * that is no longer that file is refused (SP_SYMBOL_PROBLEM_CHANGED, its
+ * frames stay addresses) even where its inode is the same. Before the
+ * first lookup; again when the side file is read again. */
+void sp_symbolizer_load_module_files (SpSymbolizer *self,
+                                      GKeyFile *meta);
+
 /* With FALSE, modules are read for their symbol tables only: no source
  * lines and no inline frames, and no debug sections to decompress. Set it
  * before the first lookup. */

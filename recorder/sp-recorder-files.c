@@ -82,6 +82,9 @@ try_side_file (SpRecorder *r,
           r->side.off_cpu_truncated = r->rec.n_switch_truncated;
         }
     }
+  /* With the recorder's rights: the target may map files its user reads
+   * and the invoker (pkexec's caller) may not. */
+  sp_module_files_read_new (&r->rec.module_files);
   /* The invoker's files, written with the invoker's rights. */
   sp_invoker_files_begin (r->options->invoker);
   written = sp_side_file_write (&r->side_file, &r->side, &r->rec, kallsyms, message, message_size);

@@ -41,6 +41,7 @@ sp_recording_init (SpRecording *rec,
   sp_intern_table_init (&rec->thread_index, 1);
   sp_intern_table_init (&rec->process_index, 1);
   sp_intern_table_init (&rec->kernel_addresses, 1);
+  sp_module_files_init (&rec->module_files);
   return rec->modules != NULL;
 }
 
@@ -56,6 +57,7 @@ sp_recording_clear (SpRecording *rec)
   sp_intern_table_clear (&rec->thread_index);
   sp_intern_table_clear (&rec->process_index);
   sp_intern_table_clear (&rec->kernel_addresses);
+  sp_module_files_clear (&rec->module_files);
   sp_module_table_free (rec->modules);
   memset (rec, 0, sizeof *rec);
 }
@@ -186,6 +188,8 @@ sp_recording_add_mapping (SpRecording *rec,
     process->python = true;
   if (rec->unwinder != NULL)
     sp_unwinder_add_mapping (rec->unwinder, module);
+  if (!module->is_kernel)
+    sp_module_files_note (&rec->module_files, module->path, module->inode);
   if (!sp_module_table_intern (rec->modules, rec->writer, module, &id, &err))
     {
       remember_failure (rec, &err);

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "sp-intern-table.h"
+#include "sp-module-files.h"
 #include "sp-module-table.h"
 #include "sp-perf-sample.h"
 #include "sp-spool-writer.h"
@@ -53,6 +54,7 @@ typedef struct {
 typedef struct {
   SpSpoolWriter *writer;      /* borrowed */
   SpModuleTable *modules;     /* owned */
+  SpModuleFiles  module_files; /* what each mapped file was (side file) */
   SpSpoolError   error;       /* the first write error */
   bool           failed;
   unsigned       max_stack;   /* the kernel's callchain limit */

@@ -242,6 +242,29 @@ write_unwinding (FILE *out,
     }
 }
 
+/* What each mapped file was while it was recorded (sp-module-files.h). */
+static void
+write_module_files (FILE *out,
+                    const SpRecording *rec)
+{
+  size_t n = 0;
+
+  for (size_t i = 0; i < sp_module_files_count (&rec->module_files); i++)
+    {
+      const SpModuleFile *file = &rec->module_files.files[i];
+
+      if (file->path == NULL || !file->found)
+        continue;
+      fprintf (out, "\n[module-file %zu]\n", n++);
+      put_string (out, "path", file->path);
+      put_u64 (out, "inode", file->inode);
+      if (file->build_id[0] != '\0')
+        put_string (out, "build_id", file->build_id);
+      put_u64 (out, "mtime_ns", file->mtime_ns);
+      put_u64 (out, "size", file->size);
+    }
+}
+
 /* One entry per distinct symbol that a sampled kernel address falls in. */
 static void
 write_kernel_symbols (FILE *out,
@@ -370,6 +393,7 @@ write_once (const SpSideFile *side_file,
       write_processes (out, rec);
       write_threads (out, rec, info->off_cpu);
       write_unwinding (out, rec->unwinder);
+      write_module_files (out, rec);
       write_kernel_symbols (out, rec, kallsyms);
     }
   ok = fflush (out) == 0 && !ferror (out);

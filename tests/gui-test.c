@@ -18,14 +18,16 @@ remove_xdg_dir (void)
   sp_test_remove_tree (xdg_dir);
 }
 
-/* The user's recently-used list and cache are no place for a test's
- * recordings: each test program gets its own, removed when it ends. */
+/* The user's recently-used list, cache and configuration are no place for
+ * a test's recordings and choices: each test program gets its own, removed
+ * when it ends. */
 static void
 use_own_xdg_dirs (void)
 {
   g_autoptr (GError) error = NULL;
   g_autofree char *data = NULL;
   g_autofree char *cache = NULL;
+  g_autofree char *config = NULL;
 
   xdg_dir = g_dir_make_tmp ("stackpulse-xdg-XXXXXX", &error);
   g_assert_no_error (error);
@@ -33,6 +35,9 @@ use_own_xdg_dirs (void)
   cache = g_build_filename (xdg_dir, "cache", NULL);
   g_setenv ("XDG_DATA_HOME", data, TRUE);
   g_setenv ("XDG_CACHE_HOME", cache, TRUE);
+  /* The source folders the Source page remembers, too. */
+  config = g_build_filename (xdg_dir, "config", NULL);
+  g_setenv ("XDG_CONFIG_HOME", config, TRUE);
   atexit (remove_xdg_dir);
 }
 
@@ -91,6 +96,33 @@ gui_test_render (GtkWidget *widget)
   /* The whole widget, not only the bounds of what was drawn. */
   return gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (widget)), node,
                                       &GRAPHENE_RECT_INIT (0, 0, width, height));
+}
+
+guint
+gui_test_alpha_at (GtkWidget *widget,
+                   int x,
+                   int y)
+{
+  g_autoptr (GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  g_autoptr (GtkSnapshot) snapshot = gtk_snapshot_new ();
+  g_autoptr (GskRenderNode) node = NULL;
+  g_autoptr (GdkTexture) texture = NULL;
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
+  g_autofree guint32 *pixels = NULL;
+
+  g_assert_cmpint (x, <, width);
+  g_assert_cmpint (y, <, height);
+  gdk_paintable_snapshot (paintable, snapshot, width, height);
+  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+  if (node == NULL)
+    return 0;
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (widget)), node,
+                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
+  pixels = g_new (guint32, (gsize) width * height);
+  gdk_texture_download (texture, (guchar *) pixels, (gsize) width * 4);
+  /* Cairo's ARGB32, in native order: alpha is the top byte. */
+  return pixels[(gsize) y * width + x] >> 24;
 }
 
 /* The share of the texture's pixels that differ from its most common

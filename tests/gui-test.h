@@ -7,8 +7,8 @@
 /* g_test_init, then a display: without one the test prints a TAP skip
  * and returns FALSE (main then returns 0), unless SP_REQUIRE_DISPLAY is
  * set (CI, under Xvfb), where a missing display is an error. The test
- * gets its own XDG data and cache folders (the recently-used list, the
- * recordings), which are removed when it exits. */
+ * gets its own XDG data, cache and config folders (the recently-used list,
+ * the recordings, the source folders), which are removed when it exits. */
 gboolean gui_test_init (int *argc,
                         char ***argv);
 
@@ -17,6 +17,13 @@ const char *gui_test_screenshot_dir (void);
 
 /* What widget shows now, over its whole size (for pixel checks). */
 GdkTexture *gui_test_render (GtkWidget *widget);
+
+/* The alpha (0..255) of the pixel widget draws at (x, y), drawing it
+ * alone (without what is under it): 0 where it draws nothing there, or
+ * nothing at all (an empty label). Widget must have been drawn once. */
+guint gui_test_alpha_at (GtkWidget *widget,
+                         int x,
+                         int y);
 
 /* Fails the test when texture is (next to) blank: one colour over almost
  * all of it, as an unrealised or empty window would be. */

@@ -52,8 +52,9 @@ void _sp_cells_follow (GtkWidget *cell,
 /* Stops what _sp_cells_follow started (nothing if it was not). */
 void _sp_cells_unfollow (GtkWidget *cell);
 
-/* Scrolls column_view (its model a GtkSingleSelection) to show the
- * selected row, now or, before the view has a size, once it has one. */
+/* Scrolls column_view (its model a selection model) to show the selected
+ * row (the first of several), now or, before the view has a size, once it
+ * has one. */
 void _sp_cells_scroll_to_selected (GtkColumnView *column_view);
 
 G_END_DECLS

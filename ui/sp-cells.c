@@ -183,11 +183,12 @@ scroll_now (GtkColumnView *column_view,
             GtkWidget *list)
 {
   GtkSelectionModel *model = gtk_column_view_get_model (column_view);
-  guint selected = GTK_IS_SINGLE_SELECTION (model) ? gtk_single_selection_get_selected (GTK_SINGLE_SELECTION (model))
-                                                   : GTK_INVALID_LIST_POSITION;
+  g_autoptr (GtkBitset) selected = model != NULL ? gtk_selection_model_get_selection (model) : NULL;
 
-  if (selected != GTK_INVALID_LIST_POSITION)
-    gtk_widget_activate_action (list, "list.scroll-to-item", "u", selected);
+  /* The first selected row: a multiple selection's (the Source page's
+   * instructions of a line) too. */
+  if (selected != NULL && !gtk_bitset_is_empty (selected))
+    gtk_widget_activate_action (list, "list.scroll-to-item", "u", gtk_bitset_get_minimum (selected));
 }
 
 /* Frames a scroll is repeated on: on the first, the rows of a model set

@@ -4,6 +4,7 @@
 
 #include <X11/Xlib.h>
 #include <X11/extensions/XTest.h>
+#include <X11/keysym.h>
 #include <gdk/x11/gdkx.h>
 
 #include "window-test.h"
@@ -108,11 +109,65 @@ pointer_test_click (GtkWidget *widget,
   pointer_test_release (widget, button);
 }
 
+/* Quicker than two clicks (each settles after its move, press and
+ * release): within GTK's double-click time, 400 ms. */
+void
+pointer_test_double_click (GtkWidget *widget,
+                           double x,
+                           double y)
+{
+  Display *xdisplay = xdisplay_of (widget);
+
+  pointer_test_move (widget, x, y);
+  for (guint i = 0; i < 4; i++)
+    {
+      XTestFakeButtonEvent (xdisplay, GDK_BUTTON_PRIMARY, i % 2 == 0, CurrentTime);
+      XSync (xdisplay, False);
+      window_test_run (0.03);
+    }
+  window_test_run (SETTLE_S);
+}
+
 void
 pointer_test_click_widget (GtkWidget *widget,
                            guint button)
 {
   pointer_test_click (widget, gtk_widget_get_width (widget) / 2.0, gtk_widget_get_height (widget) / 2.0, button);
+}
+
+static void
+key_event (Display *xdisplay,
+           KeySym keysym,
+           gboolean press)
+{
+  KeyCode code = XKeysymToKeycode (xdisplay, keysym);
+
+  g_assert_cmpuint (code, !=, 0);
+  XTestFakeKeyEvent (xdisplay, code, press, CurrentTime);
+  XSync (xdisplay, False);
+  window_test_run (0.03);
+}
+
+void
+pointer_test_key (GtkWidget *widget,
+                  guint keyval,
+                  GdkModifierType modifiers)
+{
+  static const struct { GdkModifierType mask; KeySym keysym; } held[] = {
+    { GDK_CONTROL_MASK, XK_Control_L }, { GDK_ALT_MASK, XK_Alt_L }, { GDK_SHIFT_MASK, XK_Shift_L },
+  };
+  Display *xdisplay = xdisplay_of (widget);
+
+  for (guint i = 0; i < G_N_ELEMENTS (held); i++)
+    if (modifiers & held[i].mask)
+      key_event (xdisplay, held[i].keysym, TRUE);
+  /* GDK's key values are X keysyms. */
+  key_event (xdisplay, keyval, TRUE);
+  key_event (xdisplay, keyval, FALSE);
+  for (guint i = G_N_ELEMENTS (held); i-- > 0;)
+    if (modifiers & held[i].mask)
+      key_event (xdisplay, held[i].keysym, FALSE);
+  window_test_run (SETTLE_S);
 }
 
 guint

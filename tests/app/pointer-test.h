@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* pointer-test.h: real pointer events for the app's tests, through the X
- * server's XTEST extension: the events go through the server, its grabs
- * and GTK's whole input path, as a user's would. X11 only. */
+/* pointer-test.h: real pointer (and key) events for the app's tests,
+ * through the X server's XTEST extension: the events go through the
+ * server, its grabs and GTK's whole input path, as a user's would. X11
+ * only. */
 #pragma once
 
 #include <gtk/gtk.h>
@@ -38,6 +39,18 @@ void pointer_test_click (GtkWidget *widget,
                          double x,
                          double y,
                          guint button);
+
+/* Double-clicks the left button at (x, y) in widget's coordinates. */
+void pointer_test_double_click (GtkWidget *widget,
+                                double x,
+                                double y);
+
+/* Presses and releases the key keyval (GDK_KEY_Down…) with modifiers
+ * (Control, Alt, Shift) held, on widget's display: the keyboard's focus
+ * gets it. */
+void pointer_test_key (GtkWidget *widget,
+                       guint keyval,
+                       GdkModifierType modifiers);
 
 /* Clicks the middle of widget. */
 void pointer_test_click_widget (GtkWidget *widget,

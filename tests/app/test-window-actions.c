@@ -16,6 +16,7 @@
 #include "sp-name-label.h"
 #include "sp-tree-item.h"
 #include "sp-window-testing.h"
+#include "view-test.h"
 #include "window-test.h"
 
 /* The recursion's depth: main → descend × (DEPTH + 1) → deep_work → deep_leaf. */
@@ -70,267 +71,6 @@ get_recording (Recording which)
   return recordings[which] = g_steal_pointer (&path);
 }
 
-/* The recording in a new window, raised above other tests' windows. */
-static SpWindow *
-open_recording (const char *path)
-{
-  SpWindow *window = sp_window_new (NULL);
-  g_autoptr (GFile) file = g_file_new_for_path (path);
-
-  gtk_window_present (GTK_WINDOW (window));
-  sp_window_open_file (window, file);
-  g_assert_true (window_test_wait_for_page (window, "profile", 20));
-  if (!pointer_test_available (GTK_WIDGET (window)))
-    g_error ("no XTEST on this display: the tests need real pointer events");
-  pointer_test_raise (GTK_WINDOW (window));
-  return window;
-}
-
-/* ---- Rows ---------------------------------------------------------------- */
-
-/* "main;descend;deep_work": the names from the top row down. */
-static char *
-row_path (GtkTreeListRow *row)
-{
-  g_autoptr (GString) text = g_string_new (NULL);
-
-  for (GtkTreeListRow *at = g_object_ref (row), *parent; at != NULL; at = parent)
-    {
-      g_autoptr (SpTreeItem) item = gtk_tree_list_row_get_item (at);
-
-      parent = gtk_tree_list_row_get_parent (at);
-      g_string_prepend (text, sp_function_item_get_name (SP_FUNCTION_ITEM (item)));
-      if (parent != NULL)
-        g_string_prepend_c (text, ';');
-      g_object_unref (at);
-    }
-  return g_strdup (text->str);
-}
-
-/* The first row shown whose path ends with suffix (";"-separated names),
- * or NULL. */
-static GtkTreeListRow *
-find_row (SpCallTreeView *view,
-          const char *suffix)
-{
-  GListModel *rows = sp_call_tree_view_get_model (view);
-  g_autofree char *tail = g_strconcat (";", suffix, NULL);
-
-  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
-    {
-      g_autoptr (GtkTreeListRow) row = g_list_model_get_item (rows, i);
-      g_autofree char *path = row_path (row);
-
-      if (g_str_equal (path, suffix) || g_str_has_suffix (path, tail))
-        return g_steal_pointer (&row);
-    }
-  return NULL;
-}
-
-/* The names of row's children, ";"-separated, in the order shown. */
-static char *
-child_names (GtkTreeListRow *row)
-{
-  g_autoptr (GString) names = g_string_new (NULL);
-
-  gtk_tree_list_row_set_expanded (row, TRUE);
-  for (guint i = 0;; i++)
-    {
-      g_autoptr (GtkTreeListRow) child = gtk_tree_list_row_get_child_row (row, i);
-      g_autoptr (SpTreeItem) item = NULL;
-
-      if (child == NULL)
-        break;
-      item = gtk_tree_list_row_get_item (child);
-      g_string_append_printf (names, "%s%s", i > 0 ? ";" : "", sp_function_item_get_name (SP_FUNCTION_ITEM (item)));
-    }
-  return g_strdup (names->str);
-}
-
-/* The names of the top-level rows, ";"-separated. */
-static char *
-top_level_names (SpCallTreeView *view)
-{
-  GListModel *rows = sp_call_tree_view_get_model (view);
-  g_autoptr (GString) names = g_string_new (NULL);
-
-  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
-    {
-      g_autoptr (GtkTreeListRow) row = g_list_model_get_item (rows, i);
-      g_autoptr (SpTreeItem) item = gtk_tree_list_row_get_item (row);
-
-      if (gtk_tree_list_row_get_depth (row) == 0)
-        g_string_append_printf (names, "%s%s", names->len > 0 ? ";" : "", sp_function_item_get_name (SP_FUNCTION_ITEM (item)));
-    }
-  return g_strdup (names->str);
-}
-
-/* The expander shown for row (mapped, with a size), or NULL. */
-static gboolean
-is_shown_expander_of (GtkWidget *widget,
-                      gconstpointer row)
-{
-  return GTK_IS_TREE_EXPANDER (widget) && gtk_tree_expander_get_list_row (GTK_TREE_EXPANDER (widget)) == row
-         && gtk_widget_get_mapped (widget) && gtk_widget_get_height (widget) > 0;
-}
-
-static GtkWidget *
-find_expander (GtkWidget *widget,
-               GtkTreeListRow *row)
-{
-  return gui_test_find (widget, is_shown_expander_of, row);
-}
-
-/* The label showing row's function name, scrolled into the view's
- * visible area. */
-static GtkWidget *
-row_label (SpCallTreeView *view,
-           GtkTreeListRow *row)
-{
-  GtkWidget *expander = NULL;
-  GListModel *rows = sp_call_tree_view_get_model (view);
-  GtkWidget *list = window_test_find_widget (GTK_WIDGET (view), GTK_TYPE_LIST_VIEW);
-  graphene_rect_t bounds;
-
-  /* Scrolled to, as a user would. */
-  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
-    {
-      g_autoptr (GtkTreeListRow) candidate = g_list_model_get_item (rows, i);
-
-      if (candidate == row)
-        gtk_widget_activate_action (list, "list.scroll-to-item", "u", i);
-    }
-  for (gint64 deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
-       expander == NULL && g_get_monotonic_time () < deadline;)
-    {
-      window_test_run (0.05);
-      expander = find_expander (GTK_WIDGET (view), row);
-    }
-  g_assert_nonnull (expander);
-  g_assert_true (gtk_widget_compute_bounds (expander, GTK_WIDGET (view), &bounds));
-  g_assert_cmpfloat (bounds.origin.y, >=, 0);
-  g_assert_cmpfloat (bounds.origin.y + bounds.size.height, <=, gtk_widget_get_height (GTK_WIDGET (view)));
-  return gtk_tree_expander_get_child (GTK_TREE_EXPANDER (expander));
-}
-
-static char *
-selected_path (SpCallTreeView *view)
-{
-  GListModel *rows = sp_call_tree_view_get_model (view);
-
-  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
-    {
-      g_autoptr (GtkTreeListRow) row = g_list_model_get_item (rows, i);
-      g_autoptr (SpTreeItem) item = gtk_tree_list_row_get_item (row);
-
-      if (sp_tree_item_get_node (item) == sp_call_tree_view_get_selected_node (view))
-        return row_path (row);
-    }
-  return NULL;
-}
-
-/* The call tree view on the views' page named page. */
-static SpCallTreeView *
-view_on_page (SpWindow *window,
-              const char *page)
-{
-  GtkStack *stack = window_test_stack_with_page (GTK_WIDGET (window), page);
-
-  return SP_CALL_TREE_VIEW (window_test_find_widget (gtk_stack_get_child_by_name (stack, page),
-                                                     SP_TYPE_CALL_TREE_VIEW));
-}
-
-/* ---- The menu ------------------------------------------------------------ */
-
-static gboolean
-popover_shown (gpointer popover)
-{
-  return gtk_widget_get_mapped (popover) && gtk_widget_get_height (popover) > 0;
-}
-
-static gboolean
-popover_hidden (gpointer popover)
-{
-  return !gtk_widget_get_visible (popover);
-}
-
-/* The item's label is inside the menu's visible part: no item is hidden
- * behind a scrollbar. */
-static void
-assert_item_visible (GtkPopover *menu,
-                     GtkWidget *item)
-{
-  graphene_rect_t bounds;
-
-  g_assert_true (gtk_widget_compute_bounds (item, GTK_WIDGET (menu), &bounds));
-  g_test_message ("%s: %g to %g of %d", gtk_label_get_text (GTK_LABEL (item)), bounds.origin.y,
-                  bounds.origin.y + bounds.size.height, gtk_widget_get_height (GTK_WIDGET (menu)));
-  g_assert_cmpfloat (bounds.origin.y, >=, 0);
-  g_assert_cmpfloat (bounds.origin.y + bounds.size.height, <=, gtk_widget_get_height (GTK_WIDGET (menu)));
-}
-
-/* Every item of the menu (each a label) in its visible part. */
-static void
-assert_menu_whole (GtkPopover *menu,
-                   GtkWidget *widget)
-{
-  if (GTK_IS_LABEL (widget) && gtk_widget_get_visible (widget))
-    assert_item_visible (menu, widget);
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    assert_menu_whole (menu, child);
-}
-
-/* Right-clicks label's middle; returns the menu that opened, checked
- * whole. */
-static GtkPopover *
-open_menu_on (GtkWidget *view,
-              GtkWidget *label)
-{
-  GtkWidget *popover;
-
-  pointer_test_click_widget (label, GDK_BUTTON_SECONDARY);
-  popover = window_test_find_widget (view, GTK_TYPE_POPOVER_MENU);
-  g_assert_nonnull (popover);
-  g_assert_true (window_test_wait (popover_shown, popover, 5));
-  assert_menu_whole (GTK_POPOVER (popover), popover);
-  return GTK_POPOVER (popover);
-}
-
-static gboolean
-popup_shown (gpointer widget)
-{
-  return pointer_test_count_popups (widget) > 0;
-}
-
-static gboolean
-no_popup (gpointer widget)
-{
-  return pointer_test_count_popups (widget) == 0;
-}
-
-/* Clicks the menu's item labelled text, as a user does. */
-static void
-pick (GtkPopover *menu,
-      const char *text)
-{
-  GtkLabel *item = window_test_find_label (GTK_WIDGET (menu), text);
-  GtkWidget *view = gtk_widget_get_parent (GTK_WIDGET (menu));
-
-  g_assert_nonnull (item);
-  assert_item_visible (menu, GTK_WIDGET (item));
-  pointer_test_click_widget (GTK_WIDGET (item), GDK_BUTTON_PRIMARY);
-  g_assert_true (window_test_wait (popover_hidden, menu, 5));
-  g_assert_true (window_test_wait (no_popup, menu, 5));
-  /* Under Xvfb, the first press after the flame graph's menu closed on
-   * an item never reaches the window (not so after the trees' menus, nor
-   * after the ⋮ menu; a GTK 4.8 matter not understood yet): a right-click
-   * where the view has no row or frame (its top left corner: a table's
-   * header) takes it, and opens nothing. */
-  pointer_test_click (view, 1, 1, GDK_BUTTON_SECONDARY);
-  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (menu)));
-}
-
 /* ---- Tests --------------------------------------------------------------- */
 
 typedef struct {
@@ -343,8 +83,8 @@ static gboolean
 children_are (gpointer data)
 {
   Expect *expect = data;
-  g_autoptr (GtkTreeListRow) row = find_row (expect->view, expect->path);
-  g_autofree char *names = row != NULL ? child_names (row) : NULL;
+  g_autoptr (GtkTreeListRow) row = view_test_find_row (expect->view, expect->path);
+  g_autofree char *names = row != NULL ? view_test_child_names (row) : NULL;
 
   return g_strcmp0 (names, expect->children) == 0;
 }
@@ -370,35 +110,35 @@ test_call_tree_menu (void)
 
   if (path == NULL)
     return;
-  window = open_recording (path);
+  window = view_test_open_recording (path);
   view = sp_window_get_call_tree_view (window);
-  outer = find_row (view, "main;descend");
+  outer = view_test_find_row (view, "main;descend");
   g_assert_nonnull (outer);
-  before = child_names (outer);
+  before = view_test_child_names (outer);
   g_assert_cmpstr (before, ==, "descend");
 
   /* The pointer rests on the row until its tooltip shows. */
-  label = row_label (view, outer);
+  label = view_test_row_label (view, outer);
   pointer_test_move (label, 5, gtk_widget_get_height (label) / 2.0);
-  g_assert_true (window_test_wait (popup_shown, window, 5));
+  g_assert_true (window_test_wait (view_test_popup_shown, window, 5));
   g_assert_cmpuint (pointer_test_count_popups (GTK_WIDGET (window)), ==, 1);
 
   /* The menu opens: the tooltip goes, and no row's tooltip shows while
    * the menu is open, here or on the row above (where GTK, having just
    * shown a tooltip, would show the next at once). */
-  menu = open_menu_on (GTK_WIDGET (view), label);
+  menu = view_test_open_menu_on (GTK_WIDGET (view), label);
   window_test_run (1.5);
   g_assert_cmpuint (pointer_test_count_popups (GTK_WIDGET (window)), ==, 1);
-  above = find_row (view, "__libc_start_call_main;main");
+  above = view_test_find_row (view, "__libc_start_call_main;main");
   g_assert_nonnull (above);
-  pointer_test_move (row_label (view, above), 5, 5);
-  pointer_test_move (row_label (view, above), 10, 8);
+  pointer_test_move (view_test_row_label (view, above), 5, 5);
+  pointer_test_move (view_test_row_label (view, above), 10, 8);
   window_test_run (1.5);
   g_assert_cmpuint (pointer_test_count_popups (GTK_WIDGET (window)), ==, 1);
-  chosen = selected_path (view);
+  chosen = view_test_selected_path (view);
   g_assert_true (g_str_has_suffix (chosen, ";main;descend"));
   gui_test_save_png (GTK_WIDGET (menu), "actions-call-tree-menu.png");
-  pick (menu, "Collapse Recursion");
+  view_test_pick (menu, "Collapse Recursion");
 
   expect = (Expect) { view, "main;descend", "deep_work" };
   g_assert_true (window_test_wait (children_are, &expect, 20));
@@ -415,7 +155,7 @@ static gboolean
 top_level_lacks (gpointer data)
 {
   Absent *absent = data;
-  g_autofree char *names = top_level_names (absent->view);
+  g_autofree char *names = view_test_top_level_names (absent->view);
   g_auto (GStrv) split = g_strsplit (names, ";", -1);
 
   return !g_strv_contains ((const char *const *) split, absent->name);
@@ -435,26 +175,26 @@ test_bottom_up_menu (void)
 
   if (path == NULL)
     return;
-  window = open_recording (path);
+  window = view_test_open_recording (path);
   sp_window_show_view (window, "bottom-up");
-  view = view_on_page (window, "bottom-up");
+  view = view_test_view_on_page (window, "bottom-up");
   for (gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
        leaf == NULL && g_get_monotonic_time () < deadline;)
     {
       window_test_run (0.05);
-      leaf = find_row (view, "deep_leaf");
+      leaf = view_test_find_row (view, "deep_leaf");
     }
   g_assert_nonnull (leaf);
   g_assert_cmpuint (gtk_tree_list_row_get_depth (leaf), ==, 0);
 
-  menu = open_menu_on (GTK_WIDGET (view), row_label (view, leaf));
-  g_assert_cmpstr (selected_path (view), ==, "deep_leaf");
-  pick (menu, "Drop Samples with Function");
+  menu = view_test_open_menu_on (GTK_WIDGET (view), view_test_row_label (view, leaf));
+  g_assert_cmpstr (view_test_selected_path (view), ==, "deep_leaf");
+  view_test_pick (menu, "Drop Samples with Function");
 
   absent = (Absent) { view, "deep_leaf" };
   if (!window_test_wait (top_level_lacks, &absent, 20))
     {
-      g_autofree char *names = top_level_names (view);
+      g_autofree char *names = view_test_top_level_names (view);
 
       gui_test_save_png (GTK_WIDGET (window), "actions-bottom-up-failed.png");
       g_error ("the bottom-up tree's top level still has deep_leaf: %s", names);
@@ -551,7 +291,7 @@ test_flame_graph_menu (void)
 
   if (path == NULL)
     return;
-  window = open_recording (path);
+  window = view_test_open_recording (path);
   sp_window_show_view (window, "flame-graph");
   graph = window_test_find_widget (GTK_WIDGET (window), SP_TYPE_FLAME_GRAPH);
   g_assert_nonnull (graph);
@@ -564,17 +304,17 @@ test_flame_graph_menu (void)
   pointer_test_click (graph, gtk_widget_get_width (graph) / 2.0, flame_row_y (graph, outer), GDK_BUTTON_SECONDARY);
   menu = GTK_POPOVER (window_test_find_widget (graph, GTK_TYPE_POPOVER_MENU));
   g_assert_nonnull (menu);
-  g_assert_true (window_test_wait (popover_shown, menu, 5));
-  assert_menu_whole (menu, GTK_WIDGET (menu));
-  pick (menu, "Collapse Recursion");
+  g_assert_true (window_test_wait (view_test_popover_shown, menu, 5));
+  view_test_assert_menu_whole (menu, GTK_WIDGET (menu));
+  view_test_pick (menu, "Collapse Recursion");
   expect = (FlameExpect) { graph, outer + 1, "deep_work" };
   g_assert_true (window_test_wait (flame_shows, &expect, 20));
   gui_test_save_png (GTK_WIDGET (window), "actions-flame-graph-collapsed.png");
 
   pointer_test_click (graph, gtk_widget_get_width (graph) / 2.0, flame_row_y (graph, 1), GDK_BUTTON_SECONDARY);
-  g_assert_true (window_test_wait (popover_shown, menu, 5));
-  assert_menu_whole (menu, GTK_WIDGET (menu));
-  pick (menu, "Focus on Subtree");
+  g_assert_true (window_test_wait (view_test_popover_shown, menu, 5));
+  view_test_assert_menu_whole (menu, GTK_WIDGET (menu));
+  view_test_pick (menu, "Focus on Subtree");
   breadcrumb[0] = window;
   breadcrumb[1] = "Subtree: _start";
   g_assert_true (window_test_wait (label_shown, breadcrumb, 20));
@@ -654,15 +394,15 @@ test_callers_menu (void)
 
   if (path == NULL)
     return;
-  window = open_recording (path);
+  window = view_test_open_recording (path);
   view = sp_window_get_callers_view (window);
   /* The call tree's menu on compute_beta: Callers and Callees. */
   {
     SpCallTreeView *tree = sp_window_get_call_tree_view (window);
-    g_autoptr (GtkTreeListRow) row = find_row (tree, "worker_main;compute_beta");
+    g_autoptr (GtkTreeListRow) row = view_test_find_row (tree, "worker_main;compute_beta");
 
     g_assert_nonnull (row);
-    pick (open_menu_on (GTK_WIDGET (tree), row_label (tree, row)), "Callers and Callees");
+    view_test_pick (view_test_open_menu_on (GTK_WIDGET (tree), view_test_row_label (tree, row)), "Callers and Callees");
   }
   args[0] = view;
   args[1] = "compute_beta";
@@ -688,8 +428,8 @@ test_callers_menu (void)
 
   callee = find_shown_label (table_of (view, 2), "beta_leaf");
   g_assert_nonnull (callee);
-  menu = open_menu_on (GTK_WIDGET (view), callee);
-  pick (menu, "Merge Function into Callers");
+  menu = view_test_open_menu_on (GTK_WIDGET (view), callee);
+  view_test_pick (menu, "Merge Function into Callers");
   args[1] = "beta_leaf";
   g_assert_true (window_test_wait (lists_no, args, 20));
   gui_test_save_png (GTK_WIDGET (window), "actions-callers-merged.png");
@@ -707,7 +447,7 @@ static gboolean
 top_level_is (gpointer data)
 {
   TopLevel *expect = data;
-  g_autofree char *names = top_level_names (expect->view);
+  g_autofree char *names = view_test_top_level_names (expect->view);
 
   return g_str_equal (names, expect->names);
 }
@@ -729,16 +469,16 @@ test_clear_keeps_open (void)
 
   if (path == NULL)
     return;
-  window = open_recording (path);
+  window = view_test_open_recording (path);
   view = sp_window_get_call_tree_view (window);
-  leaf = find_row (view, "descend;deep_work;deep_leaf");
+  leaf = view_test_find_row (view, "descend;deep_work;deep_leaf");
   g_assert_nonnull (leaf);
-  leaf_path = row_path (leaf);
+  leaf_path = view_test_row_path (leaf);
   g_clear_object (&leaf);
-  work = find_row (view, "descend;deep_work");
+  work = view_test_find_row (view, "descend;deep_work");
   g_assert_nonnull (work);
 
-  pick (open_menu_on (GTK_WIDGET (view), row_label (view, work)), "Focus on Function");
+  view_test_pick (view_test_open_menu_on (GTK_WIDGET (view), view_test_row_label (view, work)), "Focus on Function");
   expect = (TopLevel) { view, "deep_work" };
   g_assert_true (window_test_wait (top_level_is, &expect, 20));
 
@@ -749,10 +489,10 @@ test_clear_keeps_open (void)
   g_assert_true (window_test_wait (top_level_is, &expect, 20));
   window_test_run (0.3);
   gui_test_save_png (GTK_WIDGET (window), "actions-cleared.png");
-  leaf = find_row (view, "descend;deep_work;deep_leaf");
+  leaf = view_test_find_row (view, "descend;deep_work;deep_leaf");
   g_assert_nonnull (leaf);
   {
-    g_autofree char *now = row_path (leaf);
+    g_autofree char *now = view_test_row_path (leaf);
 
     g_assert_cmpstr (now, ==, leaf_path);
   }
@@ -824,7 +564,7 @@ test_search_enter (void)
 
   if (path == NULL)
     return;
-  window = open_recording (path);
+  window = view_test_open_recording (path);
   sp_window_show_view (window, "flame-graph");
   graph = SP_FLAME_GRAPH (window_test_find_widget (GTK_WIDGET (window), SP_TYPE_FLAME_GRAPH));
   window_test_run (0.2);
@@ -914,7 +654,7 @@ test_metric_drop_down (void)
   meta = g_strconcat (path, ".meta", NULL);
   if (!window_test_record_off_cpu (path, g_getenv ("SP_WORK_OFFCPU"), "0.5", NULL))
     return;
-  window = open_recording (path);
+  window = view_test_open_recording (path);
   drop_down = gui_test_find (GTK_WIDGET (window), is_drop_down, NULL);
   g_assert_nonnull (drop_down);
   g_assert_true (window_test_wait (sensitive, drop_down, 20));

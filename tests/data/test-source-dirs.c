@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* test-source-dirs.c: finding a source file DWARF names where the build
+ * path no longer exists, through the folder the user picked
+ * (data/sp-source-dirs.c): the prefix it stands for, remembered in the
+ * key file and used for the other files built there, and every path it
+ * tried. Files made here in a temporary folder. */
+#include <glib.h>
+#include <glib/gstdio.h>
+
+#include "sp-source-dirs.h"
+
+typedef struct {
+  char *dir;       /* the test's folder */
+  char *ini;       /* its key file */
+  char *checkout;  /* where the sources are now */
+} Fixture;
+
+static void
+write_file (const char *path)
+{
+  g_autofree char *dir = g_path_get_dirname (path);
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (path, "int main (void) { return 0; }\n", -1, NULL));
+}
+
+static void
+fixture_init (Fixture *f)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *parse = NULL, *render = NULL;
+
+  f->dir = g_dir_make_tmp ("stackpulse-source-dirs-XXXXXX", &error);
+  g_assert_no_error (error);
+  f->ini = g_build_filename (f->dir, "config", "source-dirs.ini", NULL);
+  f->checkout = g_build_filename (f->dir, "checkout", NULL);
+  parse = g_build_filename (f->checkout, "src", "parse.c", NULL);
+  render = g_build_filename (f->checkout, "src", "gfx", "render.c", NULL);
+  write_file (parse);
+  write_file (render);
+}
+
+/* What fixture_init and the tests made, deepest first. */
+static void
+fixture_clear (Fixture *f)
+{
+  static const char *const made[] = {
+    "checkout/src/gfx/render.c", "checkout/src/gfx", "checkout/src/parse.c", "checkout/src", "checkout",
+    "config/source-dirs.ini", "config",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (made); i++)
+    {
+      g_autofree char *path = g_build_filename (f->dir, made[i], NULL);
+
+      g_remove (path);
+    }
+  g_assert_cmpint (g_rmdir (f->dir), ==, 0);
+  g_free (f->dir);
+  g_free (f->ini);
+  g_free (f->checkout);
+}
+
+/* Not there, nothing remembered: it says where it looked. */
+static void
+test_missing (void)
+{
+  Fixture f;
+  g_autoptr (SpSourceDirs) dirs = NULL;
+  g_autoptr (GPtrArray) looked = g_ptr_array_new_with_free_func (g_free);
+  const char *extra[] = { "/nowhere/recordings", NULL };
+  char *found;
+
+  fixture_init (&f);
+  dirs = sp_source_dirs_load (f.ini);
+  found = sp_source_dirs_find (dirs, "/build/app-1.2/src/parse.c", extra, looked);
+  g_assert_null (found);
+  /* As named, then each tail under the recording's folder. */
+  g_assert_cmpuint (looked->len, ==, 5);
+  g_assert_cmpstr (g_ptr_array_index (looked, 0), ==, "/build/app-1.2/src/parse.c");
+  g_assert_cmpstr (g_ptr_array_index (looked, 1), ==, "/nowhere/recordings/build/app-1.2/src/parse.c");
+  g_assert_cmpstr (g_ptr_array_index (looked, 4), ==, "/nowhere/recordings/parse.c");
+  fixture_clear (&f);
+}
+
+/* The folder picked for one file stands for the build path's prefix: the
+ * other files built there are found too, also by the next window (a new
+ * load of the key file). */
+static void
+test_remember_prefix (void)
+{
+  Fixture f;
+  g_autoptr (SpSourceDirs) dirs = NULL;
+  g_autoptr (SpSourceDirs) again = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *prefix = NULL, *found = NULL, *expected = NULL;
+
+  fixture_init (&f);
+  dirs = sp_source_dirs_load (f.ini);
+  g_assert_true (sp_source_dirs_remember (dirs, "/build/app-1.2/src/parse.c", f.checkout, &prefix, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (prefix, ==, "/build/app-1.2");
+  again = sp_source_dirs_load (f.ini);
+  found = sp_source_dirs_find (again, "/build/app-1.2/src/gfx/render.c", NULL, NULL);
+  expected = g_build_filename (f.checkout, "src", "gfx", "render.c", NULL);
+  g_assert_cmpstr (found, ==, expected);
+  /* Another build folder is not this one, even where a name starts alike. */
+  g_assert_null (sp_source_dirs_find (again, "/build/app-1.25/src/parse.c", NULL, NULL));
+  fixture_clear (&f);
+}
+
+/* A copy made before a pick sees what was remembered until then only:
+ * the worker's copy does not change under it. */
+static void
+test_copy (void)
+{
+  Fixture f;
+  g_autoptr (SpSourceDirs) dirs = NULL;
+  g_autoptr (SpSourceDirs) copy = NULL;
+  g_autofree char *found = NULL;
+
+  fixture_init (&f);
+  dirs = sp_source_dirs_load (f.ini);
+  copy = sp_source_dirs_copy (dirs);
+  g_assert_true (sp_source_dirs_remember (dirs, "/b/src/parse.c", f.checkout, NULL, NULL));
+  g_assert_null (sp_source_dirs_find (copy, "/b/src/parse.c", NULL, NULL));
+  found = sp_source_dirs_find (dirs, "/b/src/parse.c", NULL, NULL);
+  g_assert_nonnull (found);
+  fixture_clear (&f);
+}
+
+int
+main (int argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/data/source-dirs/missing", test_missing);
+  g_test_add_func ("/data/source-dirs/remember-prefix", test_remember_prefix);
+  g_test_add_func ("/data/source-dirs/copy", test_copy);
+  return g_test_run ();
+}
