@@ -7,7 +7,8 @@
  * (SpFilter.metric) one type, off-cpu or wall, in nanoseconds. One sample
  * per distinct (thread, stack), labelled with the thread ("thread": its
  * name, when it has one; "tid", "pid"). Without transforms each frame is a location with
- * its address, mapping (path, range, offset, build-id) and its lines,
+ * its address, mapping (path, range, offset, and the build-id the
+ * recorder read, or the file's while it is the one recorded) and its lines,
  * inlined functions first; transforms rewrite stacks function by
  * function, so with them each function is a location of its own, without
  * address. Symbolized already: mappings say they have functions, lines

@@ -7,7 +7,9 @@
  * the same top functions, in the same order and with the same shares (to
  * half a point), as `stackpulse-report top`, also through a transform;
  * -raw must show the workload's mapping with its build-id (as readelf
- * reads it) and the inlined function as a line of its caller's location.
+ * reads it) and the inlined function as a line of its caller's location;
+ * a program rewritten in place after its recording keeps, in the export,
+ * the build-id it had when recorded.
  * Then the file handling every export shares: what -o refuses, and a
  * write that fails (a file size limit stands for a full disk) leaves
  * nothing behind and says why. */
@@ -223,6 +225,59 @@ test_raw (void)
   g_assert_true (g_regex_match (inlined, raw, 0, NULL));
 }
 
+/* Writes the bytes of from over to, in place (the inode stays: what a
+ * rebuild or a package upgrade that rewrites a file does). */
+static void
+rewrite_in_place (const char *from,
+                  const char *to)
+{
+  g_autofree char *bytes = NULL;
+  gsize len;
+  FILE *out;
+
+  g_assert_true (g_file_get_contents (from, &bytes, &len, NULL));
+  out = fopen (to, "r+b");
+  g_assert_nonnull (out);
+  g_assert_cmpint (ftruncate (fileno (out), 0), ==, 0);
+  g_assert_cmpuint (fwrite (bytes, 1, len, out), ==, len);
+  g_assert_cmpint (fclose (out), ==, 0);
+}
+
+/* The mapping has the build-id the recorder read, not the one of what is
+ * at the path now. */
+static void
+test_recorded_build_id (void)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *threads = sp_test_workload ("threads");
+  g_autofree char *diff = sp_test_workload ("diff");
+  g_autofree char *program = NULL;
+  g_autofree char *recorded_id = NULL;
+  g_autofree char *now_id = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *raw = NULL;
+  g_autofree char *mapping = NULL;
+  g_autoptr (SpTestRecording) rec = NULL;
+
+  if (!sp_test_case_needs_perf () || !sp_test_case_needs_go ())
+    return;
+  dir = sp_test_make_dir ();
+  program = sp_test_copy_program (threads, dir);
+  recorded_id = readelf_build_id (dir, program);
+  rec = sp_test_record (NULL, (const char *const[]) { program, SECONDS, NULL });
+  sp_test_assert_recorded (rec, "threads (a copy)");
+  rewrite_in_place (diff, program);
+  now_id = readelf_build_id (dir, program);
+  g_assert_cmpstr (now_id, !=, recorded_id);
+  out = export_pprof (rec, "rewritten.pb.gz", NULL, NULL);
+  raw = sp_test_pprof (rec->dir, "-raw", out, NULL);
+  g_test_message ("go tool pprof -raw:\n%s", raw);
+  mapping = g_strdup_printf ("%s %s [FN]", program, recorded_id);
+  sp_test_assert_contains (raw, mapping);
+  g_assert_null (strstr (raw, now_id));
+  sp_test_remove_dir (dir);
+}
+
 /* The refusals: a folder, a FIFO, a symbolic link, and pprof without -o. */
 static void
 test_refusals (void)
@@ -304,6 +359,7 @@ main (int argc,
   g_test_add_func ("/report/pprof/top-focus", test_top_focus);
   g_test_add_func ("/report/pprof/raw", test_raw);
   g_test_add_func ("/report/pprof/wall", test_wall);
+  g_test_add_func ("/report/pprof/recorded-build-id", test_recorded_build_id);
   g_test_add_func ("/report/export/refusals", test_refusals);
   g_test_add_func ("/report/export/write-fails", test_write_fails);
   status = g_test_run ();
