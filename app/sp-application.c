@@ -74,6 +74,7 @@ sp_application_startup (GApplication *app)
     { "win.close", { "<Control>w", NULL } },
     { "win.find", { "<Control>f", NULL } },
     { "win.show-source", { "<Control>u", NULL } },
+    { "win.export", { "<Control>e", NULL } },
     { "win.record", { "<Control>r", NULL } },
     { "win.attach", { "<Shift><Control>r", NULL } },
     { "win.show-help-overlay", { "<Control>question", NULL } },

@@ -6,7 +6,8 @@
  * recording; sp-window-transforms.c applies transforms and keeps the
  * breadcrumbs; sp-window-status.c says what the recording holds;
  * sp-window-debuginfod.c fetches missing debug info, sp-window-source.c
- * wires the Source page. The analysis
+ * wires the Source page, sp-window-export.c exports what the views show.
+ * The analysis
  * (data/sp-analysis.h) does all the work. */
 #pragma once
 
@@ -83,6 +84,10 @@ struct _SpWindow
   struct _SpWindowSourceFetch *source_fetch; /* the Source page's file being fetched, or NULL */
   GHashTable          *source_answers;   /* "build-id path": what debuginfod answered ("" while asking) */
 
+  /* Exports (sp-window-export.c) */
+  GtkFileChooserNative *export_chooser;
+  GtkLabel            *export_label;     /* in the status line, made there */
+
   /* Views made in code */
   SpCallTreeView      *call_tree_view;
   SpCallTreeView      *bottom_up_view;
@@ -123,6 +128,10 @@ void _sp_window_source_init (SpWindow *self);
 /* A result came in: its annotation, when it is the function asked for. */
 void _sp_window_show_source (SpWindow *self,
                              SpAnalysisResult *result);
+
+/* sp-window-export.c */
+void _sp_window_export_class_init (GtkWidgetClass *widget_class);
+void _sp_window_export_dispose (SpWindow *self);
 
 /* sp-window-transforms.c */
 void _sp_window_transforms_class_init (GtkWidgetClass *widget_class);

@@ -50,6 +50,15 @@ gboolean sp_window_search_function (SpWindow *self,
 void sp_window_show_view (SpWindow *self,
                           const char *view);
 
+/* Exports what the views show to path, as Export… does once its file
+ * chooser answered (format: "pprof", "speedscope", "collapsed"); FALSE
+ * without a profile or for another format. The status line's export
+ * label (sp_window_get_export_status) says "Exported NAME" when done. */
+gboolean sp_window_export (SpWindow *self,
+                           const char *format,
+                           const char *path);
+const char *sp_window_get_export_status (SpWindow *self);
+
 /* Whether the analysis has work running or asked for. */
 gboolean sp_window_is_busy (SpWindow *self);
 

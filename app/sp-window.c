@@ -51,6 +51,7 @@ _sp_window_update_actions (SpWindow *self)
     "win.transform-focus", "win.transform-focus-subtree", "win.transform-merge", "win.transform-drop",
     "win.transform-collapse-module", "win.transform-collapse-recursion", "win.show-callers", "win.show-summary",
     "win.show-source",
+    "win.export",
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (on_profile); i++)
@@ -469,6 +470,7 @@ sp_window_dispose (GObject *object)
   if (self->analysis != NULL)
     g_signal_handlers_disconnect_by_data (self->analysis, self);
   _sp_window_debuginfod_dispose (self);
+  _sp_window_export_dispose (self);
   g_clear_object (&self->analysis);
   g_clear_object (&self->file);
   if (self->chooser != NULL)
@@ -537,6 +539,7 @@ sp_window_class_init (SpWindowClass *klass)
   _sp_window_transforms_class_init (widget_class);
   _sp_window_source_class_init (widget_class);
   _sp_window_compare_class_init (widget_class);
+  _sp_window_export_class_init (widget_class);
 }
 
 /* The window's style sheet, once per display (the tests' windows have

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "sp-export-file.h"
 #include "sp-export.h"
 #include "sp-function-list.h"
 #include "sp-offcpu-stacks.h"
@@ -27,13 +28,18 @@ static const char usage_text[] =
   "  annotate FUNC FILE  FUNC's source lines with self and total shares; --asm: its\n"
   "                      instructions (addresses as objdump -d prints them); --tsv,\n"
   "                      --module M (FUNC in several modules), --source-dir DIR\n"
-  "  collapsed FILE      folded stacks for flamegraph.pl, speedscope, inferno\n"
+  "  collapsed FILE      folded stacks for flamegraph.pl, speedscope, inferno (-o OUT: to a file)\n"
+  "  pprof FILE -o OUT   pprof's profile.proto, gzip-compressed, for go tool pprof and the\n"
+  "                      systems that ingest pprof (Pyroscope, Parca, Grafana)\n"
+  "  speedscope FILE     speedscope's JSON, one profile per thread, for speedscope and the\n"
+  "                      Firefox Profiler (-o OUT: to a file, else to stdout)\n"
   "  threads FILE        one row per thread: samples, CPU, off-CPU and wall time (--tsv)\n"
   "  diff A B            every function by its change from A to B: self and total in each\n"
   "                      (--normalize share|time, --tsv; filters apply to both)\n"
   "  dump FILE           every record of the spool as canonical text\n"
   "\n"
-  "--metric cpu|off-cpu|wall (top, tree, callers, callees, collapsed, annotate, diff): on-CPU samples\n"
+  "--metric cpu|off-cpu|wall (top, tree, callers, callees, collapsed, pprof, speedscope, annotate,\n"
+  "diff): on-CPU samples\n"
   "(the default), time off the CPU on its blocking stack, or both as wall-clock time;\n"
   "off-cpu and wall need a recording made with stackpulse-record --off-cpu.\n"
   "\n"
@@ -65,6 +71,7 @@ typedef struct {
   gboolean   asm_view;
   char      *module;
   char     **source_dirs;
+  char      *output;
 } Options;
 
 /* The commands, whether a function comes before the file, and how many
@@ -83,6 +90,8 @@ static const Command commands[] = {
   { "callees", TRUE, 1 },
   { "annotate", TRUE, 1 },
   { "collapsed", FALSE, 1 },
+  { "pprof", FALSE, 1 },
+  { "speedscope", FALSE, 1 },
   { "threads", FALSE, 1 },
   { "diff", FALSE, 2 },
   { "dump", FALSE, 1 },
@@ -462,15 +471,16 @@ static gboolean
 check_command_options (const char *command,
                        const Options *o)
 {
-  static const char *const weighed[] = { "top", "tree", "callers", "callees", "collapsed", "annotate", "diff",
-                                         NULL };
+  static const char *const weighed[] = { "top", "tree", "callers", "callees", "collapsed", "pprof", "speedscope",
+                                         "annotate", "diff", NULL };
+  static const char *const exports[] = { "collapsed", "pprof", "speedscope", NULL };
   static const char *const tabbed[] = { "threads", "annotate", "diff", NULL };
   gboolean annotate = g_str_equal (command, "annotate");
 
   if (o->metric != SP_METRIC_CPU && !g_strv_contains (weighed, command))
     {
-      fprintf (stderr, "stackpulse-report: --metric is for top, tree, callers, callees, collapsed, annotate and "
-               "diff, not %s\n", command);
+      fprintf (stderr, "stackpulse-report: --metric is for top, tree, callers, callees, collapsed, pprof, "
+               "speedscope, annotate and diff, not %s\n", command);
       return FALSE;
     }
   if (o->tsv && !g_strv_contains (tabbed, command))
@@ -481,6 +491,16 @@ check_command_options (const char *command,
   if (o->normalize_given && !g_str_equal (command, "diff"))
     {
       fprintf (stderr, "stackpulse-report: --normalize is for diff, not %s\n", command);
+      return FALSE;
+    }
+  if (o->output != NULL && !g_strv_contains (exports, command))
+    {
+      fprintf (stderr, "stackpulse-report: -o is for collapsed, pprof and speedscope, not %s\n", command);
+      return FALSE;
+    }
+  if (o->output == NULL && g_str_equal (command, "pprof"))
+    {
+      fprintf (stderr, "stackpulse-report: pprof writes a compressed binary file: give it with -o OUT.pb.gz\n");
       return FALSE;
     }
   if ((o->asm_view || o->module != NULL || o->source_dirs != NULL) && !annotate)
@@ -557,6 +577,26 @@ run_diff (const char *path_a,
   return fflush (stdout) == 0 ? 0 : 1;
 }
 
+/* collapsed, pprof, speedscope: to -o's file (whole or not at all), or
+ * to stdout. */
+static int
+run_export (SpProfile *profile,
+            const SpFilter *filter,
+            SpExportFormat format,
+            const Options *o)
+{
+  g_autoptr (GError) error = NULL;
+
+  if (o->output == NULL)
+    return sp_export_to_stream (profile, filter, format, stdout) ? 0 : 1;
+  if (!sp_export_to_file (profile, filter, format, o->output, &error))
+    {
+      fprintf (stderr, "stackpulse-report: %s\n", error->message);
+      return 1;
+    }
+  return 0;
+}
+
 /* command: a name of the table but "dump" and "diff"; function: for
  * callers and callees. */
 static int
@@ -568,7 +608,7 @@ run (const char *command,
   g_autoptr (SpFilter) filter = NULL;
   g_autoptr (SpProfile) profile = open_recording (command, path, o, &filter);
   SpReportOptions report = { o->min_percent, (guint) MAX (o->limit, 0), o->bottom_up };
-  gboolean ok = TRUE;
+  SpExportFormat format;
 
   if (profile == NULL)
     return 1;
@@ -579,8 +619,8 @@ run (const char *command,
     sp_report_top (profile, filter, &report, stdout);
   else if (g_str_equal (command, "tree"))
     sp_report_tree (profile, filter, &report, stdout);
-  else if (g_str_equal (command, "collapsed"))
-    ok = sp_export_collapsed (profile, filter, stdout);
+  else if (sp_export_format_from_name (command, &format))
+    return run_export (profile, filter, format, o);
   else if (g_str_equal (command, "threads"))
     sp_report_threads (profile, filter, o->tsv, stdout);
   else if (g_str_equal (command, "annotate"))
@@ -595,7 +635,7 @@ run (const char *command,
       fprintf (stderr, "stackpulse-report: no function named '%s'\n", function);
       return 1;
     }
-  return ok && fflush (stdout) == 0 ? 0 : 1;
+  return fflush (stdout) == 0 ? 0 : 1;
 }
 
 static const Command *
@@ -673,6 +713,8 @@ main (int argc,
     { "module", 0, 0, G_OPTION_ARG_STRING, &o.module, "annotate: FUNC in module M (a path or file name)", "M" },
     { "source-dir", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o.source_dirs,
       "annotate: look for sources under DIR (or replace the build path prefix P: P=DIR)", "DIR" },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o.output,
+      "collapsed, pprof, speedscope: write to OUT (replaced only by a whole export)", "OUT" },
     { NULL },
   };
   g_autoptr (GOptionContext) context = g_option_context_new ("[COMMAND] FILE.spool");
@@ -718,5 +760,6 @@ main (int argc,
   g_strfreev (o.collapse_module);
   g_free (o.module);
   g_strfreev (o.source_dirs);
+  g_free (o.output);
   return status;
 }

@@ -10,6 +10,7 @@
 #include "sp-analysis.h"
 
 #include "sp-analysis-job-private.h"
+#include "sp-analysis-private.h"
 
 /* How often a followed spool is read for what was appended. */
 #define LIVE_UPDATE_MS 250
@@ -45,6 +46,7 @@ struct _SpAnalysis
   GArray         *last_threads;
   SpThreadStates *last_states;     /* a reference: the pointer tells a new one */
   GHashTable     *last_blocking_names;
+  GQueue          exclusive;       /* Exclusive *: runs that need the profile to themselves */
 };
 
 enum { SIGNAL_RESULT, SIGNAL_FAILED, N_SIGNALS };
@@ -246,6 +248,8 @@ with_source (SpAnalysis *self,
   return work;
 }
 
+static gboolean start_exclusive (SpAnalysis *self);
+
 static void
 start_next (SpAnalysis *self)
 {
@@ -253,7 +257,7 @@ start_next (SpAnalysis *self)
   SpAnalysisJob *job;
   SpWork work = self->pending;
 
-  if (self->busy || work == 0)
+  if (self->busy || start_exclusive (self) || work == 0)
     return;
   if (self->profile == NULL && !(work & SP_WORK_OPEN))
     return;
@@ -282,6 +286,105 @@ start_next (SpAnalysis *self)
   task = g_task_new (NULL, NULL, job_done, g_object_ref (self));
   g_task_set_task_data (task, job, (GDestroyNotify) sp_analysis_job_free);
   g_task_run_in_thread (task, job_in_thread);
+}
+
+/* ---- Exclusive runs (sp-analysis-private.h) ------------------------------ */
+
+typedef struct {
+  GTask              *task;      /* the asker's */
+  SpAnalysisWorkFunc  func;
+  gpointer            data;
+  GDestroyNotify      destroy;
+  SpProfile          *profile;
+  SpFilter           *filter;
+} Exclusive;
+
+static void
+exclusive_free (Exclusive *x)
+{
+  if (x->destroy != NULL)
+    x->destroy (x->data);
+  g_object_unref (x->task);
+  sp_profile_unref (x->profile);
+  sp_filter_free (x->filter);
+  g_free (x);
+}
+
+static void
+exclusive_in_thread (GTask *task,
+                     gpointer source_object,
+                     gpointer task_data,
+                     GCancellable *cancellable)
+{
+  Exclusive *x = task_data;
+  GError *error = NULL;
+
+  if (x->func (x->profile, x->filter, x->data, &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+static void
+exclusive_done (GObject *source,
+                GAsyncResult *res,
+                gpointer user_data)
+{
+  g_autoptr (SpAnalysis) self = user_data;
+  Exclusive *x = g_task_get_task_data (G_TASK (res));
+  GError *error = NULL;
+
+  self->busy = FALSE;
+  if (g_task_propagate_boolean (G_TASK (res), &error))
+    g_task_return_boolean (x->task, TRUE);
+  else
+    g_task_return_error (x->task, error);
+  start_next (self);
+}
+
+/* Whether an exclusive run started: they go before the next job. */
+static gboolean
+start_exclusive (SpAnalysis *self)
+{
+  g_autoptr (GTask) task = NULL;
+  Exclusive *x = g_queue_pop_head (&self->exclusive);
+
+  if (x == NULL)
+    return FALSE;
+  self->busy = TRUE;
+  task = g_task_new (NULL, NULL, exclusive_done, g_object_ref (self));
+  g_task_set_task_data (task, x, (GDestroyNotify) exclusive_free);
+  g_task_run_in_thread (task, exclusive_in_thread);
+  return TRUE;
+}
+
+static void request (SpAnalysis *self, SpWork work);
+
+void
+_sp_analysis_run_exclusive (SpAnalysis *self,
+                            GTask *task,
+                            SpAnalysisWorkFunc func,
+                            gpointer data,
+                            GDestroyNotify destroy)
+{
+  Exclusive *x;
+
+  if (self->profile == NULL)
+    {
+      if (destroy != NULL)
+        destroy (data);
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "No recording is open");
+      return;
+    }
+  x = g_new0 (Exclusive, 1);
+  x->task = g_object_ref (task);
+  x->func = func;
+  x->data = data;
+  x->destroy = destroy;
+  x->profile = sp_profile_ref (self->profile);
+  x->filter = sp_filter_copy (self->filter);
+  g_queue_push_tail (&self->exclusive, x);
+  request (self, 0);
 }
 
 static gboolean
@@ -522,6 +625,10 @@ sp_analysis_dispose (GObject *object)
 
   drop_profile (self);
   g_clear_handle_id (&self->start_source, g_source_remove);
+  /* Not reached while the askers' tasks hold the analysis; for a forced
+   * dispose. */
+  for (Exclusive *x; (x = g_queue_pop_head (&self->exclusive)) != NULL; exclusive_free (x))
+    g_task_return_new_error (x->task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "The recording was closed");
   G_OBJECT_CLASS (sp_analysis_parent_class)->dispose (object);
 }
 
