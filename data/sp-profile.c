@@ -21,7 +21,7 @@
 #define FUNCTION_BLOCK_SIZE 4096
 #define MAX_FUNCTION_BLOCKS 16384
 
-/* What one frame resolved to, as a leaf or as a caller. */
+/* What one frame resolved to, exact (the leaf) or as a caller. */
 typedef struct {
   guint32     offset;     /* into function_ids */
   guint16     count;      /* 0: not resolved yet */
@@ -51,8 +51,8 @@ struct _SpProfile
   GHashTable    *function_index; /* "kind\x1fmodule\x1fname" -> id + 1 */
   GStringChunk  *strings;
 
-  GArray        *frame_memo;     /* FrameMemo, two per frame: caller, leaf */
-  GHashTable    *pid_frame_memo; /* (frame, pid, leaf) -> FrameMemo * */
+  GArray        *frame_memo;     /* FrameMemo, two per frame: caller, exact */
+  GHashTable    *pid_frame_memo; /* (frame, pid, exact) -> FrameMemo * */
   GArray        *function_ids;   /* guint32 */
   guint8        *pid_dependent;  /* per frame: 0 unknown, 1 no, 2 yes */
   gsize          pid_dependent_len;
@@ -618,7 +618,7 @@ static void
 resolve_frame (SpProfile *self,
                guint32 frame_id,
                gint32 pid,
-               gboolean is_leaf,
+               gboolean is_exact,
                FrameMemo *memo)
 {
   const SpFrame *frame = &sp_spool_reader_get_frames (self->reader)[frame_id];
@@ -650,7 +650,7 @@ resolve_frame (SpProfile *self,
       else if (module->path[0] == '[' && !g_str_equal (module->path, "[vdso]"))
         n = (symbols[0] = (SpSymbolFrame) { NULL, NULL, 0 }, 1);  /* [vsyscall] and the like */
       else
-        n = sp_symbolizer_resolve (self->symbolizer, module, rel_ip, !is_leaf, symbols, MAX_INLINE_DEPTH);
+        n = sp_symbolizer_resolve (self->symbolizer, module, rel_ip, !is_exact, symbols, MAX_INLINE_DEPTH);
       append_symbols (self, memo, symbols, n, name, module->is_kernel ? frame->abs_ip : rel_ip,
                       module->is_kernel ? SP_FUNCTION_KERNEL : SP_FUNCTION_USER);
     }
@@ -682,17 +682,28 @@ sp_profile_frame_depends_on_pid (SpProfile *self,
   return self->pid_dependent[frame_id] == 2;
 }
 
+gboolean
+sp_profile_frame_is_exact (SpProfile *self,
+                           guint32 inner_frame_id,
+                           guint32 frame_id)
+{
+  const SpFrame *frames = sp_spool_reader_get_frames (self->reader);
+
+  return inner_frame_id == SP_SPOOL_NO_ID
+         || (frames[inner_frame_id].mode == SP_FRAME_KERNEL && frames[frame_id].mode == SP_FRAME_USER);
+}
+
 static FrameMemo *
 memo_for (SpProfile *self,
           guint32 frame_id,
           gint32 pid,
-          gboolean is_leaf)
+          gboolean is_exact)
 {
   FrameMemo *memo;
 
   if (sp_profile_frame_depends_on_pid (self, frame_id))
     {
-      gint64 key = (gint64) frame_id << 33 | (gint64) (guint32) pid << 1 | (is_leaf ? 1 : 0);
+      gint64 key = (gint64) frame_id << 33 | (gint64) (guint32) pid << 1 | (is_exact ? 1 : 0);
 
       memo = g_hash_table_lookup (self->pid_frame_memo, &key);
       if (memo == NULL)
@@ -703,14 +714,14 @@ memo_for (SpProfile *self,
     }
   else
     {
-      guint index = frame_id * 2 + (is_leaf ? 1 : 0);
+      guint index = frame_id * 2 + (is_exact ? 1 : 0);
 
       if (index >= self->frame_memo->len)
         g_array_set_size (self->frame_memo, MAX (index + 1, self->frame_memo->len * 2));
       memo = &g_array_index (self->frame_memo, FrameMemo, index);
     }
   if (memo->count == 0)
-    resolve_frame (self, frame_id, pid, is_leaf, memo);
+    resolve_frame (self, frame_id, pid, is_exact, memo);
   return memo;
 }
 
@@ -718,10 +729,10 @@ guint
 sp_profile_get_frame_functions (SpProfile *self,
                                 guint32 frame_id,
                                 gint32 pid,
-                                gboolean is_leaf,
+                                gboolean is_exact,
                                 const guint32 **function_ids)
 {
-  FrameMemo *memo = memo_for (self, frame_id, pid, is_leaf);
+  FrameMemo *memo = memo_for (self, frame_id, pid, is_exact);
 
   *function_ids = &g_array_index (self->function_ids, guint32, memo->offset);
   return memo->count;

@@ -319,6 +319,30 @@ test_time_range (void)
   g_assert_cmpuint (counts->n_samples, ==, 10);
 }
 
+/* The leaf rule: a frame's address is exact (the instruction that ran)
+ * for the leaf and for a user frame right under kernel frames (the
+ * interrupted instruction); any other is a return address, looked up one
+ * byte before. A frame at a function's first byte is that function when
+ * exact, and not when it is a return address (the call before it). */
+static void
+test_exact_frames (void)
+{
+  const char *target = g_getenv ("SP_SYMBOLIZER_TARGET");
+  g_autofree char *faulted = g_strdup_printf ("%s!main;%s!sp_target_caller+0;asm_exc_page_fault 2", target, target);
+  g_autofree char *returned = g_strdup_printf ("%s!main;%s!sp_target_caller+0;%s!sp_target_leaf 1", target, target,
+                                               target);
+  const char *lines[] = { faulted, returned, NULL };
+  g_autoptr (SpProfile) profile = profile_from_text (lines);
+  g_autofree char *text = collapsed_of (profile, NULL);
+  g_auto (GStrv) rows = g_strsplit (text, "\n", -1);
+
+  g_assert_nonnull (target);
+  g_assert_cmpuint (g_strv_length (rows), ==, 3);
+  g_assert_cmpstr (rows[0], ==, "main;sp_target_caller;asm_exc_page_fault 2");
+  g_assert_false (g_str_has_prefix (rows[1], "main;sp_target_caller;"));
+  g_assert_true (g_str_has_suffix (rows[1], ";sp_target_leaf 1"));
+}
+
 int
 main (int argc,
       char **argv)
@@ -329,6 +353,7 @@ main (int argc,
   g_test_add_func ("/data/aggregation/function-list", test_function_list);
   g_test_add_func ("/data/aggregation/callers-callees", test_callers_callees);
   g_test_add_func ("/data/aggregation/find-path", test_find_path);
+  g_test_add_func ("/data/aggregation/exact-frames", test_exact_frames);
   for (guint i = 0; i < G_N_ELEMENTS (transform_cases); i++)
     {
       g_autofree char *path = g_strdup_printf ("/data/transform/%s", transform_cases[i].name);
