@@ -82,6 +82,10 @@ lookup_image (Walk *walk,
   if (g_hash_table_lookup_extended (walk->images, module->path, NULL, (gpointer *) &image))
     return image;
   image = sp_elf_image_open (module->path, module->inode, NULL);
+  /* The function bounds the disassembly takes (a stripped file's are in
+   * its debug file): a place is one of them. */
+  if (image != NULL)
+    sp_elf_image_use_symbolizer_debug_file (image, walk->symbolizer, module);
   g_hash_table_insert (walk->images, g_strdup (module->path), image);
   return image;
 }
@@ -162,6 +166,7 @@ make_hit (Walk *walk,
   const SpModule *module = NULL;
   guint n_symbols = 0;
   SpElfImage *image;
+  SpElfSymbol symbol = { 0 };
 
   row.file = SP_ANNOTATION_NONE;
   row.call_site = !key->exact;
@@ -170,6 +175,8 @@ make_hit (Walk *walk,
       image = lookup_image (walk, module);
       if (image == NULL || !sp_elf_image_offset_to_vaddr (image, row.address, &row.vaddr))
         row.vaddr = 0;
+      else if (!sp_elf_image_symbol_at (image, row.vaddr, &symbol))
+        symbol.start = 0;
     }
   else
     {
@@ -177,10 +184,12 @@ make_hit (Walk *walk,
 
       row.address = key->exact || frame->abs_ip == 0 ? frame->abs_ip : frame->abs_ip - 1;
     }
-  /* The real function: the outermost of the chain. */
+  /* The real function: the outermost of the chain, in the symbol that
+   * holds the address (another of the same name is another place). */
   hit->place = _sp_annotation_intern_place (walk->annotation, module != NULL ? module->path : "",
                                             module != NULL ? module->inode : 0,
-                                            sp_profile_get_function (walk->profile, ids[n_ids - 1])->name);
+                                            sp_profile_get_function (walk->profile, ids[n_ids - 1])->name,
+                                            symbol.start);
   row.place = hit->place;
   add_levels (walk, hit, module, ids, n_ids, symbols, n_symbols, &row);
   hit->address = _sp_annotation_intern_address (walk->annotation, &row);

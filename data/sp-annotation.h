@@ -33,6 +33,9 @@ typedef struct {
   const char *module;      /* the module's path */
   guint64     inode;       /* as recorded (0: unknown) */
   const char *function;    /* the real (outermost) function there */
+  guint64     start;       /* its ELF symbol's address, 0 when unknown: functions
+                            * of one name in one module (static ones of two
+                            * files, a generic's instances) are a place each */
   guint64     self;
   guint64     total;
 } SpAnnotationPlace;

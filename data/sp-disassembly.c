@@ -240,21 +240,6 @@ check_image (SpElfImage *image,
   return FALSE;
 }
 
-/* A stripped module's function bounds are in its separate debug file,
- * which the symbolizer found (here or through debuginfod) for its names. */
-static void
-use_debug_symbols (LineContext *context)
-{
-  const char *debug_file;
-
-  if (sp_elf_image_has_symtab (context->image)
-      || (debug_file = sp_symbolizer_get_debug_file (context->symbolizer, &context->module)) == NULL)
-    return;
-  /* On failure the module's own .dynsym stays, and the error below says
-   * what is missing. */
-  sp_elf_image_use_debug_symbols (context->image, debug_file, NULL);
-}
-
 static void
 set_no_symbol_error (SpElfImage *image,
                      const SpAnnotationPlace *p,
@@ -287,7 +272,8 @@ sp_disassembly_new (SpProfile *profile,
   context.module.path_len = strlen (p->module);
   context.module.inode = p->inode;
   context.image = image;
-  use_debug_symbols (&context);
+  /* A stripped module's function bounds are in its separate debug file. */
+  sp_elf_image_use_symbolizer_debug_file (image, context.symbolizer, &context.module);
   if (!find_function (image, annotation, place, &symbol) || symbol.size == 0 || symbol.size > MAX_FUNCTION_SIZE
       || (bytes = sp_elf_image_get_bytes (image, symbol.start, symbol.size)) == NULL)
     {

@@ -4,11 +4,13 @@
  *
  * A file that is no spool, a function the recording does not have, a
  * function in two modules without --module (the places are listed, exit
- * 2; --module chooses), a source file no longer where DWARF says it was
- * (the message says where it looked; --source-dir finds it, as DIR or as
- * BUILD_PREFIX=DIR), and options given to another command. The program
- * with two functions named spin (one in itself, one in a library) is
- * built here with cc from the sources below, and recorded. */
+ * 2; --module chooses), two static functions of one name in one module
+ * (both annotated, each disassembled), a source file no longer where
+ * DWARF says it was (the message says where it looked; --source-dir finds
+ * it, as DIR or as BUILD_PREFIX=DIR), and options given to another
+ * command. The program with three functions named spin (two in itself,
+ * one in a library) is built here with cc from the sources below, and
+ * recorded. */
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <string.h>
@@ -28,9 +30,23 @@ static const char lib_source[] =
   "}\n"
   "unsigned long lib_work (double seconds) { return spin (now () + seconds); }\n";
 
+/* A second static spin in prog itself, from another file. */
+static const char other_source[] =
+  "#include <time.h>\n"
+  "static double now (void) { struct timespec t; clock_gettime (CLOCK_MONOTONIC, &t); return t.tv_sec + t.tv_nsec / 1e9; }\n"
+  "__attribute__ ((noinline)) static unsigned long spin (double until)\n"
+  "{\n"
+  "  unsigned long n = 0;\n"
+  "  while (now () < until)\n"
+  "    n += n * 3 + 5; /* OTHER SPIN */\n"
+  "  return n;\n"
+  "}\n"
+  "unsigned long other_work (double seconds) { return spin (now () + seconds); }\n";
+
 static const char prog_source[] =
   "#include <time.h>\n"
   "unsigned long lib_work (double seconds);\n"
+  "unsigned long other_work (double seconds);\n"
   "static double now (void) { struct timespec t; clock_gettime (CLOCK_MONOTONIC, &t); return t.tv_sec + t.tv_nsec / 1e9; }\n"
   "__attribute__ ((noinline)) static unsigned long spin (double until)\n"
   "{\n"
@@ -39,7 +55,8 @@ static const char prog_source[] =
   "    n += n * 5 + 3; /* PROG SPIN */\n"
   "  return n;\n"
   "}\n"
-  "int main (void) { return (int) ((spin (now () + 0.4) + lib_work (0.4)) & 1); }\n";
+  "volatile unsigned long sink;\n"
+  "int main (void) { sink = spin (now () + 0.4) + lib_work (0.4) + other_work (0.3); return 0; }\n";
 
 typedef struct {
   char *dir;       /* the build and the recording */
@@ -90,10 +107,11 @@ build_and_record (void)
   g_assert_cmpint (g_mkdir (built.src, 0755), ==, 0);
   write_file (built.src, "lib.c", lib_source);
   write_file (built.src, "prog.c", prog_source);
+  write_file (built.src, "other.c", other_source);
   run_ok (built.src, "cc-lib", (const char *const[]) { cc, "-O1", "-g", "-fno-omit-frame-pointer", "-shared",
                                                        "-fPIC", "-o", lib, "lib.c", NULL });
   run_ok (built.src, "cc-prog", (const char *const[]) { cc, "-O1", "-g", "-fno-omit-frame-pointer", "-o", prog,
-                                                        "prog.c", lib, rpath, NULL });
+                                                        "prog.c", "other.c", lib, rpath, NULL });
   run_ok (built.dir, "record", (const char *const[]) { sp_test_recorder (), "-o", built.spool, "-F", "1000", "--",
                                                        prog, NULL });
 }
@@ -160,6 +178,28 @@ test_ambiguous (void)
   sp_test_assert_contains (prog->out, "call");
 }
 
+/* Two static spins in prog (prog.c's and other.c's): the source shows
+ * both files, --asm both functions, one block each. */
+static void
+test_same_name_in_one_module (void)
+{
+  g_autoptr (SpChildResult) source = annotate ("--module", "prog", "spin", built.spool, NULL);
+  g_autoptr (SpChildResult) insns = annotate ("--module", "prog", "--asm", "spin", built.spool, NULL);
+  g_autofree char *prog = g_build_filename (built.dir, "prog", NULL);
+  g_autofree char *block = g_strdup_printf ("spin  [%s]  at ", prog);
+  g_auto (GStrv) blocks = NULL;
+
+  g_test_message ("annotate --asm spin in prog:\n%s%s", insns->out, insns->err);
+  g_assert_cmpint (source->exit_code, ==, 0);
+  sp_test_assert_contains (source->out, "/* PROG SPIN */");
+  sp_test_assert_contains (source->out, "/* OTHER SPIN */");
+  g_assert_cmpint (insns->exit_code, ==, 0);
+  blocks = g_strsplit (insns->out, block, -1);
+  g_assert_cmpuint (g_strv_length (blocks), ==, 3);
+  sp_test_assert_contains (insns->out, "prog.c:");
+  sp_test_assert_contains (insns->out, "other.c:");
+}
+
 /* The sources move: the message says where it looked, the rows stay;
  * --source-dir finds them, either way it is given. */
 static void
@@ -219,6 +259,7 @@ main (int argc,
   g_test_add_func ("/report/annotate-input/not-a-spool", test_not_a_spool);
   g_test_add_func ("/report/annotate-input/unknown-function", test_unknown_function);
   g_test_add_func ("/report/annotate-input/ambiguous", test_ambiguous);
+  g_test_add_func ("/report/annotate-input/same-name-in-one-module", test_same_name_in_one_module);
   g_test_add_func ("/report/annotate-input/missing-source", test_missing_source);
   g_test_add_func ("/report/annotate-input/options", test_options_of_annotate);
   status = g_test_run ();
