@@ -385,6 +385,12 @@ sp_report_annotate (SpProfile *profile,
   g_autoptr (GArray) ids = NULL;
   g_autoptr (SpAnnotation) annotation = NULL;
 
+  /* An empty name would be in every name. */
+  if (options->function[0] == '\0')
+    {
+      fprintf (err, "stackpulse-report: annotate needs a function name (the one given is empty)\n");
+      return 2;
+    }
   /* Functions get their ids as the stacks' frames are resolved. */
   g_array_unref (sp_function_list_new (profile, NULL, counts));
   ids = sp_annotation_find_functions (profile, options->function, options->module);

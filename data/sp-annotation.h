@@ -70,7 +70,7 @@ typedef struct {
 
 typedef struct _SpAnnotation SpAnnotation;
 
-/* The function ids a name stands for (exactly, else as a substring, like
+/* The function ids a name stands for (in the best tier that matches:
  * sp_profile_find_functions), only those of module (a path or a file
  * name) when it is not NULL. Functions get ids as frames are resolved:
  * resolve them first (sp_function_list_new). */

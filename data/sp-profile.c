@@ -7,6 +7,7 @@
 
 #include "sp-file-private.h"
 #include "sp-hash-private.h"
+#include "sp-name-match.h"
 #include "sp-offcpu-companion-private.h"
 #include "sp-profile-private.h"
 #include "sp-recording-state.h"
@@ -545,15 +546,24 @@ sp_profile_find_functions (SpProfile *self,
                            const char *name)
 {
   GArray *found = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr (SpNameQuery) query = NULL;
+  SpNameMatch best = SP_NAME_MATCH_NONE;
 
-  for (guint pass = 0; pass < 2 && found->len == 0; pass++)
-    for (guint32 i = 0; i < self->n_functions; i++)
-      {
-        const SpFunction *f = sp_profile_get_function (self, i);
+  if (name[0] == '\0')
+    return found;
+  query = sp_name_query_new (name);
+  /* Only the best tier that matches any function: see sp-name-match.h. */
+  for (guint32 i = 0; i < self->n_functions; i++)
+    {
+      SpNameMatch match = sp_name_query_match (query, sp_profile_get_function (self, i)->name);
 
-        if (pass == 0 ? g_str_equal (f->name, name) : strstr (f->name, name) != NULL)
-          g_array_append_val (found, i);
-      }
+      if (match == SP_NAME_MATCH_NONE || match > best)
+        continue;
+      if (match < best)
+        g_array_set_size (found, 0);
+      best = match;
+      g_array_append_val (found, i);
+    }
   return found;
 }
 

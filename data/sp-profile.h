@@ -140,8 +140,10 @@ guint32 sp_profile_intern_function (SpProfile *self,
                                     const char *module,
                                     SpFunctionKind kind);
 
-/* Function ids whose name matches (exactly, or as a substring when no
- * exact match exists); the array is newly allocated. */
+/* Function ids whose name matches name, in the best tier any does
+ * (sp-name-match.h: exactly, then the last path component, then without
+ * a compiler suffix, then as a substring); none for an empty name. The
+ * array is newly allocated. */
 GArray *sp_profile_find_functions (SpProfile *self,
                                    const char *name);
 

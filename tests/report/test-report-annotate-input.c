@@ -150,12 +150,17 @@ test_unknown_function (void)
 {
   g_autoptr (SpChildResult) result = annotate ("no_such_function", built.spool, NULL);
   g_autoptr (SpChildResult) in_module = annotate ("--module", "libspin.so", "main", built.spool, NULL);
+  g_autoptr (SpChildResult) empty = annotate ("", built.spool, NULL);
 
   g_assert_cmpint (result->exit_code, ==, 1);
   sp_test_assert_contains (result->err, "no function named 'no_such_function'");
   /* main is in prog, not in the library. */
   g_assert_cmpint (in_module->exit_code, ==, 1);
   sp_test_assert_contains (in_module->err, "no function named 'main' in module 'libspin.so'");
+  /* An empty name is in every name: refused. */
+  g_assert_cmpint (empty->exit_code, ==, 2);
+  sp_test_assert_contains (empty->err, "the one given is empty");
+  g_assert_cmpstr (empty->out, ==, "");
 }
 
 static void
