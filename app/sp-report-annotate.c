@@ -391,7 +391,14 @@ sp_report_annotate (SpProfile *profile,
       fprintf (err, "stackpulse-report: annotate needs a function name (the one given is empty)\n");
       return 2;
     }
-  /* Functions get their ids as the stacks' frames are resolved. */
+  /* Functions get their ids as the stacks' frames are resolved: with no
+   * sample counted, no function would be found, which is not the news. */
+  if (counts->total == 0)
+    {
+      fprintf (err, "stackpulse-report: no samples in what is chosen (the threads, time range or metric "
+               "leave none)\n");
+      return 1;
+    }
   g_array_unref (sp_function_list_new (profile, NULL, counts));
   ids = sp_annotation_find_functions (profile, options->function, options->module);
   if (ids->len == 0)
@@ -412,8 +419,13 @@ sp_report_annotate (SpProfile *profile,
       print_places (annotation, FALSE, err);
       return 2;
     }
+  /* Nothing to show: no rows, and no word about debug info. */
   if (sp_annotation_get_total (annotation) == 0)
-    fprintf (err, "stackpulse-report: %s has no samples in what is chosen\n", sp_annotation_get_function (annotation));
+    {
+      fprintf (err, "stackpulse-report: %s has no samples in what is chosen\n",
+               sp_annotation_get_function (annotation));
+      return 1;
+    }
   if (!options->tsv)
     print_header (annotation, out);
   if (options->asm_view)

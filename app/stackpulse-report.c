@@ -350,6 +350,27 @@ add_function_transforms (SpProfile *profile,
     }
 }
 
+/* A --tid or --pid that names no thread of the recording leaves nothing
+ * of it: say so, rather than print an empty table. */
+static void
+warn_unknown_ids (const SpSpoolReader *reader,
+                  const gint64 *ids,
+                  gboolean are_tids)
+{
+  const SpThread *threads = sp_spool_reader_get_threads (reader);
+
+  for (; ids != NULL && *ids != 0; ids++)
+    {
+      gboolean found = FALSE;
+
+      for (guint32 t = 0; t < sp_spool_reader_get_n_threads (reader) && !found; t++)
+        found = *ids == (are_tids ? (gint64) threads[t].tid : (gint64) threads[t].pid);
+      if (!found)
+        fprintf (stderr, "stackpulse-report: warning: --%s %" G_GINT64_FORMAT " names no %s of the recording\n",
+                 are_tids ? "tid" : "pid", *ids, are_tids ? "thread" : "process");
+    }
+}
+
 /* Threads and time from the options; transforms in a fixed order. */
 static SpFilter *
 make_filter (SpProfile *profile,
@@ -367,6 +388,8 @@ make_filter (SpProfile *profile,
     if ((o->tids != NULL && !in_list (o->tids, (gint64) threads[t].tid))
         || (o->pids != NULL && !in_list (o->pids, threads[t].pid)))
       sp_filter_hide_thread (filter, t);
+  warn_unknown_ids (reader, o->tids, TRUE);
+  warn_unknown_ids (reader, o->pids, FALSE);
   if ((o->from_s > 0 || o->to_s > 0) && time_origin (profile, &first))
     {
       sp_filter_set_time_range (filter, first + (guint64) (o->from_s * 1e9),

@@ -5,10 +5,10 @@
  * A file that is no spool, a function the recording does not have, a
  * function in two modules without --module (the places are listed, exit
  * 2; --module chooses), two static functions of one name in one module
- * (both annotated, each disassembled), a source file no longer where
- * DWARF says it was (the message says where it looked; --source-dir finds
- * it, as DIR or as BUILD_PREFIX=DIR), and options given to another
- * command. The program with three functions named spin (two in itself,
+ * (both annotated, each disassembled), a filter that leaves no samples,
+ * a --tid of no thread, a source file no longer where DWARF says it was
+ * (the message says where it looked; --source-dir finds it, as DIR or as
+ * BUILD_PREFIX=DIR), and options given to another command. The program with three functions named spin (two in itself,
  * one in a library) is built here with cc from the sources below, and
  * recorded. */
 #include <glib.h>
@@ -205,6 +205,29 @@ test_same_name_in_one_module (void)
   sp_test_assert_contains (insns->out, "other.c:");
 }
 
+/* A filter that leaves the function, or anything, without samples says
+ * only that (no word about debug info), and exits 1; a --tid that names
+ * no thread is warned about, in any command. */
+static void
+test_no_samples_chosen (void)
+{
+  g_autoptr (SpChildResult) focused = annotate ("--focus", "lib_work", "--module", "prog", "spin", built.spool, NULL);
+  g_autoptr (SpChildResult) no_thread = annotate ("--tid", "99999", "spin", built.spool, NULL);
+  g_autoptr (SpChildResult) top = sp_test_report_run (built.dir, (const char *const[]) { "top", "--tid", "99999",
+                                                                                         built.spool, NULL });
+
+  g_test_message ("annotate --focus lib_work spin:\n%s%s", focused->out, focused->err);
+  g_assert_cmpint (focused->exit_code, ==, 1);
+  sp_test_assert_contains (focused->err, "spin has no samples in what is chosen");
+  g_assert_null (strstr (focused->err, "debug info"));
+  g_assert_cmpstr (focused->out, ==, "");
+  g_assert_cmpint (no_thread->exit_code, ==, 1);
+  sp_test_assert_contains (no_thread->err, "no samples in what is chosen");
+  sp_test_assert_contains (no_thread->err, "--tid 99999 names no thread of the recording");
+  g_assert_null (strstr (no_thread->err, "no function named"));
+  sp_test_assert_contains (top->err, "--tid 99999 names no thread of the recording");
+}
+
 /* The sources move: the message says where it looked, the rows stay;
  * --source-dir finds them, either way it is given. */
 static void
@@ -265,6 +288,7 @@ main (int argc,
   g_test_add_func ("/report/annotate-input/unknown-function", test_unknown_function);
   g_test_add_func ("/report/annotate-input/ambiguous", test_ambiguous);
   g_test_add_func ("/report/annotate-input/same-name-in-one-module", test_same_name_in_one_module);
+  g_test_add_func ("/report/annotate-input/no-samples-chosen", test_no_samples_chosen);
   g_test_add_func ("/report/annotate-input/missing-source", test_missing_source);
   g_test_add_func ("/report/annotate-input/options", test_options_of_annotate);
   status = g_test_run ();
