@@ -411,12 +411,13 @@ make_filter (SpProfile *profile,
 
 /* A recording still going on, or cut short: what follows is partial. */
 static void
-warn_recording_state (SpProfile *profile)
+warn_recording_state (SpProfile *profile,
+                      const char *which)
 {
   g_autofree char *state = sp_report_recording_state (profile);
 
   if (state != NULL)
-    fprintf (stderr, "stackpulse-report: warning: the recording is %s\n", state);
+    fprintf (stderr, "stackpulse-report: warning: %sthe recording is %s\n", which, state);
 }
 
 /* Off-CPU time recorded without the rights to sample the kernel: the
@@ -515,15 +516,18 @@ check_command_options (const char *command,
 }
 
 /* The recording at path, said what is wrong with, and its filter from
- * the options; NULL (said why) when it cannot be reported on. */
+ * the options; NULL (said why) when it cannot be reported on. side: "A"
+ * or "B" of a diff, whose warnings then say which file they are about. */
 static SpProfile *
 open_recording (const char *command,
                 const char *path,
+                const char *side,
                 const Options *o,
                 SpFilter **filter_out)
 {
   g_autoptr (GError) error = NULL;
   g_autoptr (SpProfile) profile = sp_profile_open (path, &error);
+  g_autofree char *which = side != NULL ? g_strdup_printf ("%s (%s): ", side, path) : g_strdup ("");
   gboolean ok = TRUE;
 
   if (profile == NULL)
@@ -532,16 +536,16 @@ open_recording (const char *command,
       return NULL;
     }
   if (sp_profile_get_damage (profile) != NULL)
-    fprintf (stderr, "stackpulse-report: warning: %s; showing every record before it\n",
+    fprintf (stderr, "stackpulse-report: warning: %s%s; showing every record before it\n", which,
              sp_profile_get_damage (profile));
   /* The summary says it on its own; other outputs are often piped. */
   if (!g_str_equal (command, "summary"))
-    warn_recording_state (profile);
+    warn_recording_state (profile, which);
   if (sp_profile_get_meta_problem (profile) != NULL)
-    fprintf (stderr, "stackpulse-report: warning: %s\n", sp_profile_get_meta_problem (profile));
+    fprintf (stderr, "stackpulse-report: warning: %s%s\n", which, sp_profile_get_meta_problem (profile));
   /* One sentence that says what is used of it. */
   if (sp_profile_get_off_cpu_problem (profile) != NULL)
-    fprintf (stderr, "stackpulse-report: warning: %s\n", sp_profile_get_off_cpu_problem (profile));
+    fprintf (stderr, "stackpulse-report: warning: %s%s\n", which, sp_profile_get_off_cpu_problem (profile));
   if (!check_off_cpu (profile, command, o))
     return NULL;
   sp_profile_set_inline_frames (profile, !o->no_inline);
@@ -566,8 +570,8 @@ run_diff (const char *path_a,
 {
   g_autoptr (SpFilter) filter_a = NULL;
   g_autoptr (SpFilter) filter_b = NULL;
-  g_autoptr (SpProfile) a = open_recording ("diff", path_a, o, &filter_a);
-  g_autoptr (SpProfile) b = a != NULL ? open_recording ("diff", path_b, o, &filter_b) : NULL;
+  g_autoptr (SpProfile) a = open_recording ("diff", path_a, "A", o, &filter_a);
+  g_autoptr (SpProfile) b = a != NULL ? open_recording ("diff", path_b, "B", o, &filter_b) : NULL;
   SpReportDiffOptions options = { o->normalize, o->tsv, (guint) MAX (o->limit, 0) };
   GStatBuf stat_a, stat_b;
 
@@ -589,7 +593,7 @@ run (const char *command,
      const Options *o)
 {
   g_autoptr (SpFilter) filter = NULL;
-  g_autoptr (SpProfile) profile = open_recording (command, path, o, &filter);
+  g_autoptr (SpProfile) profile = open_recording (command, path, NULL, o, &filter);
   SpReportOptions report = { o->min_percent, (guint) MAX (o->limit, 0), o->bottom_up };
   gboolean ok = TRUE;
 

@@ -241,6 +241,7 @@ test_damaged (void)
   const Recorded *r;
   g_autofree char *contents = NULL;
   g_autofree char *damaged = NULL;
+  g_autofree char *which = NULL;
   g_autoptr (SpChildResult) result = NULL;
   g_autoptr (GPtrArray) rows = NULL;
   gsize length;
@@ -256,6 +257,9 @@ test_damaged (void)
                                                                         damaged, NULL });
   g_assert_cmpint (result->exit_code, ==, 0);
   sp_test_assert_contains (result->err, "showing every record before it");
+  /* Which of the two is damaged. */
+  which = g_strdup_printf ("warning: B (%s): ", damaged);
+  sp_test_assert_contains (result->err, which);
   rows = parse_tsv (result->out);
   g_assert_cmpstr (((TsvRow *) rows->pdata[0])->function, ==, "diff_changed");
   g_unlink (damaged);
