@@ -662,8 +662,8 @@ refuse_arguments (int argc,
   if (argc > 2 && command == NULL)
     fprintf (stderr, "stackpulse-report: unknown command \"%s\"\n\n", argv[1]);
   else if (argc > 2)
-    fprintf (stderr, "stackpulse-report: %s takes %s%s, not %d arguments\n\n", argv[1],
-             command->takes_function ? "a function and " : "", command->n_files == 2 ? "two files" : "one file",
+    fprintf (stderr, "stackpulse-report: %s takes %s%s (%d given)\n\n", argv[1],
+             command->takes_function ? "a function and " : "", command->n_files == 2 ? "two files" : "a file",
              argc - 2);
   fputs (usage_line, stderr);
   fputs (usage_text, stderr);

@@ -272,6 +272,7 @@ test_options_of_annotate (void)
   g_assert_cmpint (top->exit_code, ==, 2);
   sp_test_assert_contains (top->err, "--asm, --module and --source-dir are for annotate");
   g_assert_cmpint (no_file->exit_code, ==, 2);
+  sp_test_assert_contains (no_file->err, "annotate takes a function and a file (1 given)");
 }
 
 int
