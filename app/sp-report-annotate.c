@@ -291,13 +291,21 @@ print_instructions (SpProfile *profile,
   guint n_places;
   const SpAnnotationPlace *places = sp_annotation_get_places (annotation, &n_places);
   gboolean ok = TRUE;
+  guint n_files = 0;
 
   if (options->tsv)
     fprintf (out, "address\tself\ttotal\tself_pct\ttotal_pct\tline\tfile\tinstruction\n");
   for (guint i = 0; i < n_places; i++)
     if (places[i].module[0] == '/')
-      ok &= print_place (profile, annotation, i, options->tsv, out, err);
-  return ok;
+      {
+        ok &= print_place (profile, annotation, i, options->tsv, out, err);
+        n_files++;
+      }
+  /* JIT code, anonymous memory: no file holds its bytes. */
+  if (n_files == 0)
+    fprintf (err, "stackpulse-report: %s is in no file to disassemble (JIT code or anonymous memory)\n",
+             sp_annotation_get_function (annotation));
+  return ok && n_files > 0;
 }
 
 /* ---- The function ------------------------------------------------------------ */
@@ -317,6 +325,22 @@ print_symbol_problems (SpProfile *profile,
       if (problem->kind != SP_SYMBOL_PROBLEM_NO_DEBUG_INFO)
         fprintf (err, "stackpulse-report: note: %s\n", problem->message);
     }
+}
+
+/* Kernel code has no file here to read lines or instructions from: say
+ * so, rather than blame missing debug info. */
+static gboolean
+check_not_kernel (SpProfile *profile,
+                  GArray *ids,
+                  FILE *err)
+{
+  for (guint i = 0; i < ids->len; i++)
+    if (sp_profile_get_function (profile, g_array_index (ids, guint32, i))->kind != SP_FUNCTION_KERNEL)
+      return TRUE;
+  fprintf (err, "stackpulse-report: %s is kernel code: annotate shows the source lines and instructions of "
+           "programs and libraries only (top and tree show its share)\n",
+           sp_profile_get_function (profile, g_array_index (ids, guint32, 0))->name);
+  return FALSE;
 }
 
 /* Several names for a substring: the user must say which. */
@@ -411,6 +435,8 @@ sp_report_annotate (SpProfile *profile,
     }
   if (!check_one_name (profile, ids, options->function, err))
     return 2;
+  if (!check_not_kernel (profile, ids, err))
+    return 1;
   annotation = sp_annotation_new (profile, filter, counts, (const guint32 *) ids->data, ids->len);
   if (sp_annotation_get_n_modules (annotation) > 1)
     {

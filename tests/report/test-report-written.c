@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* test-report-diff-sides.c: stackpulse-report diff on recordings written
- * here (profile-builder.h), for what two real runs do not make sure of:
- * functions only in A or only in B.
+/* test-report-written.c: stackpulse-report on recordings written here
+ * (profile-builder.h), for what real runs do not make sure of.
  *
- * diff --tsv marks each row's side (both, a or b) in its last column,
- * and a change that rounds to zero is printed "0.00", without a sign, in
- * both outputs. */
+ * diff: functions only in A or only in B. diff --tsv marks each row's
+ * side (both, a or b) in its last column, and a change that rounds to
+ * zero is printed "0.00", without a sign, in both outputs.
+ * annotate: a kernel function (every function of profile-builder's text
+ * is one) is refused as kernel code, in source and --asm alike. */
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <string.h>
@@ -100,11 +101,35 @@ test_sides (void)
   recording_builder_free (b);
 }
 
+static void
+test_annotate_kernel (void)
+{
+  RecordingBuilder *a = build (lines_a);
+  g_autofree char *dir = g_path_get_dirname (recording_builder_get_path (a));
+  g_autoptr (SpChildResult) source = sp_test_report_run (dir, (const char *const[]) { "annotate", "steady",
+                                                                                       recording_builder_get_path (a),
+                                                                                       NULL });
+  g_autoptr (SpChildResult) insns = sp_test_report_run (dir, (const char *const[]) { "annotate", "--asm", "steady",
+                                                                                      recording_builder_get_path (a),
+                                                                                      NULL });
+
+  g_test_message ("annotate steady:\n%s%s", source->out, source->err);
+  g_assert_cmpint (source->exit_code, ==, 1);
+  sp_test_assert_contains (source->err, "steady is kernel code");
+  g_assert_null (strstr (source->err, "debug info"));
+  g_assert_null (strstr (source->err, "--asm"));
+  g_assert_cmpint (insns->exit_code, ==, 1);
+  sp_test_assert_contains (insns->err, "steady is kernel code");
+  g_assert_cmpstr (insns->out, ==, "");
+  recording_builder_free (a);
+}
+
 int
 main (int argc,
       char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/report/diff-sides/sides", test_sides);
+  g_test_add_func ("/report/written/diff-sides", test_sides);
+  g_test_add_func ("/report/written/annotate-kernel", test_annotate_kernel);
   return g_test_run ();
 }
