@@ -75,6 +75,33 @@ hottest_consider (Hottest *h,
     *h = (Hottest) { index, self_cost, total_cost };
 }
 
+/* text with its control characters (but tab) escaped, "\x1b", and bytes
+ * that are no UTF-8 as "\xNN": a source file (perhaps from a remote
+ * debuginfod server) must not send a terminal its escape sequences. */
+static char *
+printable (const char *text)
+{
+  GString *out = g_string_sized_new (strlen (text));
+  const char *p = text;
+
+  while (*p != '\0')
+    {
+      gunichar c = g_utf8_get_char_validated (p, -1);
+
+      if (c == (gunichar) -1 || c == (gunichar) -2)
+        {
+          g_string_append_printf (out, "\\x%02x", (guchar) *p++);
+          continue;
+        }
+      if (c != '\t' && g_unichar_iscntrl (c))
+        g_string_append_printf (out, c < 0x80 ? "\\x%02x" : "\\u%04x", c);
+      else
+        g_string_append_len (out, p, g_utf8_next_char (p) - p);
+      p = g_utf8_next_char (p);
+    }
+  return g_string_free (out, FALSE);
+}
+
 /* ---- Source ------------------------------------------------------------- */
 
 /* The line rows' first and last line, with a little context. */
@@ -174,7 +201,7 @@ print_source_file (SpAnnotation *annotation,
   for (guint line = first; line <= last; line++)
     {
       const SpAnnotationLine *row = next < file->n_lines && file->lines[next].line == line ? &file->lines[next++] : NULL;
-      const char *line_text = line <= n_text ? text[line - 1] : "";
+      g_autofree char *line_text = printable (line <= n_text ? text[line - 1] : "");
 
       /* Without the text, only the lines with a cost. */
       if (row == NULL && text == NULL)

@@ -108,6 +108,23 @@ sp_source_file_fetch (const char *module,
   return NULL;
 }
 
+/* contents (length bytes) with each NUL byte as U+FFFD, the mark for a
+ * character that cannot be shown; frees contents. */
+static char *
+replace_nul_bytes (char *contents,
+                   gsize length)
+{
+  GString *text = g_string_sized_new (length + 16);
+
+  for (gsize i = 0; i < length; i++)
+    if (contents[i] == '\0')
+      g_string_append (text, "\xef\xbf\xbd");
+    else
+      g_string_append_c (text, contents[i]);
+  g_free (contents);
+  return g_string_free (text, FALSE);
+}
+
 GStrv
 sp_source_file_read_lines (const char *path,
                            GError **error)
@@ -119,6 +136,9 @@ sp_source_file_read_lines (const char *path,
 
   if (!_sp_file_read_regular (path, MAX_SOURCE_SIZE, FALSE, &contents, &length, error))
     return NULL;
+  /* A NUL byte would end its line there: it becomes a visible mark. */
+  if (memchr (contents, '\0', length) != NULL)
+    contents = replace_nul_bytes (g_steal_pointer (&contents), length);
   lines = g_strsplit (contents, "\n", -1);
   n = g_strv_length (lines);
   /* A final line end ends the last line: no empty line after it. */

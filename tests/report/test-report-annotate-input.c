@@ -5,12 +5,13 @@
  * A file that is no spool, a function the recording does not have, a
  * function in two modules without --module (the places are listed, exit
  * 2; --module chooses), two static functions of one name in one module
- * (both annotated, each disassembled), a filter that leaves no samples,
- * a --tid of no thread, a source file no longer where DWARF says it was
- * (the message says where it looked; --source-dir finds it, as DIR or as
- * BUILD_PREFIX=DIR), and options given to another command. The program with three functions named spin (two in itself,
- * one in a library) is built here with cc from the sources below, and
- * recorded. */
+ * (both annotated, each disassembled), control characters in a source
+ * line (escaped), a filter that leaves no samples, a --tid of no thread,
+ * a source file no longer where DWARF says it was (the message says where
+ * it looked; --source-dir finds it, as DIR or as BUILD_PREFIX=DIR), and
+ * options given to another command. The program with three functions
+ * named spin (two in itself, one in a library) is built here with cc from
+ * the sources below, and recorded. */
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <string.h>
@@ -30,7 +31,8 @@ static const char lib_source[] =
   "}\n"
   "unsigned long lib_work (double seconds) { return spin (now () + seconds); }\n";
 
-/* A second static spin in prog itself, from another file. */
+/* A second static spin in prog itself, from another file; its hot line
+ * holds a terminal's title sequence, a colour and a NUL byte. */
 static const char other_source[] =
   "#include <time.h>\n"
   "static double now (void) { struct timespec t; clock_gettime (CLOCK_MONOTONIC, &t); return t.tv_sec + t.tv_nsec / 1e9; }\n"
@@ -38,7 +40,7 @@ static const char other_source[] =
   "{\n"
   "  unsigned long n = 0;\n"
   "  while (now () < until)\n"
-  "    n += n * 3 + 5; /* OTHER SPIN */\n"
+  "    n += n * 3 + 5; /* OTHER SPIN \x1b]0;owned\x07 \x1b[31m red \0 after-nul */\n"
   "  return n;\n"
   "}\n"
   "unsigned long other_work (double seconds) { return spin (now () + seconds); }\n";
@@ -67,13 +69,22 @@ typedef struct {
 static Built built;
 
 static void
+write_bytes (const char *dir,
+             const char *name,
+             const char *text,
+             gssize length)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+
+  g_assert_true (g_file_set_contents (path, text, length, NULL));
+}
+
+static void
 write_file (const char *dir,
             const char *name,
             const char *text)
 {
-  g_autofree char *path = g_build_filename (dir, name, NULL);
-
-  g_assert_true (g_file_set_contents (path, text, -1, NULL));
+  write_bytes (dir, name, text, -1);
 }
 
 static void
@@ -107,7 +118,7 @@ build_and_record (void)
   g_assert_cmpint (g_mkdir (built.src, 0755), ==, 0);
   write_file (built.src, "lib.c", lib_source);
   write_file (built.src, "prog.c", prog_source);
-  write_file (built.src, "other.c", other_source);
+  write_bytes (built.src, "other.c", other_source, sizeof other_source - 1);
   run_ok (built.src, "cc-lib", (const char *const[]) { cc, "-O1", "-g", "-fno-omit-frame-pointer", "-shared",
                                                        "-fPIC", "-o", lib, "lib.c", NULL });
   run_ok (built.src, "cc-prog", (const char *const[]) { cc, "-O1", "-g", "-fno-omit-frame-pointer", "-o", prog,
@@ -197,12 +208,29 @@ test_same_name_in_one_module (void)
   g_test_message ("annotate --asm spin in prog:\n%s%s", insns->out, insns->err);
   g_assert_cmpint (source->exit_code, ==, 0);
   sp_test_assert_contains (source->out, "/* PROG SPIN */");
-  sp_test_assert_contains (source->out, "/* OTHER SPIN */");
+  sp_test_assert_contains (source->out, "/* OTHER SPIN ");
   g_assert_cmpint (insns->exit_code, ==, 0);
   blocks = g_strsplit (insns->out, block, -1);
   g_assert_cmpuint (g_strv_length (blocks), ==, 3);
   sp_test_assert_contains (insns->out, "prog.c:");
   sp_test_assert_contains (insns->out, "other.c:");
+}
+
+/* The source's control characters reach no terminal: escaped, in text
+ * and TSV; a NUL byte does not cut its line short. */
+static void
+test_control_characters (void)
+{
+  g_autoptr (SpChildResult) text = annotate ("--module", "prog", "spin", built.spool, NULL);
+  g_autoptr (SpChildResult) tsv = annotate ("--module", "prog", "--tsv", "spin", built.spool, NULL);
+
+  g_assert_cmpint (text->exit_code, ==, 0);
+  sp_test_assert_contains (text->out, "/* OTHER SPIN \\x1b]0;owned\\x07 \\x1b[31m red \xef\xbf\xbd after-nul */");
+  g_assert_null (strchr (text->out, '\x1b'));
+  g_assert_null (strchr (text->out, '\x07'));
+  g_assert_cmpint (tsv->exit_code, ==, 0);
+  sp_test_assert_contains (tsv->out, "\\x1b[31m red");
+  g_assert_null (strchr (tsv->out, '\x1b'));
 }
 
 /* A filter that leaves the function, or anything, without samples says
@@ -289,6 +317,7 @@ main (int argc,
   g_test_add_func ("/report/annotate-input/unknown-function", test_unknown_function);
   g_test_add_func ("/report/annotate-input/ambiguous", test_ambiguous);
   g_test_add_func ("/report/annotate-input/same-name-in-one-module", test_same_name_in_one_module);
+  g_test_add_func ("/report/annotate-input/control-characters", test_control_characters);
   g_test_add_func ("/report/annotate-input/no-samples-chosen", test_no_samples_chosen);
   g_test_add_func ("/report/annotate-input/missing-source", test_missing_source);
   g_test_add_func ("/report/annotate-input/options", test_options_of_annotate);
