@@ -152,10 +152,12 @@ find_source (SpAnnotation *annotation,
   return found;
 }
 
+/* The lines of the file found for path (*found: the file read). */
 static GStrv
 read_source (SpAnnotation *annotation,
              const char *path,
              const SpAnnotateOptions *options,
+             char **found_out,
              FILE *err)
 {
   g_autoptr (GPtrArray) tried = g_ptr_array_new_with_free_func (g_free);
@@ -176,7 +178,24 @@ read_source (SpAnnotation *annotation,
   lines = sp_source_file_read_lines (found, &error);
   if (lines == NULL)
     fprintf (err, "stackpulse-report: %s\n", error->message);
+  *found_out = g_steal_pointer (&found);
   return lines;
+}
+
+/* The file's heading: the file read, and the path it was built as when
+ * that is another (found under --source-dir, fetched). */
+static void
+print_file_heading (const char *dwarf_path,
+                    const char *found,
+                    FILE *out)
+{
+  g_autofree char *shown = printable (found != NULL ? found : dwarf_path);
+  g_autofree char *built = printable (dwarf_path);
+
+  if (found != NULL && !g_str_equal (found, dwarf_path))
+    fprintf (out, "\n%s  (built as %s)\n", shown, built);
+  else
+    fprintf (out, "\n%s\n", shown);
 }
 
 static void
@@ -188,7 +207,8 @@ print_source_file (SpAnnotation *annotation,
 {
   guint n_files;
   const SpAnnotationFile *file = &sp_annotation_get_files (annotation, &n_files)[index];
-  g_auto (GStrv) text = read_source (annotation, file->path, options, err);
+  g_autofree char *found = NULL;
+  g_auto (GStrv) text = read_source (annotation, file->path, options, &found, err);
   guint n_text = text != NULL ? g_strv_length (text) : 0;
   Hottest hottest = { G_MAXUINT, 0, 0 };
   guint first, last, next = 0;
@@ -197,7 +217,7 @@ print_source_file (SpAnnotation *annotation,
     hottest_consider (&hottest, file->lines[i].line, file->lines[i].self, file->lines[i].total);
   line_span (annotation, file, index == 0, n_text, &first, &last);
   if (!options->tsv)
-    fprintf (out, "\n%s\n", file->path);
+    print_file_heading (file->path, found, out);
   for (guint line = first; line <= last; line++)
     {
       const SpAnnotationLine *row = next < file->n_lines && file->lines[next].line == line ? &file->lines[next++] : NULL;

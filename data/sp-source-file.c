@@ -2,19 +2,43 @@
 /* sp-source-file.c: a DWARF source path, mapped and read. */
 #include "sp-source-file.h"
 
+#include <glib/gstdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "sp-file-private.h"
 
 /* Source files larger than this are not shown. */
 #define MAX_SOURCE_SIZE ((gsize) 64 << 20)
 
+/* What is at path when it is there but no regular file (which is not
+ * read, so as not to hang on a FIFO or read a device); NULL otherwise. */
+static const char *
+not_regular (const char *path)
+{
+  GStatBuf st;
+
+  if (g_stat (path, &st) != 0 || S_ISREG (st.st_mode))
+    return NULL;
+  if (S_ISDIR (st.st_mode))
+    return "a folder";
+  if (S_ISFIFO (st.st_mode))
+    return "a FIFO";
+  if (S_ISSOCK (st.st_mode))
+    return "a socket";
+  if (S_ISCHR (st.st_mode) || S_ISBLK (st.st_mode))
+    return "a device";
+  return "not a regular file";
+}
+
 static gboolean
 try_path (const char *path,
           GPtrArray *tried)
 {
+  const char *what = tried != NULL ? not_regular (path) : NULL;
+
   if (tried != NULL)
-    g_ptr_array_add (tried, g_strdup (path));
+    g_ptr_array_add (tried, what != NULL ? g_strdup_printf ("%s (%s, not read)", path, what) : g_strdup (path));
   return g_file_test (path, G_FILE_TEST_IS_REGULAR);
 }
 

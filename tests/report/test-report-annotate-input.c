@@ -15,6 +15,7 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "report-output.h"
 
@@ -257,7 +258,8 @@ test_no_samples_chosen (void)
 }
 
 /* The sources move: the message says where it looked, the rows stay;
- * --source-dir finds them, either way it is given. */
+ * --source-dir finds them, either way it is given, and the heading names
+ * the file read. A FIFO or a folder at a source's path is said to be one. */
 static void
 test_missing_source (void)
 {
@@ -267,12 +269,26 @@ test_missing_source (void)
   g_autoptr (SpChildResult) lost = NULL;
   g_autoptr (SpChildResult) by_dir = NULL;
   g_autoptr (SpChildResult) by_prefix = NULL;
+  g_autoptr (SpChildResult) odd = NULL;
+  g_autofree char *other_path = g_build_filename (built.src, "other.c", NULL);
+  g_autofree char *moved_prog = g_build_filename (moved, "prog.c", NULL);
+  g_autofree char *heading = g_strdup_printf ("%s  (built as %s)", moved_prog, dwarf_path);
+  g_autofree char *fifo = g_strdup_printf ("%s (a FIFO, not read)", dwarf_path);
+  g_autofree char *folder = g_strdup_printf ("%s (a folder, not read)", other_path);
 
   g_assert_cmpint (g_rename (built.src, moved), ==, 0);
   lost = annotate ("--module", "prog", "spin", built.spool, NULL);
   mapping = g_strdup_printf ("%s=%s", built.src, moved);
   by_dir = annotate ("--module", "prog", "--source-dir", moved, "spin", built.spool, NULL);
   by_prefix = annotate ("--module", "prog", "--source-dir", mapping, "spin", built.spool, NULL);
+  /* A FIFO where prog.c was, a folder where other.c was: said, not read. */
+  g_assert_cmpint (g_mkdir (built.src, 0755), ==, 0);
+  g_assert_cmpint (mkfifo (dwarf_path, 0600), ==, 0);
+  g_assert_cmpint (g_mkdir (other_path, 0755), ==, 0);
+  odd = annotate ("--module", "prog", "spin", built.spool, NULL);
+  g_assert_cmpint (g_unlink (dwarf_path), ==, 0);
+  g_assert_cmpint (g_rmdir (other_path), ==, 0);
+  g_assert_cmpint (g_rmdir (built.src), ==, 0);
   g_assert_cmpint (g_rename (moved, built.src), ==, 0);
 
   g_test_message ("annotate with the source moved:\n%s%s", lost->out, lost->err);
@@ -285,6 +301,12 @@ test_missing_source (void)
   g_assert_cmpint (by_dir->exit_code, ==, 0);
   g_assert_cmpstr (by_dir->err, ==, "");
   sp_test_assert_contains (by_dir->out, "/* PROG SPIN */");
+  /* The heading is the file read, and says what it was built as. */
+  sp_test_assert_contains (by_dir->out, heading);
+  g_test_message ("annotate with a FIFO and a folder for sources:\n%s", odd->err);
+  g_assert_cmpint (odd->exit_code, ==, 0);
+  sp_test_assert_contains (odd->err, fifo);
+  sp_test_assert_contains (odd->err, folder);
   g_assert_cmpint (by_prefix->exit_code, ==, 0);
   sp_test_assert_contains (by_prefix->out, "/* PROG SPIN */");
 }
