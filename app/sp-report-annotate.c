@@ -243,7 +243,9 @@ print_source_file (SpAnnotation *annotation,
     }
 }
 
-static void
+/* FALSE when there are no lines to show (as --asm fails when there are
+ * no instructions). */
+static gboolean
 print_source (SpAnnotation *annotation,
               const SpAnnotateOptions *options,
               FILE *out,
@@ -259,6 +261,7 @@ print_source (SpAnnotation *annotation,
     fprintf (out, "file\tline\tself\ttotal\tself_pct\ttotal_pct\ttext\n");
   for (guint i = 0; i < n_files; i++)
     print_source_file (annotation, i, options, out, err);
+  return n_files > 0;
 }
 
 /* ---- Instructions ----------------------------------------------------------- */
@@ -503,6 +506,5 @@ sp_report_annotate (SpProfile *profile,
     print_header (annotation, out);
   if (options->asm_view)
     return print_instructions (profile, annotation, options, out, err) ? 0 : 1;
-  print_source (annotation, options, out, err);
-  return 0;
+  return print_source (annotation, options, out, err) ? 0 : 1;
 }

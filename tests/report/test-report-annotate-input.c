@@ -33,7 +33,8 @@ static const char lib_source[] =
   "unsigned long lib_work (double seconds) { return spin (now () + seconds); }\n";
 
 /* A second static spin in prog itself, from another file; its hot line
- * holds a terminal's title sequence, a colour and a NUL byte. */
+ * holds a terminal's title sequence, a colour and a NUL byte, and it has
+ * a jump (never taken) into another function. */
 static const char other_source[] =
   "#include <time.h>\n"
   "static double now (void) { struct timespec t; clock_gettime (CLOCK_MONOTONIC, &t); return t.tv_sec + t.tv_nsec / 1e9; }\n"
@@ -41,7 +42,11 @@ static const char other_source[] =
   "{\n"
   "  unsigned long n = 0;\n"
   "  while (now () < until)\n"
-  "    n += n * 3 + 5; /* OTHER SPIN \x1b]0;owned\x07 \x1b[31m red \0 after-nul */\n"
+  "    {\n"
+  "      n += n * 3 + 5; /* OTHER SPIN \x1b]0;owned\x07 \x1b[31m red \0 after-nul */\n"
+  "      if (n == 12345) /* never: n is 5 (4^k - 1) / 3 */\n"
+  "        __asm__ volatile (\"jmp other_work\"); /* a jump out of the function */\n"
+  "    }\n"
   "  return n;\n"
   "}\n"
   "unsigned long other_work (double seconds) { return spin (now () + seconds); }\n";
@@ -215,6 +220,8 @@ test_same_name_in_one_module (void)
   g_assert_cmpuint (g_strv_length (blocks), ==, 3);
   sp_test_assert_contains (insns->out, "prog.c:");
   sp_test_assert_contains (insns->out, "other.c:");
+  /* A jump out of the function is named by the symbol it lands in. */
+  g_assert_true (g_regex_match_simple ("jmp +[0-9a-f]+ <other_work>", insns->out, 0, 0));
 }
 
 /* The source's control characters reach no terminal: escaped, in text

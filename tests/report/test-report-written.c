@@ -6,7 +6,9 @@
  * side (both, a or b) in its last column, and a change that rounds to
  * zero is printed "0.00", without a sign, in both outputs.
  * annotate: a kernel function (every function of profile-builder's text
- * is one) is refused as kernel code, in source and --asm alike. */
+ * is one) is refused as kernel code, in source and --asm alike; a
+ * program without debug info has no source lines (exit 1) but its
+ * instructions. */
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <string.h>
@@ -124,6 +126,33 @@ test_annotate_kernel (void)
   recording_builder_free (a);
 }
 
+/* A program without debug info: no source lines, and that is a failure
+ * (exit 1) as --asm's is when it has no instructions; --asm shows its
+ * instructions from the symbol table. */
+static void
+test_annotate_without_debug_info (void)
+{
+  const char *target = g_getenv ("SP_SYMBOLIZER_TARGET_NODEBUG");
+  g_autofree char *line = g_strdup_printf ("%s!main;%s!sp_target_leaf 5", target, target);
+  const char *lines[] = { line, NULL };
+  RecordingBuilder *b = build (lines);
+  g_autofree char *dir = g_path_get_dirname (recording_builder_get_path (b));
+  g_autoptr (SpChildResult) source = sp_test_report_run (dir, (const char *const[]) { "annotate", "sp_target_leaf",
+                                                                                       recording_builder_get_path (b),
+                                                                                       NULL });
+  g_autoptr (SpChildResult) insns = sp_test_report_run (dir, (const char *const[]) { "annotate", "--asm",
+                                                                                      "sp_target_leaf",
+                                                                                      recording_builder_get_path (b),
+                                                                                      NULL });
+
+  g_test_message ("annotate sp_target_leaf:\n%s%s", source->out, source->err);
+  g_assert_cmpint (source->exit_code, ==, 1);
+  sp_test_assert_contains (source->err, "sp_target_leaf has no source lines");
+  g_assert_cmpint (insns->exit_code, ==, 0);
+  sp_test_assert_contains (insns->out, "sp_target_leaf  [");
+  recording_builder_free (b);
+}
+
 int
 main (int argc,
       char **argv)
@@ -131,5 +160,6 @@ main (int argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/report/written/diff-sides", test_sides);
   g_test_add_func ("/report/written/annotate-kernel", test_annotate_kernel);
+  g_test_add_func ("/report/written/annotate-without-debug-info", test_annotate_without_debug_info);
   return g_test_run ();
 }
