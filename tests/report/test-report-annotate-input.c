@@ -19,14 +19,18 @@
 
 #include "report-output.h"
 
-/* Each spins for a while in its own spin (): two functions of one name. */
-static const char lib_source[] =
-  "#include <time.h>\n"
-  "static double now (void) { struct timespec t; clock_gettime (CLOCK_MONOTONIC, &t); return t.tv_sec + t.tv_nsec / 1e9; }\n"
-  "__attribute__ ((noinline)) static unsigned long spin (double until)\n"
-  "{\n"
-  "  unsigned long n = 0;\n"
+/* Each file spins for a while in its own spin (): three functions of one
+ * name. Their start, up to the loop's body: */
+#define SPIN_START \
+  "#include <time.h>\n" \
+  "static double now (void) { struct timespec t; clock_gettime (CLOCK_MONOTONIC, &t); return t.tv_sec + t.tv_nsec / 1e9; }\n" \
+  "__attribute__ ((noinline)) static unsigned long spin (double until)\n" \
+  "{\n" \
+  "  unsigned long n = 0;\n" \
   "  while (now () < until)\n"
+
+static const char lib_source[] =
+  SPIN_START
   "    n += n * 7 + 1; /* LIB SPIN */\n"
   "  return n;\n"
   "}\n"
@@ -36,12 +40,7 @@ static const char lib_source[] =
  * holds a terminal's title sequence, a colour and a NUL byte, and it has
  * a jump (never taken) into another function. */
 static const char other_source[] =
-  "#include <time.h>\n"
-  "static double now (void) { struct timespec t; clock_gettime (CLOCK_MONOTONIC, &t); return t.tv_sec + t.tv_nsec / 1e9; }\n"
-  "__attribute__ ((noinline)) static unsigned long spin (double until)\n"
-  "{\n"
-  "  unsigned long n = 0;\n"
-  "  while (now () < until)\n"
+  SPIN_START
   "    {\n"
   "      n += n * 3 + 5; /* OTHER SPIN \x1b]0;owned\x07 \x1b[31m red \0 after-nul */\n"
   "      if (n == 12345) /* never: n is 5 (4^k - 1) / 3 */\n"
@@ -52,14 +51,9 @@ static const char other_source[] =
   "unsigned long other_work (double seconds) { return spin (now () + seconds); }\n";
 
 static const char prog_source[] =
-  "#include <time.h>\n"
   "unsigned long lib_work (double seconds);\n"
   "unsigned long other_work (double seconds);\n"
-  "static double now (void) { struct timespec t; clock_gettime (CLOCK_MONOTONIC, &t); return t.tv_sec + t.tv_nsec / 1e9; }\n"
-  "__attribute__ ((noinline)) static unsigned long spin (double until)\n"
-  "{\n"
-  "  unsigned long n = 0;\n"
-  "  while (now () < until)\n"
+  SPIN_START
   "    n += n * 5 + 3; /* PROG SPIN */\n"
   "  return n;\n"
   "}\n"
