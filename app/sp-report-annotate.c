@@ -75,6 +75,33 @@ hottest_consider (Hottest *h,
     *h = (Hottest) { index, self_cost, total_cost };
 }
 
+/* text with its control characters (but tab) escaped, "\x1b", and bytes
+ * that are no UTF-8 as "\xNN": a source file (perhaps from a remote
+ * debuginfod server) must not send a terminal its escape sequences. */
+static char *
+printable (const char *text)
+{
+  GString *out = g_string_sized_new (strlen (text));
+  const char *p = text;
+
+  while (*p != '\0')
+    {
+      gunichar c = g_utf8_get_char_validated (p, -1);
+
+      if (c == (gunichar) -1 || c == (gunichar) -2)
+        {
+          g_string_append_printf (out, "\\x%02x", (guchar) *p++);
+          continue;
+        }
+      if (c != '\t' && g_unichar_iscntrl (c))
+        g_string_append_printf (out, c < 0x80 ? "\\x%02x" : "\\u%04x", c);
+      else
+        g_string_append_len (out, p, g_utf8_next_char (p) - p);
+      p = g_utf8_next_char (p);
+    }
+  return g_string_free (out, FALSE);
+}
+
 /* ---- Source ------------------------------------------------------------- */
 
 /* The line rows' first and last line, with a little context. */
@@ -125,10 +152,12 @@ find_source (SpAnnotation *annotation,
   return found;
 }
 
+/* The lines of the file found for path (*found: the file read). */
 static GStrv
 read_source (SpAnnotation *annotation,
              const char *path,
              const SpAnnotateOptions *options,
+             char **found_out,
              FILE *err)
 {
   g_autoptr (GPtrArray) tried = g_ptr_array_new_with_free_func (g_free);
@@ -149,7 +178,24 @@ read_source (SpAnnotation *annotation,
   lines = sp_source_file_read_lines (found, &error);
   if (lines == NULL)
     fprintf (err, "stackpulse-report: %s\n", error->message);
+  *found_out = g_steal_pointer (&found);
   return lines;
+}
+
+/* The file's heading: the file read, and the path it was built as when
+ * that is another (found under --source-dir, fetched). */
+static void
+print_file_heading (const char *dwarf_path,
+                    const char *found,
+                    FILE *out)
+{
+  g_autofree char *shown = printable (found != NULL ? found : dwarf_path);
+  g_autofree char *built = printable (dwarf_path);
+
+  if (found != NULL && !g_str_equal (found, dwarf_path))
+    fprintf (out, "\n%s  (built as %s)\n", shown, built);
+  else
+    fprintf (out, "\n%s\n", shown);
 }
 
 static void
@@ -161,7 +207,8 @@ print_source_file (SpAnnotation *annotation,
 {
   guint n_files;
   const SpAnnotationFile *file = &sp_annotation_get_files (annotation, &n_files)[index];
-  g_auto (GStrv) text = read_source (annotation, file->path, options, err);
+  g_autofree char *found = NULL;
+  g_auto (GStrv) text = read_source (annotation, file->path, options, &found, err);
   guint n_text = text != NULL ? g_strv_length (text) : 0;
   Hottest hottest = { G_MAXUINT, 0, 0 };
   guint first, last, next = 0;
@@ -170,11 +217,11 @@ print_source_file (SpAnnotation *annotation,
     hottest_consider (&hottest, file->lines[i].line, file->lines[i].self, file->lines[i].total);
   line_span (annotation, file, index == 0, n_text, &first, &last);
   if (!options->tsv)
-    fprintf (out, "\n%s\n", file->path);
+    print_file_heading (file->path, found, out);
   for (guint line = first; line <= last; line++)
     {
       const SpAnnotationLine *row = next < file->n_lines && file->lines[next].line == line ? &file->lines[next++] : NULL;
-      const char *line_text = line <= n_text ? text[line - 1] : "";
+      g_autofree char *line_text = printable (line <= n_text ? text[line - 1] : "");
 
       /* Without the text, only the lines with a cost. */
       if (row == NULL && text == NULL)
@@ -196,7 +243,9 @@ print_source_file (SpAnnotation *annotation,
     }
 }
 
-static void
+/* FALSE when there are no lines to show (as --asm fails when there are
+ * no instructions). */
+static gboolean
 print_source (SpAnnotation *annotation,
               const SpAnnotateOptions *options,
               FILE *out,
@@ -212,6 +261,7 @@ print_source (SpAnnotation *annotation,
     fprintf (out, "file\tline\tself\ttotal\tself_pct\ttotal_pct\ttext\n");
   for (guint i = 0; i < n_files; i++)
     print_source_file (annotation, i, options, out, err);
+  return n_files > 0;
 }
 
 /* ---- Instructions ----------------------------------------------------------- */
@@ -291,13 +341,21 @@ print_instructions (SpProfile *profile,
   guint n_places;
   const SpAnnotationPlace *places = sp_annotation_get_places (annotation, &n_places);
   gboolean ok = TRUE;
+  guint n_files = 0;
 
   if (options->tsv)
     fprintf (out, "address\tself\ttotal\tself_pct\ttotal_pct\tline\tfile\tinstruction\n");
   for (guint i = 0; i < n_places; i++)
     if (places[i].module[0] == '/')
-      ok &= print_place (profile, annotation, i, options->tsv, out, err);
-  return ok;
+      {
+        ok &= print_place (profile, annotation, i, options->tsv, out, err);
+        n_files++;
+      }
+  /* JIT code, anonymous memory: no file holds its bytes. */
+  if (n_files == 0)
+    fprintf (err, "stackpulse-report: %s is in no file to disassemble (JIT code or anonymous memory)\n",
+             sp_annotation_get_function (annotation));
+  return ok && n_files > 0;
 }
 
 /* ---- The function ------------------------------------------------------------ */
@@ -317,6 +375,22 @@ print_symbol_problems (SpProfile *profile,
       if (problem->kind != SP_SYMBOL_PROBLEM_NO_DEBUG_INFO)
         fprintf (err, "stackpulse-report: note: %s\n", problem->message);
     }
+}
+
+/* Kernel code has no file here to read lines or instructions from: say
+ * so, rather than blame missing debug info. */
+static gboolean
+check_not_kernel (SpProfile *profile,
+                  GArray *ids,
+                  FILE *err)
+{
+  for (guint i = 0; i < ids->len; i++)
+    if (sp_profile_get_function (profile, g_array_index (ids, guint32, i))->kind != SP_FUNCTION_KERNEL)
+      return TRUE;
+  fprintf (err, "stackpulse-report: %s is kernel code: annotate shows the source lines and instructions of "
+           "programs and libraries only (top and tree show its share)\n",
+           sp_profile_get_function (profile, g_array_index (ids, guint32, 0))->name);
+  return FALSE;
 }
 
 /* Several names for a substring: the user must say which. */
@@ -385,7 +459,20 @@ sp_report_annotate (SpProfile *profile,
   g_autoptr (GArray) ids = NULL;
   g_autoptr (SpAnnotation) annotation = NULL;
 
-  /* Functions get their ids as the stacks' frames are resolved. */
+  /* An empty name would be in every name. */
+  if (options->function[0] == '\0')
+    {
+      fprintf (err, "stackpulse-report: annotate needs a function name (the one given is empty)\n");
+      return 2;
+    }
+  /* Functions get their ids as the stacks' frames are resolved: with no
+   * sample counted, no function would be found, which is not the news. */
+  if (counts->total == 0)
+    {
+      fprintf (err, "stackpulse-report: no samples in what is chosen (the threads, time range or metric "
+               "leave none)\n");
+      return 1;
+    }
   g_array_unref (sp_function_list_new (profile, NULL, counts));
   ids = sp_annotation_find_functions (profile, options->function, options->module);
   if (ids->len == 0)
@@ -398,6 +485,8 @@ sp_report_annotate (SpProfile *profile,
     }
   if (!check_one_name (profile, ids, options->function, err))
     return 2;
+  if (!check_not_kernel (profile, ids, err))
+    return 1;
   annotation = sp_annotation_new (profile, filter, counts, (const guint32 *) ids->data, ids->len);
   if (sp_annotation_get_n_modules (annotation) > 1)
     {
@@ -406,12 +495,16 @@ sp_report_annotate (SpProfile *profile,
       print_places (annotation, FALSE, err);
       return 2;
     }
+  /* Nothing to show: no rows, and no word about debug info. */
   if (sp_annotation_get_total (annotation) == 0)
-    fprintf (err, "stackpulse-report: %s has no samples in what is chosen\n", sp_annotation_get_function (annotation));
+    {
+      fprintf (err, "stackpulse-report: %s has no samples in what is chosen\n",
+               sp_annotation_get_function (annotation));
+      return 1;
+    }
   if (!options->tsv)
     print_header (annotation, out);
   if (options->asm_view)
     return print_instructions (profile, annotation, options, out, err) ? 0 : 1;
-  print_source (annotation, options, out, err);
-  return 0;
+  return print_source (annotation, options, out, err) ? 0 : 1;
 }

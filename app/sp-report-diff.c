@@ -3,20 +3,45 @@
  * (the comparison itself is data/sp-diff.c). */
 #include "sp-report.h"
 
+#include <string.h>
+
 #include "sp-diff.h"
+
+/* The change with its sign, but a change that rounds to zero as "0.00"
+ * (not "+0.00" or "-0.00", which would say there was one). */
+static char *
+change_text (double delta,
+             int decimals)
+{
+  char *text = g_strdup_printf ("%+.*f", decimals, delta);
+
+  if (strspn (text + 1, "0.") == strlen (text + 1))
+    memmove (text, text + 1, strlen (text));
+  return text;
+}
+
+/* Which recordings have the function: both, or only a or b. */
+static const char *
+side_of (const SpDiffRow *row)
+{
+  if (row->function_a == SP_DIFF_NONE)
+    return "b";
+  return row->function_b == SP_DIFF_NONE ? "a" : "both";
+}
 
 static void
 print_tsv (const SpDiff *diff,
            guint limit,
            FILE *out)
 {
-  fputs ("function\tmodule\tself_a\tself_b\ttotal_a\ttotal_b\tdelta\n", out);
+  fputs ("function\tmodule\tself_a\tself_b\ttotal_a\ttotal_b\tdelta\tside\n", out);
   for (guint i = 0; i < diff->rows->len && (limit == 0 || i < limit); i++)
     {
       const SpDiffRow *row = &g_array_index (diff->rows, SpDiffRow, i);
+      g_autofree char *change = change_text (row->delta, 4);
 
-      fprintf (out, "%s\t%s\t%.4f\t%.4f\t%.4f\t%.4f\t%+.4f\n", row->name, row->module, row->self_value_a,
-               row->self_value_b, row->total_value_a, row->total_value_b, row->delta);
+      fprintf (out, "%s\t%s\t%.4f\t%.4f\t%.4f\t%.4f\t%s\t%s\n", row->name, row->module, row->self_value_a,
+               row->self_value_b, row->total_value_a, row->total_value_b, change, side_of (row));
     }
 }
 
@@ -48,10 +73,11 @@ print_text (const SpDiff *diff,
     {
       const SpDiffRow *row = &g_array_index (diff->rows, SpDiffRow, i);
       gboolean in_a = row->function_a != SP_DIFF_NONE, in_b = row->function_b != SP_DIFF_NONE;
+      g_autofree char *change = change_text (row->delta, 2);
 
       print_value (out, row->self_value_a, in_a);
       print_value (out, row->self_value_b, in_b);
-      fprintf (out, " %+9.2f", row->delta);
+      fprintf (out, " %9s", change);
       print_value (out, row->total_value_a, in_a);
       print_value (out, row->total_value_b, in_b);
       fprintf (out, "  %s%s%s%s%s\n", row->name, row->module[0] != '\0' ? "  " : "", row->module,

@@ -359,6 +359,27 @@ add_function_transforms (SpProfile *profile,
     }
 }
 
+/* A --tid or --pid that names no thread of the recording leaves nothing
+ * of it: say so, rather than print an empty table. */
+static void
+warn_unknown_ids (const SpSpoolReader *reader,
+                  const gint64 *ids,
+                  gboolean are_tids)
+{
+  const SpThread *threads = sp_spool_reader_get_threads (reader);
+
+  for (; ids != NULL && *ids != 0; ids++)
+    {
+      gboolean found = FALSE;
+
+      for (guint32 t = 0; t < sp_spool_reader_get_n_threads (reader) && !found; t++)
+        found = *ids == (are_tids ? (gint64) threads[t].tid : (gint64) threads[t].pid);
+      if (!found)
+        fprintf (stderr, "stackpulse-report: warning: --%s %" G_GINT64_FORMAT " names no %s of the recording\n",
+                 are_tids ? "tid" : "pid", *ids, are_tids ? "thread" : "process");
+    }
+}
+
 /* Threads and time from the options; transforms in a fixed order. */
 static SpFilter *
 make_filter (SpProfile *profile,
@@ -376,6 +397,8 @@ make_filter (SpProfile *profile,
     if ((o->tids != NULL && !in_list (o->tids, (gint64) threads[t].tid))
         || (o->pids != NULL && !in_list (o->pids, threads[t].pid)))
       sp_filter_hide_thread (filter, t);
+  warn_unknown_ids (reader, o->tids, TRUE);
+  warn_unknown_ids (reader, o->pids, FALSE);
   if ((o->from_s > 0 || o->to_s > 0) && time_origin (profile, &first))
     {
       sp_filter_set_time_range (filter, first + (guint64) (o->from_s * 1e9),
@@ -397,12 +420,13 @@ make_filter (SpProfile *profile,
 
 /* A recording still going on, or cut short: what follows is partial. */
 static void
-warn_recording_state (SpProfile *profile)
+warn_recording_state (SpProfile *profile,
+                      const char *which)
 {
   g_autofree char *state = sp_report_recording_state (profile);
 
   if (state != NULL)
-    fprintf (stderr, "stackpulse-report: warning: the recording is %s\n", state);
+    fprintf (stderr, "stackpulse-report: warning: %sthe recording is %s\n", which, state);
 }
 
 /* Off-CPU time recorded without the rights to sample the kernel: the
@@ -512,15 +536,18 @@ check_command_options (const char *command,
 }
 
 /* The recording at path, said what is wrong with, and its filter from
- * the options; NULL (said why) when it cannot be reported on. */
+ * the options; NULL (said why) when it cannot be reported on. side: "A"
+ * or "B" of a diff, whose warnings then say which file they are about. */
 static SpProfile *
 open_recording (const char *command,
                 const char *path,
+                const char *side,
                 const Options *o,
                 SpFilter **filter_out)
 {
   g_autoptr (GError) error = NULL;
   g_autoptr (SpProfile) profile = sp_profile_open (path, &error);
+  g_autofree char *which = side != NULL ? g_strdup_printf ("%s (%s): ", side, path) : g_strdup ("");
   gboolean ok = TRUE;
 
   if (profile == NULL)
@@ -529,16 +556,16 @@ open_recording (const char *command,
       return NULL;
     }
   if (sp_profile_get_damage (profile) != NULL)
-    fprintf (stderr, "stackpulse-report: warning: %s; showing every record before it\n",
+    fprintf (stderr, "stackpulse-report: warning: %s%s; showing every record before it\n", which,
              sp_profile_get_damage (profile));
   /* The summary says it on its own; other outputs are often piped. */
   if (!g_str_equal (command, "summary"))
-    warn_recording_state (profile);
+    warn_recording_state (profile, which);
   if (sp_profile_get_meta_problem (profile) != NULL)
-    fprintf (stderr, "stackpulse-report: warning: %s\n", sp_profile_get_meta_problem (profile));
+    fprintf (stderr, "stackpulse-report: warning: %s%s\n", which, sp_profile_get_meta_problem (profile));
   /* One sentence that says what is used of it. */
   if (sp_profile_get_off_cpu_problem (profile) != NULL)
-    fprintf (stderr, "stackpulse-report: warning: %s\n", sp_profile_get_off_cpu_problem (profile));
+    fprintf (stderr, "stackpulse-report: warning: %s%s\n", which, sp_profile_get_off_cpu_problem (profile));
   if (!check_off_cpu (profile, command, o))
     return NULL;
   sp_profile_set_inline_frames (profile, !o->no_inline);
@@ -563,8 +590,8 @@ run_diff (const char *path_a,
 {
   g_autoptr (SpFilter) filter_a = NULL;
   g_autoptr (SpFilter) filter_b = NULL;
-  g_autoptr (SpProfile) a = open_recording ("diff", path_a, o, &filter_a);
-  g_autoptr (SpProfile) b = a != NULL ? open_recording ("diff", path_b, o, &filter_b) : NULL;
+  g_autoptr (SpProfile) a = open_recording ("diff", path_a, "A", o, &filter_a);
+  g_autoptr (SpProfile) b = a != NULL ? open_recording ("diff", path_b, "B", o, &filter_b) : NULL;
   SpReportDiffOptions options = { o->normalize, o->tsv, (guint) MAX (o->limit, 0) };
   GStatBuf stat_a, stat_b;
 
@@ -606,7 +633,7 @@ run (const char *command,
      const Options *o)
 {
   g_autoptr (SpFilter) filter = NULL;
-  g_autoptr (SpProfile) profile = open_recording (command, path, o, &filter);
+  g_autoptr (SpProfile) profile = open_recording (command, path, NULL, o, &filter);
   SpReportOptions report = { o->min_percent, (guint) MAX (o->limit, 0), o->bottom_up };
   SpExportFormat format;
 
@@ -675,8 +702,8 @@ refuse_arguments (int argc,
   if (argc > 2 && command == NULL)
     fprintf (stderr, "stackpulse-report: unknown command \"%s\"\n\n", argv[1]);
   else if (argc > 2)
-    fprintf (stderr, "stackpulse-report: %s takes %s%s, not %d arguments\n\n", argv[1],
-             command->takes_function ? "a function and " : "", command->n_files == 2 ? "two files" : "one file",
+    fprintf (stderr, "stackpulse-report: %s takes %s%s (%d given)\n\n", argv[1],
+             command->takes_function ? "a function and " : "", command->n_files == 2 ? "two files" : "a file",
              argc - 2);
   fputs (usage_line, stderr);
   fputs (usage_text, stderr);

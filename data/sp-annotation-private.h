@@ -23,7 +23,8 @@ void _sp_annotation_set_decl_file (SpAnnotation *self,
 guint _sp_annotation_intern_place (SpAnnotation *self,
                                    const char *module,
                                    guint64 inode,
-                                   const char *function);
+                                   const char *function,
+                                   guint64 start);
 guint _sp_annotation_intern_file (SpAnnotation *self,
                                   const char *path);
 guint _sp_annotation_intern_line (SpAnnotation *self,

@@ -18,7 +18,7 @@
  * inlining); more are rare enough to leave out. */
 #define MAX_LEVELS 4
 
-/* What one frame (as leaf or caller, for a pid when it depends on it)
+/* What one frame (exact or as a caller, for a pid when it depends on it)
  * gives the annotation. */
 typedef struct {
   guint address;              /* its address row */
@@ -30,7 +30,7 @@ typedef struct {
 typedef struct {
   guint32 frame;
   gint32  pid;
-  guint32 leaf;
+  guint32 exact;   /* the leaf, or a user frame under a kernel one */
 } FrameKey;
 
 typedef struct {
@@ -53,7 +53,7 @@ frame_key_hash (gconstpointer key)
 {
   const FrameKey *k = key;
 
-  return k->frame * 2654435761u ^ (guint) k->pid ^ k->leaf;
+  return k->frame * 2654435761u ^ (guint) k->pid ^ k->exact;
 }
 
 static gboolean
@@ -82,12 +82,16 @@ lookup_image (Walk *walk,
   if (g_hash_table_lookup_extended (walk->images, module->path, NULL, (gpointer *) &image))
     return image;
   image = sp_elf_image_open (module->path, module->inode, NULL);
+  /* The function bounds the disassembly takes (a stripped file's are in
+   * its debug file): a place is one of them. */
+  if (image != NULL)
+    sp_elf_image_use_symbolizer_debug_file (image, walk->symbolizer, module);
   g_hash_table_insert (walk->images, g_strdup (module->path), image);
   return image;
 }
 
-/* A user frame of a file: its address (a return address less one: the
- * call) and inline chain with lines; FALSE for any other frame. */
+/* A user frame of a file: its address (exact, or a return address less
+ * one: the call) and inline chain with lines; FALSE for any other frame. */
 static gboolean
 resolve_user_frame (Walk *walk,
                     const FrameKey *key,
@@ -105,7 +109,7 @@ resolve_user_frame (Walk *walk,
   *module = &sp_spool_reader_get_modules (walk->reader)[module_id];
   if ((*module)->is_kernel || (*module)->path[0] != '/')
     return FALSE;
-  *address = key->leaf || rel_ip == 0 ? rel_ip : rel_ip - 1;
+  *address = key->exact || rel_ip == 0 ? rel_ip : rel_ip - 1;
   *n_symbols = sp_symbolizer_resolve (walk->symbolizer, *module, *address, FALSE, symbols, MAX_DEPTH);
   return TRUE;
 }
@@ -162,25 +166,30 @@ make_hit (Walk *walk,
   const SpModule *module = NULL;
   guint n_symbols = 0;
   SpElfImage *image;
+  SpElfSymbol symbol = { 0 };
 
   row.file = SP_ANNOTATION_NONE;
-  row.call_site = !key->leaf;
+  row.call_site = !key->exact;
   if (resolve_user_frame (walk, key, pid, &module, &row.address, symbols, &n_symbols))
     {
       image = lookup_image (walk, module);
       if (image == NULL || !sp_elf_image_offset_to_vaddr (image, row.address, &row.vaddr))
         row.vaddr = 0;
+      else if (!sp_elf_image_symbol_at (image, row.vaddr, &symbol))
+        symbol.start = 0;
     }
   else
     {
       const SpFrame *frame = &sp_spool_reader_get_frames (walk->reader)[key->frame];
 
-      row.address = key->leaf || frame->abs_ip == 0 ? frame->abs_ip : frame->abs_ip - 1;
+      row.address = key->exact || frame->abs_ip == 0 ? frame->abs_ip : frame->abs_ip - 1;
     }
-  /* The real function: the outermost of the chain. */
+  /* The real function: the outermost of the chain, in the symbol that
+   * holds the address (another of the same name is another place). */
   hit->place = _sp_annotation_intern_place (walk->annotation, module != NULL ? module->path : "",
                                             module != NULL ? module->inode : 0,
-                                            sp_profile_get_function (walk->profile, ids[n_ids - 1])->name);
+                                            sp_profile_get_function (walk->profile, ids[n_ids - 1])->name,
+                                            symbol.start);
   row.place = hit->place;
   add_levels (walk, hit, module, ids, n_ids, symbols, n_symbols, &row);
   hit->address = _sp_annotation_intern_address (walk->annotation, &row);
@@ -193,12 +202,12 @@ static FrameHit *
 frame_hit (Walk *walk,
            guint32 frame_id,
            gint32 pid,
-           gboolean leaf)
+           gboolean exact)
 {
-  FrameKey key = { frame_id, 0, leaf };
+  FrameKey key = { frame_id, 0, exact };
   FrameHit *hit;
   const guint32 *ids;
-  guint n_ids = sp_profile_get_frame_functions (walk->profile, frame_id, pid, leaf, &ids);
+  guint n_ids = sp_profile_get_frame_functions (walk->profile, frame_id, pid, exact, &ids);
   gboolean found = FALSE;
 
   for (guint k = 0; k < n_ids && !found; k++)
@@ -225,21 +234,21 @@ collect_hits (Walk *walk,
 {
   SpStackIter iter;
   guint32 frame_id;
-  gboolean leaf = TRUE;
+  guint32 inner = SP_SPOOL_NO_ID;
 
   g_array_set_size (walk->stack_hits, 0);
   *leaf_frame_hit = FALSE;
   sp_stack_iter_init (&iter, walk->reader, stack->stack);
   while (sp_stack_iter_next (&iter, &frame_id))
     {
-      FrameHit *hit = frame_hit (walk, frame_id, stack->pid, leaf);
+      FrameHit *hit = frame_hit (walk, frame_id, stack->pid, sp_profile_frame_is_exact (walk->profile, inner, frame_id));
 
       if (hit != NULL)
         {
-          *leaf_frame_hit |= leaf;
+          *leaf_frame_hit |= inner == SP_SPOOL_NO_ID;
           g_array_append_val (walk->stack_hits, hit);
         }
-      leaf = FALSE;
+      inner = frame_id;
     }
 }
 

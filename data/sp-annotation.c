@@ -33,7 +33,7 @@ struct _SpAnnotation
   GArray         *file_lines;  /* SpAnnotationLine, by file then line: files[i].lines point in */
 
   /* Building only: row lookups. */
-  GHashTable     *place_index; /* "module\x1ffunction" -> index + 1 */
+  GHashTable     *place_index; /* "module\x1ffunction\x1fstart" -> index + 1 */
   GHashTable     *file_index;  /* path -> index + 1 */
   GHashTable     *line_index;  /* (file << 32 | line) -> index + 1 */
   GHashTable     *address_index; /* (place << 48 ^ address) key struct -> index + 1 */
@@ -133,9 +133,10 @@ guint
 _sp_annotation_intern_place (SpAnnotation *self,
                              const char *module,
                              guint64 inode,
-                             const char *function)
+                             const char *function,
+                             guint64 start)
 {
-  char *key = g_strconcat (module, "\x1f", function, NULL);
+  char *key = g_strdup_printf ("%s\x1f%s\x1f%" G_GINT64_MODIFIER "x", module, function, start);
   gpointer found = g_hash_table_lookup (self->place_index, key);
   SpAnnotationPlace place = { 0 };
 
@@ -147,6 +148,7 @@ _sp_annotation_intern_place (SpAnnotation *self,
   place.module = g_string_chunk_insert_const (self->strings, module);
   place.inode = inode;
   place.function = g_string_chunk_insert_const (self->strings, function);
+  place.start = start;
   g_array_append_val (self->places, place);
   g_hash_table_insert (self->place_index, key, GUINT_TO_POINTER (self->places->len));
   return self->places->len - 1;
@@ -278,7 +280,9 @@ compare_places (gconstpointer a,
 
   if (pa->total != pb->total)
     return pa->total > pb->total ? -1 : 1;
-  return g_strcmp0 (pa->function, pb->function);
+  if (!g_str_equal (pa->function, pb->function))
+    return g_strcmp0 (pa->function, pb->function);
+  return pa->start < pb->start ? -1 : pa->start > pb->start;
 }
 
 static int

@@ -33,6 +33,9 @@ typedef struct {
   const char *module;      /* the module's path */
   guint64     inode;       /* as recorded (0: unknown) */
   const char *function;    /* the real (outermost) function there */
+  guint64     start;       /* its ELF symbol's address, 0 when unknown: functions
+                            * of one name in one module (static ones of two
+                            * files, a generic's instances) are a place each */
   guint64     self;
   guint64     total;
 } SpAnnotationPlace;
@@ -67,7 +70,7 @@ typedef struct {
 
 typedef struct _SpAnnotation SpAnnotation;
 
-/* The function ids a name stands for (exactly, else as a substring, like
+/* The function ids a name stands for (in the best tier that matches:
  * sp_profile_find_functions), only those of module (a path or a file
  * name) when it is not NULL. Functions get ids as frames are resolved:
  * resolve them first (sp_function_list_new). */

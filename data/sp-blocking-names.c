@@ -19,7 +19,7 @@ name_of_stack (SpProfile *profile,
   const SpSpoolReader *reader = sp_profile_get_reader (profile);
   const SpFunction *waiting = NULL;
   const char *kernel = NULL;
-  gboolean is_leaf = TRUE;
+  guint32 inner = SP_SPOOL_NO_ID;
   SpStackIter iter;
   guint32 frame;
 
@@ -27,9 +27,10 @@ name_of_stack (SpProfile *profile,
   while (sp_stack_iter_next (&iter, &frame))
     {
       const guint32 *ids;
-      guint n = sp_profile_get_frame_functions (profile, frame, pid, is_leaf, &ids);
+      guint n = sp_profile_get_frame_functions (profile, frame, pid, sp_profile_frame_is_exact (profile, inner, frame),
+                                                &ids);
 
-      is_leaf = FALSE;
+      inner = frame;
       for (guint i = 0; i < n; i++)
         {
           const SpFunction *function = sp_profile_get_function (profile, ids[i]);

@@ -21,7 +21,7 @@ typedef struct {
   GArray            *nodes;      /* SpCallTreeNode (self and total unused in a skeleton) */
   SpInternTable      children;   /* (parent << 32 | function): key i is node i + 1 */
   guint32           *memo;       /* stack node as a caller -> tree node */
-  guint32           *leaf_memo;  /* stack node as a leaf -> tree node */
+  guint32           *leaf_memo;  /* stack node exact (a leaf) -> tree node */
   guint8            *pid_free;   /* stack node chain: 0 unknown, 1 depends on pid, 2 does not */
   gsize              n_memo;     /* stack nodes the arrays cover */
 } Builder;
@@ -108,10 +108,10 @@ descend_frame (Builder *b,
                guint32 node,
                guint32 frame_id,
                gint32 pid,
-               gboolean is_leaf)
+               gboolean is_exact)
 {
   const guint32 *functions;
-  guint n = sp_profile_get_frame_functions (b->profile, frame_id, pid, is_leaf, &functions);
+  guint n = sp_profile_get_frame_functions (b->profile, frame_id, pid, is_exact, &functions);
   guint32 copy[64];
 
   n = MIN (n, G_N_ELEMENTS (copy));
@@ -119,7 +119,22 @@ descend_frame (Builder *b,
   return descend (b, node, copy, n, TRUE);
 }
 
-/* The tree node of stack node `node` as a caller, memoized. */
+static guint32 exact_node (Builder *b,
+                           guint32 node,
+                           gint32 pid);
+
+/* Whether the frame of stack node prefix, the caller of inner's, is
+ * exact (a user frame under a kernel one: sp_profile_frame_is_exact). */
+static gboolean
+prefix_is_exact (Builder *b,
+                 guint32 inner,
+                 guint32 prefix)
+{
+  return sp_profile_frame_is_exact (b->profile, b->stack_nodes[inner].frame_id, b->stack_nodes[prefix].frame_id);
+}
+
+/* The tree node of stack node `node` as a caller (its address a return
+ * address), memoized. A caller under it that is exact is a leaf's node. */
 static guint32
 caller_node (Builder *b,
              guint32 node,
@@ -135,12 +150,19 @@ caller_node (Builder *b,
   pending = g_array_new (FALSE, FALSE, sizeof (guint32));
   for (guint32 n = node; n != SP_SPOOL_NO_ID; n = b->stack_nodes[n].prefix)
     {
+      guint32 prefix = b->stack_nodes[n].prefix;
+
       if (b->memo[n] != UNSET)
         {
           tree = b->memo[n];
           break;
         }
       g_array_append_val (pending, n);
+      if (prefix != SP_SPOOL_NO_ID && prefix_is_exact (b, n, prefix))
+        {
+          tree = exact_node (b, prefix, pid);
+          break;
+        }
     }
   for (guint i = pending->len; i-- > 0;)
     {
@@ -150,6 +172,28 @@ caller_node (Builder *b,
       b->memo[n] = tree;
     }
   return tree;
+}
+
+/* The tree node of stack node `node` with its address exact (as a leaf,
+ * or a user frame under a kernel one), memoized. */
+static guint32
+exact_node (Builder *b,
+            guint32 node,
+            gint32 pid)
+{
+  guint32 prefix = b->stack_nodes[node].prefix;
+  guint32 outside;
+
+  if (b->leaf_memo[node] != UNSET)
+    return b->leaf_memo[node];
+  if (prefix == SP_SPOOL_NO_ID)
+    outside = 0;
+  else if (prefix_is_exact (b, node, prefix))
+    outside = exact_node (b, prefix, pid);
+  else
+    outside = caller_node (b, prefix, pid);
+  b->leaf_memo[node] = descend_frame (b, outside, b->stack_nodes[node].frame_id, pid, TRUE);
+  return b->leaf_memo[node];
 }
 
 typedef struct {
@@ -238,9 +282,6 @@ stack_node_in (Builder *b,
                const SpStackCount *stack,
                GArray *path)
 {
-  const SpStackNode *leaf;
-  guint32 node;
-
   /* The synthetic stacks of time metrics have no stack node. */
   if (stack->stack >= b->n_memo || !chain_is_pid_free (b, stack->stack))
     {
@@ -248,13 +289,7 @@ stack_node_in (Builder *b,
       sp_stack_path (b->profile, stack->stack, stack->pid, path);
       return descend (b, 0, (const guint32 *) path->data, path->len, FALSE);
     }
-  leaf = &b->stack_nodes[stack->stack];
-  if (b->leaf_memo[stack->stack] == UNSET)
-    {
-      node = caller_node (b, leaf->prefix, stack->pid);
-      b->leaf_memo[stack->stack] = descend_frame (b, node, leaf->frame_id, stack->pid, TRUE);
-    }
-  return b->leaf_memo[stack->stack];
+  return exact_node (b, stack->stack, stack->pid);
 }
 
 /* Weighs the skeleton with counts, then copies out the nodes with samples

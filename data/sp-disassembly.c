@@ -137,21 +137,29 @@ set_target (SpDisassembly *self,
 }
 
 /* objdump's way: operands without a space after commas, and a direct
- * branch's target as "1040 <memcpy@plt>" or "12f0 <hot_loop+0x30>". */
+ * branch's target as "1040 <memcpy@plt>" or "12f0 <hot_loop+0x30>"; a
+ * target in another function is named by the symbol that holds it. */
 static const char *
 objdump_text (SpDisassembly *self,
+              LineContext *context,
               const cs_insn *raw,
               const SpInstruction *insn)
 {
   g_autofree char *operands = NULL;
   g_autofree char *text = NULL;
   g_auto (GStrv) parts = NULL;
+  SpElfSymbol symbol;
 
   if (insn->target != 0 && insn->callee != NULL)
     text = g_strdup_printf ("%-6s %" G_GINT64_MODIFIER "x <%s>", raw->mnemonic, insn->target, insn->callee);
   else if (insn->target >= self->start && insn->target - self->start < self->size)
     text = g_strdup_printf ("%-6s %" G_GINT64_MODIFIER "x <%s+0x%" G_GINT64_MODIFIER "x>", raw->mnemonic,
                             insn->target, self->function, insn->target - self->start);
+  else if (insn->target != 0 && sp_elf_image_symbol_at (context->image, insn->target, &symbol))
+    text = insn->target == symbol.start
+             ? g_strdup_printf ("%-6s %" G_GINT64_MODIFIER "x <%s>", raw->mnemonic, insn->target, symbol.name)
+             : g_strdup_printf ("%-6s %" G_GINT64_MODIFIER "x <%s+0x%" G_GINT64_MODIFIER "x>", raw->mnemonic,
+                                insn->target, symbol.name, insn->target - symbol.start);
   else
     {
       parts = g_strsplit (raw->op_str, ", ", -1);
@@ -179,7 +187,7 @@ decode (SpDisassembly *self,
       memcpy (insn.bytes, raw[i].bytes, insn.size);
       insn.annotation_file = SP_ANNOTATION_NONE;
       set_target (self, context, handle, &raw[i], &insn);
-      insn.text = objdump_text (self, &raw[i], &insn);
+      insn.text = objdump_text (self, context, &raw[i], &insn);
       set_line (self, context, &insn);
       g_array_append_val (self->instructions, insn);
     }
@@ -240,21 +248,6 @@ check_image (SpElfImage *image,
   return FALSE;
 }
 
-/* A stripped module's function bounds are in its separate debug file,
- * which the symbolizer found (here or through debuginfod) for its names. */
-static void
-use_debug_symbols (LineContext *context)
-{
-  const char *debug_file;
-
-  if (sp_elf_image_has_symtab (context->image)
-      || (debug_file = sp_symbolizer_get_debug_file (context->symbolizer, &context->module)) == NULL)
-    return;
-  /* On failure the module's own .dynsym stays, and the error below says
-   * what is missing. */
-  sp_elf_image_use_debug_symbols (context->image, debug_file, NULL);
-}
-
 static void
 set_no_symbol_error (SpElfImage *image,
                      const SpAnnotationPlace *p,
@@ -287,7 +280,8 @@ sp_disassembly_new (SpProfile *profile,
   context.module.path_len = strlen (p->module);
   context.module.inode = p->inode;
   context.image = image;
-  use_debug_symbols (&context);
+  /* A stripped module's function bounds are in its separate debug file. */
+  sp_elf_image_use_symbolizer_debug_file (image, context.symbolizer, &context.module);
   if (!find_function (image, annotation, place, &symbol) || symbol.size == 0 || symbol.size > MAX_FUNCTION_SIZE
       || (bytes = sp_elf_image_get_bytes (image, symbol.start, symbol.size)) == NULL)
     {

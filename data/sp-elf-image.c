@@ -203,6 +203,20 @@ sp_elf_image_use_debug_symbols (SpElfImage *self,
   return TRUE;
 }
 
+void
+sp_elf_image_use_symbolizer_debug_file (SpElfImage *self,
+                                        SpSymbolizer *symbolizer,
+                                        const SpModule *module)
+{
+  const char *debug_file;
+
+  if (self->has_symtab || (debug_file = sp_symbolizer_get_debug_file (symbolizer, module)) == NULL)
+    return;
+  /* On failure the module's own .dynsym stays: a caller that needs a
+   * static function's bounds says what is missing. */
+  sp_elf_image_use_debug_symbols (self, debug_file, NULL);
+}
+
 guint
 sp_elf_image_get_machine (SpElfImage *self)
 {

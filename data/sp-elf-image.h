@@ -12,6 +12,8 @@
 
 #include <glib.h>
 
+#include "sp-symbolizer.h"
+
 G_BEGIN_DECLS
 
 typedef struct _SpElfImage SpElfImage;
@@ -41,6 +43,13 @@ gboolean sp_elf_image_has_symtab (SpElfImage *self);
 gboolean sp_elf_image_use_debug_symbols (SpElfImage *self,
                                          const char *debug_path,
                                          GError **error);
+
+/* sp_elf_image_use_debug_symbols with the debug file the symbolizer
+ * found for module's names (here or through debuginfod), when the file
+ * is stripped; otherwise, or when there is none, the symbols stay. */
+void sp_elf_image_use_symbolizer_debug_file (SpElfImage *self,
+                                             SpSymbolizer *symbolizer,
+                                             const SpModule *module);
 
 /* e_machine (EM_X86_64, ...). */
 guint sp_elf_image_get_machine (SpElfImage *self);

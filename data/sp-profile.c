@@ -7,6 +7,7 @@
 
 #include "sp-file-private.h"
 #include "sp-hash-private.h"
+#include "sp-name-match.h"
 #include "sp-offcpu-companion-private.h"
 #include "sp-profile-private.h"
 #include "sp-recording-state.h"
@@ -21,7 +22,7 @@
 #define FUNCTION_BLOCK_SIZE 4096
 #define MAX_FUNCTION_BLOCKS 16384
 
-/* What one frame resolved to, as a leaf or as a caller. */
+/* What one frame resolved to, exact (the leaf) or as a caller. */
 typedef struct {
   guint32     offset;     /* into function_ids */
   guint16     count;      /* 0: not resolved yet */
@@ -51,8 +52,8 @@ struct _SpProfile
   GHashTable    *function_index; /* "kind\x1fmodule\x1fname" -> id + 1 */
   GStringChunk  *strings;
 
-  GArray        *frame_memo;     /* FrameMemo, two per frame: caller, leaf */
-  GHashTable    *pid_frame_memo; /* (frame, pid, leaf) -> FrameMemo * */
+  GArray        *frame_memo;     /* FrameMemo, two per frame: caller, exact */
+  GHashTable    *pid_frame_memo; /* (frame, pid, exact) -> FrameMemo * */
   GArray        *function_ids;   /* guint32 */
   guint8        *pid_dependent;  /* per frame: 0 unknown, 1 no, 2 yes */
   gsize          pid_dependent_len;
@@ -546,15 +547,24 @@ sp_profile_find_functions (SpProfile *self,
                            const char *name)
 {
   GArray *found = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr (SpNameQuery) query = NULL;
+  SpNameMatch best = SP_NAME_MATCH_NONE;
 
-  for (guint pass = 0; pass < 2 && found->len == 0; pass++)
-    for (guint32 i = 0; i < self->n_functions; i++)
-      {
-        const SpFunction *f = sp_profile_get_function (self, i);
+  if (name[0] == '\0')
+    return found;
+  query = sp_name_query_new (name);
+  /* Only the best tier that matches any function: see sp-name-match.h. */
+  for (guint32 i = 0; i < self->n_functions; i++)
+    {
+      SpNameMatch match = sp_name_query_match (query, sp_profile_get_function (self, i)->name);
 
-        if (pass == 0 ? g_str_equal (f->name, name) : strstr (f->name, name) != NULL)
-          g_array_append_val (found, i);
-      }
+      if (match == SP_NAME_MATCH_NONE || match > best)
+        continue;
+      if (match < best)
+        g_array_set_size (found, 0);
+      best = match;
+      g_array_append_val (found, i);
+    }
   return found;
 }
 
@@ -619,7 +629,7 @@ static void
 resolve_frame (SpProfile *self,
                guint32 frame_id,
                gint32 pid,
-               gboolean is_leaf,
+               gboolean is_exact,
                FrameMemo *memo)
 {
   const SpFrame *frame = &sp_spool_reader_get_frames (self->reader)[frame_id];
@@ -651,7 +661,7 @@ resolve_frame (SpProfile *self,
       else if (module->path[0] == '[' && !g_str_equal (module->path, "[vdso]"))
         n = (symbols[0] = (SpSymbolFrame) { NULL, NULL, 0 }, 1);  /* [vsyscall] and the like */
       else
-        n = sp_symbolizer_resolve (self->symbolizer, module, rel_ip, !is_leaf, symbols, MAX_INLINE_DEPTH);
+        n = sp_symbolizer_resolve (self->symbolizer, module, rel_ip, !is_exact, symbols, MAX_INLINE_DEPTH);
       append_symbols (self, memo, symbols, n, name, module->is_kernel ? frame->abs_ip : rel_ip,
                       module->is_kernel ? SP_FUNCTION_KERNEL : SP_FUNCTION_USER);
     }
@@ -683,17 +693,28 @@ sp_profile_frame_depends_on_pid (SpProfile *self,
   return self->pid_dependent[frame_id] == 2;
 }
 
+gboolean
+sp_profile_frame_is_exact (SpProfile *self,
+                           guint32 inner_frame_id,
+                           guint32 frame_id)
+{
+  const SpFrame *frames = sp_spool_reader_get_frames (self->reader);
+
+  return inner_frame_id == SP_SPOOL_NO_ID
+         || (frames[inner_frame_id].mode == SP_FRAME_KERNEL && frames[frame_id].mode == SP_FRAME_USER);
+}
+
 static FrameMemo *
 memo_for (SpProfile *self,
           guint32 frame_id,
           gint32 pid,
-          gboolean is_leaf)
+          gboolean is_exact)
 {
   FrameMemo *memo;
 
   if (sp_profile_frame_depends_on_pid (self, frame_id))
     {
-      gint64 key = (gint64) frame_id << 33 | (gint64) (guint32) pid << 1 | (is_leaf ? 1 : 0);
+      gint64 key = (gint64) frame_id << 33 | (gint64) (guint32) pid << 1 | (is_exact ? 1 : 0);
 
       memo = g_hash_table_lookup (self->pid_frame_memo, &key);
       if (memo == NULL)
@@ -704,14 +725,14 @@ memo_for (SpProfile *self,
     }
   else
     {
-      guint index = frame_id * 2 + (is_leaf ? 1 : 0);
+      guint index = frame_id * 2 + (is_exact ? 1 : 0);
 
       if (index >= self->frame_memo->len)
         g_array_set_size (self->frame_memo, MAX (index + 1, self->frame_memo->len * 2));
       memo = &g_array_index (self->frame_memo, FrameMemo, index);
     }
   if (memo->count == 0)
-    resolve_frame (self, frame_id, pid, is_leaf, memo);
+    resolve_frame (self, frame_id, pid, is_exact, memo);
   return memo;
 }
 
@@ -719,10 +740,10 @@ guint
 sp_profile_get_frame_functions (SpProfile *self,
                                 guint32 frame_id,
                                 gint32 pid,
-                                gboolean is_leaf,
+                                gboolean is_exact,
                                 const guint32 **function_ids)
 {
-  FrameMemo *memo = memo_for (self, frame_id, pid, is_leaf);
+  FrameMemo *memo = memo_for (self, frame_id, pid, is_exact);
 
   *function_ids = &g_array_index (self->function_ids, guint32, memo->offset);
   return memo->count;

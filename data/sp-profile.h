@@ -140,18 +140,30 @@ guint32 sp_profile_intern_function (SpProfile *self,
                                     const char *module,
                                     SpFunctionKind kind);
 
-/* Function ids whose name matches (exactly, or as a substring when no
- * exact match exists); the array is newly allocated. */
+/* Function ids whose name matches name, in the best tier any does
+ * (sp-name-match.h: exactly, then the last path component, then without
+ * a compiler suffix, then as a substring); none for an empty name. The
+ * array is newly allocated. */
 GArray *sp_profile_find_functions (SpProfile *self,
                                    const char *name);
 
+/* Whether a frame's address is the instruction that ran (exact), not a
+ * return address (whose call is the instruction before it): the stack's
+ * leaf (inner_frame_id SP_SPOOL_NO_ID), and a user frame right under a
+ * kernel frame, whose address is the user registers' ip (the instruction
+ * a fault, an interrupt or a system call stopped at), as perf takes it.
+ * inner_frame_id: the frame just inside it, nearer the leaf. */
+gboolean sp_profile_frame_is_exact (SpProfile *self,
+                                    guint32 inner_frame_id,
+                                    guint32 frame_id);
+
 /* The functions of frame_id as sample of pid sees it, innermost (inlined)
- * first; is_leaf says whether the frame is the stack's leaf (its address
- * is the sampled instruction, not a return address). */
+ * first; is_exact (sp_profile_frame_is_exact) says whether its address
+ * is the instruction that ran (the leaf), not a return address. */
 guint sp_profile_get_frame_functions (SpProfile *self,
                                       guint32 frame_id,
                                       gint32 pid,
-                                      gboolean is_leaf,
+                                      gboolean is_exact,
                                       const guint32 **function_ids);
 
 /* Whether what a frame resolves to depends on the sample's pid: a user

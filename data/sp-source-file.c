@@ -2,19 +2,43 @@
 /* sp-source-file.c: a DWARF source path, mapped and read. */
 #include "sp-source-file.h"
 
+#include <glib/gstdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "sp-file-private.h"
 
 /* Source files larger than this are not shown. */
 #define MAX_SOURCE_SIZE ((gsize) 64 << 20)
 
+/* What is at path when it is there but no regular file (which is not
+ * read, so as not to hang on a FIFO or read a device); NULL otherwise. */
+static const char *
+not_regular (const char *path)
+{
+  GStatBuf st;
+
+  if (g_stat (path, &st) != 0 || S_ISREG (st.st_mode))
+    return NULL;
+  if (S_ISDIR (st.st_mode))
+    return "a folder";
+  if (S_ISFIFO (st.st_mode))
+    return "a FIFO";
+  if (S_ISSOCK (st.st_mode))
+    return "a socket";
+  if (S_ISCHR (st.st_mode) || S_ISBLK (st.st_mode))
+    return "a device";
+  return "not a regular file";
+}
+
 static gboolean
 try_path (const char *path,
           GPtrArray *tried)
 {
+  const char *what = tried != NULL ? not_regular (path) : NULL;
+
   if (tried != NULL)
-    g_ptr_array_add (tried, g_strdup (path));
+    g_ptr_array_add (tried, what != NULL ? g_strdup_printf ("%s (%s, not read)", path, what) : g_strdup (path));
   return g_file_test (path, G_FILE_TEST_IS_REGULAR);
 }
 
@@ -108,6 +132,23 @@ sp_source_file_fetch (const char *module,
   return NULL;
 }
 
+/* contents (length bytes) with each NUL byte as U+FFFD, the mark for a
+ * character that cannot be shown; frees contents. */
+static char *
+replace_nul_bytes (char *contents,
+                   gsize length)
+{
+  GString *text = g_string_sized_new (length + 16);
+
+  for (gsize i = 0; i < length; i++)
+    if (contents[i] == '\0')
+      g_string_append (text, "\xef\xbf\xbd");
+    else
+      g_string_append_c (text, contents[i]);
+  g_free (contents);
+  return g_string_free (text, FALSE);
+}
+
 GStrv
 sp_source_file_read_lines (const char *path,
                            GError **error)
@@ -119,6 +160,9 @@ sp_source_file_read_lines (const char *path,
 
   if (!_sp_file_read_regular (path, MAX_SOURCE_SIZE, FALSE, &contents, &length, error))
     return NULL;
+  /* A NUL byte would end its line there: it becomes a visible mark. */
+  if (memchr (contents, '\0', length) != NULL)
+    contents = replace_nul_bytes (g_steal_pointer (&contents), length);
   lines = g_strsplit (contents, "\n", -1);
   n = g_strv_length (lines);
   /* A final line end ends the last line: no empty line after it. */

@@ -259,7 +259,7 @@ sp_stack_path (SpProfile *profile,
 {
   const SpSpoolReader *reader = sp_profile_get_reader (profile);
   guint start = path->len;
-  gboolean leaf = TRUE;
+  uint32_t inner = SP_SPOOL_NO_ID;
   SpStackIter iter;
   uint32_t frame_id;
 
@@ -277,10 +277,11 @@ sp_stack_path (SpProfile *profile,
   while (sp_stack_iter_next (&iter, &frame_id))
     {
       const guint32 *functions;
-      guint n = sp_profile_get_frame_functions (profile, frame_id, pid, leaf, &functions);
+      guint n = sp_profile_get_frame_functions (profile, frame_id, pid,
+                                                sp_profile_frame_is_exact (profile, inner, frame_id), &functions);
 
       g_array_append_vals (path, functions, n);
-      leaf = FALSE;
+      inner = frame_id;
     }
   for (guint i = start, j = path->len; i + 1 < j; i++, j--)
     {

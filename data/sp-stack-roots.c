@@ -58,12 +58,16 @@ judge (SpProfile *profile,
   const SpStackNode *nodes = sp_spool_reader_get_stack_nodes (reader);
   const SpFrame *frames = sp_spool_reader_get_frames (reader);
   const SpFrame *outer_frame = &frames[nodes[outer].frame_id];
+  gboolean outer_exact;
 
   if (outer_frame->mode == SP_FRAME_KERNEL)
     return VERDICT_KERNEL_ONLY;
   if (outer_frame->mode != SP_FRAME_USER)
     return VERDICT_BROKEN;
-  if (sp_stack_roots_is_thread_root (frame_function (profile, nodes[outer].frame_id, pid, stack_id == outer)))
+  /* The outermost frame is exact as the leaf, or under a kernel frame. */
+  outer_exact = sp_profile_frame_is_exact (profile, second != SP_SPOOL_NO_ID ? nodes[second].frame_id : SP_SPOOL_NO_ID,
+                                           nodes[outer].frame_id);
+  if (sp_stack_roots_is_thread_root (frame_function (profile, nodes[outer].frame_id, pid, outer_exact)))
     return VERDICT_ROOTED;
   if (second != SP_SPOOL_NO_ID && frames[nodes[second].frame_id].mode == SP_FRAME_USER)
     {

@@ -81,17 +81,20 @@ elf_function_offset (const char *path,
   return offset;
 }
 
-/* "PATH!function": a user frame a few bytes into function, in the module
- * PATH (a MODULE record for pid 100 the first time). */
+/* "PATH!function": a user frame a few bytes into function ("+N" after
+ * it: N bytes), in the module PATH (a MODULE record for pid 100 the
+ * first time). */
 static SpFrame
 user_frame (Symbols *s,
             const char *text)
 {
   const char *bang = strchr (text, '!');
+  const char *plus = strchr (bang, '+');
   g_autofree char *path = g_strndup (text, (gsize) (bang - text));
+  g_autofree char *function = plus != NULL ? g_strndup (bang + 1, (gsize) (plus - bang - 1)) : g_strdup (bang + 1);
   gpointer found = g_hash_table_lookup (s->module_of, path);
   guint32 id = GPOINTER_TO_UINT (found);
-  guint64 base, offset = elf_function_offset (path, bang + 1) + 4;
+  guint64 base, offset = elf_function_offset (path, function) + (plus != NULL ? g_ascii_strtoull (plus + 1, NULL, 0) : 4);
   SpSpoolError err;
 
   if (found == NULL)

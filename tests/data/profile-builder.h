@@ -7,8 +7,9 @@
  * frames; an optional "@TID" before the stack puts the samples on that
  * thread, "+MS" after the count spaces them MS milliseconds apart. The
  * first sample is at 1000 ms. A name "PATH!function" is a user frame in
- * function of the ELF file PATH instead (it must stay there while the
- * profile is used: frames are resolved when first asked for).
+ * function (4 bytes into it; "PATH!function+N": N bytes) of the ELF file
+ * PATH instead (it must stay there while the profile is used: frames are
+ * resolved when first asked for).
  *
  * Off-CPU switches go to the companion (OUT.spool.offcpu), times in ms:
  * "out TID MS blocked|runnable STACK" (STACK as above, or "-" for none),

@@ -5,6 +5,7 @@
  * writer, reader and symbolizer; results are compared as text too: the
  * collapsed stacks after a transform, or a tree printed one node a line. */
 #include <glib.h>
+#include <string.h>
 
 #include "profile-builder.h"
 #include "sp-call-tree.h"
@@ -319,6 +320,101 @@ test_time_range (void)
   g_assert_cmpuint (counts->n_samples, ==, 10);
 }
 
+static const char *const names[] = {
+  "main;<i32_as_PartialOrd>::lt 1",
+  "main;__handle_mm_fault 1",
+  "main;exc_page_fault 1",
+  "main;spin.constprop.0 1",
+  "main;_raw_spin_unlock_irqrestore 1",
+  "main;calc::work(long,int) 1",
+  "main;main.(*T).Run 1",
+  "main;runtime.mallocgc 1",
+  NULL,
+};
+
+static int
+sort_by_name (gconstpointer a,
+              gconstpointer b,
+              gpointer data)
+{
+  return strcmp (*(const char *const *) a, *(const char *const *) b);
+}
+
+/* The names of the functions a typed name finds, " "-joined, sorted. */
+static char *
+found_names (SpProfile *profile,
+             const char *name)
+{
+  g_autoptr (GArray) found = sp_profile_find_functions (profile, name);
+  g_autoptr (GPtrArray) list = g_ptr_array_new ();
+  g_autofree const char **sorted = NULL;
+
+  for (guint i = 0; i < found->len; i++)
+    g_ptr_array_add (list, (gpointer) sp_profile_get_function (profile, g_array_index (found, guint32, i))->name);
+  g_ptr_array_add (list, NULL);
+  sorted = (const char **) g_ptr_array_free (g_steal_pointer (&list), FALSE);
+  g_qsort_with_data (sorted, (gint) found->len, sizeof (char *), (GCompareDataFunc) sort_by_name, NULL);
+  return g_strjoinv (" ", (char **) sorted);
+}
+
+/* A typed name: exact, then the last path component, then without a
+ * compiler suffix, then a substring; the best tier only. */
+static void
+test_find_functions (void)
+{
+  g_autoptr (SpProfile) profile = profile_from_text (names);
+  const struct {
+    const char *name;
+    const char *found;
+  } cases[] = {
+    { "lt", "<i32_as_PartialOrd>::lt" },
+    { "spin", "spin.constprop.0" },
+    { "spin.constprop.0", "spin.constprop.0" },
+    { "_spin_", "_raw_spin_unlock_irqrestore" },
+    { "fault", "__handle_mm_fault exc_page_fault" },
+    { "work", "calc::work(long,int)" },
+    { "calc::work(long, int)", "calc::work(long,int)" },
+    { "_ZN4calc4workEli", "calc::work(long,int)" },
+    { "Run", "main.(*T).Run" },
+    { "mallocgc", "runtime.mallocgc" },
+    { "", "" },
+    { "nothing", "" },
+  };
+
+  /* Functions get their ids as frames are resolved. */
+  g_array_unref (sp_function_list_new (profile, NULL, NULL));
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *found = found_names (profile, cases[i].name);
+
+      g_assert_cmpstr (found, ==, cases[i].found);
+    }
+}
+
+/* The leaf rule: a frame's address is exact (the instruction that ran)
+ * for the leaf and for a user frame right under kernel frames (the
+ * interrupted instruction); any other is a return address, looked up one
+ * byte before. A frame at a function's first byte is that function when
+ * exact, and not when it is a return address (the call before it). */
+static void
+test_exact_frames (void)
+{
+  const char *target = g_getenv ("SP_SYMBOLIZER_TARGET");
+  g_autofree char *faulted = g_strdup_printf ("%s!main;%s!sp_target_caller+0;asm_exc_page_fault 2", target, target);
+  g_autofree char *returned = g_strdup_printf ("%s!main;%s!sp_target_caller+0;%s!sp_target_leaf 1", target, target,
+                                               target);
+  const char *lines[] = { faulted, returned, NULL };
+  g_autoptr (SpProfile) profile = profile_from_text (lines);
+  g_autofree char *text = collapsed_of (profile, NULL);
+  g_auto (GStrv) rows = g_strsplit (text, "\n", -1);
+
+  g_assert_nonnull (target);
+  g_assert_cmpuint (g_strv_length (rows), ==, 3);
+  g_assert_cmpstr (rows[0], ==, "main;sp_target_caller;asm_exc_page_fault 2");
+  g_assert_false (g_str_has_prefix (rows[1], "main;sp_target_caller;"));
+  g_assert_true (g_str_has_suffix (rows[1], ";sp_target_leaf 1"));
+}
+
 int
 main (int argc,
       char **argv)
@@ -329,6 +425,8 @@ main (int argc,
   g_test_add_func ("/data/aggregation/function-list", test_function_list);
   g_test_add_func ("/data/aggregation/callers-callees", test_callers_callees);
   g_test_add_func ("/data/aggregation/find-path", test_find_path);
+  g_test_add_func ("/data/aggregation/exact-frames", test_exact_frames);
+  g_test_add_func ("/data/aggregation/find-functions", test_find_functions);
   for (guint i = 0; i < G_N_ELEMENTS (transform_cases); i++)
     {
       g_autofree char *path = g_strdup_printf ("/data/transform/%s", transform_cases[i].name);

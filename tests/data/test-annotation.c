@@ -139,6 +139,32 @@ test_range_and_threads (void)
   g_assert_cmpstr (without, ==, "10/20 +7c 0/10 +8 10/10");
 }
 
+/* A user frame under kernel frames (a page fault, an interrupt) is the
+ * interrupted instruction, as exact as a leaf: its cost is at its own
+ * address, not on the instruction before it as a call site's. */
+static void
+test_kernel_topped (void)
+{
+  const char *target = g_getenv ("SP_SYMBOLIZER_TARGET");
+  g_autofree char *user = g_strdup_printf ("%s!main;%s!sp_target_leaf 3", target, target);
+  g_autofree char *faulted = g_strdup_printf ("%s!main;%s!sp_target_leaf;asm_exc_page_fault;handle_mm_fault 2",
+                                              target, target);
+  const char *lines[] = { user, faulted, NULL };
+  g_autoptr (SpProfile) profile = profile_from_text (lines);
+  guint32 function = function_named (profile, "sp_target_leaf");
+  g_autoptr (SpAnnotation) annotation = sp_annotation_new (profile, NULL, NULL, &function, 1);
+  guint n;
+  const SpAnnotationAddress *rows = sp_annotation_get_addresses (annotation, &n);
+
+  g_assert_nonnull (target);
+  g_assert_cmpuint (sp_annotation_get_self (annotation), ==, 3);
+  g_assert_cmpuint (sp_annotation_get_total (annotation), ==, 5);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_false (rows[0].call_site);
+  g_assert_cmpuint (rows[0].self, ==, 3);
+  g_assert_cmpuint (rows[0].total, ==, 5);
+}
+
 /* The lookups a view uses: an address row by address, none for another. */
 static void
 test_lookups (void)
@@ -172,5 +198,6 @@ main (int argc,
   g_test_add_func ("/data/annotation/transforms", test_transforms);
   g_test_add_func ("/data/annotation/range-and-threads", test_range_and_threads);
   g_test_add_func ("/data/annotation/lookups", test_lookups);
+  g_test_add_func ("/data/annotation/kernel-topped", test_kernel_topped);
   return g_test_run ();
 }

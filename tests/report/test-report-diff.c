@@ -65,6 +65,7 @@ typedef struct {
   double  total_a;
   double  total_b;
   double  delta;
+  char   *side;
 } TsvRow;
 
 static void
@@ -72,6 +73,7 @@ tsv_row_free (TsvRow *row)
 {
   g_free (row->function);
   g_free (row->module);
+  g_free (row->side);
   g_free (row);
 }
 
@@ -82,13 +84,13 @@ parse_tsv (const char *text)
   g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
   GPtrArray *rows = g_ptr_array_new_with_free_func ((GDestroyNotify) tsv_row_free);
 
-  g_assert_cmpstr (lines[0], ==, "function\tmodule\tself_a\tself_b\ttotal_a\ttotal_b\tdelta");
+  g_assert_cmpstr (lines[0], ==, "function\tmodule\tself_a\tself_b\ttotal_a\ttotal_b\tdelta\tside");
   for (guint i = 1; lines[i] != NULL && lines[i][0] != '\0'; i++)
     {
       g_auto (GStrv) fields = g_strsplit (lines[i], "\t", -1);
       TsvRow *row = g_new0 (TsvRow, 1);
 
-      g_assert_cmpuint (g_strv_length (fields), ==, 7);
+      g_assert_cmpuint (g_strv_length (fields), ==, 8);
       row->function = g_strdup (fields[0]);
       row->module = g_strdup (fields[1]);
       row->self_a = g_ascii_strtod (fields[2], NULL);
@@ -96,6 +98,7 @@ parse_tsv (const char *text)
       row->total_a = g_ascii_strtod (fields[4], NULL);
       row->total_b = g_ascii_strtod (fields[5], NULL);
       row->delta = g_ascii_strtod (fields[6], NULL);
+      row->side = g_strdup (fields[7]);
       g_ptr_array_add (rows, row);
     }
   return rows;
@@ -129,6 +132,7 @@ test_tripled (void)
   g_test_message ("first rows:\n%.*s", 400, tsv);
   g_assert_cmpstr (changed->function, ==, "diff_changed");
   g_assert_cmpstr (changed->module, ==, "sp-work-diff");
+  g_assert_cmpstr (changed->side, ==, "both");
   before = self_share_in_top (r->before, "diff_changed");
   after = self_share_in_top (r->after, "diff_changed");
   g_test_message ("diff_changed self: %.2f%% before, %.2f%% after (top); diff says %+.4f", before, after,
@@ -242,6 +246,7 @@ test_damaged (void)
   const Recorded *r;
   g_autofree char *contents = NULL;
   g_autofree char *damaged = NULL;
+  g_autofree char *which = NULL;
   g_autoptr (SpChildResult) result = NULL;
   g_autoptr (GPtrArray) rows = NULL;
   gsize length;
@@ -259,6 +264,9 @@ test_damaged (void)
                                                                         damaged, NULL });
   g_assert_cmpint (result->exit_code, ==, 0);
   sp_test_assert_contains (result->err, "showing every record before it");
+  /* Which of the two is damaged. */
+  which = g_strdup_printf ("warning: B (%s): ", damaged);
+  sp_test_assert_contains (result->err, which);
   rows = parse_tsv (result->out);
   g_assert_cmpstr (((TsvRow *) rows->pdata[0])->function, ==, "diff_changed");
   g_unlink (damaged);
