@@ -225,17 +225,21 @@ back_clicked (GtkButton *button,
 
 /* ---- Places ---------------------------------------------------------------- */
 
-/* "libfoo.so.1: parse (inlined into read_all) 61%" */
+/* "libfoo.so.1: in read_all  61%", and "at 1150" where functions of one
+ * name in one module (static ones of two files, a generic's instances)
+ * are told apart by their address. */
 static char *
 place_text (const SpSourceAnnotation *source,
             const SpAnnotationPlace *place)
 {
   g_autofree char *module = g_path_get_basename (place->module);
+  g_autofree char *at = place->start != 0 ? g_strdup_printf (" at %" G_GINT64_MODIFIER "x", place->start)
+                                          : g_strdup ("");
   double percent = 100.0 * (double) place->total / (double) MAX (source->total, 1);
 
   if (g_strcmp0 (place->function, source->name) != 0)
-    return g_strdup_printf ("%s: in %s  %.0f%%", module, place->function, percent);
-  return g_strdup_printf ("%s  %.0f%%", module, percent);
+    return g_strdup_printf ("%s: in %s%s  %.0f%%", module, place->function, at, percent);
+  return g_strdup_printf ("%s%s  %.0f%%", module, at, percent);
 }
 
 static void
