@@ -15,35 +15,62 @@
 #include "sp-source-file.h"
 
 #define PROGRESS_INTERVAL_US (G_USEC_PER_SEC / 2)
+/* A server that has not answered by then is said to be waited for, once. */
+#define WAITING_NOTE_US (5 * G_USEC_PER_SEC)
 
 typedef struct {
   char   *key;        /* the fetch being shown: its build-id, or its source path */
+  gint64  start_us;   /* when it began */
   gint64  last_us;    /* when its last line was written */
   gboolean done;      /* its last line said it all */
+  gboolean waited;    /* "still waiting" was said */
 } FetchLine;
 
 /* Whether to write a line now: the first of a fetch, its last, and one
- * every PROGRESS_INTERVAL_US between. */
+ * every PROGRESS_INTERVAL_US between while bytes come; while none has
+ * come (a server slow to answer, or one that never does), nothing but one
+ * note after WAITING_NOTE_US (*waiting set). */
 static gboolean
 line_is_due (FetchLine *line,
              const char *key,
              guint64 received,
-             guint64 total)
+             guint64 total,
+             gboolean *waiting)
 {
   gint64 now = g_get_monotonic_time ();
   gboolean complete = total > 0 && received >= total;
 
+  *waiting = FALSE;
   if (g_strcmp0 (line->key, key) != 0)
     {
       g_free (line->key);
       line->key = g_strdup (key);
-      line->done = FALSE;
+      line->done = line->waited = FALSE;
+      line->start_us = now;
     }
   else if (line->done || (!complete && now - line->last_us < PROGRESS_INTERVAL_US))
     return FALSE;
+  else if (received == 0 && total == 0)
+    {
+      if (line->waited || now - line->start_us < WAITING_NOTE_US)
+        return FALSE;
+      line->waited = *waiting = TRUE;
+    }
   line->last_us = now;
   line->done = complete;
   return TRUE;
+}
+
+/* "… has not answered after 5 s (it waits DEBUGINFOD_TIMEOUT seconds for
+ * a first byte, 90 by default; --no-debuginfod skips the servers)" */
+static void
+print_waiting_line (const char *what)
+{
+  const char *timeout = g_getenv ("DEBUGINFOD_TIMEOUT");
+
+  fprintf (stderr, "stackpulse-report: fetching %s: no answer from debuginfod after %d s (it waits up to %s s "
+           "for one: DEBUGINFOD_TIMEOUT; --no-debuginfod skips the servers)\n", what,
+           (int) (WAITING_NOTE_US / G_USEC_PER_SEC), timeout != NULL && timeout[0] != '\0' ? timeout : "90");
 }
 
 /* "stackpulse-report: fetching WHAT from debuginfod: 1.2 MB of 3.4 MB" */
@@ -68,14 +95,22 @@ print_progress (const char *module,
                 guint64 total,
                 gpointer user_data)
 {
-  g_autofree char *base = NULL;
-  g_autofree char *what = NULL;
+  g_autofree char *base = g_path_get_basename (module);
+  g_autofree char *what = g_strdup_printf ("debug info for %s (build-id %.12s…)", base, build_id);
+  gboolean waiting;
 
-  if (!line_is_due (user_data, build_id, received, total))
+  if (received == SP_SYMBOLIZER_FETCH_FAILED)
+    {
+      fprintf (stderr, "stackpulse-report: %s: not had from debuginfod (the summary's symbol problems say why, "
+               "unless the servers have none)\n", what);
+      return TRUE;
+    }
+  if (!line_is_due (user_data, build_id, received, total, &waiting))
     return TRUE;
-  base = g_path_get_basename (module);
-  what = g_strdup_printf ("debug info for %s (build-id %.12s…)", base, build_id);
-  print_fetch_line (what, received, total);
+  if (waiting)
+    print_waiting_line (what);
+  else
+    print_fetch_line (what, received, total);
   return TRUE;
 }
 
@@ -91,14 +126,16 @@ print_source_progress (guint64 received,
                        gpointer user_data)
 {
   SourceFetch *fetch = user_data;
-  g_autofree char *base = NULL;
-  g_autofree char *what = NULL;
+  g_autofree char *base = g_path_get_basename (fetch->module);
+  g_autofree char *what = g_strdup_printf ("source file %s of %s", fetch->source_path, base);
+  gboolean waiting;
 
-  if (!line_is_due (&fetch->line, fetch->source_path, received, total))
+  if (!line_is_due (&fetch->line, fetch->source_path, received, total, &waiting))
     return TRUE;
-  base = g_path_get_basename (fetch->module);
-  what = g_strdup_printf ("source file %s of %s", fetch->source_path, base);
-  print_fetch_line (what, received, total);
+  if (waiting)
+    print_waiting_line (what);
+  else
+    print_fetch_line (what, received, total);
   return TRUE;
 }
 

@@ -108,6 +108,8 @@ fetch_now (SpSymbolizer *self,
   if (path == NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
     _sp_symbolizer_add_problem (self, SP_SYMBOL_PROBLEM_NO_DEBUG_INFO, file_name, "%s: %s", file_name,
                                 error->message);
+  if (path == NULL && self->fetch_progress != NULL)
+    self->fetch_progress (file_name, build_id, SP_SYMBOLIZER_FETCH_FAILED, 0, self->fetch_data);
   return path;
 }
 

@@ -159,7 +159,10 @@ typedef enum {
 
 /* Progress of a fetch in SP_SYMBOLIZER_DEBUGINFOD_FETCH: the module's
  * path, its build-id (hexadecimal), bytes received and the size (0 while
- * unknown). Return FALSE to give that module up. */
+ * unknown). Return FALSE to give that module up. A fetch that ends
+ * without the file is said once more with received SP_SYMBOLIZER_FETCH_FAILED
+ * (why is among the symbol problems, unless the servers simply have none). */
+#define SP_SYMBOLIZER_FETCH_FAILED G_MAXUINT64
 typedef gboolean (*SpSymbolizerFetchProgress) (const char *module,
                                                const char *build_id,
                                                guint64 received,
