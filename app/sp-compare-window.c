@@ -107,6 +107,13 @@ built (GObject *source,
       sp_diff_tree_unref (tree);
       return;
     }
+  if (_sp_compare_apply_carried (self, tree))
+    {
+      /* Made without the main window's transforms: never shown. */
+      sp_diff_tree_unref (tree);
+      self->dirty = FALSE;
+      return;
+    }
   show_tree (self, tree);
   if (self->dirty)
     _sp_compare_window_rebuild (self);
@@ -344,6 +351,8 @@ sp_compare_window_dispose (GObject *object)
       g_clear_pointer (&side->problem, g_free);
     }
   g_clear_pointer (&self->tree, sp_diff_tree_unref);
+  g_clear_pointer (&self->crumbs, g_ptr_array_unref);
+  g_clear_pointer (&self->carried, g_ptr_array_unref);
   g_clear_object (&self->menu);
   G_OBJECT_CLASS (sp_compare_window_parent_class)->dispose (object);
 }
@@ -413,6 +422,7 @@ sp_compare_window_new (SpApplication *app,
   open_side (self, &self->sides[0], box, a);
   open_side (self, &self->sides[1], box, b);
   gtk_box_append (box, gtk_separator_new (GTK_ORIENTATION_HORIZONTAL));
+  gtk_box_append (box, _sp_compare_breadcrumbs_new (self));
   gtk_box_append (box, GTK_WIDGET (self->views));
   update_status (self);
   _sp_compare_update_actions (self);

@@ -258,13 +258,18 @@ test_transform_and_range (void)
   functions = sp_compare_window_get_functions (window);
   sp_compare_window_show_view (window, "functions");
   g_assert_true (sp_diff_table_search_next (functions, "diff_changed"));
+  g_assert_cmpstr (sp_compare_window_get_breadcrumbs (window), ==, "");
   g_assert_true (sp_compare_window_apply_transform (window, SP_TRANSFORM_DROP_FUNCTION));
+  /* The window says which transforms apply, as the main window does. */
+  g_assert_cmpstr (sp_compare_window_get_breadcrumbs (window), ==, "Drop: diff_changed");
   wait_for_new (window);
   while (!sp_compare_window_is_settled (window) || table_has (functions, "diff_changed"))
     wait_for_new (window);
   g_assert_false (table_has (functions, "diff_changed"));
   g_assert_true (table_has (functions, "diff_steady"));
+  gui_test_save_png (GTK_WIDGET (window), "compare-transformed.png");
   sp_compare_window_undo_transform (window);
+  g_assert_cmpstr (sp_compare_window_get_breadcrumbs (window), ==, "");
   wait_for_new (window);
   while (!table_has (functions, "diff_changed"))
     wait_for_new (window);
@@ -283,6 +288,49 @@ test_transform_and_range (void)
   g_assert_cmpfloat (value_of (functions, "diff_changed", "After"), >, 2 * value_of (functions, "diff_steady", "After"));
   g_assert_cmpfloat (value_of (functions, "diff_changed", "Before"), <, 1.6 * value_of (functions, "diff_steady", "Before"));
   g_assert_cmpfloat (value_of (functions, "diff_changed", "Before"), >, 0.6 * value_of (functions, "diff_steady", "Before"));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static gboolean
+window_has_function (gpointer window)
+{
+  return !sp_window_is_busy (window) && sp_window_search_function (window, "diff_changed");
+}
+
+/* A transform of the main window applies to both sides of Compare With…,
+ * by function name and module, and the compare window says so. */
+static void
+test_carried_transforms (void)
+{
+  g_autoptr (GFile) file_a = NULL;
+  g_autoptr (GFile) file_b = NULL;
+  SpCompareWindow *compared;
+  SpDiffTable *functions;
+  SpWindow *window;
+
+  if (!have_recordings ())
+    return;
+  file_a = g_file_new_for_path (a_path);
+  file_b = g_file_new_for_path (b_path);
+  window = sp_window_new (NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  sp_window_open_file (window, file_a);
+  g_assert_true (window_test_wait (window_has_function, window, 60));
+  g_assert_true (sp_window_apply_transform (window, SP_TRANSFORM_DROP_FUNCTION));
+  compared = sp_window_compare_with (window, file_b);
+  g_assert_nonnull (compared);
+  g_assert_true (window_test_wait (is_settled, compared, 60));
+  g_assert_cmpstr (sp_compare_window_get_breadcrumbs (compared), ==, "Drop: diff_changed");
+  functions = sp_compare_window_get_functions (compared);
+  g_assert_false (table_has (functions, "diff_changed"));
+  g_assert_true (table_has (functions, "diff_steady"));
+  gui_test_save_png (GTK_WIDGET (compared), "compare-carried.png");
+  /* Undo takes it back on both sides. */
+  sp_compare_window_undo_transform (compared);
+  wait_for_new (compared);
+  while (!table_has (functions, "diff_changed"))
+    wait_for_new (compared);
+  gtk_window_destroy (GTK_WINDOW (compared));
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -517,6 +565,7 @@ main (int argc,
 
   g_test_add_func ("/app/compare/window", test_compare);
   g_test_add_func ("/app/compare/transform-and-range", test_transform_and_range);
+  g_test_add_func ("/app/compare/carried-transforms", test_carried_transforms);
   g_test_add_func ("/app/compare/bad-input", test_bad_input);
   g_test_add_func ("/app/compare/command-line", test_command_line);
   g_test_add_func ("/app/compare/live", test_live);
