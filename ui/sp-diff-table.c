@@ -378,6 +378,15 @@ matches_filter (gpointer row,
   return strstr (name, self->filter_text) != NULL;
 }
 
+/* A new order: the list starts at its first row again. */
+static void
+sorted_again (GtkSorter *sorter,
+              GtkSorterChange change,
+              SpDiffTable *self)
+{
+  _sp_cells_scroll_to_top (self->column_view);
+}
+
 static void
 make_models (SpDiffTable *self)
 {
@@ -404,6 +413,9 @@ make_models (SpDiffTable *self)
   gtk_single_selection_set_autoselect (self->selection, FALSE);
   gtk_single_selection_set_can_unselect (self->selection, TRUE);
   gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
+  /* After the sort model's own handler: the rows are in their new order. */
+  g_signal_connect_object (gtk_column_view_get_sorter (self->column_view), "changed", G_CALLBACK (sorted_again),
+                           self, 0);
 }
 
 /* ---- The call tree's open rows ------------------------------------------------- */
@@ -565,7 +577,10 @@ sp_diff_table_set_filter (SpDiffTable *self,
   if (text != NULL && text[0] != '\0')
     self->filter_text = g_utf8_casefold (text, -1);
   if (self->filter != NULL)
-    gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_DIFFERENT);
+    {
+      gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_DIFFERENT);
+      _sp_cells_scroll_to_top (self->column_view);
+    }
 }
 
 static gboolean
@@ -717,6 +732,9 @@ sp_diff_table_dispose (GObject *object)
   SpDiffTable *self = SP_DIFF_TABLE (object);
 
   _sp_context_menu_clear (GTK_WIDGET (self));
+  /* The columns going change the sorter: no scroll of a view that goes. */
+  if (self->column_view != NULL)
+    g_signal_handlers_disconnect_by_func (gtk_column_view_get_sorter (self->column_view), sorted_again, self);
   g_clear_pointer ((GtkWidget **) &self->column_view, gtk_widget_unparent);
   g_clear_object (&self->selection);
   g_clear_object (&self->tree_model);

@@ -334,6 +334,53 @@ test_carried_transforms (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static gboolean
+at_top (gpointer adjustment)
+{
+  return gtk_adjustment_get_value (adjustment) == 0;
+}
+
+/* Scrolled down the function list, then sorted by another column (or
+ * filtered): the list starts at its first row again. */
+static void
+assert_back_at_top (SpDiffTable *functions,
+                    const char *what)
+{
+  GtkAdjustment *adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (functions));
+
+  g_assert_true (sp_diff_table_search_next (functions, "diff_changed"));
+  window_test_run (0.3);
+  gtk_adjustment_set_value (adjustment, gtk_adjustment_get_upper (adjustment));
+  window_test_run (0.2);
+  g_test_message ("%s: scrolled to %.0f of %.0f", what, gtk_adjustment_get_value (adjustment),
+                  gtk_adjustment_get_upper (adjustment));
+  g_assert_cmpfloat (gtk_adjustment_get_value (adjustment), >, 0);
+  if (g_str_equal (what, "sort"))
+    sp_diff_table_sort_by (functions, "Function", FALSE);
+  else
+    sp_diff_table_set_filter (functions, "diff");
+  g_assert_true (window_test_wait (at_top, adjustment, 5));
+}
+
+static void
+test_scroll_to_top (void)
+{
+  SpCompareWindow *window;
+  SpDiffTable *functions;
+
+  if (!have_recordings ())
+    return;
+  window = compare (a_path, b_path);
+  /* Short enough that the function list scrolls. */
+  gtk_window_set_default_size (GTK_WINDOW (window), 900, 420);
+  g_assert_true (window_test_wait (is_settled, window, 60));
+  sp_compare_window_show_view (window, "functions");
+  functions = sp_compare_window_get_functions (window);
+  assert_back_at_top (functions, "sort");
+  assert_back_at_top (functions, "filter");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 typedef struct {
   SpCompareWindow *window;
   const char      *text;
@@ -566,6 +613,7 @@ main (int argc,
   g_test_add_func ("/app/compare/window", test_compare);
   g_test_add_func ("/app/compare/transform-and-range", test_transform_and_range);
   g_test_add_func ("/app/compare/carried-transforms", test_carried_transforms);
+  g_test_add_func ("/app/compare/scroll-to-top", test_scroll_to_top);
   g_test_add_func ("/app/compare/bad-input", test_bad_input);
   g_test_add_func ("/app/compare/command-line", test_command_line);
   g_test_add_func ("/app/compare/live", test_live);
