@@ -212,8 +212,8 @@ cell_text (SpDiffItem *item,
   return g_strdup_printf ("%.1f%%", item_value (item, value));
 }
 
-/* Growth red, shrinking blue, as in the flame graph; one side's rows say
- * which side they are on. */
+/* One side's rows say which side they are on (the change's colour is
+ * change_class's). */
 static char *
 cell_markup (SpDiffItem *item,
              Value value)
@@ -224,10 +224,42 @@ cell_markup (SpDiffItem *item,
 
   if (value == VALUE_NAME && missing != 0)
     return g_strdup_printf ("%s  <span alpha=\"60%%\">(only in %c)</span>", escaped, missing == 'A' ? 'B' : 'A');
-  if ((value == VALUE_SELF_CHANGE || value == VALUE_TOTAL_CHANGE) && fabs (item_value (item, value)) >= 0.05)
-    return g_strdup_printf ("<span foreground=\"%s\">%s</span>",
-                            item_value (item, value) > 0 ? "#c01c28" : "#1c5fc0", escaped);
   return g_steal_pointer (&escaped);
+}
+
+/* A change's colour class: growth red, shrinking blue, as in the flame
+ * graph; NULL for none. */
+static const char *
+change_class (SpDiffItem *item,
+              Value value)
+{
+  if ((value != VALUE_SELF_CHANGE && value != VALUE_TOTAL_CHANGE) || fabs (item_value (item, value)) < 0.05)
+    return NULL;
+  return item_value (item, value) > 0 ? "sp-diff-grew" : "sp-diff-shrank";
+}
+
+/* The change colours, by style class rather than markup: on a selected
+ * row (the theme's blue) the text takes the row's own colour, which
+ * reads there; the sign still says which way. Once per display. */
+static const char change_css[] =
+  "columnview row label.sp-diff-grew { color: #c01c28; }\n"
+  "columnview row label.sp-diff-shrank { color: #1c5fc0; }\n"
+  "columnview row:selected label.sp-diff-grew, columnview row:selected label.sp-diff-shrank"
+  " { color: inherit; font-weight: bold; }\n";
+
+static void
+add_change_style (GtkWidget *widget)
+{
+  GdkDisplay *display = gtk_widget_get_display (widget);
+  GtkCssProvider *provider;
+
+  if (g_object_get_data (G_OBJECT (display), "sp-diff-table-css") != NULL)
+    return;
+  provider = gtk_css_provider_new ();
+  gtk_css_provider_load_from_data (provider, change_css, -1);
+  gtk_style_context_add_provider_for_display (display, GTK_STYLE_PROVIDER (provider),
+                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+  g_object_set_data_full (G_OBJECT (display), "sp-diff-table-css", provider, g_object_unref);
 }
 
 static void
@@ -272,6 +304,10 @@ bind_cell (GtkSignalListItemFactory *factory,
     }
   markup = cell_markup (item, value);
   gtk_label_set_markup (GTK_LABEL (child), markup);
+  gtk_widget_remove_css_class (child, "sp-diff-grew");
+  gtk_widget_remove_css_class (child, "sp-diff-shrank");
+  if (change_class (item, value) != NULL)
+    gtk_widget_add_css_class (child, change_class (item, value));
   if (value == VALUE_NAME)
     gtk_widget_set_tooltip_text (child, item_name (item));
 }
@@ -785,6 +821,7 @@ sp_diff_table_init (SpDiffTable *self)
   self->column_view = GTK_COLUMN_VIEW (gtk_column_view_new (NULL));
   gtk_column_view_set_show_column_separators (self->column_view, TRUE);
   gtk_widget_set_parent (GTK_WIDGET (self->column_view), GTK_WIDGET (self));
+  add_change_style (GTK_WIDGET (self));
 }
 
 SpDiffTable *

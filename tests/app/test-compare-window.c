@@ -334,6 +334,58 @@ test_carried_transforms (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* A label under widget whose text starts with prefix, on a selected row
+ * (selected: widget is under one). */
+static GtkWidget *
+find_selected_label (GtkWidget *widget,
+                     const char *prefix,
+                     gboolean selected)
+{
+  selected = selected || (gtk_widget_get_state_flags (widget) & GTK_STATE_FLAG_SELECTED) != 0;
+  if (selected && GTK_IS_LABEL (widget) && g_str_has_prefix (gtk_label_get_text (GTK_LABEL (widget)), prefix))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_selected_label (child, prefix, selected);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* A shrinking row, selected: its change reads in the row's own colour,
+ * not blue on the selection's blue. */
+static void
+test_selected_change (void)
+{
+  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+  SpCompareWindow *window;
+  SpDiffTable *functions;
+  GtkWidget *label;
+  GdkRGBA colour, row_colour;
+
+  if (!have_recordings ())
+    return;
+  window = compare (a_path, b_path);
+  g_assert_true (window_test_wait (is_settled, window, 60));
+  sp_compare_window_show_view (window, "functions");
+  functions = sp_compare_window_get_functions (window);
+  g_assert_true (sp_diff_table_search_next (functions, "diff_steady"));
+  window_test_run (0.3);
+  label = find_selected_label (GTK_WIDGET (functions), "−", FALSE);
+  g_assert_nonnull (label);
+  gtk_style_context_get_color (gtk_widget_get_style_context (label), &colour);
+  gtk_style_context_get_color (gtk_widget_get_style_context (gtk_widget_get_parent (label)), &row_colour);
+  g_test_message ("selected change %s: %.2f %.2f %.2f (its cell's %.2f %.2f %.2f)", gtk_label_get_text (GTK_LABEL (label)),
+                  colour.red, colour.green, colour.blue, row_colour.red, row_colour.green, row_colour.blue);
+  g_assert_true (gdk_rgba_equal (&colour, &row_colour));
+  gui_test_save_png (GTK_WIDGET (window), "compare-selected-change.png");
+  gtk_window_destroy (GTK_WINDOW (window));
+  G_GNUC_END_IGNORE_DEPRECATIONS
+}
+
 static gboolean
 at_top (gpointer adjustment)
 {
@@ -614,6 +666,7 @@ main (int argc,
   g_test_add_func ("/app/compare/transform-and-range", test_transform_and_range);
   g_test_add_func ("/app/compare/carried-transforms", test_carried_transforms);
   g_test_add_func ("/app/compare/scroll-to-top", test_scroll_to_top);
+  g_test_add_func ("/app/compare/selected-change", test_selected_change);
   g_test_add_func ("/app/compare/bad-input", test_bad_input);
   g_test_add_func ("/app/compare/command-line", test_command_line);
   g_test_add_func ("/app/compare/live", test_live);
