@@ -100,8 +100,8 @@ describe_node (SpDiffFlame *self,
   g_autofree char *self_change = sp_diff_format_change (n->self_value_b - n->self_value_a);
   const char *side = n->total_a == 0 ? "\n<i>Only in B</i>" : "";
 
-  return g_strdup_printf ("<b>%s</b>%s%s\nBefore: %.1f%%  (%" G_GUINT64_FORMAT ")\n"
-                          "After: %.1f%%  (%" G_GUINT64_FORMAT ")\nChange: %s\n"
+  return g_strdup_printf ("<b>%s</b>%s%s\nTotal before: %.1f%%  (%" G_GUINT64_FORMAT ")\n"
+                          "Total after: %.1f%%  (%" G_GUINT64_FORMAT ")\nTotal change: %s\n"
                           "Self: %.1f%% → %.1f%%  (%s)%s",
                           name, module[0] != '\0' ? "\n" : "", module, n->total_value_a, n->total_a,
                           n->total_value_b, n->total_b, change, n->self_value_a, n->self_value_b, self_change, side);

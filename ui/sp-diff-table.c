@@ -124,26 +124,30 @@ typedef struct {
   Value       value;
 } Column;
 
-/* The functions: the change is of self (the function's own code), as the
- * report's delta; the call tree: of the path's total (its width in the
+/* Each column says whether it is self (the function's own code) or total
+ * (with all it calls): a bare "Before" was self in one tab and total in
+ * the other. The functions lead with self, sorted by its change (the
+ * report's delta); the call tree with total (the path's width in the
  * flame graph). */
 static const Column function_columns[] = {
   { "Function", VALUE_NAME },
   { "Module", VALUE_MODULE },
-  { "Before", VALUE_SELF_A },
-  { "After", VALUE_SELF_B },
-  { "Change", VALUE_SELF_CHANGE },
+  { "Self Before", VALUE_SELF_A },
+  { "Self After", VALUE_SELF_B },
+  { "Self Change", VALUE_SELF_CHANGE },
   { "Total Before", VALUE_TOTAL_A },
   { "Total After", VALUE_TOTAL_B },
+  { "Total Change", VALUE_TOTAL_CHANGE },
 };
 
 static const Column tree_columns[] = {
   { "Function", VALUE_NAME },
-  { "Before", VALUE_TOTAL_A },
-  { "After", VALUE_TOTAL_B },
-  { "Change", VALUE_TOTAL_CHANGE },
+  { "Total Before", VALUE_TOTAL_A },
+  { "Total After", VALUE_TOTAL_B },
+  { "Total Change", VALUE_TOTAL_CHANGE },
   { "Self Before", VALUE_SELF_A },
   { "Self After", VALUE_SELF_B },
+  { "Self Change", VALUE_SELF_CHANGE },
 };
 
 struct _SpDiffTable
@@ -836,6 +840,6 @@ sp_diff_table_new (SpDiffTableKind kind)
   for (guint i = 0; i < n; i++)
     add_column (self, &columns[i]);
   make_models (self);
-  sp_diff_table_sort_by (self, kind == SP_DIFF_TABLE_FUNCTIONS ? "Change" : "After", TRUE);
+  sp_diff_table_sort_by (self, kind == SP_DIFF_TABLE_FUNCTIONS ? "Self Change" : "Total After", TRUE);
   return self;
 }

@@ -158,7 +158,7 @@ test_compare (void)
   functions = sp_compare_window_get_functions (window);
   g_assert_cmpuint (sp_diff_table_get_n_rows (functions), >, 3);
   g_assert_cmpstr (sp_diff_table_get_row_name (functions, 0), ==, "diff_changed");
-  change = sp_diff_table_get_row_text (functions, 0, "Change");
+  change = sp_diff_table_get_row_text (functions, 0, "Self Change");
   g_test_message ("diff_changed: %s", change);
   /* About +27 points: 1/3 -> 3/5 of the samples. */
   g_assert_true (g_str_has_prefix (change, "+"));
@@ -175,9 +175,9 @@ test_compare (void)
   tooltip = sp_flame_graph_describe (graph, sp_flame_graph_node_at (graph, x, y));
   g_test_message ("tooltip: %s", tooltip);
   g_assert_true (g_str_has_prefix (tooltip, "<b>diff_changed</b>"));
-  g_assert_nonnull (strstr (tooltip, "Before:"));
-  g_assert_nonnull (strstr (tooltip, "After:"));
-  g_assert_nonnull (strstr (tooltip, "Change: +"));
+  g_assert_nonnull (strstr (tooltip, "Total before:"));
+  g_assert_nonnull (strstr (tooltip, "Total after:"));
+  g_assert_nonnull (strstr (tooltip, "Total change: +"));
 
   /* Both timelines, each with its lane. */
   g_assert_cmpuint (sp_timeline_view_get_n_lanes (sp_compare_window_get_timeline (window, 0)), >=, 1);
@@ -187,6 +187,25 @@ test_compare (void)
   gui_test_save_png (GTK_WIDGET (window), "compare-functions.png");
   sp_compare_window_show_view (window, "call-tree");
   g_assert_cmpuint (sp_diff_table_get_n_rows (sp_compare_window_get_call_tree (window)), >, 3);
+  /* Both tabs name self and total for what they are, and show both. */
+  {
+    const char *const titles[] = { "Self Before", "Self After", "Self Change",
+                                   "Total Before", "Total After", "Total Change" };
+    SpDiffTable *tables[] = { functions, sp_compare_window_get_call_tree (window) };
+
+    for (guint t = 0; t < G_N_ELEMENTS (tables); t++)
+      {
+        g_autofree char *bare = sp_diff_table_get_row_text (tables[t], 0, "Before");
+
+        g_assert_null (bare);
+        for (guint i = 0; i < G_N_ELEMENTS (titles); i++)
+          {
+            g_autofree char *text = sp_diff_table_get_row_text (tables[t], 0, titles[i]);
+
+            g_assert_nonnull (text);
+          }
+      }
+  }
   gui_test_save_png (GTK_WIDGET (window), "compare-call-tree.png");
   gtk_window_destroy (GTK_WINDOW (window));
 }
@@ -285,9 +304,9 @@ test_transform_and_range (void)
    * diff_steady in B and as much in A. */
   sp_compare_window_set_normalize (window, SP_DIFF_NORMALIZE_TIME);
   wait_for_new (window);
-  g_assert_cmpfloat (value_of (functions, "diff_changed", "After"), >, 2 * value_of (functions, "diff_steady", "After"));
-  g_assert_cmpfloat (value_of (functions, "diff_changed", "Before"), <, 1.6 * value_of (functions, "diff_steady", "Before"));
-  g_assert_cmpfloat (value_of (functions, "diff_changed", "Before"), >, 0.6 * value_of (functions, "diff_steady", "Before"));
+  g_assert_cmpfloat (value_of (functions, "diff_changed", "Self After"), >, 2 * value_of (functions, "diff_steady", "Self After"));
+  g_assert_cmpfloat (value_of (functions, "diff_changed", "Self Before"), <, 1.6 * value_of (functions, "diff_steady", "Self Before"));
+  g_assert_cmpfloat (value_of (functions, "diff_changed", "Self Before"), >, 0.6 * value_of (functions, "diff_steady", "Self Before"));
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -505,7 +524,7 @@ test_bad_input (void)
   window = compare (a_path, a_path);
   g_assert_true (window_test_wait (is_settled, window, 60));
   {
-    g_autofree char *change = sp_diff_table_get_row_text (sp_compare_window_get_functions (window), 0, "Change");
+    g_autofree char *change = sp_diff_table_get_row_text (sp_compare_window_get_functions (window), 0, "Self Change");
 
     g_assert_cmpstr (change, ==, "0.0 pp");
   }
@@ -621,7 +640,7 @@ tooltip_shown (gpointer data)
 static void
 test_hover (void)
 {
-  TooltipSearch search = { NULL, "Change: +", NULL };
+  TooltipSearch search = { NULL, "Total change: +", NULL };
   SpCompareWindow *window;
   SpDiffFlame *flame;
   int x = 0, y = 0;
@@ -646,8 +665,8 @@ test_hover (void)
   g_assert_true (window_test_wait (tooltip_shown, &search, 10));
   g_test_message ("hover: %s", gtk_label_get_text (search.found));
   g_assert_nonnull (strstr (gtk_label_get_text (search.found), "diff_changed"));
-  g_assert_nonnull (strstr (gtk_label_get_text (search.found), "Before: "));
-  g_assert_nonnull (strstr (gtk_label_get_text (search.found), "After: "));
+  g_assert_nonnull (strstr (gtk_label_get_text (search.found), "Total before: "));
+  g_assert_nonnull (strstr (gtk_label_get_text (search.found), "Total after: "));
   gui_test_save_png (GTK_WIDGET (window), "compare-hover.png");
   gtk_window_destroy (GTK_WINDOW (window));
 }
