@@ -33,6 +33,9 @@ struct _SpCompareWindow
 
   SpCompareSide   sides[2];
   GtkLabel       *status;
+  GtkStack       *content;     /* the views, or the message why nothing is compared */
+  GtkLabel       *message;
+  gboolean        same_file;   /* A and B are one file */
   GtkStack       *views;
   GtkSearchEntry *search;
   GtkDropDown    *normalize_choice;

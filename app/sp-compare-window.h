@@ -44,6 +44,9 @@ gboolean sp_compare_window_is_settled (SpCompareWindow *self);
 guint sp_compare_window_get_n_shown (SpCompareWindow *self);
 /* What the status line says (problems with either side), or "". */
 const char *sp_compare_window_get_status (SpCompareWindow *self);
+/* What is shown in place of the views when nothing can be compared (a
+ * side cannot be opened), or "". */
+const char *sp_compare_window_get_message (SpCompareWindow *self);
 SpDiffFlame *sp_compare_window_get_flame (SpCompareWindow *self);
 SpDiffTable *sp_compare_window_get_functions (SpCompareWindow *self);
 SpDiffTable *sp_compare_window_get_call_tree (SpCompareWindow *self);

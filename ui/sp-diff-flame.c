@@ -20,6 +20,7 @@ struct _SpDiffFlame
   GtkWidget     parent_instance;
 
   GtkWidget    *box;
+  GtkWidget    *legend;       /* shown with a comparison only */
   GtkLabel     *shrank_label;
   GtkLabel     *grew_label;
   SpFlameGraph *graph;
@@ -140,6 +141,8 @@ sp_diff_flame_set_tree (SpDiffFlame *self,
   sp_flame_graph_set_painter (self->graph, NULL, NULL, NULL);
   g_clear_pointer (&self->tree, sp_diff_tree_unref);
   self->tree = tree;
+  /* A scale with nothing to colour would only puzzle. */
+  gtk_widget_set_visible (self->legend, tree != NULL);
   if (tree == NULL)
     {
       sp_flame_graph_set_tree (self->graph, NULL, NULL);
@@ -314,7 +317,9 @@ sp_diff_flame_init (SpDiffFlame *self)
   self->scale = MIN_SCALE;
   self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   gtk_widget_set_parent (self->box, GTK_WIDGET (self));
-  gtk_box_append (GTK_BOX (self->box), legend_new (self));
+  self->legend = legend_new (self);
+  gtk_widget_set_visible (self->legend, FALSE);
+  gtk_box_append (GTK_BOX (self->box), self->legend);
   self->graph = sp_flame_graph_new ();
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), GTK_WIDGET (self->graph));
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
@@ -327,4 +332,10 @@ SpDiffFlame *
 sp_diff_flame_new (void)
 {
   return g_object_new (SP_TYPE_DIFF_FLAME, NULL);
+}
+
+gboolean
+sp_diff_flame_get_legend_shown (SpDiffFlame *self)
+{
+  return gtk_widget_get_visible (self->legend);
 }

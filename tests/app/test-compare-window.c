@@ -475,6 +475,13 @@ assert_b_says (const char *b,
   if (!window_test_wait (status_says, &says, 30))
     g_error ("status \"%s\" does not say \"%s\"", sp_compare_window_get_status (says.window), text);
   g_test_message ("%s: %s", b, sp_compare_window_get_status (says.window));
+  /* Nothing compared: the message takes the views' place, and no legend
+   * of an empty flame graph shows. */
+  if (g_str_has_prefix (text, "Cannot compare"))
+    g_assert_nonnull (strstr (sp_compare_window_get_message (says.window), text));
+  g_assert_false (sp_diff_flame_get_legend_shown (sp_compare_window_get_flame (says.window)));
+  if (strstr (b, "notes.txt") != NULL)
+    gui_test_save_png (GTK_WIDGET (says.window), "compare-bad-input.png");
   gtk_window_destroy (GTK_WINDOW (says.window));
 }
 
@@ -523,6 +530,10 @@ test_bad_input (void)
   /* The same file twice: nothing changed. */
   window = compare (a_path, a_path);
   g_assert_true (window_test_wait (is_settled, window, 60));
+  g_assert_nonnull (strstr (sp_compare_window_get_status (window), "A and B are the same file"));
+  g_assert_cmpstr (sp_compare_window_get_message (window), ==, "");
+  g_assert_true (sp_diff_flame_get_legend_shown (sp_compare_window_get_flame (window)));
+  gui_test_save_png (GTK_WIDGET (window), "compare-same-file.png");
   {
     g_autofree char *change = sp_diff_table_get_row_text (sp_compare_window_get_functions (window), 0, "Self Change");
 
