@@ -83,7 +83,8 @@ bluer (const GdkRGBA *c)
   return c->blue > c->red + 0.2;
 }
 
-/* Where the graph draws diff_changed's frame: a point inside it. */
+/* Where the graph draws name's frame: a point inside it, halfway across
+ * (its label is at its left end: a point there may be a glyph's). */
 static gboolean
 find_frame (SpDiffFlame *flame,
             const char *name,
@@ -97,7 +98,12 @@ find_frame (SpDiffFlame *flame,
       if (g_strcmp0 (sp_diff_flame_name_at (flame, px, py), name) == 0
           && g_strcmp0 (sp_diff_flame_name_at (flame, px + 8, py), name) == 0)
         {
-          *x = px + 4;
+          int end = px + 8;
+
+          while (end + 4 < gtk_widget_get_width (graph)
+                 && g_strcmp0 (sp_diff_flame_name_at (flame, end + 4, py), name) == 0)
+            end += 4;
+          *x = (px + end) / 2;
           *y = py;
           return TRUE;
         }
@@ -353,25 +359,17 @@ test_carried_transforms (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
-/* A label under widget whose text starts with prefix, on a selected row
- * (selected: widget is under one). */
-static GtkWidget *
-find_selected_label (GtkWidget *widget,
-                     const char *prefix,
-                     gboolean selected)
+/* A label whose text starts with prefix, on a selected row. */
+static gboolean
+is_selected_label (GtkWidget *widget,
+                   gconstpointer prefix)
 {
-  selected = selected || (gtk_widget_get_state_flags (widget) & GTK_STATE_FLAG_SELECTED) != 0;
-  if (selected && GTK_IS_LABEL (widget) && g_str_has_prefix (gtk_label_get_text (GTK_LABEL (widget)), prefix))
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_selected_label (child, prefix, selected);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
+  if (!GTK_IS_LABEL (widget) || !g_str_has_prefix (gtk_label_get_text (GTK_LABEL (widget)), prefix))
+    return FALSE;
+  for (; widget != NULL; widget = gtk_widget_get_parent (widget))
+    if ((gtk_widget_get_state_flags (widget) & GTK_STATE_FLAG_SELECTED) != 0)
+      return TRUE;
+  return FALSE;
 }
 
 /* A shrinking row, selected: its change reads in the row's own colour,
@@ -393,7 +391,7 @@ test_selected_change (void)
   functions = sp_compare_window_get_functions (window);
   g_assert_true (sp_diff_table_search_next (functions, "diff_steady"));
   window_test_run (0.3);
-  label = find_selected_label (GTK_WIDGET (functions), "−", FALSE);
+  label = gui_test_find (GTK_WIDGET (functions), is_selected_label, "−");
   g_assert_nonnull (label);
   gtk_style_context_get_color (gtk_widget_get_style_context (label), &colour);
   gtk_style_context_get_color (gtk_widget_get_style_context (gtk_widget_get_parent (label)), &row_colour);
