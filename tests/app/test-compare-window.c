@@ -71,6 +71,20 @@ compare (const char *a,
   return window;
 }
 
+/* A and B compared, settled, with the function list shown (the window
+ * `height` tall, or its default with 0). */
+static SpDiffTable *
+compare_functions (SpCompareWindow **window,
+                   int height)
+{
+  *window = compare (a_path, b_path);
+  if (height > 0)
+    gtk_window_set_default_size (GTK_WINDOW (*window), 900, height);
+  g_assert_true (window_test_wait (is_settled, *window, 60));
+  sp_compare_window_show_view (*window, "functions");
+  return sp_compare_window_get_functions (*window);
+}
+
 static gboolean
 redder (const GdkRGBA *c)
 {
@@ -278,10 +292,7 @@ test_transform_and_range (void)
 
   if (!have_recordings ())
     return;
-  window = compare (a_path, b_path);
-  g_assert_true (window_test_wait (is_settled, window, 60));
-  functions = sp_compare_window_get_functions (window);
-  sp_compare_window_show_view (window, "functions");
+  functions = compare_functions (&window, 0);
   g_assert_true (sp_diff_table_search_next (functions, "diff_changed"));
   g_assert_cmpstr (sp_compare_window_get_breadcrumbs (window), ==, "");
   g_assert_true (sp_compare_window_apply_transform (window, SP_TRANSFORM_DROP_FUNCTION));
@@ -385,10 +396,7 @@ test_selected_change (void)
 
   if (!have_recordings ())
     return;
-  window = compare (a_path, b_path);
-  g_assert_true (window_test_wait (is_settled, window, 60));
-  sp_compare_window_show_view (window, "functions");
-  functions = sp_compare_window_get_functions (window);
+  functions = compare_functions (&window, 0);
   g_assert_true (sp_diff_table_search_next (functions, "diff_steady"));
   window_test_run (0.3);
   label = gui_test_find (GTK_WIDGET (functions), is_selected_label, "−");
@@ -439,12 +447,8 @@ test_scroll_to_top (void)
 
   if (!have_recordings ())
     return;
-  window = compare (a_path, b_path);
   /* Short enough that the function list scrolls. */
-  gtk_window_set_default_size (GTK_WINDOW (window), 900, 420);
-  g_assert_true (window_test_wait (is_settled, window, 60));
-  sp_compare_window_show_view (window, "functions");
-  functions = sp_compare_window_get_functions (window);
+  functions = compare_functions (&window, 420);
   assert_back_at_top (functions, "sort");
   assert_back_at_top (functions, "filter");
   gtk_window_destroy (GTK_WINDOW (window));
