@@ -3,7 +3,8 @@
  *
  * sp-compare-window.c places the views, follows both analyses and builds
  * the comparison; sp-compare-transforms.c applies transforms to both
- * sides and searches. */
+ * sides, shows them as breadcrumbs and searches; sp-compare-carry.c
+ * carries the main window's transforms over to both sides. */
 #pragma once
 
 #include "sp-analysis.h"
@@ -32,6 +33,9 @@ struct _SpCompareWindow
 
   SpCompareSide   sides[2];
   GtkLabel       *status;
+  GtkStack       *content;     /* the views, or the message why nothing is compared */
+  GtkLabel       *message;
+  gboolean        same_file;   /* A and B are one file */
   GtkStack       *views;
   GtkSearchEntry *search;
   GtkDropDown    *normalize_choice;
@@ -45,8 +49,16 @@ struct _SpCompareWindow
   gboolean        building;
   gboolean        dirty;       /* a side changed while building */
   guint           n_shown;
-  guint           n_transforms;
+  GtkWidget      *breadcrumbs; /* the bar: what applies, Undo, Clear */
+  GtkLabel       *breadcrumb_label;
+  GPtrArray      *crumbs;      /* "Merge: mix", one per transform (each on both sides) */
+  GPtrArray      *carried;     /* the main window's transforms, until the first
+                                * comparison names their functions; else NULL */
 };
+
+/* No function of any profile has it: interned ids count up from 0. A
+ * side without a transform's function gets a transform of it. */
+#define SP_COMPARE_NO_SUCH_FUNCTION (G_MAXUINT32 - 1)
 
 /* sp-compare-window.c: builds the comparison again (after a side's new
  * tree, or a change of normalization). */
@@ -61,3 +73,16 @@ void _sp_compare_search_changed (GtkSearchEntry *entry,
 void _sp_compare_search_activated (GtkSearchEntry *entry,
                                    SpCompareWindow *self);
 void _sp_compare_update_actions (SpCompareWindow *self);
+/* The bar above the views that names the transforms, with Undo and Clear. */
+GtkWidget *_sp_compare_breadcrumbs_new (SpCompareWindow *self);
+/* Adds a transform's breadcrumb ("Merge: mix") and shows the bar. */
+void _sp_compare_add_crumb (SpCompareWindow *self,
+                            SpTransformKind kind,
+                            const char *subject);
+
+/* sp-compare-carry.c: applies the carried transforms to both sides, their
+ * functions found by name and module among the comparison's functions.
+ * FALSE when none were carried (the comparison is shown as it is). */
+gboolean _sp_compare_apply_carried (SpCompareWindow *self,
+                                    const SpDiffTree *tree);
+void _sp_compare_carried_free (gpointer carried);

@@ -13,12 +13,17 @@ G_DEFINE_FINAL_TYPE (SpCompareWindow, sp_compare_window, GTK_TYPE_APPLICATION_WI
 
 /* ---- Status -------------------------------------------------------------- */
 
-/* Each side's problem, one line each; while a side is read, "Reading…". */
+/* Each side's problem, one line each; while a side is read, "Reading…".
+ * A side that cannot be opened leaves nothing to compare: the problems
+ * then take the views' place, large, instead of a line above them. */
 static void
 update_status (SpCompareWindow *self)
 {
   g_autoptr (GString) text = g_string_new (NULL);
+  gboolean failed = self->sides[0].failed || self->sides[1].failed;
 
+  if (self->same_file)
+    g_string_append (text, "A and B are the same file: every change is 0.");
   for (guint i = 0; i < 2; i++)
     {
       SpCompareSide *side = &self->sides[i];
@@ -26,12 +31,14 @@ update_status (SpCompareWindow *self)
       if (side->problem != NULL)
         g_string_append_printf (text, "%s%s", text->len > 0 ? "\n" : "", side->problem);
     }
-  if (text->len == 0 && self->tree == NULL && !self->sides[0].failed && !self->sides[1].failed)
+  gtk_label_set_text (self->message, failed ? text->str : "");
+  gtk_stack_set_visible_child_name (self->content, failed ? "message" : "views");
+  if (text->len == 0 && self->tree == NULL && !failed)
     g_string_append (text, "Reading both recordings…");
   else if (self->sides[1].following && self->tree != NULL)
     g_string_append_printf (text, "%sB is being recorded: the comparison follows it.", text->len > 0 ? "\n" : "");
   gtk_label_set_text (self->status, text->str);
-  gtk_widget_set_visible (GTK_WIDGET (self->status), text->len > 0);
+  gtk_widget_set_visible (GTK_WIDGET (self->status), text->len > 0 && !failed);
 }
 
 /* "A (before): base.spool" */
@@ -105,6 +112,13 @@ built (GObject *source,
     {
       /* Closed meanwhile. */
       sp_diff_tree_unref (tree);
+      return;
+    }
+  if (_sp_compare_apply_carried (self, tree))
+    {
+      /* Made without the main window's transforms: never shown. */
+      sp_diff_tree_unref (tree);
+      self->dirty = FALSE;
       return;
     }
   show_tree (self, tree);
@@ -323,6 +337,31 @@ add_views (SpCompareWindow *self)
   sp_diff_table_set_context_menu (self->call_tree, self->menu);
 }
 
+/* The views, or in their place (nothing to compare) why not: a title and
+ * the problems, centred and large enough to be seen. */
+static void
+add_content (SpCompareWindow *self)
+{
+  GtkWidget *page = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
+  GtkWidget *title = gtk_label_new (NULL);
+
+  gtk_label_set_markup (GTK_LABEL (title), "<span size=\"x-large\" weight=\"bold\">Nothing to compare</span>");
+  self->message = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_wrap (self->message, TRUE);
+  gtk_label_set_justify (self->message, GTK_JUSTIFY_CENTER);
+  gtk_label_set_max_width_chars (self->message, 80);
+  gtk_label_set_selectable (self->message, TRUE);
+  gtk_widget_set_valign (page, GTK_ALIGN_CENTER);
+  gtk_widget_set_margin_start (page, 24);
+  gtk_widget_set_margin_end (page, 24);
+  gtk_box_append (GTK_BOX (page), title);
+  gtk_box_append (GTK_BOX (page), GTK_WIDGET (self->message));
+  self->content = GTK_STACK (gtk_stack_new ());
+  gtk_widget_set_vexpand (GTK_WIDGET (self->content), TRUE);
+  gtk_stack_add_named (self->content, GTK_WIDGET (self->views), "views");
+  gtk_stack_add_named (self->content, page, "message");
+}
+
 static void
 sp_compare_window_dispose (GObject *object)
 {
@@ -344,6 +383,8 @@ sp_compare_window_dispose (GObject *object)
       g_clear_pointer (&side->problem, g_free);
     }
   g_clear_pointer (&self->tree, sp_diff_tree_unref);
+  g_clear_pointer (&self->crumbs, g_ptr_array_unref);
+  g_clear_pointer (&self->carried, g_ptr_array_unref);
   g_clear_object (&self->menu);
   G_OBJECT_CLASS (sp_compare_window_parent_class)->dispose (object);
 }
@@ -369,8 +410,8 @@ sp_compare_window_init (SpCompareWindow *self)
   gtk_label_set_wrap (self->status, TRUE);
   gtk_label_set_xalign (self->status, 0);
   gtk_widget_set_margin_start (GTK_WIDGET (self->status), 6);
-  gtk_widget_add_css_class (GTK_WIDGET (self->status), "dim-label");
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->status));
+  add_content (self);
   gtk_window_set_child (GTK_WINDOW (self), box);
 }
 
@@ -410,10 +451,12 @@ sp_compare_window_new (SpApplication *app,
   g_autofree char *title = g_strdup_printf ("%s → %s — stackpulse", name_a, name_b);
 
   gtk_window_set_title (GTK_WINDOW (self), title);
+  self->same_file = g_file_equal (a, b);
   open_side (self, &self->sides[0], box, a);
   open_side (self, &self->sides[1], box, b);
   gtk_box_append (box, gtk_separator_new (GTK_ORIENTATION_HORIZONTAL));
-  gtk_box_append (box, GTK_WIDGET (self->views));
+  gtk_box_append (box, _sp_compare_breadcrumbs_new (self));
+  gtk_box_append (box, GTK_WIDGET (self->content));
   update_status (self);
   _sp_compare_update_actions (self);
   return self;
@@ -438,6 +481,13 @@ const char *
 sp_compare_window_get_status (SpCompareWindow *self)
 {
   return gtk_label_get_text (self->status);
+}
+
+const char *
+sp_compare_window_get_message (SpCompareWindow *self)
+{
+  return g_strcmp0 (gtk_stack_get_visible_child_name (self->content), "message") == 0
+           ? gtk_label_get_text (self->message) : "";
 }
 
 SpDiffFlame *

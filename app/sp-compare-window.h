@@ -14,6 +14,7 @@
 #include "sp-application.h"
 #include "sp-diff-flame.h"
 #include "sp-diff-table.h"
+#include "sp-filter.h"
 #include "sp-timeline-view.h"
 
 G_BEGIN_DECLS
@@ -28,6 +29,13 @@ SpCompareWindow *sp_compare_window_new (SpApplication *app,
                                         GFile *a,
                                         GFile *b);
 
+/* Carries a main window's transforms (filter's, their functions named by
+ * profile) over to both sides: once both are read, each function is
+ * found by name and module on each side, as the comparison matches them. */
+void sp_compare_window_carry_transforms (SpCompareWindow *self,
+                                         const SpFilter *filter,
+                                         SpProfile *profile);
+
 /* ---- For tests ---- */
 
 /* Whether a comparison is shown, and no side or build has work running. */
@@ -36,6 +44,9 @@ gboolean sp_compare_window_is_settled (SpCompareWindow *self);
 guint sp_compare_window_get_n_shown (SpCompareWindow *self);
 /* What the status line says (problems with either side), or "". */
 const char *sp_compare_window_get_status (SpCompareWindow *self);
+/* What is shown in place of the views when nothing can be compared (a
+ * side cannot be opened), or "". */
+const char *sp_compare_window_get_message (SpCompareWindow *self);
 SpDiffFlame *sp_compare_window_get_flame (SpCompareWindow *self);
 SpDiffTable *sp_compare_window_get_functions (SpCompareWindow *self);
 SpDiffTable *sp_compare_window_get_call_tree (SpCompareWindow *self);
@@ -51,6 +62,8 @@ void sp_compare_window_show_view (SpCompareWindow *self,
 gboolean sp_compare_window_apply_transform (SpCompareWindow *self,
                                             SpTransformKind kind);
 void sp_compare_window_undo_transform (SpCompareWindow *self);
+/* What the breadcrumbs say ("Merge: mix  ›  Drop: light"), "" when hidden. */
+const char *sp_compare_window_get_breadcrumbs (SpCompareWindow *self);
 /* Shares (the default) or time per second. */
 void sp_compare_window_set_normalize (SpCompareWindow *self,
                                       SpDiffNormalize normalize);

@@ -21,6 +21,9 @@ sp_window_compare_with (SpWindow *self,
     return NULL;
   compare = sp_compare_window_new (app != NULL ? SP_APPLICATION (app) : NULL, live ? file : self->file,
                                    live ? self->file : file);
+  /* What the window shows is transformed: so are both sides. */
+  sp_compare_window_carry_transforms (compare, sp_analysis_get_filter (self->analysis),
+                                      sp_analysis_get_profile (self->analysis));
   gtk_window_present (GTK_WINDOW (compare));
   return compare;
 }

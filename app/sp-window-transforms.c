@@ -8,21 +8,6 @@
 
 #include "sp-window-testing.h"
 
-static const char *
-transform_label (SpTransformKind kind)
-{
-  switch (kind)
-    {
-    case SP_TRANSFORM_FOCUS_FUNCTION:    return "Focus";
-    case SP_TRANSFORM_FOCUS_SUBTREE:     return "Subtree";
-    case SP_TRANSFORM_MERGE_FUNCTION:    return "Merge";
-    case SP_TRANSFORM_DROP_FUNCTION:     return "Drop";
-    case SP_TRANSFORM_COLLAPSE_MODULE:   return "Collapse";
-    case SP_TRANSFORM_COLLAPSE_RECURSION: return "Collapse recursion";
-    default:                             return "?";
-    }
-}
-
 /* "Focus: compute_alpha › Drop: read": the transforms in the order they
  * apply; Undo takes back the last. The functions named came from the
  * views' trees, so they are whole. */
@@ -42,7 +27,7 @@ _sp_window_update_breadcrumbs (SpWindow *self)
         subject = sp_profile_get_function (profile, g_array_index (t->path, guint32, t->path->len - 1))->name;
       else if (subject == NULL)
         subject = sp_profile_get_function (profile, t->function)->name;
-      g_string_append_printf (text, "%s%s: %s", i > 0 ? "  ›  " : "", transform_label (t->kind), subject);
+      g_string_append_printf (text, "%s%s: %s", i > 0 ? "  ›  " : "", sp_transform_kind_label (t->kind), subject);
     }
   gtk_label_set_text (self->breadcrumb_label, text->str);
   gtk_widget_set_visible (GTK_WIDGET (self->breadcrumbs), text->len > 0);

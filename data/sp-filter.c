@@ -164,6 +164,21 @@ sp_filter_add_focus_subtree (SpFilter *filter,
   g_ptr_array_add (filter->transforms, t);
 }
 
+const char *
+sp_transform_kind_label (SpTransformKind kind)
+{
+  switch (kind)
+    {
+    case SP_TRANSFORM_FOCUS_FUNCTION:    return "Focus";
+    case SP_TRANSFORM_FOCUS_SUBTREE:     return "Subtree";
+    case SP_TRANSFORM_MERGE_FUNCTION:    return "Merge";
+    case SP_TRANSFORM_DROP_FUNCTION:     return "Drop";
+    case SP_TRANSFORM_COLLAPSE_MODULE:   return "Collapse";
+    case SP_TRANSFORM_COLLAPSE_RECURSION: return "Collapse recursion";
+    default:                             return "?";
+    }
+}
+
 gboolean
 sp_filter_pop_transform (SpFilter *filter)
 {

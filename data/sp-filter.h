@@ -72,6 +72,8 @@ void sp_filter_add_collapse_module (SpFilter *filter,
 void sp_filter_add_focus_subtree (SpFilter *filter,
                                   const guint32 *path,
                                   guint n_path);
+/* What a transform does, as its breadcrumb names it ("Merge"). */
+const char *sp_transform_kind_label (SpTransformKind kind);
 /* Undoes the last transform; FALSE when there is none. */
 gboolean sp_filter_pop_transform (SpFilter *filter);
 

@@ -56,5 +56,8 @@ void _sp_cells_unfollow (GtkWidget *cell);
  * row (the first of several), now or, before the view has a size, once it
  * has one. */
 void _sp_cells_scroll_to_selected (GtkColumnView *column_view);
+/* The same to the first row: after a sort or a new filter, the rows the
+ * view showed are elsewhere, and the list starts at its top again. */
+void _sp_cells_scroll_to_top (GtkColumnView *column_view);
 
 G_END_DECLS

@@ -160,6 +160,8 @@ _sp_cells_format_share (double percent,
 
 /* A scroll waits for the list view's size (see _sp_cells_scroll_to_selected). */
 #define PENDING_SCROLL "sp-cells-pending-scroll"
+/* Set: the pending scroll goes to the first row, not the selected one. */
+#define SCROLL_TO_TOP "sp-cells-scroll-to-top"
 
 static GtkWidget *
 list_view_of (GtkColumnView *column_view)
@@ -185,6 +187,12 @@ scroll_now (GtkColumnView *column_view,
   GtkSelectionModel *model = gtk_column_view_get_model (column_view);
   g_autoptr (GtkBitset) selected = model != NULL ? gtk_selection_model_get_selection (model) : NULL;
 
+  if (g_object_get_data (G_OBJECT (list), SCROLL_TO_TOP) != NULL)
+    {
+      if (model != NULL && g_list_model_get_n_items (G_LIST_MODEL (model)) > 0)
+        gtk_widget_activate_action (list, "list.scroll-to-item", "u", 0);
+      return;
+    }
   /* The first selected row: a multiple selection's (the Source page's
    * instructions of a line) too. */
   if (selected != NULL && !gtk_bitset_is_empty (selected))
@@ -211,7 +219,25 @@ scroll_when_sized (GtkWidget *list,
       return G_SOURCE_CONTINUE;
     }
   g_object_set_data (G_OBJECT (list), PENDING_SCROLL, NULL);
+  g_object_set_data (G_OBJECT (list), SCROLL_TO_TOP, NULL);
   return G_SOURCE_REMOVE;
+}
+
+/* Asks for a scroll (to the selected row or the first) on the next frames
+ * where the list has a size; a scroll asked meanwhile replaces it. */
+static void
+scroll_later (GtkColumnView *column_view,
+              gboolean to_top)
+{
+  GtkWidget *list = list_view_of (column_view);
+
+  if (list == NULL)
+    return;
+  g_object_set_data (G_OBJECT (list), SCROLL_TO_TOP, to_top ? GUINT_TO_POINTER (1) : NULL);
+  if (g_object_get_data (G_OBJECT (list), PENDING_SCROLL) != NULL)
+    return;
+  g_object_set_data (G_OBJECT (list), PENDING_SCROLL, GUINT_TO_POINTER (1));
+  gtk_widget_add_tick_callback (list, scroll_when_sized, NULL, NULL);
 }
 
 /* GTK 4.8 has no gtk_column_view_scroll_to (4.12); the list view inside
@@ -225,12 +251,11 @@ scroll_when_sized (GtkWidget *list,
 void
 _sp_cells_scroll_to_selected (GtkColumnView *column_view)
 {
-  GtkWidget *list = list_view_of (column_view);
+  scroll_later (column_view, FALSE);
+}
 
-  if (list == NULL)
-    return;
-  if (g_object_get_data (G_OBJECT (list), PENDING_SCROLL) != NULL)
-    return;
-  g_object_set_data (G_OBJECT (list), PENDING_SCROLL, GUINT_TO_POINTER (1));
-  gtk_widget_add_tick_callback (list, scroll_when_sized, NULL, NULL);
+void
+_sp_cells_scroll_to_top (GtkColumnView *column_view)
+{
+  scroll_later (column_view, TRUE);
 }

@@ -20,6 +20,7 @@ struct _SpDiffFlame
   GtkWidget     parent_instance;
 
   GtkWidget    *box;
+  GtkWidget    *legend;       /* shown with a comparison only */
   GtkLabel     *shrank_label;
   GtkLabel     *grew_label;
   SpFlameGraph *graph;
@@ -100,8 +101,8 @@ describe_node (SpDiffFlame *self,
   g_autofree char *self_change = sp_diff_format_change (n->self_value_b - n->self_value_a);
   const char *side = n->total_a == 0 ? "\n<i>Only in B</i>" : "";
 
-  return g_strdup_printf ("<b>%s</b>%s%s\nBefore: %.1f%%  (%" G_GUINT64_FORMAT ")\n"
-                          "After: %.1f%%  (%" G_GUINT64_FORMAT ")\nChange: %s\n"
+  return g_strdup_printf ("<b>%s</b>%s%s\nTotal before: %.1f%%  (%" G_GUINT64_FORMAT ")\n"
+                          "Total after: %.1f%%  (%" G_GUINT64_FORMAT ")\nTotal change: %s\n"
                           "Self: %.1f%% → %.1f%%  (%s)%s",
                           name, module[0] != '\0' ? "\n" : "", module, n->total_value_a, n->total_a,
                           n->total_value_b, n->total_b, change, n->self_value_a, n->self_value_b, self_change, side);
@@ -140,6 +141,8 @@ sp_diff_flame_set_tree (SpDiffFlame *self,
   sp_flame_graph_set_painter (self->graph, NULL, NULL, NULL);
   g_clear_pointer (&self->tree, sp_diff_tree_unref);
   self->tree = tree;
+  /* A scale with nothing to colour would only puzzle. */
+  gtk_widget_set_visible (self->legend, tree != NULL);
   if (tree == NULL)
     {
       sp_flame_graph_set_tree (self->graph, NULL, NULL);
@@ -314,7 +317,9 @@ sp_diff_flame_init (SpDiffFlame *self)
   self->scale = MIN_SCALE;
   self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   gtk_widget_set_parent (self->box, GTK_WIDGET (self));
-  gtk_box_append (GTK_BOX (self->box), legend_new (self));
+  self->legend = legend_new (self);
+  gtk_widget_set_visible (self->legend, FALSE);
+  gtk_box_append (GTK_BOX (self->box), self->legend);
   self->graph = sp_flame_graph_new ();
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), GTK_WIDGET (self->graph));
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
@@ -327,4 +332,10 @@ SpDiffFlame *
 sp_diff_flame_new (void)
 {
   return g_object_new (SP_TYPE_DIFF_FLAME, NULL);
+}
+
+gboolean
+sp_diff_flame_get_legend_shown (SpDiffFlame *self)
+{
+  return gtk_widget_get_visible (self->legend);
 }

@@ -2,8 +2,8 @@
 /* sp-diff-flame.h: a differential flame graph: B's shape (each frame as
  * wide as its total in B), each frame coloured by how much its path's
  * total share grew (red) or shrank (blue) from A to B, frames only in B
- * marked with a dark edge; a legend above it, and a tooltip with before,
- * after and change. An SpFlameGraph with a painter
+ * marked with a dark edge; a legend above it (while it shows a
+ * comparison), and a tooltip with before, after and change. An SpFlameGraph with a painter
  * (sp_flame_graph_set_painter) over an SpDiffTree (data/sp-diff-tree.h). */
 #pragma once
 
@@ -54,6 +54,9 @@ gboolean sp_diff_flame_get_frame_colour (SpDiffFlame *self,
 const char *sp_diff_flame_name_at (SpDiffFlame *self,
                                    double x,
                                    double y);
+
+/* Whether the legend shows (a comparison does). For tests. */
+gboolean sp_diff_flame_get_legend_shown (SpDiffFlame *self);
 
 /* The diff tree node of the frame last clicked or right-clicked, or
  * SP_DIFF_TREE_NONE. */

@@ -124,26 +124,30 @@ typedef struct {
   Value       value;
 } Column;
 
-/* The functions: the change is of self (the function's own code), as the
- * report's delta; the call tree: of the path's total (its width in the
+/* Each column says whether it is self (the function's own code) or total
+ * (with all it calls): a bare "Before" was self in one tab and total in
+ * the other. The functions lead with self, sorted by its change (the
+ * report's delta); the call tree with total (the path's width in the
  * flame graph). */
 static const Column function_columns[] = {
   { "Function", VALUE_NAME },
   { "Module", VALUE_MODULE },
-  { "Before", VALUE_SELF_A },
-  { "After", VALUE_SELF_B },
-  { "Change", VALUE_SELF_CHANGE },
+  { "Self Before", VALUE_SELF_A },
+  { "Self After", VALUE_SELF_B },
+  { "Self Change", VALUE_SELF_CHANGE },
   { "Total Before", VALUE_TOTAL_A },
   { "Total After", VALUE_TOTAL_B },
+  { "Total Change", VALUE_TOTAL_CHANGE },
 };
 
 static const Column tree_columns[] = {
   { "Function", VALUE_NAME },
-  { "Before", VALUE_TOTAL_A },
-  { "After", VALUE_TOTAL_B },
-  { "Change", VALUE_TOTAL_CHANGE },
+  { "Total Before", VALUE_TOTAL_A },
+  { "Total After", VALUE_TOTAL_B },
+  { "Total Change", VALUE_TOTAL_CHANGE },
   { "Self Before", VALUE_SELF_A },
   { "Self After", VALUE_SELF_B },
+  { "Self Change", VALUE_SELF_CHANGE },
 };
 
 struct _SpDiffTable
@@ -212,8 +216,8 @@ cell_text (SpDiffItem *item,
   return g_strdup_printf ("%.1f%%", item_value (item, value));
 }
 
-/* Growth red, shrinking blue, as in the flame graph; one side's rows say
- * which side they are on. */
+/* One side's rows say which side they are on (the change's colour is
+ * change_class's). */
 static char *
 cell_markup (SpDiffItem *item,
              Value value)
@@ -224,10 +228,42 @@ cell_markup (SpDiffItem *item,
 
   if (value == VALUE_NAME && missing != 0)
     return g_strdup_printf ("%s  <span alpha=\"60%%\">(only in %c)</span>", escaped, missing == 'A' ? 'B' : 'A');
-  if ((value == VALUE_SELF_CHANGE || value == VALUE_TOTAL_CHANGE) && fabs (item_value (item, value)) >= 0.05)
-    return g_strdup_printf ("<span foreground=\"%s\">%s</span>",
-                            item_value (item, value) > 0 ? "#c01c28" : "#1c5fc0", escaped);
   return g_steal_pointer (&escaped);
+}
+
+/* A change's colour class: growth red, shrinking blue, as in the flame
+ * graph; NULL for none. */
+static const char *
+change_class (SpDiffItem *item,
+              Value value)
+{
+  if ((value != VALUE_SELF_CHANGE && value != VALUE_TOTAL_CHANGE) || fabs (item_value (item, value)) < 0.05)
+    return NULL;
+  return item_value (item, value) > 0 ? "sp-diff-grew" : "sp-diff-shrank";
+}
+
+/* The change colours, by style class rather than markup: on a selected
+ * row (the theme's blue) the text takes the row's own colour, which
+ * reads there; the sign still says which way. Once per display. */
+static const char change_css[] =
+  "columnview row label.sp-diff-grew { color: #c01c28; }\n"
+  "columnview row label.sp-diff-shrank { color: #1c5fc0; }\n"
+  "columnview row:selected label.sp-diff-grew, columnview row:selected label.sp-diff-shrank"
+  " { color: inherit; font-weight: bold; }\n";
+
+static void
+add_change_style (GtkWidget *widget)
+{
+  GdkDisplay *display = gtk_widget_get_display (widget);
+  GtkCssProvider *provider;
+
+  if (g_object_get_data (G_OBJECT (display), "sp-diff-table-css") != NULL)
+    return;
+  provider = gtk_css_provider_new ();
+  gtk_css_provider_load_from_data (provider, change_css, -1);
+  gtk_style_context_add_provider_for_display (display, GTK_STYLE_PROVIDER (provider),
+                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+  g_object_set_data_full (G_OBJECT (display), "sp-diff-table-css", provider, g_object_unref);
 }
 
 static void
@@ -272,6 +308,10 @@ bind_cell (GtkSignalListItemFactory *factory,
     }
   markup = cell_markup (item, value);
   gtk_label_set_markup (GTK_LABEL (child), markup);
+  gtk_widget_remove_css_class (child, "sp-diff-grew");
+  gtk_widget_remove_css_class (child, "sp-diff-shrank");
+  if (change_class (item, value) != NULL)
+    gtk_widget_add_css_class (child, change_class (item, value));
   if (value == VALUE_NAME)
     gtk_widget_set_tooltip_text (child, item_name (item));
 }
@@ -378,6 +418,15 @@ matches_filter (gpointer row,
   return strstr (name, self->filter_text) != NULL;
 }
 
+/* A new order: the list starts at its first row again. */
+static void
+sorted_again (GtkSorter *sorter,
+              GtkSorterChange change,
+              SpDiffTable *self)
+{
+  _sp_cells_scroll_to_top (self->column_view);
+}
+
 static void
 make_models (SpDiffTable *self)
 {
@@ -404,6 +453,9 @@ make_models (SpDiffTable *self)
   gtk_single_selection_set_autoselect (self->selection, FALSE);
   gtk_single_selection_set_can_unselect (self->selection, TRUE);
   gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
+  /* After the sort model's own handler: the rows are in their new order. */
+  g_signal_connect_object (gtk_column_view_get_sorter (self->column_view), "changed", G_CALLBACK (sorted_again),
+                           self, 0);
 }
 
 /* ---- The call tree's open rows ------------------------------------------------- */
@@ -565,7 +617,10 @@ sp_diff_table_set_filter (SpDiffTable *self,
   if (text != NULL && text[0] != '\0')
     self->filter_text = g_utf8_casefold (text, -1);
   if (self->filter != NULL)
-    gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_DIFFERENT);
+    {
+      gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_DIFFERENT);
+      _sp_cells_scroll_to_top (self->column_view);
+    }
 }
 
 static gboolean
@@ -717,6 +772,9 @@ sp_diff_table_dispose (GObject *object)
   SpDiffTable *self = SP_DIFF_TABLE (object);
 
   _sp_context_menu_clear (GTK_WIDGET (self));
+  /* The columns going change the sorter: no scroll of a view that goes. */
+  if (self->column_view != NULL)
+    g_signal_handlers_disconnect_by_func (gtk_column_view_get_sorter (self->column_view), sorted_again, self);
   g_clear_pointer ((GtkWidget **) &self->column_view, gtk_widget_unparent);
   g_clear_object (&self->selection);
   g_clear_object (&self->tree_model);
@@ -767,6 +825,7 @@ sp_diff_table_init (SpDiffTable *self)
   self->column_view = GTK_COLUMN_VIEW (gtk_column_view_new (NULL));
   gtk_column_view_set_show_column_separators (self->column_view, TRUE);
   gtk_widget_set_parent (GTK_WIDGET (self->column_view), GTK_WIDGET (self));
+  add_change_style (GTK_WIDGET (self));
 }
 
 SpDiffTable *
@@ -781,6 +840,6 @@ sp_diff_table_new (SpDiffTableKind kind)
   for (guint i = 0; i < n; i++)
     add_column (self, &columns[i]);
   make_models (self);
-  sp_diff_table_sort_by (self, kind == SP_DIFF_TABLE_FUNCTIONS ? "Change" : "After", TRUE);
+  sp_diff_table_sort_by (self, kind == SP_DIFF_TABLE_FUNCTIONS ? "Self Change" : "Total After", TRUE);
   return self;
 }

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sp-diff-table.h: a comparison (data/sp-diff-tree.h) as a sortable table:
- * either its functions (Function, Module, self before and after, the
- * change, total before and after; by the size of the change) or its call
- * tree (Function with expanders, total before and after, the change, self
- * before and after; children by the after total).
+ * either its functions (Function, Module, self before, after and change,
+ * total before, after and change; by the size of the self change) or its
+ * call tree (Function with expanders, total before, after and change,
+ * self before, after and change; children by the total after).
  *
  * Rows on one side only say so in their Function cell. A GtkScrollable:
  * put it straight into a GtkScrolledWindow. */
@@ -55,7 +55,8 @@ gboolean sp_diff_table_get_selected (SpDiffTable *self,
                                      guint32 *function_b);
 
 /* The rows as shown, top to bottom: how many, and one's function name and
- * what its columns say (title as in the header: "Before", "Change"…;
+ * what its columns say (title as in the header: "Self Before",
+ * "Total Change"…;
  * newly allocated, NULL for no such column). For tests and readers. */
 guint sp_diff_table_get_n_rows (SpDiffTable *self);
 const char *sp_diff_table_get_row_name (SpDiffTable *self,

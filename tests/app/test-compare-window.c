@@ -71,6 +71,20 @@ compare (const char *a,
   return window;
 }
 
+/* A and B compared, settled, with the function list shown (the window
+ * `height` tall, or its default with 0). */
+static SpDiffTable *
+compare_functions (SpCompareWindow **window,
+                   int height)
+{
+  *window = compare (a_path, b_path);
+  if (height > 0)
+    gtk_window_set_default_size (GTK_WINDOW (*window), 900, height);
+  g_assert_true (window_test_wait (is_settled, *window, 60));
+  sp_compare_window_show_view (*window, "functions");
+  return sp_compare_window_get_functions (*window);
+}
+
 static gboolean
 redder (const GdkRGBA *c)
 {
@@ -83,7 +97,8 @@ bluer (const GdkRGBA *c)
   return c->blue > c->red + 0.2;
 }
 
-/* Where the graph draws diff_changed's frame: a point inside it. */
+/* Where the graph draws name's frame: a point inside it, halfway across
+ * (its label is at its left end: a point there may be a glyph's). */
 static gboolean
 find_frame (SpDiffFlame *flame,
             const char *name,
@@ -97,7 +112,12 @@ find_frame (SpDiffFlame *flame,
       if (g_strcmp0 (sp_diff_flame_name_at (flame, px, py), name) == 0
           && g_strcmp0 (sp_diff_flame_name_at (flame, px + 8, py), name) == 0)
         {
-          *x = px + 4;
+          int end = px + 8;
+
+          while (end + 4 < gtk_widget_get_width (graph)
+                 && g_strcmp0 (sp_diff_flame_name_at (flame, end + 4, py), name) == 0)
+            end += 4;
+          *x = (px + end) / 2;
           *y = py;
           return TRUE;
         }
@@ -158,7 +178,7 @@ test_compare (void)
   functions = sp_compare_window_get_functions (window);
   g_assert_cmpuint (sp_diff_table_get_n_rows (functions), >, 3);
   g_assert_cmpstr (sp_diff_table_get_row_name (functions, 0), ==, "diff_changed");
-  change = sp_diff_table_get_row_text (functions, 0, "Change");
+  change = sp_diff_table_get_row_text (functions, 0, "Self Change");
   g_test_message ("diff_changed: %s", change);
   /* About +27 points: 1/3 -> 3/5 of the samples. */
   g_assert_true (g_str_has_prefix (change, "+"));
@@ -175,9 +195,9 @@ test_compare (void)
   tooltip = sp_flame_graph_describe (graph, sp_flame_graph_node_at (graph, x, y));
   g_test_message ("tooltip: %s", tooltip);
   g_assert_true (g_str_has_prefix (tooltip, "<b>diff_changed</b>"));
-  g_assert_nonnull (strstr (tooltip, "Before:"));
-  g_assert_nonnull (strstr (tooltip, "After:"));
-  g_assert_nonnull (strstr (tooltip, "Change: +"));
+  g_assert_nonnull (strstr (tooltip, "Total before:"));
+  g_assert_nonnull (strstr (tooltip, "Total after:"));
+  g_assert_nonnull (strstr (tooltip, "Total change: +"));
 
   /* Both timelines, each with its lane. */
   g_assert_cmpuint (sp_timeline_view_get_n_lanes (sp_compare_window_get_timeline (window, 0)), >=, 1);
@@ -187,6 +207,25 @@ test_compare (void)
   gui_test_save_png (GTK_WIDGET (window), "compare-functions.png");
   sp_compare_window_show_view (window, "call-tree");
   g_assert_cmpuint (sp_diff_table_get_n_rows (sp_compare_window_get_call_tree (window)), >, 3);
+  /* Both tabs name self and total for what they are, and show both. */
+  {
+    const char *const titles[] = { "Self Before", "Self After", "Self Change",
+                                   "Total Before", "Total After", "Total Change" };
+    SpDiffTable *tables[] = { functions, sp_compare_window_get_call_tree (window) };
+
+    for (guint t = 0; t < G_N_ELEMENTS (tables); t++)
+      {
+        g_autofree char *bare = sp_diff_table_get_row_text (tables[t], 0, "Before");
+
+        g_assert_null (bare);
+        for (guint i = 0; i < G_N_ELEMENTS (titles); i++)
+          {
+            g_autofree char *text = sp_diff_table_get_row_text (tables[t], 0, titles[i]);
+
+            g_assert_nonnull (text);
+          }
+      }
+  }
   gui_test_save_png (GTK_WIDGET (window), "compare-call-tree.png");
   gtk_window_destroy (GTK_WINDOW (window));
 }
@@ -253,18 +292,20 @@ test_transform_and_range (void)
 
   if (!have_recordings ())
     return;
-  window = compare (a_path, b_path);
-  g_assert_true (window_test_wait (is_settled, window, 60));
-  functions = sp_compare_window_get_functions (window);
-  sp_compare_window_show_view (window, "functions");
+  functions = compare_functions (&window, 0);
   g_assert_true (sp_diff_table_search_next (functions, "diff_changed"));
+  g_assert_cmpstr (sp_compare_window_get_breadcrumbs (window), ==, "");
   g_assert_true (sp_compare_window_apply_transform (window, SP_TRANSFORM_DROP_FUNCTION));
+  /* The window says which transforms apply, as the main window does. */
+  g_assert_cmpstr (sp_compare_window_get_breadcrumbs (window), ==, "Drop: diff_changed");
   wait_for_new (window);
   while (!sp_compare_window_is_settled (window) || table_has (functions, "diff_changed"))
     wait_for_new (window);
   g_assert_false (table_has (functions, "diff_changed"));
   g_assert_true (table_has (functions, "diff_steady"));
+  gui_test_save_png (GTK_WIDGET (window), "compare-transformed.png");
   sp_compare_window_undo_transform (window);
+  g_assert_cmpstr (sp_compare_window_get_breadcrumbs (window), ==, "");
   wait_for_new (window);
   while (!table_has (functions, "diff_changed"))
     wait_for_new (window);
@@ -280,9 +321,136 @@ test_transform_and_range (void)
    * diff_steady in B and as much in A. */
   sp_compare_window_set_normalize (window, SP_DIFF_NORMALIZE_TIME);
   wait_for_new (window);
-  g_assert_cmpfloat (value_of (functions, "diff_changed", "After"), >, 2 * value_of (functions, "diff_steady", "After"));
-  g_assert_cmpfloat (value_of (functions, "diff_changed", "Before"), <, 1.6 * value_of (functions, "diff_steady", "Before"));
-  g_assert_cmpfloat (value_of (functions, "diff_changed", "Before"), >, 0.6 * value_of (functions, "diff_steady", "Before"));
+  g_assert_cmpfloat (value_of (functions, "diff_changed", "Self After"), >, 2 * value_of (functions, "diff_steady", "Self After"));
+  g_assert_cmpfloat (value_of (functions, "diff_changed", "Self Before"), <, 1.6 * value_of (functions, "diff_steady", "Self Before"));
+  g_assert_cmpfloat (value_of (functions, "diff_changed", "Self Before"), >, 0.6 * value_of (functions, "diff_steady", "Self Before"));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static gboolean
+window_has_function (gpointer window)
+{
+  return !sp_window_is_busy (window) && sp_window_search_function (window, "diff_changed");
+}
+
+/* A transform of the main window applies to both sides of Compare With…,
+ * by function name and module, and the compare window says so. */
+static void
+test_carried_transforms (void)
+{
+  g_autoptr (GFile) file_a = NULL;
+  g_autoptr (GFile) file_b = NULL;
+  SpCompareWindow *compared;
+  SpDiffTable *functions;
+  SpWindow *window;
+
+  if (!have_recordings ())
+    return;
+  file_a = g_file_new_for_path (a_path);
+  file_b = g_file_new_for_path (b_path);
+  window = sp_window_new (NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  sp_window_open_file (window, file_a);
+  g_assert_true (window_test_wait (window_has_function, window, 60));
+  g_assert_true (sp_window_apply_transform (window, SP_TRANSFORM_DROP_FUNCTION));
+  compared = sp_window_compare_with (window, file_b);
+  g_assert_nonnull (compared);
+  g_assert_true (window_test_wait (is_settled, compared, 60));
+  g_assert_cmpstr (sp_compare_window_get_breadcrumbs (compared), ==, "Drop: diff_changed");
+  functions = sp_compare_window_get_functions (compared);
+  g_assert_false (table_has (functions, "diff_changed"));
+  g_assert_true (table_has (functions, "diff_steady"));
+  gui_test_save_png (GTK_WIDGET (compared), "compare-carried.png");
+  /* Undo takes it back on both sides. */
+  sp_compare_window_undo_transform (compared);
+  wait_for_new (compared);
+  while (!table_has (functions, "diff_changed"))
+    wait_for_new (compared);
+  gtk_window_destroy (GTK_WINDOW (compared));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* A label whose text starts with prefix, on a selected row. */
+static gboolean
+is_selected_label (GtkWidget *widget,
+                   gconstpointer prefix)
+{
+  if (!GTK_IS_LABEL (widget) || !g_str_has_prefix (gtk_label_get_text (GTK_LABEL (widget)), prefix))
+    return FALSE;
+  for (; widget != NULL; widget = gtk_widget_get_parent (widget))
+    if ((gtk_widget_get_state_flags (widget) & GTK_STATE_FLAG_SELECTED) != 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* A shrinking row, selected: its change reads in the row's own colour,
+ * not blue on the selection's blue. */
+static void
+test_selected_change (void)
+{
+  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+  SpCompareWindow *window;
+  SpDiffTable *functions;
+  GtkWidget *label;
+  GdkRGBA colour, row_colour;
+
+  if (!have_recordings ())
+    return;
+  functions = compare_functions (&window, 0);
+  g_assert_true (sp_diff_table_search_next (functions, "diff_steady"));
+  window_test_run (0.3);
+  label = gui_test_find (GTK_WIDGET (functions), is_selected_label, "−");
+  g_assert_nonnull (label);
+  gtk_style_context_get_color (gtk_widget_get_style_context (label), &colour);
+  gtk_style_context_get_color (gtk_widget_get_style_context (gtk_widget_get_parent (label)), &row_colour);
+  g_test_message ("selected change %s: %.2f %.2f %.2f (its cell's %.2f %.2f %.2f)", gtk_label_get_text (GTK_LABEL (label)),
+                  colour.red, colour.green, colour.blue, row_colour.red, row_colour.green, row_colour.blue);
+  g_assert_true (gdk_rgba_equal (&colour, &row_colour));
+  gui_test_save_png (GTK_WIDGET (window), "compare-selected-change.png");
+  gtk_window_destroy (GTK_WINDOW (window));
+  G_GNUC_END_IGNORE_DEPRECATIONS
+}
+
+static gboolean
+at_top (gpointer adjustment)
+{
+  return gtk_adjustment_get_value (adjustment) == 0;
+}
+
+/* Scrolled down the function list, then sorted by another column (or
+ * filtered): the list starts at its first row again. */
+static void
+assert_back_at_top (SpDiffTable *functions,
+                    const char *what)
+{
+  GtkAdjustment *adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (functions));
+
+  g_assert_true (sp_diff_table_search_next (functions, "diff_changed"));
+  window_test_run (0.3);
+  gtk_adjustment_set_value (adjustment, gtk_adjustment_get_upper (adjustment));
+  window_test_run (0.2);
+  g_test_message ("%s: scrolled to %.0f of %.0f", what, gtk_adjustment_get_value (adjustment),
+                  gtk_adjustment_get_upper (adjustment));
+  g_assert_cmpfloat (gtk_adjustment_get_value (adjustment), >, 0);
+  if (g_str_equal (what, "sort"))
+    sp_diff_table_sort_by (functions, "Function", FALSE);
+  else
+    sp_diff_table_set_filter (functions, "diff");
+  g_assert_true (window_test_wait (at_top, adjustment, 5));
+}
+
+static void
+test_scroll_to_top (void)
+{
+  SpCompareWindow *window;
+  SpDiffTable *functions;
+
+  if (!have_recordings ())
+    return;
+  /* Short enough that the function list scrolls. */
+  functions = compare_functions (&window, 420);
+  assert_back_at_top (functions, "sort");
+  assert_back_at_top (functions, "filter");
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -309,6 +477,13 @@ assert_b_says (const char *b,
   if (!window_test_wait (status_says, &says, 30))
     g_error ("status \"%s\" does not say \"%s\"", sp_compare_window_get_status (says.window), text);
   g_test_message ("%s: %s", b, sp_compare_window_get_status (says.window));
+  /* Nothing compared: the message takes the views' place, and no legend
+   * of an empty flame graph shows. */
+  if (g_str_has_prefix (text, "Cannot compare"))
+    g_assert_nonnull (strstr (sp_compare_window_get_message (says.window), text));
+  g_assert_false (sp_diff_flame_get_legend_shown (sp_compare_window_get_flame (says.window)));
+  if (strstr (b, "notes.txt") != NULL)
+    gui_test_save_png (GTK_WIDGET (says.window), "compare-bad-input.png");
   gtk_window_destroy (GTK_WINDOW (says.window));
 }
 
@@ -357,8 +532,12 @@ test_bad_input (void)
   /* The same file twice: nothing changed. */
   window = compare (a_path, a_path);
   g_assert_true (window_test_wait (is_settled, window, 60));
+  g_assert_nonnull (strstr (sp_compare_window_get_status (window), "A and B are the same file"));
+  g_assert_cmpstr (sp_compare_window_get_message (window), ==, "");
+  g_assert_true (sp_diff_flame_get_legend_shown (sp_compare_window_get_flame (window)));
+  gui_test_save_png (GTK_WIDGET (window), "compare-same-file.png");
   {
-    g_autofree char *change = sp_diff_table_get_row_text (sp_compare_window_get_functions (window), 0, "Change");
+    g_autofree char *change = sp_diff_table_get_row_text (sp_compare_window_get_functions (window), 0, "Self Change");
 
     g_assert_cmpstr (change, ==, "0.0 pp");
   }
@@ -474,7 +653,7 @@ tooltip_shown (gpointer data)
 static void
 test_hover (void)
 {
-  TooltipSearch search = { NULL, "Change: +", NULL };
+  TooltipSearch search = { NULL, "Total change: +", NULL };
   SpCompareWindow *window;
   SpDiffFlame *flame;
   int x = 0, y = 0;
@@ -499,8 +678,8 @@ test_hover (void)
   g_assert_true (window_test_wait (tooltip_shown, &search, 10));
   g_test_message ("hover: %s", gtk_label_get_text (search.found));
   g_assert_nonnull (strstr (gtk_label_get_text (search.found), "diff_changed"));
-  g_assert_nonnull (strstr (gtk_label_get_text (search.found), "Before: "));
-  g_assert_nonnull (strstr (gtk_label_get_text (search.found), "After: "));
+  g_assert_nonnull (strstr (gtk_label_get_text (search.found), "Total before: "));
+  g_assert_nonnull (strstr (gtk_label_get_text (search.found), "Total after: "));
   gui_test_save_png (GTK_WIDGET (window), "compare-hover.png");
   gtk_window_destroy (GTK_WINDOW (window));
 }
@@ -517,6 +696,9 @@ main (int argc,
 
   g_test_add_func ("/app/compare/window", test_compare);
   g_test_add_func ("/app/compare/transform-and-range", test_transform_and_range);
+  g_test_add_func ("/app/compare/carried-transforms", test_carried_transforms);
+  g_test_add_func ("/app/compare/scroll-to-top", test_scroll_to_top);
+  g_test_add_func ("/app/compare/selected-change", test_selected_change);
   g_test_add_func ("/app/compare/bad-input", test_bad_input);
   g_test_add_func ("/app/compare/command-line", test_command_line);
   g_test_add_func ("/app/compare/live", test_live);
