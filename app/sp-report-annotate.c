@@ -9,6 +9,7 @@
  * shares of the function's samples); with a time metric, seconds follow. */
 #include "sp-report.h"
 
+#include <glib/gstdio.h>
 #include <string.h>
 
 #include "sp-annotation.h"
@@ -137,17 +138,37 @@ annotation_module (SpAnnotation *annotation)
   return NULL;
 }
 
+/* A source file written after the program was built may no longer hold
+ * the lines its code came from (as gdb warns). */
+static void
+warn_if_newer (const char *source,
+               const char *module,
+               FILE *err)
+{
+  GStatBuf source_stat, module_stat;
+
+  if (module == NULL || g_stat (source, &source_stat) != 0 || g_stat (module, &module_stat) != 0)
+    return;
+  if (source_stat.st_mtime > module_stat.st_mtime)
+    fprintf (err, "stackpulse-report: warning: %s is newer than %s: its lines may not be the ones the code was "
+             "built from\n", source, module);
+}
+
 /* Here (as named, then under --source-dir), else from debuginfod. */
 static char *
 find_source (SpAnnotation *annotation,
              const char *path,
              const SpAnnotateOptions *options,
-             GPtrArray *tried)
+             GPtrArray *tried,
+             FILE *err)
 {
   char *found = sp_source_file_find (path, (const char *const *) options->source_dirs, tried);
   const char *module = annotation_module (annotation);
 
-  if (found == NULL && options->debuginfod && module != NULL)
+  /* (A fetched copy is as new as its fetch.) */
+  if (found != NULL)
+    warn_if_newer (found, module, err);
+  else if (options->debuginfod && module != NULL)
     found = sp_report_fetch_source (module, path, tried);
   return found;
 }
@@ -161,7 +182,7 @@ read_source (SpAnnotation *annotation,
              FILE *err)
 {
   g_autoptr (GPtrArray) tried = g_ptr_array_new_with_free_func (g_free);
-  g_autofree char *found = find_source (annotation, path, options, tried);
+  g_autofree char *found = find_source (annotation, path, options, tried, err);
   g_autoptr (GError) error = NULL;
   GStrv lines;
 

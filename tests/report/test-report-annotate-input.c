@@ -15,6 +15,7 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <string.h>
+#include <utime.h>
 #include <sys/stat.h>
 
 #include "report-output.h"
@@ -312,6 +313,31 @@ test_missing_source (void)
   sp_test_assert_contains (by_prefix->out, "/* PROG SPIN */");
 }
 
+/* A source file written after the program (edited since the build):
+ * its lines may not be the code's, and annotate says so, as gdb does. */
+static void
+test_source_newer (void)
+{
+  g_autofree char *source = g_build_filename (built.src, "prog.c", NULL);
+  g_autofree char *program = g_build_filename (built.dir, "prog", NULL);
+  g_autoptr (SpChildResult) older = annotate ("--module", "prog", "spin", built.spool, NULL);
+  g_autoptr (SpChildResult) newer = NULL;
+  GStatBuf st;
+  struct utimbuf times;
+
+  g_assert_cmpint (older->exit_code, ==, 0);
+  g_assert_null (strstr (older->err, "is newer than"));
+  g_assert_cmpint (g_stat (program, &st), ==, 0);
+  times = (struct utimbuf) { st.st_mtime + 60, st.st_mtime + 60 };
+  g_assert_cmpint (g_utime (source, &times), ==, 0);
+  newer = annotate ("--module", "prog", "spin", built.spool, NULL);
+  times = (struct utimbuf) { st.st_mtime - 60, st.st_mtime - 60 };
+  g_assert_cmpint (g_utime (source, &times), ==, 0);
+  g_assert_cmpint (newer->exit_code, ==, 0);
+  sp_test_assert_contains (newer->err, "is newer than");
+  sp_test_assert_contains (newer->out, "/* PROG SPIN */");
+}
+
 static void
 test_options_of_annotate (void)
 {
@@ -343,6 +369,7 @@ main (int argc,
   g_test_add_func ("/report/annotate-input/control-characters", test_control_characters);
   g_test_add_func ("/report/annotate-input/no-samples-chosen", test_no_samples_chosen);
   g_test_add_func ("/report/annotate-input/missing-source", test_missing_source);
+  g_test_add_func ("/report/annotate-input/source-newer", test_source_newer);
   g_test_add_func ("/report/annotate-input/options", test_options_of_annotate);
   status = g_test_run ();
   sp_test_remove_dir (built.dir);
