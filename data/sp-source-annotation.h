@@ -48,7 +48,7 @@ typedef struct {
   SpAnnotation           *annotation;  /* NULL when the function has no cost with the filter */
   guint                   place;       /* the place shown (an index of the annotation's) */
   GArray                 *instructions; /* SpSourceInstruction, by address */
-  char                   *disassembly_problem; /* why there are no instructions, or NULL */
+  char                   *disassembly_problem; /* why there are no instructions, or what was not decoded, or NULL */
   const SpAnnotationLine *lines;       /* the shown file's costs by line (the annotation's) */
   guint                   n_lines;
   char                   *wanted;      /* the source file DWARF names, NULL when unknown */

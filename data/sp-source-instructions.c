@@ -114,7 +114,10 @@ _sp_source_instructions_new (SpProfile *profile,
     return g_array_new (FALSE, TRUE, sizeof (SpSourceInstruction));
   disassembly = sp_disassembly_new (profile, annotation, place, &error);
   if (disassembly != NULL)
-    return from_disassembly (profile, annotation, place, disassembly, strings);
+    {
+      *problem = g_strdup (sp_disassembly_get_note (disassembly));
+      return from_disassembly (profile, annotation, place, disassembly, strings);
+    }
   *problem = g_strdup_printf ("Not disassembled (%s): only the sampled addresses are listed.", error->message);
   return sampled_addresses (annotation, place);
 }
