@@ -45,7 +45,8 @@ static void
 fixture_clear (Fixture *f)
 {
   static const char *const made[] = {
-    "checkout/src/gfx/render.c", "checkout/src/gfx", "checkout/src/parse.c", "checkout/src", "checkout",
+    "checkout/src/gfx/render.c", "checkout/src/gfx", "checkout/src/parse.c", "checkout/src",
+    "checkout/include/work.h", "checkout/include", "checkout",
     "config/source-dirs.ini", "config",
   };
 
@@ -109,6 +110,34 @@ test_remember_prefix (void)
   fixture_clear (&f);
 }
 
+/* The folder picked ends like the build folder ("proj/src" moved to
+ * "checkout/src"): what is remembered is the part that differs, so a file
+ * of the build's other folder ("proj/include/work.h") is found too. */
+static void
+test_remember_moved_project (void)
+{
+  Fixture f;
+  g_autoptr (SpSourceDirs) dirs = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *picked = NULL, *wanted = NULL, *header = NULL, *prefix = NULL, *found = NULL;
+  g_autofree char *expected_prefix = NULL, *wanted_header = NULL;
+
+  fixture_init (&f);
+  header = g_build_filename (f.checkout, "include", "work.h", NULL);
+  write_file (header);
+  picked = g_build_filename (f.checkout, "src", NULL);
+  wanted = g_build_filename (f.dir, "proj", "src", "parse.c", NULL);
+  dirs = sp_source_dirs_load (f.ini);
+  g_assert_true (sp_source_dirs_remember (dirs, wanted, picked, &prefix, &error));
+  g_assert_no_error (error);
+  expected_prefix = g_build_filename (f.dir, "proj", NULL);
+  g_assert_cmpstr (prefix, ==, expected_prefix);
+  wanted_header = g_build_filename (f.dir, "proj", "include", "work.h", NULL);
+  found = sp_source_dirs_find (dirs, wanted_header, NULL, NULL);
+  g_assert_cmpstr (found, ==, header);
+  fixture_clear (&f);
+}
+
 /* A copy made before a pick sees what was remembered until then only:
  * the worker's copy does not change under it. */
 static void
@@ -137,5 +166,6 @@ main (int argc,
   g_test_add_func ("/data/source-dirs/missing", test_missing);
   g_test_add_func ("/data/source-dirs/remember-prefix", test_remember_prefix);
   g_test_add_func ("/data/source-dirs/copy", test_copy);
+  g_test_add_func ("/data/source-dirs/remember-moved-project", test_remember_moved_project);
   return g_test_run ();
 }
