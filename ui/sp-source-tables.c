@@ -3,6 +3,8 @@
  * columns, cells and rows. */
 #include "sp-source-tables-private.h"
 
+#include <string.h>
+
 #include "sp-cells-private.h"
 #include "sp-heat-cell-private.h"
 #include "sp-metric-format.h"
@@ -382,13 +384,17 @@ _sp_source_table_set_lines (SpSourceTable *table,
     replace_rows (table, rows);
 }
 
-/* "call   401136 <compute_alpha>": a call names its callee. */
+/* "call   401136 <compute_alpha>": a call names its callee, once (the
+ * disassembler's text names it already). */
 static char *
 instruction_text (const SpSourceInstruction *instruction)
 {
+  g_autofree char *named = NULL;
+
   if (instruction->text[0] == '\0')
     return g_strdup ("(not disassembled)");
-  if (instruction->callee_name != NULL)
+  if (instruction->callee_name != NULL
+      && strstr (instruction->text, named = g_strdup_printf ("<%s>", instruction->callee_name)) == NULL)
     return g_strdup_printf ("%s <%s>", instruction->text, instruction->callee_name);
   return g_strdup (instruction->text);
 }

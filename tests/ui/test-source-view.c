@@ -316,6 +316,45 @@ test_missing (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* The text of the instructions' row at position in the column titled
+ * title. */
+static char *
+instruction_cell_text (SpSourceView *view,
+                       guint position,
+                       const char *title)
+{
+  GtkColumnView *instructions = sp_source_view_get_instructions (view);
+  g_autoptr (GPtrArray) rows = gui_test_table_rows (instructions);
+
+  g_assert_cmpuint (position, <, rows->len);
+  return g_strdup (gui_test_cell_text (gui_test_row_cell (rows->pdata[position],
+                                                          gui_test_column_index (instructions, title))));
+}
+
+/* A call names its callee once, whether the disassembler's text names it
+ * ("callq  1200 <mix>") or not ("call   1200"). */
+static void
+test_callee_named_once (void)
+{
+  SpSourceView *view = sp_source_view_new ();
+  GtkWidget *window = show_view (view);
+  g_autoptr (SpSourceAnnotation) bare = make_source (TRUE);
+  g_autoptr (SpSourceAnnotation) named = make_source (TRUE);
+  g_autofree char *bare_text = NULL, *named_text = NULL;
+
+  sp_source_view_set_source (view, bare);
+  run_frames (0.2);
+  bare_text = instruction_cell_text (view, 3, "Instruction");
+  g_assert_cmpstr (bare_text, ==, "call   1200 <mix>");
+  g_array_index (named->instructions, SpSourceInstruction, 3).text = "callq  1200 <mix>";
+  named->function = MIX;
+  sp_source_view_set_source (view, named);
+  run_frames (0.2);
+  named_text = instruction_cell_text (view, 3, "Instruction");
+  g_assert_cmpstr (named_text, ==, "callq  1200 <mix>");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int argc,
       char **argv)
@@ -328,5 +367,6 @@ main (int argc,
   g_test_add_func ("/ui/source-view/cost-text", test_cost_text);
   g_test_add_func ("/ui/source-view/live-update", test_live_update);
   g_test_add_func ("/ui/source-view/missing", test_missing);
+  g_test_add_func ("/ui/source-view/callee-named-once", test_callee_named_once);
   return g_test_run ();
 }
