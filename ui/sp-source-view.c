@@ -287,7 +287,9 @@ show_missing (SpSourceView *self)
   const SpSourceAnnotation *source = self->source;
   g_autoptr (GString) text = g_string_new (NULL);
 
-  if (source->wanted == NULL)
+  if (source->wanted == NULL && source->no_debug_info != NULL)
+    g_string_printf (text, "No source file for %s: %s", source->name, source->no_debug_info);
+  else if (source->wanted == NULL)
     g_string_printf (text, "The debug information names no source file for %s.", source->name);
   else
     {
@@ -561,7 +563,9 @@ make_panes (SpSourceView *self)
   gtk_stack_add_named (self->source_stack, make_missing (self), "missing");
   self->disassembly_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   self->disassembly_note = GTK_LABEL (gtk_label_new (NULL));
-  gtk_label_set_ellipsize (self->disassembly_note, PANGO_ELLIPSIZE_END);
+  /* The reason is read whole: a long one (a path, a decoder's limits) wraps. */
+  gtk_label_set_wrap (self->disassembly_note, TRUE);
+  gtk_label_set_wrap_mode (self->disassembly_note, PANGO_WRAP_WORD_CHAR);
   gtk_label_set_xalign (self->disassembly_note, 0);
   gtk_widget_add_css_class (GTK_WIDGET (self->disassembly_note), "dim-label");
   gtk_widget_set_margin_start (GTK_WIDGET (self->disassembly_note), 6);

@@ -355,6 +355,37 @@ test_callee_named_once (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* A stripped program: the page says its module has no debug information,
+ * not that the debug information names no file; the disassembly's note
+ * wraps rather than being cut. */
+static void
+test_no_debug_info (void)
+{
+  SpSourceView *view = sp_source_view_new ();
+  GtkWidget *window = show_view (view);
+  g_autoptr (SpSourceAnnotation) source = make_source (FALSE);
+  GtkWidget *message, *note;
+
+  g_clear_pointer (&source->wanted, g_free);
+  source->no_debug_info = g_strdup ("/tmp/hot-stripped is stripped and its debug file was not found: it has no "
+                                    "debug information.");
+  source->disassembly_problem = g_strdup ("Not disassembled (/tmp/hot-stripped: no symbol with a size for hot_loop "
+                                          "(the file is stripped and its debug file was not found)): only the "
+                                          "sampled addresses are listed.");
+  sp_source_view_set_source (view, source);
+  run_frames (0.3);
+  message = gui_test_find (GTK_WIDGET (view), label_contains, "No source file for hot_loop");
+  g_assert_nonnull (message);
+  g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (message)), "is stripped"));
+  g_assert_null (gui_test_find (GTK_WIDGET (view), label_contains, "names no source file"));
+  note = gui_test_find (GTK_WIDGET (view), label_contains, "Not disassembled");
+  g_assert_nonnull (note);
+  g_assert_true (gtk_label_get_wrap (GTK_LABEL (note)));
+  g_assert_cmpint (gtk_label_get_ellipsize (GTK_LABEL (note)), ==, PANGO_ELLIPSIZE_NONE);
+  gui_test_save_png (window, "source-view-no-debug-info.png");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int argc,
       char **argv)
@@ -368,5 +399,6 @@ main (int argc,
   g_test_add_func ("/ui/source-view/live-update", test_live_update);
   g_test_add_func ("/ui/source-view/missing", test_missing);
   g_test_add_func ("/ui/source-view/callee-named-once", test_callee_named_once);
+  g_test_add_func ("/ui/source-view/no-debug-info", test_no_debug_info);
   return g_test_run ();
 }
