@@ -386,6 +386,61 @@ test_no_debug_info (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static int
+column_width (GtkColumnView *view,
+              const char *title)
+{
+  g_autoptr (GtkColumnViewColumn) column = g_list_model_get_item (gtk_column_view_get_columns (view),
+                                                                  gui_test_column_index (view, title));
+
+  return gtk_column_view_column_get_fixed_width (column);
+}
+
+/* With a time metric the cost columns are as wide as their longest text
+ * ("100.0%  1.21 s"): its cell is as wide as its label wants, also where
+ * that text is in a row far down the file, bound to a cell only when the
+ * view scrolls to it (the column view measured the first rows' cells). */
+static void
+test_time_columns_fit (void)
+{
+  static const SpAnnotationLine seconds[] = {
+    { .line = 3, .self = 5, .total = 5 },
+    { .line = 250, .self = 1210000000, .total = 1210000000 },
+  };
+  SpSourceView *view = sp_source_view_new ();
+  GtkWidget *window = show_view (view);
+  g_autoptr (SpSourceAnnotation) times = make_source (TRUE);
+  g_autoptr (GPtrArray) text = g_ptr_array_new ();
+  GtkWidget *cell, *label;
+  int natural;
+
+  for (guint i = 0; i < 300; i++)
+    g_ptr_array_add (text, g_strdup_printf ("  x = x * %u;", i + 1));
+  g_ptr_array_add (text, NULL);
+  g_strfreev (times->text);
+  times->text = (GStrv) g_ptr_array_free (g_steal_pointer (&text), FALSE);
+  times->metric = SP_METRIC_OFF_CPU;
+  times->lines = seconds;
+  times->n_lines = G_N_ELEMENTS (seconds);
+  times->self = 1210000005;
+  times->total = 1210000005;
+  sp_source_view_set_source (view, times);
+  run_frames (0.5);
+  for (guint i = 0; i < 2; i++)
+    {
+      cell = line_cell (view, "250", i == 0 ? "Self" : "Total");
+      g_assert_nonnull (cell);
+      label = gtk_widget_get_first_child (cell);
+      g_assert_cmpstr (gui_test_cell_text (label), ==, "100.0%  1.21 s");
+      /* The cell is as wide as its label, but the column clips it: the
+       * column's width must hold the label's (margins in it). */
+      gtk_widget_measure (label, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &natural, NULL, NULL);
+      g_assert_cmpint (column_width (sp_source_view_get_lines (view), i == 0 ? "Self" : "Total"), >=, natural);
+    }
+  gui_test_save_png (window, "source-view-time-columns.png");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int argc,
       char **argv)
@@ -400,5 +455,6 @@ main (int argc,
   g_test_add_func ("/ui/source-view/missing", test_missing);
   g_test_add_func ("/ui/source-view/callee-named-once", test_callee_named_once);
   g_test_add_func ("/ui/source-view/no-debug-info", test_no_debug_info);
+  g_test_add_func ("/ui/source-view/time-columns-fit", test_time_columns_fit);
   return g_test_run ();
 }
