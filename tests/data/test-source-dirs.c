@@ -138,6 +138,41 @@ test_remember_moved_project (void)
   fixture_clear (&f);
 }
 
+/* Each path tried is listed once; a path under the extra folder (the
+ * recording's, often the working folder) is not glued onto it whole; a
+ * relative path (a relative DW_AT_comp_dir) is looked for under the
+ * folders only, not as named (under the working folder). */
+static void
+test_looked_once (void)
+{
+  Fixture f;
+  g_autoptr (SpSourceDirs) dirs = NULL;
+  g_autoptr (GPtrArray) looked = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) relative = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *wanted = NULL, *glued = NULL, *found = NULL, *expected = NULL;
+  const char *extra[] = { NULL, NULL };
+
+  fixture_init (&f);
+  dirs = sp_source_dirs_load (f.ini);
+  extra[0] = f.dir;
+  wanted = g_build_filename (f.dir, "gone", "parse.c", NULL);
+  g_assert_null (sp_source_dirs_find (dirs, wanted, extra, looked));
+  glued = g_strconcat (f.dir, wanted, NULL);
+  for (guint i = 0; i < looked->len; i++)
+    {
+      g_assert_cmpstr (g_ptr_array_index (looked, i), !=, glued);
+      for (guint j = 0; j < i; j++)
+        g_assert_cmpstr (g_ptr_array_index (looked, i), !=, g_ptr_array_index (looked, j));
+    }
+  g_assert_cmpstr (g_ptr_array_index (looked, 0), ==, wanted);
+  extra[0] = f.checkout;
+  found = sp_source_dirs_find (dirs, "src/parse.c", extra, relative);
+  expected = g_build_filename (f.checkout, "src", "parse.c", NULL);
+  g_assert_cmpstr (found, ==, expected);
+  g_assert_cmpuint (relative->len, ==, 1);
+  fixture_clear (&f);
+}
+
 /* A copy made before a pick sees what was remembered until then only:
  * the worker's copy does not change under it. */
 static void
@@ -166,6 +201,7 @@ main (int argc,
   g_test_add_func ("/data/source-dirs/missing", test_missing);
   g_test_add_func ("/data/source-dirs/remember-prefix", test_remember_prefix);
   g_test_add_func ("/data/source-dirs/copy", test_copy);
+  g_test_add_func ("/data/source-dirs/looked-once", test_looked_once);
   g_test_add_func ("/data/source-dirs/remember-moved-project", test_remember_moved_project);
   return g_test_run ();
 }
