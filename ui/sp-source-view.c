@@ -129,9 +129,25 @@ instruction_activated (GtkColumnView *column_view,
                        SpSourceView *self)
 {
   SpSourceRow *row = _sp_source_table_row_at (&self->instructions, position);
+  const SpSourceInstruction *instruction = self->source != NULL && position < self->source->instructions->len
+                                             ? &g_array_index (self->source->instructions, SpSourceInstruction,
+                                                               position)
+                                             : NULL;
+  g_autofree char *why = NULL;
 
   if (row != NULL && row->callee != G_MAXUINT32)
-    sp_source_view_show_function (self, row->callee);
+    {
+      sp_source_view_show_function (self, row->callee);
+      return;
+    }
+  if (instruction == NULL || instruction->callee_name == NULL)
+    return;
+  /* A call with nothing to show says so, rather than doing nothing. */
+  why = g_strdup_printf ("%s has no samples in this profile (with this filter): there is no source to show for it.",
+                         instruction->callee_name);
+  gtk_label_set_text (self->disassembly_note, why);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->disassembly_note), why);
+  gtk_widget_set_visible (GTK_WIDGET (self->disassembly_note), TRUE);
 }
 
 /* The keyboard coming into the instructions (F6) lands on the first

@@ -441,6 +441,31 @@ test_time_columns_fit (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* A call whose callee has no samples (into a PLT stub, "strtol@plt",
+ * whose function was never sampled) says so when activated, and asks for
+ * nothing. */
+static void
+test_call_without_callee (void)
+{
+  SpSourceView *view = sp_source_view_new ();
+  GtkWidget *window = show_view (view);
+  g_autoptr (SpSourceAnnotation) source = make_source (TRUE);
+  g_autoptr (GArray) asked = g_array_new (FALSE, FALSE, sizeof (guint));
+  SpSourceInstruction *call = &g_array_index (source->instructions, SpSourceInstruction, 3);
+
+  call->text = "callq  1040 <strtol@plt>";
+  call->callee = SP_SOURCE_NO_CALLEE;
+  call->callee_name = "strtol@plt";
+  g_signal_connect (view, "annotate", G_CALLBACK (on_annotate), asked);
+  sp_source_view_set_source (view, source);
+  run_frames (0.2);
+  g_signal_emit_by_name (sp_source_view_get_instructions (view), "activate", 3);
+  run_frames (0.2);
+  g_assert_cmpuint (asked->len, ==, 0);
+  g_assert_nonnull (gui_test_find (GTK_WIDGET (view), label_contains, "strtol@plt has no samples"));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int argc,
       char **argv)
@@ -456,5 +481,6 @@ main (int argc,
   g_test_add_func ("/ui/source-view/callee-named-once", test_callee_named_once);
   g_test_add_func ("/ui/source-view/no-debug-info", test_no_debug_info);
   g_test_add_func ("/ui/source-view/time-columns-fit", test_time_columns_fit);
+  g_test_add_func ("/ui/source-view/call-without-callee", test_call_without_callee);
   return g_test_run ();
 }
