@@ -51,6 +51,7 @@ struct _SpSourceView
   guint32               asked;          /* the function asked for last (G_MAXUINT32: none) */
   gboolean              syncing;        /* one table's selection follows the other's */
   gboolean              setting_places;
+  guint                 focus_tick;     /* focuses the selected instruction at the next frame, or 0 */
 };
 
 enum { SIGNAL_ANNOTATE, SIGNAL_FOLDER_CHOSEN, N_SIGNALS };
@@ -151,16 +152,31 @@ instruction_activated (GtkColumnView *column_view,
 }
 
 /* The keyboard coming into the instructions (F6) lands on the first
- * selected one (the line's), not on the row that had the focus last:
- * Enter then activates it, Down goes on to the next. */
+ * selected one (the line's, or the one chosen alone), not on the row that
+ * had the focus last: Enter then activates it, Down goes on to the next.
+ * At the next frame: while the focus enters, the list view is moving it
+ * to its cursor row itself, after this handler. */
+static gboolean
+focus_selected_instruction (GtkWidget *widget,
+                            GdkFrameClock *clock,
+                            gpointer user_data)
+{
+  SpSourceView *self = user_data;
+  g_autoptr (GtkBitset) selected = gtk_selection_model_get_selection (self->instructions.selection);
+
+  self->focus_tick = 0;
+  if (!gtk_bitset_is_empty (selected))
+    _sp_source_table_focus_row (&self->instructions, gtk_bitset_get_minimum (selected));
+  return G_SOURCE_REMOVE;
+}
+
 static void
 instructions_focus_entered (GtkEventControllerFocus *controller,
                             SpSourceView *self)
 {
-  g_autoptr (GtkBitset) selected = gtk_selection_model_get_selection (self->instructions.selection);
-
-  if (!gtk_bitset_is_empty (selected))
-    _sp_source_table_focus_row (&self->instructions, gtk_bitset_get_minimum (selected));
+  if (self->focus_tick == 0)
+    self->focus_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self->instructions.column_view),
+                                                     focus_selected_instruction, self, NULL);
 }
 
 /* ---- History -------------------------------------------------------------- */

@@ -466,6 +466,44 @@ test_call_without_callee (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* The Address text of the instructions' row that has the keyboard focus,
+ * or NULL. */
+static const char *
+focused_instruction (SpSourceView *view)
+{
+  GtkColumnView *instructions = sp_source_view_get_instructions (view);
+  GtkWidget *focus = gtk_root_get_focus (gtk_widget_get_root (GTK_WIDGET (view)));
+  g_autoptr (GPtrArray) rows = gui_test_table_rows (instructions);
+
+  for (guint i = 0; focus != NULL && i < rows->len; i++)
+    if (focus == rows->pdata[i] || gtk_widget_is_ancestor (focus, rows->pdata[i]))
+      return gui_test_cell_text (gui_test_row_cell (rows->pdata[i], gui_test_column_index (instructions, "Address")));
+  return NULL;
+}
+
+/* The keyboard coming into the instructions (F6) lands on the instruction
+ * selected (one of its line's chosen alone), not the line's first. */
+static void
+test_focus_selected_instruction (void)
+{
+  SpSourceView *view = sp_source_view_new ();
+  GtkWidget *window = show_view (view);
+  g_autoptr (SpSourceAnnotation) source = make_source (TRUE);
+  GtkSelectionModel *instructions = gtk_column_view_get_model (sp_source_view_get_instructions (view));
+
+  sp_source_view_set_source (view, source);
+  run_frames (0.3);
+  gtk_selection_model_select_item (instructions, 2, TRUE);
+  run_frames (0.1);
+  gtk_widget_grab_focus (GTK_WIDGET (sp_source_view_get_lines (view)));
+  run_frames (0.1);
+  /* What F6 does from the lines. */
+  g_assert_true (gtk_widget_grab_focus (GTK_WIDGET (sp_source_view_get_instructions (view))));
+  run_frames (0.2);
+  g_assert_cmpstr (focused_instruction (view), ==, "1138");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int argc,
       char **argv)
@@ -482,5 +520,6 @@ main (int argc,
   g_test_add_func ("/ui/source-view/no-debug-info", test_no_debug_info);
   g_test_add_func ("/ui/source-view/time-columns-fit", test_time_columns_fit);
   g_test_add_func ("/ui/source-view/call-without-callee", test_call_without_callee);
+  g_test_add_func ("/ui/source-view/focus-selected-instruction", test_focus_selected_instruction);
   return g_test_run ();
 }
