@@ -401,10 +401,10 @@ show_title (SpSourceView *self)
 /* The hottest line selected, its instructions with it, each in the
  * middle of its table. */
 static void
-select_hottest (SpSourceView *self)
+select_centered (SpSourceView *self,
+                 guint line)
 {
-  guint hottest = sp_source_annotation_get_hottest_line (self->source);
-  guint at = self->source->text != NULL ? _sp_source_table_line_position (&self->lines, hottest)
+  guint at = self->source->text != NULL ? _sp_source_table_line_position (&self->lines, line)
                                         : GTK_INVALID_LIST_POSITION;
 
   self->syncing = TRUE;
@@ -412,7 +412,18 @@ select_hottest (SpSourceView *self)
   self->syncing = FALSE;
   if (at != GTK_INVALID_LIST_POSITION)
     _sp_source_table_center (&self->lines, at);
-  select_instructions_of (self, hottest, TRUE);
+  select_instructions_of (self, line, TRUE);
+}
+
+/* Whether the place shown has instructions on line of its file. */
+static gboolean
+place_has_line (SpSourceView *self,
+                guint line)
+{
+  for (guint i = 0; line > 0 && i < self->source->instructions->len; i++)
+    if (g_array_index (self->source->instructions, SpSourceInstruction, i).line == line)
+      return TRUE;
+  return FALSE;
 }
 
 static gboolean
@@ -431,7 +442,12 @@ sp_source_view_set_source (SpSourceView *self,
   /* The same function, place and file (not a file found at last). */
   gboolean same = source != NULL && self->source != NULL && source->function == self->source->function
                   && source->place == self->source->place && g_strcmp0 (source->path, self->source->path) == 0;
-  guint selected = same ? sp_source_view_get_selected_line (self) : 0;
+  /* Another place of the function (where it is inlined) in the same
+   * file: the line the user selected stays where that place has it. */
+  gboolean other_place = source != NULL && self->source != NULL && source->function == self->source->function
+                         && source->place != self->source->place && source->text != NULL
+                         && g_strcmp0 (source->path, self->source->path) == 0;
+  guint selected = same || other_place ? sp_source_view_get_selected_line (self) : 0;
 
   g_return_if_fail (SP_IS_SOURCE_VIEW (self));
   if (source != NULL)
@@ -464,8 +480,10 @@ sp_source_view_set_source (SpSourceView *self,
     gtk_stack_set_visible_child_name (self->source_stack, "text");
   /* The same function again: what the user selected and scrolled to stays
    * (the rows took the new costs in place). */
-  if (!same)
-    select_hottest (self);
+  if (other_place && place_has_line (self, selected))
+    select_centered (self, selected);
+  else if (!same)
+    select_centered (self, sp_source_annotation_get_hottest_line (source));
   else if (selected > 0 && sp_source_view_get_selected_line (self) != selected)
     gtk_single_selection_set_selected (GTK_SINGLE_SELECTION (self->lines.selection),
                                        _sp_source_table_line_position (&self->lines, selected));

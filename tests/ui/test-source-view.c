@@ -504,6 +504,32 @@ test_focus_selected_instruction (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Another place of the function (where it is inlined) keeps the line
+ * selected when that place has instructions on it; else its hottest. */
+static void
+test_other_place_keeps_line (void)
+{
+  SpSourceView *view = sp_source_view_new ();
+  GtkWidget *window = show_view (view);
+  g_autoptr (SpSourceAnnotation) first = make_source (TRUE);
+  g_autoptr (SpSourceAnnotation) second = make_source (TRUE);
+  g_autoptr (SpSourceAnnotation) third = make_source (TRUE);
+
+  sp_source_view_set_source (view, first);
+  run_frames (0.2);
+  sp_source_view_select_line (view, 6);
+  second->place = 1;
+  sp_source_view_set_source (view, second);
+  run_frames (0.2);
+  g_assert_cmpuint (sp_source_view_get_selected_line (view), ==, 6);
+  sp_source_view_select_line (view, 4);
+  third->place = 2;
+  sp_source_view_set_source (view, third);
+  run_frames (0.2);
+  g_assert_cmpuint (sp_source_view_get_selected_line (view), ==, 5);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int argc,
       char **argv)
@@ -521,5 +547,6 @@ main (int argc,
   g_test_add_func ("/ui/source-view/time-columns-fit", test_time_columns_fit);
   g_test_add_func ("/ui/source-view/call-without-callee", test_call_without_callee);
   g_test_add_func ("/ui/source-view/focus-selected-instruction", test_focus_selected_instruction);
+  g_test_add_func ("/ui/source-view/other-place-keeps-line", test_other_place_keeps_line);
   return g_test_run ();
 }
