@@ -163,8 +163,13 @@ focus_selected_instruction (GtkWidget *widget,
 {
   SpSourceView *self = user_data;
   g_autoptr (GtkBitset) selected = gtk_selection_model_get_selection (self->instructions.selection);
+  GtkRoot *root = gtk_widget_get_root (widget);
+  GtkWidget *focus = root != NULL ? gtk_root_get_focus (root) : NULL;
 
   self->focus_tick = 0;
+  /* The focus only passed through (on its way to the lines): it stays. */
+  if (focus == NULL || (focus != widget && !gtk_widget_is_ancestor (focus, widget)))
+    return G_SOURCE_REMOVE;
   if (!gtk_bitset_is_empty (selected))
     _sp_source_table_focus_row (&self->instructions, gtk_bitset_get_minimum (selected));
   return G_SOURCE_REMOVE;
