@@ -344,6 +344,9 @@ print_place (SpProfile *profile,
     fprintf (out, "\n%s  [%s]  at %" G_GINT64_MODIFIER "x, %" G_GUINT64_FORMAT " bytes\n",
              sp_disassembly_get_function (disassembly), sp_annotation_get_places (annotation, &n)[place].module,
              sp_disassembly_get_start (disassembly), sp_disassembly_get_size (disassembly));
+  if (sp_disassembly_get_note (disassembly) != NULL)
+    fprintf (err, "stackpulse-report: %s: %s\n", sp_disassembly_get_function (disassembly),
+             sp_disassembly_get_note (disassembly));
   insns = sp_disassembly_get_instructions (disassembly, &n);
   for (guint i = 0; i < n; i++)
     print_instruction (annotation, &insns[i], i == hottest.best, tsv, out);

@@ -21,6 +21,8 @@ struct _SpDisassembly
   guint64       start;
   guint64       size;
   GArray       *instructions;  /* SpInstruction, by address */
+  guint64       n_skipped;     /* bytes Capstone could not decode (".byte" rows) */
+  const char   *note;          /* what the reader should know of the decoding, or NULL */
 };
 
 void
@@ -122,10 +124,14 @@ set_target (SpDisassembly *self,
             const cs_insn *raw,
             SpInstruction *insn)
 {
-  const cs_x86 *x86 = &raw->detail->x86;
+  const cs_x86 *x86;
   SpSymbolFrame frames[MAX_DEPTH];
   guint n;
 
+  /* Skipped data (".byte") has no detail. */
+  if (raw->detail == NULL)
+    return;
+  x86 = &raw->detail->x86;
   insn->is_call = cs_insn_group (handle, raw, CS_GRP_CALL);
   if ((!insn->is_call && !cs_insn_group (handle, raw, CS_GRP_JUMP)) || x86->op_count != 1
       || x86->operands[0].type != X86_OP_IMM)
@@ -190,8 +196,50 @@ decode (SpDisassembly *self,
       insn.text = objdump_text (self, context, &raw[i], &insn);
       set_line (self, context, &insn);
       g_array_append_val (self->instructions, insn);
+      if (raw[i].id == 0)
+        self->n_skipped += raw[i].size;
     }
   cs_free (raw, n);
+}
+
+/* The end of what was decoded: the function's end unless Capstone
+ * stopped early. */
+static guint64
+decoded_end (SpDisassembly *self)
+{
+  const SpInstruction *last;
+
+  if (self->instructions->len == 0)
+    return self->start;
+  last = &g_array_index (self->instructions, SpInstruction, self->instructions->len - 1);
+  return last->vaddr + last->size;
+}
+
+/* Says which bytes were not decoded, and where decoding stopped when
+ * sampled addresses lie past it (their costs are on no row). */
+static void
+set_note (SpDisassembly *self,
+          SpAnnotation *annotation,
+          guint place)
+{
+  guint n;
+  const SpAnnotationAddress *addresses = sp_annotation_get_addresses (annotation, &n);
+  guint64 end = decoded_end (self);
+  guint64 unreached = 0;
+  g_autoptr (GString) note = g_string_new (NULL);
+
+  for (guint i = 0; i < n; i++)
+    if (addresses[i].place == place && addresses[i].vaddr >= end && addresses[i].vaddr - self->start < self->size)
+      unreached += addresses[i].total;
+  if (self->n_skipped > 0)
+    g_string_append_printf (note, "%" G_GUINT64_FORMAT " bytes Capstone cannot decode are shown as .byte.",
+                            self->n_skipped);
+  if (unreached > 0)
+    g_string_append_printf (note, "%sDecoding stopped at %" G_GINT64_MODIFIER "x <%s+0x%" G_GINT64_MODIFIER
+                            "x> of %" G_GUINT64_FORMAT " bytes: the samples past it (%" G_GUINT64_FORMAT ") are not listed.",
+                            note->len > 0 ? " " : "", end, self->function, end - self->start, self->size, unreached);
+  if (note->len > 0)
+    self->note = g_string_chunk_insert_const (self->strings, note->str);
 }
 
 /* Each address of the place into the instruction that holds it. */
@@ -230,6 +278,9 @@ disassemble (SpDisassembly *self,
     }
   cs_option (handle, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
   cs_option (handle, CS_OPT_DETAIL, CS_OPT_ON);
+  /* Capstone 4 stops at the first instruction it cannot decode (many
+   * AVX-512 ones): skipping such bytes keeps the rest of the function. */
+  cs_option (handle, CS_OPT_SKIPDATA, CS_OPT_ON);
   decode (self, context, handle, bytes);
   cs_close (&handle);
   return TRUE;
@@ -297,12 +348,14 @@ sp_disassembly_new (SpProfile *profile,
   if (!disassemble (self, &context, bytes, error))
     return NULL;
   add_costs (self, annotation, place);
+  set_note (self, annotation, place);
   return g_steal_pointer (&self);
 }
 
 const char *sp_disassembly_get_function (SpDisassembly *self) { return self->function; }
 guint64 sp_disassembly_get_start (SpDisassembly *self) { return self->start; }
 guint64 sp_disassembly_get_size (SpDisassembly *self) { return self->size; }
+const char *sp_disassembly_get_note (SpDisassembly *self) { return self->note; }
 
 const SpInstruction *
 sp_disassembly_get_instructions (SpDisassembly *self,

@@ -51,6 +51,10 @@ void sp_disassembly_free (SpDisassembly *self);
 const char *sp_disassembly_get_function (SpDisassembly *self);
 guint64 sp_disassembly_get_start (SpDisassembly *self);
 guint64 sp_disassembly_get_size (SpDisassembly *self);
+/* What the reader should know of the decoding, or NULL: bytes Capstone
+ * could not decode (rows ".byte 0x62", without detail) and, where sampled
+ * addresses lie past the last decoded byte, where decoding stopped. */
+const char *sp_disassembly_get_note (SpDisassembly *self);
 
 const SpInstruction *sp_disassembly_get_instructions (SpDisassembly *self,
                                                       guint *n_instructions);

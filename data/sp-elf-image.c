@@ -217,6 +217,33 @@ sp_elf_image_use_symbolizer_debug_file (SpElfImage *self,
   sp_elf_image_use_debug_symbols (self, debug_file, NULL);
 }
 
+static gboolean
+has_section (Elf *elf,
+             const char *name)
+{
+  Elf_Scn *section = NULL;
+  size_t names;
+
+  if (elf == NULL || elf_getshdrstrndx (elf, &names) != 0)
+    return FALSE;
+  while ((section = elf_nextscn (elf, section)) != NULL)
+    {
+      GElf_Shdr header;
+      const char *found;
+
+      if (gelf_getshdr (section, &header) != NULL && (found = elf_strptr (elf, names, header.sh_name)) != NULL
+          && g_str_equal (found, name))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+gboolean
+sp_elf_image_has_debug_info (SpElfImage *self)
+{
+  return has_section (self->elf, ".debug_info") || has_section (self->debug_elf, ".debug_info");
+}
+
 guint
 sp_elf_image_get_machine (SpElfImage *self)
 {

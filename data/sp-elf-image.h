@@ -51,6 +51,10 @@ void sp_elf_image_use_symbolizer_debug_file (SpElfImage *self,
                                              SpSymbolizer *symbolizer,
                                              const SpModule *module);
 
+/* Whether the file, or the debug file its symbols came from, has DWARF
+ * (.debug_info): FALSE for a stripped file without its debug file. */
+gboolean sp_elf_image_has_debug_info (SpElfImage *self);
+
 /* e_machine (EM_X86_64, ...). */
 guint sp_elf_image_get_machine (SpElfImage *self);
 

@@ -4,7 +4,11 @@
  * the annotation's costs on them, and the source file's text. */
 #include "sp-source-annotation.h"
 
+#include <string.h>
+
 #include "sp-debuginfod.h"
+#include "sp-elf-image.h"
+#include "sp-profile-private.h"
 #include "sp-source-file.h"
 #include "sp-source-instructions-private.h"
 
@@ -17,6 +21,7 @@ source_annotation_clear (gpointer data)
   g_clear_pointer (&self->instructions, g_array_unref);
   g_free (self->disassembly_problem);
   g_free (self->wanted);
+  g_free (self->no_debug_info);
   g_free (self->path);
   g_free (self->fetch_module);
   g_free (self->fetch_build_id);
@@ -141,6 +146,33 @@ take_file (SpSourceAnnotation *self)
   self->n_lines = files[0].n_lines;
 }
 
+/* Why the debug information names no source file: the place's module has
+ * none (a stripped program whose debug file is not here). */
+static void
+explain_no_source (SpSourceAnnotation *self,
+                   SpProfile *profile)
+{
+  guint n_places = 0;
+  const SpAnnotationPlace *places = sp_annotation_get_places (self->annotation, &n_places);
+  const SpAnnotationPlace *p = self->place < n_places ? &places[self->place] : NULL;
+  SpSymbolizer *symbolizer = _sp_profile_get_symbolizer (profile);
+  g_autoptr (SpElfImage) image = NULL;
+  SpModule module = { 0 };
+
+  if (self->wanted != NULL || p == NULL || p->module[0] != '/'
+      || (image = sp_elf_image_open (p->module, p->inode, NULL)) == NULL)
+    return;
+  module.path = p->module;
+  module.path_len = strlen (p->module);
+  module.inode = p->inode;
+  if (sp_symbolizer_get_debug_file (symbolizer, &module) != NULL || sp_elf_image_has_debug_info (image))
+    return;
+  self->no_debug_info = sp_elf_image_has_symtab (image)
+                          ? g_strdup_printf ("%s has no debug information (built without -g?).", p->module)
+                          : g_strdup_printf ("%s is stripped and its debug file was not found: it has no debug "
+                                             "information.", p->module);
+}
+
 SpSourceAnnotation *
 sp_source_annotation_new (SpProfile *profile,
                           const SpFilter *filter,
@@ -171,6 +203,7 @@ sp_source_annotation_new (SpProfile *profile,
   self->strings = g_string_chunk_new (4096);
   self->instructions = _sp_source_instructions_new (profile, self->annotation, self->place, self->strings,
                                                     &self->disassembly_problem);
+  explain_no_source (self, profile);
   find_source (self, profile, dirs);
   return self;
 }

@@ -48,10 +48,11 @@ typedef struct {
   SpAnnotation           *annotation;  /* NULL when the function has no cost with the filter */
   guint                   place;       /* the place shown (an index of the annotation's) */
   GArray                 *instructions; /* SpSourceInstruction, by address */
-  char                   *disassembly_problem; /* why there are no instructions, or NULL */
+  char                   *disassembly_problem; /* why there are no instructions, or what was not decoded, or NULL */
   const SpAnnotationLine *lines;       /* the shown file's costs by line (the annotation's) */
   guint                   n_lines;
   char                   *wanted;      /* the source file DWARF names, NULL when unknown */
+  char                   *no_debug_info; /* when wanted is NULL as the module has no DWARF: a sentence that says so */
   char                   *path;        /* where it was found, NULL when not */
   GStrv                   text;        /* its lines (valid UTF-8; [0] is line 1), NULL when not found */
   GPtrArray              *looked;      /* the paths tried (char *), or why the file found was not read */

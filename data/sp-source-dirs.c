@@ -83,6 +83,32 @@ prefix_for (const char *wanted,
   return g_path_get_dirname (wanted);
 }
 
+/* The build folder's prefix rather than the one folder picked: where
+ * prefix and folder end alike ("/t/proj/src" picked as "/t/proj-away/src"),
+ * the part that differs is what moved ("/t/proj" -> "/t/proj-away"), so
+ * the build's other folders ("/t/proj/include") are found too. The prefix
+ * keeps one component at least. */
+static void
+strip_common_tail (char **prefix,
+                   char **folder)
+{
+  for (;;)
+    {
+      g_autofree char *prefix_base = g_path_get_basename (*prefix);
+      g_autofree char *folder_base = g_path_get_basename (*folder);
+      g_autofree char *prefix_dir = g_path_get_dirname (*prefix);
+      g_autofree char *folder_dir = g_path_get_dirname (*folder);
+
+      if (!g_str_equal (prefix_base, folder_base) || g_str_equal (prefix_dir, "/") || g_str_equal (prefix_dir, ".")
+          || g_str_equal (folder_dir, "/") || g_str_equal (folder_dir, "."))
+        return;
+      g_free (*prefix);
+      g_free (*folder);
+      *prefix = g_steal_pointer (&prefix_dir);
+      *folder = g_steal_pointer (&folder_dir);
+    }
+}
+
 gboolean
 sp_source_dirs_remember (SpSourceDirs *self,
                          const char *wanted,
@@ -91,9 +117,11 @@ sp_source_dirs_remember (SpSourceDirs *self,
                          GError **error)
 {
   g_autofree char *found = prefix_for (wanted, folder);
+  g_autofree char *moved = g_strdup (folder);
   g_autofree char *dir = g_path_get_dirname (self->ini_path);
 
-  g_key_file_set_string (self->keys, GROUP, found, folder);
+  strip_common_tail (&found, &moved);
+  g_key_file_set_string (self->keys, GROUP, found, moved);
   if (prefix != NULL)
     *prefix = g_strdup (found);
   if (g_mkdir_with_parents (dir, 0700) != 0)

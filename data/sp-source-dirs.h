@@ -27,7 +27,10 @@ void sp_source_dirs_free (SpSourceDirs *self);
 
 /* The user found `wanted` (a path DWARF names) under folder: the longest
  * tail of wanted that exists in folder tells which prefix folder stands
- * for (no tail exists: wanted's own folder does). Saves it; FALSE and
+ * for (no tail exists: wanted's own folder does); where that prefix and
+ * folder end in the same folders ("/t/proj/src", "/t/proj-away/src"),
+ * the part before them is remembered ("/t/proj" -> "/t/proj-away"), so
+ * the build's other folders are found too. Saves it; FALSE and
  * error when the file cannot be written (the pick still holds for now).
  * *prefix (may be NULL) gets the prefix remembered. */
 gboolean sp_source_dirs_remember (SpSourceDirs *self,

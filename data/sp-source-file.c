@@ -31,11 +31,33 @@ not_regular (const char *path)
   return "not a regular file";
 }
 
+/* Whether path was tried already (listed as is, or with what it is). */
+static gboolean
+was_tried (const char *path,
+           GPtrArray *tried)
+{
+  gsize n = strlen (path);
+
+  for (guint i = 0; tried != NULL && i < tried->len; i++)
+    {
+      const char *entry = g_ptr_array_index (tried, i);
+
+      if (strncmp (entry, path, n) == 0 && (entry[n] == '\0' || g_str_has_prefix (entry + n, " (")))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* Each path is listed once: one tried already was not found. */
 static gboolean
 try_path (const char *path,
           GPtrArray *tried)
 {
-  const char *what = tried != NULL ? not_regular (path) : NULL;
+  const char *what;
+
+  if (was_tried (path, tried))
+    return FALSE;
+  what = tried != NULL ? not_regular (path) : NULL;
 
   if (tried != NULL)
     g_ptr_array_add (tried, what != NULL ? g_strdup_printf ("%s (%s, not read)", path, what) : g_strdup (path));
@@ -65,9 +87,18 @@ find_tail (const char *dwarf_path,
            const char *dir,
            GPtrArray *tried)
 {
+  gsize n = strlen (dir);
+  /* A path under dir already (the recording's folder, the working
+   * folder) is not glued onto it ("/tmp/x/tmp/x/a.c"). */
+  gboolean under_dir = n > 0 && strncmp (dwarf_path, dir, n) == 0 && (dwarf_path[n] == '/' || dir[n - 1] == '/');
+
   for (const char *tail = dwarf_path; tail != NULL; tail = strchr (tail + 1, '/'))
     {
-      g_autofree char *candidate = g_build_filename (dir, tail, NULL);
+      g_autofree char *candidate = NULL;
+
+      if (tail == dwarf_path && under_dir)
+        continue;
+      candidate = g_build_filename (dir, tail, NULL);
 
       if (try_path (candidate, tried))
         return g_steal_pointer (&candidate);
@@ -80,7 +111,10 @@ sp_source_file_find (const char *dwarf_path,
                      const char *const *dirs,
                      GPtrArray *tried)
 {
-  if (try_path (dwarf_path, tried))
+  /* A relative path (a relative DW_AT_comp_dir: glibc's "./string") is
+   * relative to a build folder unknown here, not to the working folder:
+   * only its tails under dirs are tried. */
+  if (g_path_is_absolute (dwarf_path) && try_path (dwarf_path, tried))
     return g_strdup (dwarf_path);
   for (guint i = 0; dirs != NULL && dirs[i] != NULL; i++)
     {

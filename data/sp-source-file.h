@@ -21,8 +21,11 @@
 G_BEGIN_DECLS
 
 /* The path to read for dwarf_path, or NULL; every path tried is appended
- * to tried (char *, owned by it) when it is not NULL, to say where it
- * looked. dirs: NULL-terminated, may be NULL. */
+ * to tried (char *, owned by it) when it is not NULL, once, to say where
+ * it looked. dirs: NULL-terminated, may be NULL. A relative dwarf_path
+ * (from a relative DW_AT_comp_dir) is looked for under dirs only, never
+ * under the working folder; an absolute one under a dir is not glued
+ * onto it whole. */
 char *sp_source_file_find (const char *dwarf_path,
                            const char *const *dirs,
                            GPtrArray *tried);

@@ -13,7 +13,8 @@ G_BEGIN_DECLS
  * addresses inside it (a call site's return address less one is inside
  * its call), its line in the function's own file, and a call's target.
  * Where the function cannot be disassembled, the sampled addresses alone
- * (without text), and *problem says why. The rows' strings go into
+ * (without text), and *problem says why; else *problem is the
+ * disassembly's note (sp_disassembly_get_note) or NULL. The rows' strings go into
  * strings. */
 GArray *_sp_source_instructions_new (SpProfile *profile,
                                      SpAnnotation *annotation,

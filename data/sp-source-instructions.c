@@ -3,6 +3,8 @@
  * (sp-source-instructions-private.h). */
 #include "sp-source-instructions-private.h"
 
+#include <string.h>
+
 #include "sp-disassembly.h"
 
 
@@ -43,12 +45,16 @@ sampled_addresses (SpAnnotation *annotation,
 
 /* The id of a call's callee in this profile: the function of that name,
  * in the place's module when there are several; SP_SOURCE_NO_CALLEE when
- * no sample met it (it has no id, and nothing to show). */
+ * no sample met it (it has no id, and nothing to show). A call into a PLT
+ * stub ("strtol@plt") is one into the function it jumps to, in another
+ * module. */
 static guint32
 callee_id (SpProfile *profile,
-           const char *name,
+           const char *callee,
            const char *module)
 {
+  gboolean plt = g_str_has_suffix (callee, "@plt");
+  g_autofree char *name = plt ? g_strndup (callee, strlen (callee) - strlen ("@plt")) : g_strdup (callee);
   g_autoptr (GArray) ids = sp_profile_find_functions (profile, name);
   g_autofree char *base = g_path_get_basename (module);
   guint32 found = SP_SOURCE_NO_CALLEE;
@@ -60,7 +66,7 @@ callee_id (SpProfile *profile,
 
       if (!g_str_equal (function->name, name))
         continue;
-      if (found == SP_SOURCE_NO_CALLEE || g_str_equal (function->module, base))
+      if (found == SP_SOURCE_NO_CALLEE || g_str_equal (function->module, base) != plt)
         found = id;
     }
   return found;
@@ -114,7 +120,10 @@ _sp_source_instructions_new (SpProfile *profile,
     return g_array_new (FALSE, TRUE, sizeof (SpSourceInstruction));
   disassembly = sp_disassembly_new (profile, annotation, place, &error);
   if (disassembly != NULL)
-    return from_disassembly (profile, annotation, place, disassembly, strings);
+    {
+      *problem = g_strdup (sp_disassembly_get_note (disassembly));
+      return from_disassembly (profile, annotation, place, disassembly, strings);
+    }
   *problem = g_strdup_printf ("Not disassembled (%s): only the sampled addresses are listed.", error->message);
   return sampled_addresses (annotation, place);
 }

@@ -439,7 +439,17 @@ sp_symbolizer_source_path (SpSymbolizer *self,
       || (comp_dir = dwarf_formstring (dwarf_attr (cudie, DW_AT_comp_dir, &attr))) == NULL)
     return file;
   joined = g_build_filename (comp_dir, file, NULL);
-  canonical = g_canonicalize_filename (joined, NULL);
+  if (g_path_is_absolute (comp_dir))
+    canonical = g_canonicalize_filename (joined, NULL);
+  else
+    {
+      /* A relative comp dir (glibc's "./string") is relative to a build
+       * folder DWARF does not name, never to this process's working
+       * folder: the path stays relative, its "." and ".." resolved. */
+      g_autofree char *rooted = g_canonicalize_filename (joined, "/");
+
+      canonical = g_strdup (rooted + strspn (rooted, "/"));
+    }
   return _sp_symbolizer_intern (self, canonical);
 }
 

@@ -20,6 +20,8 @@ typedef struct {
   GtkSelectionModel *selection;   /* single (lines) or multiple (instructions) */
   SpMetric           metric;      /* what the costs are, for their text */
   guint64            function_total; /* shares are of the function's cost */
+  GtkColumnViewColumn *cost_columns[2]; /* Self and Total: as wide as their longest text */
+  int                cost_width;  /* their width at least */
   guint              center;      /* the row to bring to the middle, while center_tick runs */
   guint              center_frames;
   guint              center_tick;

@@ -3,6 +3,8 @@
  * columns, cells and rows. */
 #include "sp-source-tables-private.h"
 
+#include <string.h>
+
 #include "sp-cells-private.h"
 #include "sp-heat-cell-private.h"
 #include "sp-metric-format.h"
@@ -164,6 +166,15 @@ add_column (SpSourceTable *table,
   return view_column;
 }
 
+static void
+add_cost_columns (SpSourceTable *table,
+                  int width)
+{
+  table->cost_width = width;
+  table->cost_columns[0] = add_column (table, "Self", COLUMN_SELF, width);
+  table->cost_columns[1] = add_column (table, "Total", COLUMN_TOTAL, width);
+}
+
 static GtkWidget *
 table_init (SpSourceTable *table,
             GtkSelectionModel *selection)
@@ -193,8 +204,7 @@ _sp_source_table_init_lines (SpSourceTable *table)
   gtk_single_selection_set_can_unselect (selection, TRUE);
   scroller = table_init (table, GTK_SELECTION_MODEL (selection));
   g_object_unref (selection);
-  add_column (table, "Self", COLUMN_SELF, 110);
-  add_column (table, "Total", COLUMN_TOTAL, 110);
+  add_cost_columns (table, 110);
   add_column (table, "Line", COLUMN_LINE, 60);
   add_column (table, "Source", COLUMN_TEXT, 0);
   return scroller;
@@ -212,8 +222,7 @@ _sp_source_table_init_instructions (SpSourceTable *table)
   g_object_unref (selection);
   /* The line before the instruction: a long operand is what is cut off
    * when the pane is narrow. */
-  add_column (table, "Self", COLUMN_SELF, 90);
-  add_column (table, "Total", COLUMN_TOTAL, 90);
+  add_cost_columns (table, 90);
   add_column (table, "Address", COLUMN_ADDRESS, 80);
   add_column (table, "Line", COLUMN_LINE, 50);
   add_column (table, "Instruction", COLUMN_TEXT, 0);
@@ -350,6 +359,46 @@ replace_rows (SpSourceTable *table,
                        rows->len);
 }
 
+/* The cost columns as wide as their longest text ("100.0%  1.21 s" with
+ * a time metric), so that none is clipped; the text is monospace, so the
+ * longest by characters is the widest. */
+static void
+fit_cost_columns (SpSourceTable *table)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (table->store));
+  g_autofree char *longest = NULL;
+  glong longest_length = 0;
+  g_autoptr (PangoLayout) layout = NULL;
+  int width = 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      SpSourceRow *row = _sp_source_table_row_at (table, i);
+
+      for (guint column = 0; column < 2; column++)
+        {
+          g_autofree char *text = cost_text (table, column == 0 ? row->self : row->total);
+          glong length = text != NULL ? g_utf8_strlen (text, -1) : 0;
+
+          if (length > longest_length)
+            {
+              g_free (longest);
+              longest = g_steal_pointer (&text);
+              longest_length = length;
+            }
+        }
+    }
+  if (longest != NULL)
+    {
+      layout = gtk_widget_create_pango_layout (GTK_WIDGET (table->column_view), longest);
+      pango_layout_get_pixel_size (layout, &width, NULL);
+    }
+  /* The heat cell's label margins and the column view's cell padding. */
+  width = MAX (table->cost_width, width + 28);
+  for (guint column = 0; column < 2; column++)
+    gtk_column_view_column_set_fixed_width (table->cost_columns[column], width);
+}
+
 static void
 take_source (SpSourceTable *table,
              const SpSourceAnnotation *source)
@@ -380,15 +429,20 @@ _sp_source_table_set_lines (SpSourceTable *table,
     }
   if (!in_place)
     replace_rows (table, rows);
+  fit_cost_columns (table);
 }
 
-/* "call   401136 <compute_alpha>": a call names its callee. */
+/* "call   401136 <compute_alpha>": a call names its callee, once (the
+ * disassembler's text names it already). */
 static char *
 instruction_text (const SpSourceInstruction *instruction)
 {
+  g_autofree char *named = NULL;
+
   if (instruction->text[0] == '\0')
     return g_strdup ("(not disassembled)");
-  if (instruction->callee_name != NULL)
+  if (instruction->callee_name != NULL
+      && strstr (instruction->text, named = g_strdup_printf ("<%s>", instruction->callee_name)) == NULL)
     return g_strdup_printf ("%s <%s>", instruction->text, instruction->callee_name);
   return g_strdup (instruction->text);
 }
@@ -432,6 +486,7 @@ _sp_source_table_set_instructions (SpSourceTable *table,
     }
   if (!in_place)
     replace_rows (table, rows);
+  fit_cost_columns (table);
 }
 
 guint

@@ -51,6 +51,7 @@ struct _SpSourceView
   guint32               asked;          /* the function asked for last (G_MAXUINT32: none) */
   gboolean              syncing;        /* one table's selection follows the other's */
   gboolean              setting_places;
+  guint                 focus_tick;     /* focuses the selected instruction at the next frame, or 0 */
 };
 
 enum { SIGNAL_ANNOTATE, SIGNAL_FOLDER_CHOSEN, N_SIGNALS };
@@ -129,22 +130,58 @@ instruction_activated (GtkColumnView *column_view,
                        SpSourceView *self)
 {
   SpSourceRow *row = _sp_source_table_row_at (&self->instructions, position);
+  const SpSourceInstruction *instruction = self->source != NULL && position < self->source->instructions->len
+                                             ? &g_array_index (self->source->instructions, SpSourceInstruction,
+                                                               position)
+                                             : NULL;
+  g_autofree char *why = NULL;
 
   if (row != NULL && row->callee != G_MAXUINT32)
-    sp_source_view_show_function (self, row->callee);
+    {
+      sp_source_view_show_function (self, row->callee);
+      return;
+    }
+  if (instruction == NULL || instruction->callee_name == NULL)
+    return;
+  /* A call with nothing to show says so, rather than doing nothing. */
+  why = g_strdup_printf ("%s has no samples in this profile (with this filter): there is no source to show for it.",
+                         instruction->callee_name);
+  gtk_label_set_text (self->disassembly_note, why);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->disassembly_note), why);
+  gtk_widget_set_visible (GTK_WIDGET (self->disassembly_note), TRUE);
 }
 
 /* The keyboard coming into the instructions (F6) lands on the first
- * selected one (the line's), not on the row that had the focus last:
- * Enter then activates it, Down goes on to the next. */
+ * selected one (the line's, or the one chosen alone), not on the row that
+ * had the focus last: Enter then activates it, Down goes on to the next.
+ * At the next frame: while the focus enters, the list view is moving it
+ * to its cursor row itself, after this handler. */
+static gboolean
+focus_selected_instruction (GtkWidget *widget,
+                            GdkFrameClock *clock,
+                            gpointer user_data)
+{
+  SpSourceView *self = user_data;
+  g_autoptr (GtkBitset) selected = gtk_selection_model_get_selection (self->instructions.selection);
+  GtkRoot *root = gtk_widget_get_root (widget);
+  GtkWidget *focus = root != NULL ? gtk_root_get_focus (root) : NULL;
+
+  self->focus_tick = 0;
+  /* The focus only passed through (on its way to the lines): it stays. */
+  if (focus == NULL || (focus != widget && !gtk_widget_is_ancestor (focus, widget)))
+    return G_SOURCE_REMOVE;
+  if (!gtk_bitset_is_empty (selected))
+    _sp_source_table_focus_row (&self->instructions, gtk_bitset_get_minimum (selected));
+  return G_SOURCE_REMOVE;
+}
+
 static void
 instructions_focus_entered (GtkEventControllerFocus *controller,
                             SpSourceView *self)
 {
-  g_autoptr (GtkBitset) selected = gtk_selection_model_get_selection (self->instructions.selection);
-
-  if (!gtk_bitset_is_empty (selected))
-    _sp_source_table_focus_row (&self->instructions, gtk_bitset_get_minimum (selected));
+  if (self->focus_tick == 0)
+    self->focus_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self->instructions.column_view),
+                                                     focus_selected_instruction, self, NULL);
 }
 
 /* ---- History -------------------------------------------------------------- */
@@ -287,7 +324,9 @@ show_missing (SpSourceView *self)
   const SpSourceAnnotation *source = self->source;
   g_autoptr (GString) text = g_string_new (NULL);
 
-  if (source->wanted == NULL)
+  if (source->wanted == NULL && source->no_debug_info != NULL)
+    g_string_printf (text, "No source file for %s: %s", source->name, source->no_debug_info);
+  else if (source->wanted == NULL)
     g_string_printf (text, "The debug information names no source file for %s.", source->name);
   else
     {
@@ -367,10 +406,10 @@ show_title (SpSourceView *self)
 /* The hottest line selected, its instructions with it, each in the
  * middle of its table. */
 static void
-select_hottest (SpSourceView *self)
+select_centered (SpSourceView *self,
+                 guint line)
 {
-  guint hottest = sp_source_annotation_get_hottest_line (self->source);
-  guint at = self->source->text != NULL ? _sp_source_table_line_position (&self->lines, hottest)
+  guint at = self->source->text != NULL ? _sp_source_table_line_position (&self->lines, line)
                                         : GTK_INVALID_LIST_POSITION;
 
   self->syncing = TRUE;
@@ -378,7 +417,18 @@ select_hottest (SpSourceView *self)
   self->syncing = FALSE;
   if (at != GTK_INVALID_LIST_POSITION)
     _sp_source_table_center (&self->lines, at);
-  select_instructions_of (self, hottest, TRUE);
+  select_instructions_of (self, line, TRUE);
+}
+
+/* Whether the place shown has instructions on line of its file. */
+static gboolean
+place_has_line (SpSourceView *self,
+                guint line)
+{
+  for (guint i = 0; line > 0 && i < self->source->instructions->len; i++)
+    if (g_array_index (self->source->instructions, SpSourceInstruction, i).line == line)
+      return TRUE;
+  return FALSE;
 }
 
 static gboolean
@@ -397,7 +447,12 @@ sp_source_view_set_source (SpSourceView *self,
   /* The same function, place and file (not a file found at last). */
   gboolean same = source != NULL && self->source != NULL && source->function == self->source->function
                   && source->place == self->source->place && g_strcmp0 (source->path, self->source->path) == 0;
-  guint selected = same ? sp_source_view_get_selected_line (self) : 0;
+  /* Another place of the function (where it is inlined) in the same
+   * file: the line the user selected stays where that place has it. */
+  gboolean other_place = source != NULL && self->source != NULL && source->function == self->source->function
+                         && source->place != self->source->place && source->text != NULL
+                         && g_strcmp0 (source->path, self->source->path) == 0;
+  guint selected = same || other_place ? sp_source_view_get_selected_line (self) : 0;
 
   g_return_if_fail (SP_IS_SOURCE_VIEW (self));
   if (source != NULL)
@@ -430,8 +485,10 @@ sp_source_view_set_source (SpSourceView *self,
     gtk_stack_set_visible_child_name (self->source_stack, "text");
   /* The same function again: what the user selected and scrolled to stays
    * (the rows took the new costs in place). */
-  if (!same)
-    select_hottest (self);
+  if (other_place && place_has_line (self, selected))
+    select_centered (self, selected);
+  else if (!same)
+    select_centered (self, sp_source_annotation_get_hottest_line (source));
   else if (selected > 0 && sp_source_view_get_selected_line (self) != selected)
     gtk_single_selection_set_selected (GTK_SINGLE_SELECTION (self->lines.selection),
                                        _sp_source_table_line_position (&self->lines, selected));
@@ -561,7 +618,9 @@ make_panes (SpSourceView *self)
   gtk_stack_add_named (self->source_stack, make_missing (self), "missing");
   self->disassembly_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   self->disassembly_note = GTK_LABEL (gtk_label_new (NULL));
-  gtk_label_set_ellipsize (self->disassembly_note, PANGO_ELLIPSIZE_END);
+  /* The reason is read whole: a long one (a path, a decoder's limits) wraps. */
+  gtk_label_set_wrap (self->disassembly_note, TRUE);
+  gtk_label_set_wrap_mode (self->disassembly_note, PANGO_WRAP_WORD_CHAR);
   gtk_label_set_xalign (self->disassembly_note, 0);
   gtk_widget_add_css_class (GTK_WIDGET (self->disassembly_note), "dim-label");
   gtk_widget_set_margin_start (GTK_WIDGET (self->disassembly_note), 6);

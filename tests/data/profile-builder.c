@@ -2,6 +2,7 @@
 /* profile-builder.c: text -> spool + side file -> SpProfile. */
 #include "profile-builder.h"
 
+#include <elfutils/libdwelf.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <glib/gstdio.h>
@@ -28,24 +29,14 @@ typedef struct {
   SpSpoolWriter *writer;       /* for the user modules' MODULE records */
 } Symbols;
 
-/* The file offset of function name in the ELF file at path (its symbol's
- * address through the PT_LOAD segment that holds it). */
+/* The address of function name in elf's symbol table, or 0. */
 static guint64
-elf_function_offset (const char *path,
-                     const char *name)
+symtab_address (Elf *elf,
+                const char *name)
 {
-  int fd = open (path, O_RDONLY | O_CLOEXEC);
-  Elf *elf;
   Elf_Scn *section = NULL;
-  guint64 address = 0, offset = 0;
-  gboolean found = FALSE;
-  size_t n_headers;
 
-  g_assert_cmpint (fd, >=, 0);
-  elf_version (EV_CURRENT);
-  elf = elf_begin (fd, ELF_C_READ, NULL);
-  g_assert_nonnull (elf);
-  while (!found && (section = elf_nextscn (elf, section)) != NULL)
+  while ((section = elf_nextscn (elf, section)) != NULL)
     {
       GElf_Shdr header;
       Elf_Data *data;
@@ -53,19 +44,64 @@ elf_function_offset (const char *path,
       if (gelf_getshdr (section, &header) == NULL || header.sh_type != SHT_SYMTAB
           || (data = elf_getdata (section, NULL)) == NULL)
         continue;
-      for (size_t i = 0; i < header.sh_size / header.sh_entsize && !found; i++)
+      for (size_t i = 0; i < header.sh_size / header.sh_entsize; i++)
         {
           GElf_Sym symbol;
 
           if (gelf_getsym (data, (int) i, &symbol) != NULL && GELF_ST_TYPE (symbol.st_info) == STT_FUNC
               && g_strcmp0 (elf_strptr (elf, header.sh_link, symbol.st_name), name) == 0)
-            {
-              address = symbol.st_value;
-              found = TRUE;
-            }
+            return symbol.st_value;
         }
     }
-  g_assert_true (found);
+  return 0;
+}
+
+/* A stripped file's (a distribution's libc) local functions are in its
+ * debug file, found by build id as the symbolizer finds it. */
+static guint64
+debug_file_address (Elf *elf,
+                    const char *name)
+{
+  const void *id = NULL;
+  ssize_t n = dwelf_elf_gnu_build_id (elf, &id);
+  g_autoptr (GString) path = g_string_new ("/usr/lib/debug/.build-id/");
+  guint64 address = 0;
+  int fd;
+  Elf *debug;
+
+  if (n < 2)
+    return 0;
+  for (ssize_t i = 0; i < n; i++)
+    g_string_append_printf (path, i == 1 ? "/%02x" : "%02x", ((const guint8 *) id)[i]);
+  g_string_append (path, ".debug");
+  if ((fd = open (path->str, O_RDONLY | O_CLOEXEC)) < 0)
+    return 0;
+  if ((debug = elf_begin (fd, ELF_C_READ, NULL)) != NULL)
+    address = symtab_address (debug, name);
+  elf_end (debug);
+  close (fd);
+  return address;
+}
+
+/* The file offset of function name in the ELF file at path (its symbol's
+ * address, from the file or its debug file, through the PT_LOAD segment
+ * that holds it). */
+static guint64
+elf_function_offset (const char *path,
+                     const char *name)
+{
+  int fd = open (path, O_RDONLY | O_CLOEXEC);
+  Elf *elf;
+  guint64 address, offset = 0;
+  size_t n_headers;
+
+  g_assert_cmpint (fd, >=, 0);
+  elf_version (EV_CURRENT);
+  elf = elf_begin (fd, ELF_C_READ, NULL);
+  g_assert_nonnull (elf);
+  if ((address = symtab_address (elf, name)) == 0)
+    address = debug_file_address (elf, name);
+  g_assert_cmpuint (address, !=, 0);
   g_assert_cmpint (elf_getphdrnum (elf, &n_headers), ==, 0);
   for (size_t i = 0; i < n_headers; i++)
     {

@@ -7,7 +7,8 @@
  * frames; an optional "@TID" before the stack puts the samples on that
  * thread, "+MS" after the count spaces them MS milliseconds apart. The
  * first sample is at 1000 ms. A name "PATH!function" is a user frame in
- * function (4 bytes into it; "PATH!function+N": N bytes) of the ELF file
+ * function (4 bytes into it; "PATH!function+N": N bytes; a stripped
+ * file's function is found in its build-id debug file) of the ELF file
  * PATH instead (it must stay there while the profile is used: frames are
  * resolved when first asked for).
  *

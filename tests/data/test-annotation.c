@@ -8,9 +8,11 @@
  * "+8 self/total" per address. Lines and inlining need DWARF: the report's
  * tests annotate a real recording (tests/report/test-report-annotate.c). */
 #include <glib.h>
+#include <string.h>
 
 #include "profile-builder.h"
 #include "sp-annotation.h"
+#include "sp-disassembly.h"
 #include "sp-function-list.h"
 
 static const char *const basic[] = {
@@ -188,6 +190,49 @@ test_lookups (void)
   g_assert_cmpuint (sp_annotation_find_line (annotation, 0, 1), ==, SP_ANNOTATION_NONE);
 }
 
+#define LIBC "/lib/x86_64-linux-gnu/libc.so.6"
+
+/* Capstone 4 cannot decode many AVX-512 (EVEX) instructions; glibc's
+ * __memcmp_evex_movbe has one (kmovd) at +0x10. Decoding goes on past
+ * it: the samples at +0x30 and in the last instruction (+0x2fe) are on
+ * rows of their own, and a note names the bytes shown as ".byte". */
+static void
+test_disassembly_skips_undecodable (void)
+{
+  const char *const lines[] = {
+    "main;" LIBC "!__memcmp_evex_movbe+0x30 3",
+    "main;" LIBC "!__memcmp_evex_movbe+0x2fe 2",
+    NULL,
+  };
+  g_autoptr (SpProfile) profile = NULL;
+  g_autoptr (SpAnnotation) annotation = NULL;
+  g_autoptr (SpDisassembly) disassembly = NULL;
+  g_autoptr (GError) error = NULL;
+  guint32 function;
+  guint n;
+  const SpInstruction *insns;
+
+  if (!g_file_test (LIBC, G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("no " LIBC);
+      return;
+    }
+  profile = profile_from_text (lines);
+  function = function_named (profile, "__memcmp_evex_movbe");
+  annotation = sp_annotation_new (profile, NULL, NULL, &function, 1);
+  disassembly = sp_disassembly_new (profile, annotation, 0, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (sp_disassembly_get_size (disassembly), ==, 767);
+  insns = sp_disassembly_get_instructions (disassembly, &n);
+  g_assert_cmpuint (insns[n - 1].vaddr + insns[n - 1].size, ==,
+                    sp_disassembly_get_start (disassembly) + sp_disassembly_get_size (disassembly));
+  g_assert_cmpuint (insns[sp_disassembly_find (disassembly, sp_disassembly_get_start (disassembly) + 0x30)].self, ==, 3);
+  g_assert_cmpstr (insns[sp_disassembly_find (disassembly, sp_disassembly_get_start (disassembly) + 0x2fe)].text, ==, "retq");
+  g_assert_cmpuint (insns[sp_disassembly_find (disassembly, sp_disassembly_get_start (disassembly) + 0x2fe)].self, ==, 2);
+  g_assert_nonnull (strstr (insns[sp_disassembly_find (disassembly, sp_disassembly_get_start (disassembly) + 0x10)].text, ".byte"));
+  g_assert_nonnull (strstr (sp_disassembly_get_note (disassembly), "shown as .byte"));
+}
+
 int
 main (int argc,
       char **argv)
@@ -199,5 +244,6 @@ main (int argc,
   g_test_add_func ("/data/annotation/range-and-threads", test_range_and_threads);
   g_test_add_func ("/data/annotation/lookups", test_lookups);
   g_test_add_func ("/data/annotation/kernel-topped", test_kernel_topped);
+  g_test_add_func ("/data/annotation/disassembly-skips-undecodable", test_disassembly_skips_undecodable);
   return g_test_run ();
 }

@@ -45,7 +45,8 @@ static void
 fixture_clear (Fixture *f)
 {
   static const char *const made[] = {
-    "checkout/src/gfx/render.c", "checkout/src/gfx", "checkout/src/parse.c", "checkout/src", "checkout",
+    "checkout/src/gfx/render.c", "checkout/src/gfx", "checkout/src/parse.c", "checkout/src",
+    "checkout/include/work.h", "checkout/include", "checkout",
     "config/source-dirs.ini", "config",
   };
 
@@ -109,6 +110,69 @@ test_remember_prefix (void)
   fixture_clear (&f);
 }
 
+/* The folder picked ends like the build folder ("proj/src" moved to
+ * "checkout/src"): what is remembered is the part that differs, so a file
+ * of the build's other folder ("proj/include/work.h") is found too. */
+static void
+test_remember_moved_project (void)
+{
+  Fixture f;
+  g_autoptr (SpSourceDirs) dirs = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *picked = NULL, *wanted = NULL, *header = NULL, *prefix = NULL, *found = NULL;
+  g_autofree char *expected_prefix = NULL, *wanted_header = NULL;
+
+  fixture_init (&f);
+  header = g_build_filename (f.checkout, "include", "work.h", NULL);
+  write_file (header);
+  picked = g_build_filename (f.checkout, "src", NULL);
+  wanted = g_build_filename (f.dir, "proj", "src", "parse.c", NULL);
+  dirs = sp_source_dirs_load (f.ini);
+  g_assert_true (sp_source_dirs_remember (dirs, wanted, picked, &prefix, &error));
+  g_assert_no_error (error);
+  expected_prefix = g_build_filename (f.dir, "proj", NULL);
+  g_assert_cmpstr (prefix, ==, expected_prefix);
+  wanted_header = g_build_filename (f.dir, "proj", "include", "work.h", NULL);
+  found = sp_source_dirs_find (dirs, wanted_header, NULL, NULL);
+  g_assert_cmpstr (found, ==, header);
+  fixture_clear (&f);
+}
+
+/* Each path tried is listed once; a path under the extra folder (the
+ * recording's, often the working folder) is not glued onto it whole; a
+ * relative path (a relative DW_AT_comp_dir) is looked for under the
+ * folders only, not as named (under the working folder). */
+static void
+test_looked_once (void)
+{
+  Fixture f;
+  g_autoptr (SpSourceDirs) dirs = NULL;
+  g_autoptr (GPtrArray) looked = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) relative = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *wanted = NULL, *glued = NULL, *found = NULL, *expected = NULL;
+  const char *extra[] = { NULL, NULL };
+
+  fixture_init (&f);
+  dirs = sp_source_dirs_load (f.ini);
+  extra[0] = f.dir;
+  wanted = g_build_filename (f.dir, "gone", "parse.c", NULL);
+  g_assert_null (sp_source_dirs_find (dirs, wanted, extra, looked));
+  glued = g_strconcat (f.dir, wanted, NULL);
+  for (guint i = 0; i < looked->len; i++)
+    {
+      g_assert_cmpstr (g_ptr_array_index (looked, i), !=, glued);
+      for (guint j = 0; j < i; j++)
+        g_assert_cmpstr (g_ptr_array_index (looked, i), !=, g_ptr_array_index (looked, j));
+    }
+  g_assert_cmpstr (g_ptr_array_index (looked, 0), ==, wanted);
+  extra[0] = f.checkout;
+  found = sp_source_dirs_find (dirs, "src/parse.c", extra, relative);
+  expected = g_build_filename (f.checkout, "src", "parse.c", NULL);
+  g_assert_cmpstr (found, ==, expected);
+  g_assert_cmpuint (relative->len, ==, 1);
+  fixture_clear (&f);
+}
+
 /* A copy made before a pick sees what was remembered until then only:
  * the worker's copy does not change under it. */
 static void
@@ -137,5 +201,7 @@ main (int argc,
   g_test_add_func ("/data/source-dirs/missing", test_missing);
   g_test_add_func ("/data/source-dirs/remember-prefix", test_remember_prefix);
   g_test_add_func ("/data/source-dirs/copy", test_copy);
+  g_test_add_func ("/data/source-dirs/looked-once", test_looked_once);
+  g_test_add_func ("/data/source-dirs/remember-moved-project", test_remember_moved_project);
   return g_test_run ();
 }

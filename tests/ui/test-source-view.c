@@ -316,6 +316,220 @@ test_missing (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* The text of the instructions' row at position in the column titled
+ * title. */
+static char *
+instruction_cell_text (SpSourceView *view,
+                       guint position,
+                       const char *title)
+{
+  GtkColumnView *instructions = sp_source_view_get_instructions (view);
+  g_autoptr (GPtrArray) rows = gui_test_table_rows (instructions);
+
+  g_assert_cmpuint (position, <, rows->len);
+  return g_strdup (gui_test_cell_text (gui_test_row_cell (rows->pdata[position],
+                                                          gui_test_column_index (instructions, title))));
+}
+
+/* A call names its callee once, whether the disassembler's text names it
+ * ("callq  1200 <mix>") or not ("call   1200"). */
+static void
+test_callee_named_once (void)
+{
+  SpSourceView *view = sp_source_view_new ();
+  GtkWidget *window = show_view (view);
+  g_autoptr (SpSourceAnnotation) bare = make_source (TRUE);
+  g_autoptr (SpSourceAnnotation) named = make_source (TRUE);
+  g_autofree char *bare_text = NULL, *named_text = NULL;
+
+  sp_source_view_set_source (view, bare);
+  run_frames (0.2);
+  bare_text = instruction_cell_text (view, 3, "Instruction");
+  g_assert_cmpstr (bare_text, ==, "call   1200 <mix>");
+  g_array_index (named->instructions, SpSourceInstruction, 3).text = "callq  1200 <mix>";
+  named->function = MIX;
+  sp_source_view_set_source (view, named);
+  run_frames (0.2);
+  named_text = instruction_cell_text (view, 3, "Instruction");
+  g_assert_cmpstr (named_text, ==, "callq  1200 <mix>");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* A stripped program: the page says its module has no debug information,
+ * not that the debug information names no file; the disassembly's note
+ * wraps rather than being cut. */
+static void
+test_no_debug_info (void)
+{
+  SpSourceView *view = sp_source_view_new ();
+  GtkWidget *window = show_view (view);
+  g_autoptr (SpSourceAnnotation) source = make_source (FALSE);
+  GtkWidget *message, *note;
+
+  g_clear_pointer (&source->wanted, g_free);
+  source->no_debug_info = g_strdup ("/tmp/hot-stripped is stripped and its debug file was not found: it has no "
+                                    "debug information.");
+  source->disassembly_problem = g_strdup ("Not disassembled (/tmp/hot-stripped: no symbol with a size for hot_loop "
+                                          "(the file is stripped and its debug file was not found)): only the "
+                                          "sampled addresses are listed.");
+  sp_source_view_set_source (view, source);
+  run_frames (0.3);
+  message = gui_test_find (GTK_WIDGET (view), label_contains, "No source file for hot_loop");
+  g_assert_nonnull (message);
+  g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (message)), "is stripped"));
+  g_assert_null (gui_test_find (GTK_WIDGET (view), label_contains, "names no source file"));
+  note = gui_test_find (GTK_WIDGET (view), label_contains, "Not disassembled");
+  g_assert_nonnull (note);
+  g_assert_true (gtk_label_get_wrap (GTK_LABEL (note)));
+  g_assert_cmpint (gtk_label_get_ellipsize (GTK_LABEL (note)), ==, PANGO_ELLIPSIZE_NONE);
+  gui_test_save_png (window, "source-view-no-debug-info.png");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static int
+column_width (GtkColumnView *view,
+              const char *title)
+{
+  g_autoptr (GtkColumnViewColumn) column = g_list_model_get_item (gtk_column_view_get_columns (view),
+                                                                  gui_test_column_index (view, title));
+
+  return gtk_column_view_column_get_fixed_width (column);
+}
+
+/* With a time metric the cost columns are as wide as their longest text
+ * ("100.0%  1.21 s"): its cell is as wide as its label wants, also where
+ * that text is in a row far down the file, bound to a cell only when the
+ * view scrolls to it (the column view measured the first rows' cells). */
+static void
+test_time_columns_fit (void)
+{
+  static const SpAnnotationLine seconds[] = {
+    { .line = 3, .self = 5, .total = 5 },
+    { .line = 250, .self = 1210000000, .total = 1210000000 },
+  };
+  SpSourceView *view = sp_source_view_new ();
+  GtkWidget *window = show_view (view);
+  g_autoptr (SpSourceAnnotation) times = make_source (TRUE);
+  g_autoptr (GPtrArray) text = g_ptr_array_new ();
+  GtkWidget *cell, *label;
+  int natural;
+
+  for (guint i = 0; i < 300; i++)
+    g_ptr_array_add (text, g_strdup_printf ("  x = x * %u;", i + 1));
+  g_ptr_array_add (text, NULL);
+  g_strfreev (times->text);
+  times->text = (GStrv) g_ptr_array_free (g_steal_pointer (&text), FALSE);
+  times->metric = SP_METRIC_OFF_CPU;
+  times->lines = seconds;
+  times->n_lines = G_N_ELEMENTS (seconds);
+  times->self = 1210000005;
+  times->total = 1210000005;
+  sp_source_view_set_source (view, times);
+  run_frames (0.5);
+  for (guint i = 0; i < 2; i++)
+    {
+      cell = line_cell (view, "250", i == 0 ? "Self" : "Total");
+      g_assert_nonnull (cell);
+      label = gtk_widget_get_first_child (cell);
+      g_assert_cmpstr (gui_test_cell_text (label), ==, "100.0%  1.21 s");
+      /* The cell is as wide as its label, but the column clips it: the
+       * column's width must hold the label's (margins in it). */
+      gtk_widget_measure (label, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &natural, NULL, NULL);
+      g_assert_cmpint (column_width (sp_source_view_get_lines (view), i == 0 ? "Self" : "Total"), >=, natural);
+    }
+  gui_test_save_png (window, "source-view-time-columns.png");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* A call whose callee has no samples (into a PLT stub, "strtol@plt",
+ * whose function was never sampled) says so when activated, and asks for
+ * nothing. */
+static void
+test_call_without_callee (void)
+{
+  SpSourceView *view = sp_source_view_new ();
+  GtkWidget *window = show_view (view);
+  g_autoptr (SpSourceAnnotation) source = make_source (TRUE);
+  g_autoptr (GArray) asked = g_array_new (FALSE, FALSE, sizeof (guint));
+  SpSourceInstruction *call = &g_array_index (source->instructions, SpSourceInstruction, 3);
+
+  call->text = "callq  1040 <strtol@plt>";
+  call->callee = SP_SOURCE_NO_CALLEE;
+  call->callee_name = "strtol@plt";
+  g_signal_connect (view, "annotate", G_CALLBACK (on_annotate), asked);
+  sp_source_view_set_source (view, source);
+  run_frames (0.2);
+  g_signal_emit_by_name (sp_source_view_get_instructions (view), "activate", 3);
+  run_frames (0.2);
+  g_assert_cmpuint (asked->len, ==, 0);
+  g_assert_nonnull (gui_test_find (GTK_WIDGET (view), label_contains, "strtol@plt has no samples"));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* The Address text of the instructions' row that has the keyboard focus,
+ * or NULL. */
+static const char *
+focused_instruction (SpSourceView *view)
+{
+  GtkColumnView *instructions = sp_source_view_get_instructions (view);
+  GtkWidget *focus = gtk_root_get_focus (gtk_widget_get_root (GTK_WIDGET (view)));
+  g_autoptr (GPtrArray) rows = gui_test_table_rows (instructions);
+
+  for (guint i = 0; focus != NULL && i < rows->len; i++)
+    if (focus == rows->pdata[i] || gtk_widget_is_ancestor (focus, rows->pdata[i]))
+      return gui_test_cell_text (gui_test_row_cell (rows->pdata[i], gui_test_column_index (instructions, "Address")));
+  return NULL;
+}
+
+/* The keyboard coming into the instructions (F6) lands on the instruction
+ * selected (one of its line's chosen alone), not the line's first. */
+static void
+test_focus_selected_instruction (void)
+{
+  SpSourceView *view = sp_source_view_new ();
+  GtkWidget *window = show_view (view);
+  g_autoptr (SpSourceAnnotation) source = make_source (TRUE);
+  GtkSelectionModel *instructions = gtk_column_view_get_model (sp_source_view_get_instructions (view));
+
+  sp_source_view_set_source (view, source);
+  run_frames (0.3);
+  gtk_selection_model_select_item (instructions, 2, TRUE);
+  run_frames (0.1);
+  gtk_widget_grab_focus (GTK_WIDGET (sp_source_view_get_lines (view)));
+  run_frames (0.1);
+  /* What F6 does from the lines. */
+  g_assert_true (gtk_widget_grab_focus (GTK_WIDGET (sp_source_view_get_instructions (view))));
+  run_frames (0.2);
+  g_assert_cmpstr (focused_instruction (view), ==, "1138");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* Another place of the function (where it is inlined) keeps the line
+ * selected when that place has instructions on it; else its hottest. */
+static void
+test_other_place_keeps_line (void)
+{
+  SpSourceView *view = sp_source_view_new ();
+  GtkWidget *window = show_view (view);
+  g_autoptr (SpSourceAnnotation) first = make_source (TRUE);
+  g_autoptr (SpSourceAnnotation) second = make_source (TRUE);
+  g_autoptr (SpSourceAnnotation) third = make_source (TRUE);
+
+  sp_source_view_set_source (view, first);
+  run_frames (0.2);
+  sp_source_view_select_line (view, 6);
+  second->place = 1;
+  sp_source_view_set_source (view, second);
+  run_frames (0.2);
+  g_assert_cmpuint (sp_source_view_get_selected_line (view), ==, 6);
+  sp_source_view_select_line (view, 4);
+  third->place = 2;
+  sp_source_view_set_source (view, third);
+  run_frames (0.2);
+  g_assert_cmpuint (sp_source_view_get_selected_line (view), ==, 5);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int argc,
       char **argv)
@@ -328,5 +542,11 @@ main (int argc,
   g_test_add_func ("/ui/source-view/cost-text", test_cost_text);
   g_test_add_func ("/ui/source-view/live-update", test_live_update);
   g_test_add_func ("/ui/source-view/missing", test_missing);
+  g_test_add_func ("/ui/source-view/callee-named-once", test_callee_named_once);
+  g_test_add_func ("/ui/source-view/no-debug-info", test_no_debug_info);
+  g_test_add_func ("/ui/source-view/time-columns-fit", test_time_columns_fit);
+  g_test_add_func ("/ui/source-view/call-without-callee", test_call_without_callee);
+  g_test_add_func ("/ui/source-view/focus-selected-instruction", test_focus_selected_instruction);
+  g_test_add_func ("/ui/source-view/other-place-keeps-line", test_other_place_keeps_line);
   return g_test_run ();
 }
