@@ -6,10 +6,15 @@
 
 G_BEGIN_DECLS
 
+/* bits as lower-case hex; newly allocated. */
+char *sp_build_id_to_hex (const guint8 *bits,
+                          gsize len);
+
 /* The file's NT_GNU_BUILD_ID as lower-case hex (newly allocated), or NULL
- * when it cannot be read, is no ELF file or has none. A FIFO or device
- * is never waited on (opened non-blocking, and libelf reads no such
- * thing). */
-char *sp_build_id_of_file (const char *path);
+ * with error (may be NULL) when it cannot be read, is not a regular file
+ * (a FIFO or device is never opened for reading), is no ELF file or has
+ * no build-id (G_IO_ERROR_NOT_FOUND). */
+char *sp_build_id_of_file (const char *path,
+                           GError **error);
 
 G_END_DECLS

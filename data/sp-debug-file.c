@@ -22,6 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "sp-build-id.h"
 #include "sp-debuginfod.h"
 
 #include "sp-file-private.h"
@@ -169,7 +170,7 @@ find_without_network (SpSymbolizer *self,
     }
   if (fd >= 0)
     return fd;
-  build_id = sp_debuginfod_build_id_to_hex (bits, (gsize) len);
+  build_id = sp_build_id_to_hex (bits, (gsize) len);
   return _sp_symbolizer_debuginfod_find (self, file_name, build_id, debuginfo_file_name);
 }
 

@@ -9,14 +9,12 @@
 #include "sp-debuginfod.h"
 
 #include <elfutils/debuginfod.h>
-#include <elfutils/libdwelf.h>
 #include <errno.h>
 #include <glib/gstdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sp-file-private.h"
 
 gboolean
 sp_debuginfod_is_enabled (void)
@@ -24,43 +22,6 @@ sp_debuginfod_is_enabled (void)
   const char *urls = g_getenv (DEBUGINFOD_URLS_ENV_VAR);
 
   return urls != NULL && urls[strspn (urls, " \t")] != '\0';
-}
-
-char *
-sp_debuginfod_build_id_to_hex (const guint8 *bits,
-                               gsize len)
-{
-  GString *hex = g_string_sized_new (len * 2);
-
-  for (gsize i = 0; i < len; i++)
-    g_string_append_printf (hex, "%02x", bits[i]);
-  return g_string_free (hex, FALSE);
-}
-
-char *
-sp_debuginfod_build_id_of_file (const char *path,
-                                GError **error)
-{
-  int fd = _sp_file_open_regular (path, error);
-  Elf *elf;
-  const void *bits = NULL;
-  ssize_t len;
-  char *hex;
-
-  if (fd < 0)
-    return NULL;
-  elf_version (EV_CURRENT);
-  elf = elf_begin (fd, ELF_C_READ_MMAP, NULL);
-  len = elf != NULL ? dwelf_elf_gnu_build_id (elf, &bits) : -1;
-  /* bits points into the file's mapping. */
-  hex = len > 0 ? sp_debuginfod_build_id_to_hex (bits, (gsize) len) : NULL;
-  if (hex == NULL)
-    g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "%s has no build-id (%s)", path,
-                 elf == NULL ? "not an ELF file" : "no .note.gnu.build-id");
-  if (elf != NULL)
-    elf_end (elf);
-  close (fd);
-  return hex;
 }
 
 static gboolean

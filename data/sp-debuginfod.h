@@ -25,15 +25,7 @@ G_BEGIN_DECLS
 /* Whether DEBUGINFOD_URLS names at least one server. */
 gboolean sp_debuginfod_is_enabled (void);
 
-/* The hexadecimal text of a binary build-id (newly allocated). */
-char *sp_debuginfod_build_id_to_hex (const guint8 *bits,
-                                     gsize len);
-
-/* The build-id of the ELF file at path (a module a recording names), in
- * hexadecimal, newly allocated; NULL with error when the file cannot be
- * read or has none. To ask for the module's sources. */
-char *sp_debuginfod_build_id_of_file (const char *path,
-                                      GError **error);
+/* A module's build-id, to ask for its files: sp-build-id.h. */
 
 /* Progress of one transfer, on the thread that fetches: bytes received so
  * far and the file's size (0 while the server has not said it). Return

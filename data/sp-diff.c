@@ -43,7 +43,7 @@ modules_by_build_id (SpProfile *profile)
       if (m->is_kernel || m->path[0] != '/' || g_hash_table_contains (read, m->path))
         continue;
       g_hash_table_add (read, (gpointer) m->path);
-      build_id = sp_build_id_of_file (m->path);
+      build_id = sp_build_id_of_file (m->path, NULL);
       if (build_id != NULL)
         g_hash_table_insert (by_id, build_id, g_strdup (basename_of (m->path)));
     }
@@ -62,7 +62,7 @@ build_id_of_name (SpProfile *profile,
   for (gsize i = 0; i < sp_spool_reader_get_n_modules (reader); i++)
     if (!modules[i].is_kernel && modules[i].path[0] == '/' && g_str_equal (basename_of (modules[i].path), file_name))
       {
-        char *build_id = sp_build_id_of_file (modules[i].path);
+        char *build_id = sp_build_id_of_file (modules[i].path, NULL);
 
         if (build_id != NULL)
           return build_id;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "sp-build-id.h"
+#include "sp-recorded-files.h"
 #include "sp-hash-private.h"
 #include "sp-profile-private.h"
 #include "sp-protobuf.h"
@@ -45,7 +46,7 @@ typedef struct {
   GHashTable          *frame_locations[2]; /* (frame << 32 | pid) -> pprof id; [is_leaf] */
   GHashTable          *function_locations; /* function id + 1 -> pprof id */
   GHashTable          *mappings;           /* module id + 1 -> pprof id */
-  GHashTable          *recorded_ids;       /* "path\x1finode" -> build-id, from the side file */
+  SpRecordedFiles     *recorded;          /* the side file's [module-file N] */
   GByteArray          *samples;            /* encoded fields of the Profile, by kind */
   GByteArray          *mapping_fields;
   GByteArray          *location_fields;
@@ -96,35 +97,6 @@ function_id (Pprof *p,
   return id;
 }
 
-static char *
-file_key (const char *path,
-          guint64 inode)
-{
-  return g_strdup_printf ("%s\x1f%" G_GUINT64_FORMAT, path, inode);
-}
-
-/* The build-ids the recorder read from each mapped file while it recorded
- * (the side file's [module-file N] groups). */
-static GHashTable *
-recorded_build_ids (GKeyFile *meta)
-{
-  g_auto (GStrv) groups = meta != NULL ? g_key_file_get_groups (meta, NULL) : NULL;
-  GHashTable *ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-
-  for (guint i = 0; groups != NULL && groups[i] != NULL; i++)
-    {
-      g_autofree char *path = NULL;
-      char *build_id;
-
-      if (!g_str_has_prefix (groups[i], "module-file ")
-          || (path = g_key_file_get_string (meta, groups[i], "path", NULL)) == NULL
-          || (build_id = g_key_file_get_string (meta, groups[i], "build_id", NULL)) == NULL)
-        continue;
-      g_hash_table_replace (ids, file_key (path, g_key_file_get_uint64 (meta, groups[i], "inode", NULL)), build_id);
-    }
-  return ids;
-}
-
 /* The build-id of the file a module maps: as recorded, or for a side file
  * that does not say (an older recorder) read from the file when it is
  * still the one recorded (same inode): a rebuilt binary's would be wrong. */
@@ -133,16 +105,15 @@ module_build_id (Pprof *p,
                  const SpModule *module,
                  const char *path)
 {
-  g_autofree char *key = file_key (path, module->inode);
-  const char *recorded = g_hash_table_lookup (p->recorded_ids, key);
+  const SpRecordedFile *recorded = sp_recorded_files_lookup (p->recorded, path, module->inode);
   GStatBuf st;
 
   if (recorded != NULL)
-    return g_strdup (recorded);
+    return g_strdup (recorded->build_id);
   if (module->is_kernel || path[0] != '/' || g_stat (path, &st) != 0 || !S_ISREG (st.st_mode)
       || (module->inode != 0 && (guint64) st.st_ino != module->inode))
     return NULL;
-  return sp_build_id_of_file (path);
+  return sp_build_id_of_file (path, NULL);
 }
 
 static guint64
@@ -468,7 +439,7 @@ encode (SpProfile *profile,
     { g_hash_table_new_full (_sp_int64_hash, g_int64_equal, g_free, g_free),
       g_hash_table_new_full (_sp_int64_hash, g_int64_equal, g_free, g_free) },
     g_hash_table_new (NULL, NULL), g_hash_table_new (NULL, NULL),
-    recorded_build_ids (sp_profile_get_meta (profile)),
+    sp_recorded_files_new (sp_profile_get_meta (profile)),
     g_byte_array_new (), g_byte_array_new (), g_byte_array_new (), g_byte_array_new (), 0,
   };
   guint64 interval_ns = sp_spool_reader_get_sample_interval_us (reader) * 1000;
@@ -494,7 +465,7 @@ encode (SpProfile *profile,
   g_hash_table_unref (p.frame_locations[1]);
   g_hash_table_unref (p.function_locations);
   g_hash_table_unref (p.mappings);
-  g_hash_table_unref (p.recorded_ids);
+  sp_recorded_files_free (p.recorded);
   g_byte_array_unref (p.samples);
   g_byte_array_unref (p.mapping_fields);
   g_byte_array_unref (p.location_fields);

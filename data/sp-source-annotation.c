@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "sp-build-id.h"
 #include "sp-debuginfod.h"
 #include "sp-elf-image.h"
 #include "sp-profile-private.h"
@@ -81,7 +82,7 @@ look_in_debuginfod_cache (SpSourceAnnotation *self)
   if (!sp_debuginfod_is_enabled () || module == NULL || !g_path_is_absolute (self->wanted))
     return;
   /* Servers know a source by the build-id of the code compiled from it. */
-  build_id = sp_debuginfod_build_id_of_file (module, NULL);
+  build_id = sp_build_id_of_file (module, NULL);
   if (build_id == NULL)
     return;
   self->path = sp_debuginfod_find_cached_source (build_id, self->wanted);

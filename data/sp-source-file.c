@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "sp-build-id.h"
 #include "sp-file-private.h"
 
 /* Source files larger than this are not shown. */
@@ -155,7 +156,7 @@ sp_source_file_fetch (const char *module,
       return NULL;
     }
   /* Servers know a source by the build-id of the code compiled from it. */
-  build_id = sp_debuginfod_build_id_of_file (module, &local_error);
+  build_id = sp_build_id_of_file (module, &local_error);
   if (build_id != NULL)
     path = sp_debuginfod_find_source (build_id, dwarf_path, progress, user_data, cancellable, &local_error);
   if (path != NULL)

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <glib.h>
 
+#include "sp-recorded-files.h"
 #include "sp-symbolizer.h"
 
 G_BEGIN_DECLS
@@ -44,9 +45,9 @@ struct _SpSymbolizer {
   GHashTable               *fetched;      /* build-id -> cached path, "" when there is none */
   GArray                   *missing;      /* SpMissingDebugInfo */
 
-  /* What the side file says each module file was (sp-symbolizer-recorded.c):
-   * "path\x1finode" -> its build-id, time and size; NULL before loaded. */
-  GHashTable               *recorded_files;
+  /* What the side file says each module file was (sp-symbolizer-recorded.c);
+   * NULL before loaded. */
+  SpRecordedFiles          *recorded_files;
 };
 
 /* ---- Sorted address ranges (sp-symbol-ranges.c) ------------------------ */

@@ -11,52 +11,15 @@
 #include "sp-symbolizer-private.h"
 
 #include "sp-build-id.h"
-
-typedef struct {
-  char    *build_id;  /* NULL: the file had none */
-  guint64  mtime_ns;
-  guint64  size;
-} RecordedFile;
-
-static void
-recorded_file_free (RecordedFile *file)
-{
-  g_free (file->build_id);
-  g_free (file);
-}
-
-static char *
-file_key (const char *path,
-          guint64 inode)
-{
-  return g_strdup_printf ("%s\x1f%" G_GUINT64_FORMAT, path, inode);
-}
+#include "sp-recorded-files.h"
 
 void
 sp_symbolizer_load_module_files (SpSymbolizer *self,
                                  GKeyFile *meta)
 {
-  g_auto (GStrv) groups = meta != NULL ? g_key_file_get_groups (meta, NULL) : NULL;
-
   g_return_if_fail (self != NULL);
-  if (self->recorded_files == NULL)
-    self->recorded_files = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
-                                                  (GDestroyNotify) recorded_file_free);
-  for (guint i = 0; groups != NULL && groups[i] != NULL; i++)
-    {
-      g_autofree char *path = NULL;
-      RecordedFile *file;
-
-      if (!g_str_has_prefix (groups[i], "module-file ")
-          || (path = g_key_file_get_string (meta, groups[i], "path", NULL)) == NULL)
-        continue;
-      file = g_new0 (RecordedFile, 1);
-      file->build_id = g_key_file_get_string (meta, groups[i], "build_id", NULL);
-      file->mtime_ns = g_key_file_get_uint64 (meta, groups[i], "mtime_ns", NULL);
-      file->size = g_key_file_get_uint64 (meta, groups[i], "size", NULL);
-      g_hash_table_replace (self->recorded_files,
-                            file_key (path, g_key_file_get_uint64 (meta, groups[i], "inode", NULL)), file);
-    }
+  g_clear_pointer (&self->recorded_files, sp_recorded_files_free);
+  self->recorded_files = sp_recorded_files_new (meta);
 }
 
 /* "ab12cd34…": enough of a build-id to tell two apart in a message. */
@@ -72,20 +35,16 @@ _sp_symbolizer_recorded_file_change (SpSymbolizer *self,
                                      guint64 inode,
                                      const struct stat *now)
 {
-  g_autofree char *key = NULL;
   g_autofree char *current = NULL;
   g_autofree char *then_id = NULL;
   g_autofree char *now_id = NULL;
-  RecordedFile *file;
+  const SpRecordedFile *file;
 
-  if (self->recorded_files == NULL)
-    return NULL;
-  key = file_key (path, inode);
-  if ((file = g_hash_table_lookup (self->recorded_files, key)) == NULL)
+  if (self->recorded_files == NULL || (file = sp_recorded_files_lookup (self->recorded_files, path, inode)) == NULL)
     return NULL;
   if (file->build_id != NULL)
     {
-      current = sp_build_id_of_file (path);
+      current = sp_build_id_of_file (path, NULL);
       if (g_strcmp0 (current, file->build_id) == 0)
         return NULL;
       then_id = short_id (file->build_id);

@@ -63,7 +63,7 @@ sp_symbolizer_free (SpSymbolizer *self)
   g_clear_pointer (&self->problem_details, g_array_unref);
   g_clear_pointer (&self->kernel_symbols, g_array_unref);
   g_clear_pointer (&self->perf_maps, g_hash_table_unref);
-  g_clear_pointer (&self->recorded_files, g_hash_table_unref);
+  g_clear_pointer (&self->recorded_files, sp_recorded_files_free);
   _sp_symbolizer_debuginfod_clear (self);
   g_clear_pointer (&self->strings, g_string_chunk_free);
   g_free (self->perf_map_dir);

@@ -19,6 +19,7 @@
 #include "report-output.h"
 #include "sp-analysis.h"
 #include "sp-debuginfod-queue.h"
+#include "sp-build-id.h"
 #include "sp-debuginfod.h"
 
 static SpTestDebuginfod *server;
@@ -243,7 +244,7 @@ test_source (void)
 {
   g_autofree char *cache = use_server_with_new_cache ();
   g_autoptr (GError) error = NULL;
-  g_autofree char *build_id = sp_debuginfod_build_id_of_file (server->program, &error);
+  g_autofree char *build_id = sp_build_id_of_file (server->program, &error);
   /* A new cache: nothing there before the fetch. */
   g_autofree char *before = sp_debuginfod_find_cached_source (build_id, server->source_path);
   g_autofree char *path = sp_debuginfod_find_source (build_id, server->source_path, NULL, NULL, NULL, &error);
