@@ -506,6 +506,24 @@ sp_test_assert_plausible_samples (const SpThreadReport *report,
                                   n_samples, frequency_hz);
 }
 
+void
+sp_test_assert_plausible_samples_missed (const SpThreadReport *report,
+                                         gsize n_samples,
+                                         unsigned frequency_hz,
+                                         guint64 missed)
+{
+  double low = report->cpu_ns / 1e9 * frequency_hz * 0.5 - 5;
+  double high = report->cpu_ns / 1e9 * frequency_hz * 1.5 + 10;
+
+  g_test_message ("thread %s (%d): %.1f ms of CPU, %" G_GSIZE_FORMAT " samples and %" G_GUINT64_FORMAT
+                  " the recorder missed (lost, dropped), expected %.0f", report->name, (int) report->tid,
+                  report->cpu_ns / 1e6, n_samples, missed, report->cpu_ns / 1e9 * frequency_hz);
+  /* The missed ones may be this thread's: at least the low bound with
+   * them, at most the high bound without. */
+  g_assert_cmpfloat ((double) (n_samples + missed), >=, low);
+  g_assert_cmpfloat ((double) n_samples, <=, high);
+}
+
 gboolean
 sp_test_stack_ends_truncated (const SpSpoolReader *reader,
                               guint32 stack_id)

@@ -122,3 +122,12 @@ void sp_test_assert_samples_fit_cpu (const char *name,
 void sp_test_assert_plausible_samples (const SpThreadReport *report,
                                        gsize n_samples,
                                        unsigned frequency_hz);
+
+/* The same for a recording whose recorder said it missed some samples
+ * (lost in the rings, dropped when it fell behind: the side file's
+ * lost_samples + dropped_samples, of every thread): the thread may lack
+ * up to that many. */
+void sp_test_assert_plausible_samples_missed (const SpThreadReport *report,
+                                              gsize n_samples,
+                                              unsigned frequency_hz,
+                                              guint64 missed);

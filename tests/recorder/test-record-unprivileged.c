@@ -222,8 +222,12 @@ test_pkexec_runs_command_as_user (void)
   sp_test_assert_meta_string (rec, "recording", "kernel_stacks", "true");
   reports = sp_test_parse_thread_reports (rec->result->out);
   alpha = sp_test_find_report (reports, "sp-alpha", -1);
-  sp_test_assert_plausible_samples (alpha, sp_test_count_samples (rec->reader, alpha->pid, (guint64) alpha->tid),
-                                    1000);
+  /* A recorder starved of CPU (the sanitizer build beside a fuzzer) says
+   * what it missed; those may be the thread's. */
+  sp_test_assert_plausible_samples_missed (alpha, sp_test_count_samples (rec->reader, alpha->pid,
+                                                                         (guint64) alpha->tid), 1000,
+                                           g_key_file_get_uint64 (rec->meta, "recording", "lost_samples", NULL)
+                                           + g_key_file_get_uint64 (rec->meta, "recording", "dropped_samples", NULL));
   /* The user's files, not root's. */
   assert_owner (rec->spool, pw->pw_uid, pw->pw_gid);
   assert_owner (rec->meta_path, pw->pw_uid, pw->pw_gid);
