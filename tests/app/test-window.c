@@ -172,6 +172,12 @@ meta_thread_samples (const char *spool,
   g_assert_not_reached ();
 }
 
+static gboolean
+alpha_check_shown (gpointer window)
+{
+  return window_test_find_thread_check (window, "sp-alpha") != NULL;
+}
+
 /* A real recording of a workload with known call paths, through the real
  * recorder: the views show its functions by name. */
 static void
@@ -262,7 +268,10 @@ test_open_recording (void)
     guint64 shown = all;
     gint64 deadline;
 
+    /* The table makes its rows when the page is first laid out, in a
+     * frame of its own: wait for it. */
     sp_window_show_view (window, "threads");
+    g_assert_true (window_test_wait (alpha_check_shown, window, 10));
     alpha = window_test_find_thread_check (GTK_WIDGET (window), "sp-alpha");
     g_assert_nonnull (alpha);
     g_assert_true (gtk_check_button_get_active (alpha));
@@ -610,7 +619,7 @@ test_record_missing_command (void)
 
 /* ---- Callers and callees, live state, status ------------------------- */
 
-/* The first mapped label under widget whose text contains text. */
+/* A mapped label whose text contains text. */
 static gboolean
 is_mapped_label_with (GtkWidget *widget,
                       gconstpointer text)
@@ -619,11 +628,19 @@ is_mapped_label_with (GtkWidget *widget,
          && strstr (gtk_label_get_text (GTK_LABEL (widget)), text) != NULL;
 }
 
+/* Waits for it up to 10 s: a label in a list's row, or on a page just
+ * shown, is mapped only in a later frame, which a loaded machine may be
+ * slow to draw. */
 static GtkLabel *
-find_label (GtkWidget *widget,
-            const char *text)
+wait_for_label (GtkWidget *widget,
+                const char *text)
 {
-  return GTK_LABEL (gui_test_find (widget, is_mapped_label_with, text));
+  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  GtkWidget *label;
+
+  while ((label = gui_test_find (widget, is_mapped_label_with, text)) == NULL && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, FALSE);
+  return label != NULL ? GTK_LABEL (label) : NULL;
 }
 
 /* The position of the function named name in a callers view table, or
@@ -710,7 +727,7 @@ test_callers (void)
   g_assert_cmpuint (sp_function_item_get_total (caller), ==, sp_function_item_get_total (beta));
   g_assert_cmpuint (sp_function_item_get_total (leaf), >, sp_function_item_get_total (beta) / 2);
   g_assert_cmpuint (sp_function_item_get_total (leaf), <=, sp_function_item_get_total (beta));
-  g_assert_nonnull (find_label (GTK_WIDGET (view), "compute_beta"));
+  g_assert_nonnull (wait_for_label (GTK_WIDGET (view), "compute_beta"));
   gui_test_save_png (GTK_WIDGET (window), "recording-callers.png");
 
   /* A double click on beta_leaf among the callees: now it is shown,
@@ -939,8 +956,8 @@ assert_problem_shown (SpWindow *window,
   g_autofree char *symbols = NULL;
   g_autofree char *lost = NULL;
 
-  g_assert_nonnull (find_label (GTK_WIDGET (window), "samples over"));
-  g_assert_nonnull (find_label (GTK_WIDGET (window), headline));
+  g_assert_nonnull (wait_for_label (GTK_WIDGET (window), "samples over"));
+  g_assert_nonnull (wait_for_label (GTK_WIDGET (window), headline));
   symbols = window_test_figure_text (GTK_WIDGET (window), "Symbols");
   lost = window_test_figure_text (GTK_WIDGET (window), "Lost samples");
   g_test_message ("symbols: %s; lost: %s", symbols, lost);
