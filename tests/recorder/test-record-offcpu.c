@@ -192,6 +192,7 @@ check_offcpu (SpTestRecording *rec,
   SpOffCpuReader *reader = read_companion (rec);
   guint64 offcpu_bytes = meta_u64 (rec, "recording", "off_cpu_bytes");
   guint64 switches = meta_u64 (rec, "recording", "off_cpu_switches");
+  guint64 missed = meta_u64 (rec, "recording", "off_cpu_dropped") + meta_u64 (rec, "recording", "off_cpu_lost");
 
   g_assert_true (g_key_file_get_boolean (rec->meta, "recording", "off_cpu", NULL));
   g_assert_cmpuint (switches, >, 0);
@@ -223,7 +224,16 @@ check_offcpu (SpTestRecording *rec,
       g_assert_cmpfloat (side_s, <=, expected_s * (1 + TOLERANCE));
       g_assert_cmpuint (meta_u64 (rec, group, "switches"), ==, totals.switches);
       if (stacks)
-        g_assert_cmpuint (totals.covered_ns * 10, >=, totals.off_ns * 9);
+        {
+          /* The stacks there are right; where the kernel lost switch
+           * samples (a loaded machine), which the recorder says, their
+           * intervals have none: then half must still have one. */
+          g_assert_cmpuint (totals.covered_ns * 10, >=, totals.with_stack_ns * 9);
+          if (missed == 0)
+            g_assert_cmpuint (totals.with_stack_ns * 10, >=, totals.off_ns * 9);
+          else
+            g_assert_cmpuint (totals.with_stack_ns * 2, >=, totals.off_ns);
+        }
       else
         g_assert_cmpuint (totals.with_stack_ns, ==, 0);
     }
