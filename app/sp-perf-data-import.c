@@ -147,8 +147,10 @@ last_line (const char *errors)
   return NULL;
 }
 
-/* What a user must know of a conversion that succeeded: where the input
- * was damaged (and so what is missing), and any other warning. */
+/* What a user must know of a conversion that succeeded: everything the
+ * converter said but its closing count ("X converted: N samples … written
+ * to OUT"), which speaks only of what is wrong (where the input was
+ * damaged, kernel frames it cannot name). */
 static char *
 warning_lines (const char *errors)
 {
@@ -159,9 +161,9 @@ warning_lines (const char *errors)
     {
       const char *line = without_prefix (g_strstrip (lines[i]));
 
-      if (strstr (line, "damaged") != NULL || strstr (line, "truncated") != NULL
-          || g_str_has_prefix (line, "warning"))
-        g_string_append_printf (kept, "%s%s", kept->len > 0 ? "\n" : "", line);
+      if (line[0] == '\0' || (strstr (line, " converted: ") != NULL && strstr (line, "written to") != NULL))
+        continue;
+      g_string_append_printf (kept, "%s%s", kept->len > 0 ? "\n" : "", line);
     }
   return kept->len > 0 ? g_strdup (kept->str) : NULL;
 }

@@ -113,18 +113,24 @@ open_converted (SpWindow *self,
   _sp_window_open_spool (self, spool);
 }
 
-/* The error page, with why nothing was converted. */
+/* The error page, with why source was not converted. */
 static void
 show_failure (SpWindow *self,
+              GFile *source,
               const char *why)
 {
   g_autofree char *text = g_strdup_printf ("Cannot convert this perf.data file.\n%s", why);
 
   show_loading (self, FALSE);
+  _sp_window_set_file_title (self, source);
   gtk_label_set_text (self->error_label, text);
   gtk_widget_set_visible (self->elevate_button, FALSE);
   _sp_window_show_profile_controls (self, FALSE);
   gtk_stack_set_visible_child_name (self->pages, "error");
+  /* Cancel had the focus: not the explanation (a focused selectable
+   * label selects all of it). */
+  gtk_window_set_focus (GTK_WINDOW (self), NULL);
+  gtk_label_select_region (self->error_label, 0, 0);
 }
 
 static void
@@ -141,7 +147,7 @@ conversion_finished (SpPerfDataImport *import,
   if (converted)
     open_converted (self, source, output, g_strdup (sp_perf_data_import_get_warnings (import)));
   else
-    show_failure (self, error);
+    show_failure (self, source, error);
 }
 
 /* What the window showed, to go back to on Cancel. A file being read
@@ -198,7 +204,7 @@ start_conversion (SpWindow *self,
 
   if (import == NULL)
     {
-      show_failure (self, error->message);
+      show_failure (self, source, error->message);
       return;
     }
   self->conversion = g_new0 (SpWindowConversion, 1);
@@ -242,7 +248,7 @@ _sp_window_open_perf_data (SpWindow *self,
   if (perf_data)
     output = sp_perf_data_import_cache_path (path, &error);
   if (perf_data && output == NULL)
-    show_failure (self, error->message);
+    show_failure (self, file, error->message);
   else if (perf_data && sp_perf_data_import_is_done (output))
     open_converted (self, file, output, sp_perf_data_import_read_warnings (output));
   else if (perf_data)

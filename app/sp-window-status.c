@@ -58,8 +58,7 @@ _sp_window_show_summary (SpWindow *self,
   show_status (self, s);
   /* The converter's words first: a damaged perf.data is why samples are missing. */
   if (self->convert_warnings != NULL)
-    g_string_append_printf (damage, "The perf.data file was converted with a warning; everything it could convert "
-                                    "is shown.\n%s", self->convert_warnings);
+    g_string_append_printf (damage, "Converted from a perf.data file, with warnings:\n%s", self->convert_warnings);
   if (s->damage != NULL)
     g_string_append_printf (damage, "%sThis recording is damaged; everything before the damage is shown.\n%s",
                             damage->len > 0 ? "\n" : "", s->damage);
