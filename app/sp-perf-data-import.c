@@ -148,9 +148,10 @@ last_line (const char *errors)
 }
 
 /* What a user must know of a conversion that succeeded: everything the
- * converter said but its closing count ("X converted: N samples … written
- * to OUT"), which speaks only of what is wrong (where the input was
- * damaged, kernel frames it cannot name). */
+ * converter said (where the input was damaged, kernel frames it cannot
+ * name, the event it chose) but its progress for terminals ("converting
+ * X: 45% …", the window has its own) and its closing count ("X converted:
+ * N samples … written to OUT"). */
 static char *
 warning_lines (const char *errors)
 {
@@ -161,7 +162,8 @@ warning_lines (const char *errors)
     {
       const char *line = without_prefix (g_strstrip (lines[i]));
 
-      if (line[0] == '\0' || (strstr (line, " converted: ") != NULL && strstr (line, "written to") != NULL))
+      if (line[0] == '\0' || g_str_has_prefix (line, "converting ")
+          || (strstr (line, " converted: ") != NULL && strstr (line, "written to") != NULL))
         continue;
       g_string_append_printf (kept, "%s%s", kept->len > 0 ? "\n" : "", line);
     }

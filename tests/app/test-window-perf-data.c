@@ -334,6 +334,8 @@ test_cancel (void)
   if (window_test_wait (shows_progress, window, 20) && shows_page (window, "loading"))
     gui_test_save_png (GTK_WIDGET (window), "perf-data-converting.png");
   g_assert_true (window_test_wait (shows_profile, window, 120));
+  /* Its progress lines on stderr are no warning. */
+  g_assert_null (find_shown_label (window, "converting big.data:"));
   gtk_window_destroy (GTK_WINDOW (window));
   window_test_remove_dir (dir);
 }
