@@ -38,23 +38,12 @@ shows_profile (gpointer window)
   return shows_page (window, "profile");
 }
 
-static SpWindow *
-open_window (const char *path)
-{
-  SpWindow *window = sp_window_new (NULL);
-  g_autoptr (GFile) file = g_file_new_for_path (path);
-
-  gtk_window_present (GTK_WINDOW (window));
-  sp_window_open_file (window, file);
-  return window;
-}
-
 /* The error page shows text (and so no views). */
 static void
 assert_error_page_says (const char *path,
                         const char *text)
 {
-  SpWindow *window = open_window (path);
+  SpWindow *window = window_test_open_path (path);
   GtkLabel *label;
 
   g_assert_true (window_test_wait (shows_error, window, 20));
@@ -123,7 +112,7 @@ test_fifos (void)
   g_assert_cmpint (mkfifo (meta, 0600), ==, 0);
   g_assert_cmpint (mkfifo (module, 0600), ==, 0);
   write_spool (spool, module);
-  window = open_window (spool);
+  window = window_test_open_path (spool);
   g_assert_true (window_test_wait (shows_profile, window, 20));
   label = window_test_find_label (GTK_WIDGET (window), "the side file is unreadable or damaged");
   g_assert_nonnull (label);
@@ -160,7 +149,7 @@ test_short_spool (void)
   meta_text = g_strdup_printf ("[recording]\ncomplete=true\nspool_bytes=%" G_GUINT64_FORMAT "\n",
                                (guint64) st.st_size + 1000);
   g_assert_true (g_file_set_contents (meta, meta_text, -1, NULL));
-  window = open_window (spool);
+  window = window_test_open_path (spool);
   g_assert_true (window_test_wait (shows_profile, window, 20));
   expected = g_strdup_printf ("the spool is shorter than its recording (%" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
                               " bytes)", (guint64) st.st_size, (guint64) st.st_size + 1000);

@@ -64,36 +64,6 @@ perf_record (const char *data,
   return FALSE;
 }
 
-static gboolean
-shows_page (SpWindow *window,
-            const char *page)
-{
-  return g_strcmp0 (sp_window_get_page (window), page) == 0;
-}
-
-static gboolean
-shows_profile (gpointer window)
-{
-  return shows_page (window, "profile");
-}
-
-static gboolean
-shows_error (gpointer window)
-{
-  return shows_page (window, "error");
-}
-
-static SpWindow *
-open_window (const char *path)
-{
-  SpWindow *window = sp_window_new (NULL);
-  g_autoptr (GFile) file = g_file_new_for_path (path);
-
-  gtk_window_present (GTK_WINDOW (window));
-  sp_window_open_file (window, file);
-  return window;
-}
-
 /* The files in the converted folder made for a perf.data named name:
  * NAME-HASH.spool and what goes with it, or being written (hidden). */
 static char *
@@ -186,6 +156,12 @@ find_shown_label (SpWindow *window,
   return gui_test_find (GTK_WIDGET (window), is_shown_label_with, text);
 }
 
+static gboolean
+is_laid_out (gpointer widget)
+{
+  return gtk_widget_get_mapped (widget) && gtk_widget_get_width (widget) > 0;
+}
+
 /* The converter has said how far it got. */
 static gboolean
 shows_progress (gpointer window)
@@ -246,9 +222,9 @@ test_convert (void)
   g_setenv ("STACKPULSE_RECORD", g_getenv ("SP_RECORD"), TRUE);
   if (!perf_record (data, "-g", "2000", "0.6"))
     return;
-  window = open_window (data);
+  window = window_test_open_path (data);
   assert_converting (window, "perf.data");
-  g_assert_true (window_test_wait (shows_profile, window, 60));
+  g_assert_true (window_test_wait_for_page (window, "profile", 60));
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "perf.data (converted) — stackpulse");
   spool = cached_spool ("perf.data");
   g_assert_nonnull (spool);
@@ -268,10 +244,10 @@ test_convert (void)
 
   /* Again: the finished conversion opens as it is. */
   g_assert_cmpint (g_stat (spool, &before), ==, 0);
-  window = open_window (data);
+  window = window_test_open_path (data);
   g_assert_cmpint (sp_window_get_converter_pid (window), ==, 0);
   g_assert_null (window_test_find_label (GTK_WIDGET (window), "Converting perf.data"));
-  g_assert_true (window_test_wait (shows_profile, window, 60));
+  g_assert_true (window_test_wait_for_page (window, "profile", 60));
   g_assert_cmpint (g_stat (spool, &after), ==, 0);
   g_assert_cmpint (after.st_mtime, ==, before.st_mtime);
   g_assert_cmpint (after.st_ino, ==, before.st_ino);
@@ -283,7 +259,8 @@ test_convert (void)
 }
 
 /* Cancel while converting: back to the start page (or the profile shown
- * before), the converter gone, nothing left in the cache. */
+ * before), the converter gone, nothing left in the cache; the same when
+ * the window is closed. */
 static void
 test_cancel (void)
 {
@@ -298,7 +275,11 @@ test_cancel (void)
   g_setenv ("STACKPULSE_RECORD", g_getenv ("SP_RECORD"), TRUE);
   if (!perf_record (data, "dwarf", "20000", "3"))
     return;
-  window = open_window (data);
+  /* Shown before the conversion starts: it is over in a second or two. */
+  window = sp_window_new (NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (window_test_wait (is_laid_out, window, 20));
+  sp_window_open_file (window, file);
   assert_converting (window, "big.data");
   pid = sp_window_get_converter_pid (window);
   /* Mid-way: the converter has begun writing. */
@@ -315,7 +296,7 @@ test_cancel (void)
 
   /* Over a profile: the profile stays, and the status line says so. */
   sp_window_open_file (window, profile);
-  g_assert_true (window_test_wait (shows_profile, window, 20));
+  g_assert_true (window_test_wait_for_page (window, "profile", 20));
   sp_window_open_file (window, file);
   assert_converting (window, "big.data");
   pid = sp_window_get_converter_pid (window);
@@ -327,13 +308,22 @@ test_cancel (void)
   g_assert_true (window_test_wait (cache_has_none, "big.data", 20));
   gtk_window_destroy (GTK_WINDOW (window));
 
+  /* A window closed while converting: the conversion ends with it. */
+  window = window_test_open_path (data);
+  pid = sp_window_get_converter_pid (window);
+  g_assert_cmpint (pid, >, 0);
+  g_assert_true (window_test_wait (cache_has_partial, "big.data", 20));
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_assert_true (window_test_wait (converter_gone, GINT_TO_POINTER (pid), 20));
+  g_assert_true (window_test_wait (cache_has_none, "big.data", 20));
+
   /* Let through: its progress shows on the way (when the machine is slow
    * enough to see it), then the profile. */
-  window = open_window (data);
+  window = window_test_open_path (data);
   assert_converting (window, "big.data");
-  if (window_test_wait (shows_progress, window, 20) && shows_page (window, "loading"))
+  if (window_test_wait (shows_progress, window, 20) && g_strcmp0 (sp_window_get_page (window), "loading") == 0)
     gui_test_save_png (GTK_WIDGET (window), "perf-data-converting.png");
-  g_assert_true (window_test_wait (shows_profile, window, 120));
+  g_assert_true (window_test_wait_for_page (window, "profile", 120));
   /* Its progress lines on stderr are no warning. */
   g_assert_null (find_shown_label (window, "converting big.data:"));
   gtk_window_destroy (GTK_WINDOW (window));
@@ -354,16 +344,16 @@ test_by_content (void)
   g_setenv ("STACKPULSE_RECORD", g_getenv ("SP_RECORD"), TRUE);
   if (!perf_record (data, "-g", "2000", "0.3"))
     return;
-  window = open_window (data);
+  window = window_test_open_path (data);
   assert_converting (window, "recording.spool");
-  g_assert_true (window_test_wait (shows_profile, window, 60));
+  g_assert_true (window_test_wait_for_page (window, "profile", 60));
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "recording.spool (converted) — stackpulse");
   gtk_window_destroy (GTK_WINDOW (window));
 
   g_assert_true (g_file_set_contents (text, "not what perf writes\n", -1, NULL));
-  window = open_window (text);
+  window = window_test_open_path (text);
   g_assert_cmpint (sp_window_get_converter_pid (window), ==, 0);
-  g_assert_true (window_test_wait (shows_error, window, 20));
+  g_assert_true (window_test_wait_for_page (window, "error", 20));
   label = window_test_find_label (GTK_WIDGET (window), "is a text file (it begins \"not what perf writes\")");
   g_assert_nonnull (label);
   g_assert_true (window_test_is_shown (GTK_WIDGET (label)));
@@ -384,8 +374,8 @@ test_refused (void)
 
   g_assert_true (g_file_set_contents (cut, "PERFILE2\x68\0\0\0\0\0\0\0", 16, NULL));
   g_setenv ("STACKPULSE_RECORD", g_getenv ("SP_RECORD"), TRUE);
-  window = open_window (cut);
-  g_assert_true (window_test_wait (shows_error, window, 20));
+  window = window_test_open_path (cut);
+  g_assert_true (window_test_wait_for_page (window, "error", 20));
   label = window_test_find_label (GTK_WIDGET (window), "Cannot convert this perf.data file.");
   g_assert_nonnull (label);
   /* In the converter's words, without its name. */
@@ -398,7 +388,7 @@ test_refused (void)
 
   g_setenv ("STACKPULSE_RECORD", "/nonexistent/stackpulse-record", TRUE);
   g_setenv ("PATH", "/nonexistent", TRUE);
-  window = open_window (cut);
+  window = window_test_open_path (cut);
   g_assert_cmpstr (sp_window_get_page (window), ==, "error");
   g_assert_nonnull (window_test_find_label (GTK_WIDGET (window), "stackpulse-record, which converts perf.data files, "
                                                                   "was not found"));
@@ -426,10 +416,10 @@ test_damaged (void)
   g_assert_true (g_file_set_contents (data, contents, (gssize) (length * 2 / 3), NULL));
   for (guint round = 0; round < 2; round++)
     {
-      SpWindow *window = open_window (data);
+      SpWindow *window = window_test_open_path (data);
       GtkWidget *warning;
 
-      g_assert_true (window_test_wait (shows_profile, window, 60));
+      g_assert_true (window_test_wait_for_page (window, "profile", 60));
       warning = find_shown_label (window, "Converted from a perf.data file, with warnings:");
       g_assert_nonnull (warning);
       g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (warning)), "damaged.data is damaged at byte"));
