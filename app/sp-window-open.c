@@ -26,16 +26,45 @@ typedef struct _SpWindowConversion {
 
 /* ---- The loading page ---------------------------------------------------- */
 
+/* Under the loading page's text: a progress bar, the bytes and samples so
+ * far, and Cancel. Made by the first conversion, so that a window that
+ * converts nothing has no second Cancel (debuginfod's) to tell apart. */
+static void
+make_conversion_widgets (SpWindow *self)
+{
+  GtkBox *page = GTK_BOX (gtk_widget_get_parent (GTK_WIDGET (self->loading_label)));
+  GtkWidget *cancel = gtk_button_new_with_mnemonic ("_Cancel");
+
+  self->convert_progress = GTK_PROGRESS_BAR (gtk_progress_bar_new ());
+  gtk_widget_set_size_request (GTK_WIDGET (self->convert_progress), 360, -1);
+  self->convert_detail = GTK_LABEL (gtk_label_new (NULL));
+  gtk_widget_add_css_class (GTK_WIDGET (self->convert_detail), "dim-label");
+  gtk_widget_add_css_class (GTK_WIDGET (self->convert_detail), "numeric");
+  gtk_widget_set_halign (cancel, GTK_ALIGN_CENTER);
+  gtk_widget_add_css_class (cancel, "pill");
+  gtk_widget_set_tooltip_text (cancel, "Stop converting; nothing is kept");
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (cancel), "win.cancel-conversion");
+  self->convert_cancel = cancel;
+  gtk_box_append (page, GTK_WIDGET (self->convert_progress));
+  gtk_box_append (page, GTK_WIDGET (self->convert_detail));
+  gtk_box_append (page, cancel);
+}
+
 /* The loading page as it is for a spool being read, or for a conversion:
  * a progress bar and Cancel instead of the spinner. */
 static void
 show_loading (SpWindow *self,
               gboolean converting)
 {
+  if (converting && self->convert_cancel == NULL)
+    make_conversion_widgets (self);
   gtk_widget_set_visible (GTK_WIDGET (self->spinner), !converting);
-  gtk_widget_set_visible (GTK_WIDGET (self->convert_progress), converting);
-  gtk_widget_set_visible (GTK_WIDGET (self->convert_detail), converting);
-  gtk_widget_set_visible (self->convert_cancel, converting);
+  if (self->convert_cancel != NULL)
+    {
+      gtk_widget_set_visible (GTK_WIDGET (self->convert_progress), converting);
+      gtk_widget_set_visible (GTK_WIDGET (self->convert_detail), converting);
+      gtk_widget_set_visible (self->convert_cancel, converting);
+    }
   if (converting)
     {
       gtk_spinner_stop (self->spinner);
@@ -363,9 +392,6 @@ void
 _sp_window_open_class_init (GtkWidgetClass *widget_class)
 {
   gtk_widget_class_bind_template_child (widget_class, SpWindow, loading_label);
-  gtk_widget_class_bind_template_child (widget_class, SpWindow, convert_progress);
-  gtk_widget_class_bind_template_child (widget_class, SpWindow, convert_detail);
-  gtk_widget_class_bind_template_child (widget_class, SpWindow, convert_cancel);
   gtk_widget_class_bind_template_child (widget_class, SpWindow, start_note);
   gtk_widget_class_install_action (widget_class, "win.open", NULL, open_activated);
   gtk_widget_class_install_action (widget_class, "win.cancel-conversion", NULL, cancel_conversion_activated);

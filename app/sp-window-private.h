@@ -61,11 +61,8 @@ struct _SpWindow
   GtkScrolledWindow   *flame_graph_scroller;
   GtkScrolledWindow   *bottom_up_scroller;
   GtkScrolledWindow   *timeline_scroller;
-  /* ...bound by sp-window-open.c: the loading page's conversion, the start page's note */
+  /* ...bound by sp-window-open.c: the loading page's text, the start page's note */
   GtkLabel            *loading_label;
-  GtkProgressBar      *convert_progress;
-  GtkLabel            *convert_detail;
-  GtkWidget           *convert_cancel;
   GtkLabel            *start_note;
 
   /* Owned references */
@@ -97,6 +94,11 @@ struct _SpWindow
   struct _SpWindowConversion *conversion;
   GFile               *converted_from;
   char                *convert_warnings;
+  /* The loading page's progress bar, bytes and samples, and Cancel: made
+   * by the first conversion (NULL before). */
+  GtkProgressBar      *convert_progress;
+  GtkLabel            *convert_detail;
+  GtkWidget           *convert_cancel;
 
   /* Exports (sp-window-export.c) */
   GtkFileChooserNative *export_chooser;
