@@ -63,6 +63,7 @@ typedef struct {
   uint64_t            last_fd_ns;
   uint64_t            last_line_ns;
   uint64_t            last_flush_ns;
+  uint64_t            n_applied;
   bool                queue_failed;
   uint64_t            record[RECORD_WORDS];
 } Conversion;
@@ -290,30 +291,42 @@ ready (Conversion *c)
 
 /* ---- The records ---------------------------------------------------------- */
 
+static void periodic (Conversion *c);
+
+/* Unwinding is the costly part, and a round may hold many samples: the
+ * progress goes on while they are applied. */
 static void
 apply_record (const struct perf_event_header *header,
               uint64_t time,
               void *user_data)
 {
-  sp_recording_handle (user_data, header, time);
+  Conversion *c = user_data;
+
+  sp_recording_handle (&c->rec, header, time);
+  if ((++c->n_applied & 255) == 0)
+    periodic (c);
 }
 
 static void
 flush_queue (Conversion *c,
              uint64_t watermark)
 {
-  sp_event_queue_flush (&c->queue, watermark, 0, apply_record, &c->rec);
+  sp_event_queue_flush (&c->queue, watermark, 0, apply_record, c);
 }
 
-/* Mappings of pid -1 are the kernel's and its modules': the recording
- * has its own kernel module. */
+/* Mappings a live recording never sees: data mappings (perf asks for
+ * them with --call-graph dwarf, mmap_data), which would shadow the code
+ * of the same file; and those of pid -1, the kernel's and its modules'
+ * (the recording has its own kernel module). */
 static bool
-is_kernel_mapping (const struct perf_event_header *header)
+is_mapping_left_out (const struct perf_event_header *header)
 {
   int32_t pid;
 
   if ((header->type != PERF_RECORD_MMAP && header->type != PERF_RECORD_MMAP2) || header->size < 16)
     return false;
+  if (header->misc & PERF_RECORD_MISC_MMAP_DATA)
+    return true;
   memcpy (&pid, header + 1, 4);
   return pid == -1;
 }
@@ -339,7 +352,7 @@ queue_record (Conversion *c,
     case PERF_RECORD_LOST:
     case PERF_RECORD_LOST_SAMPLES:
     case PERF_RECORD_THROTTLE:
-      if (is_kernel_mapping (header) || !sp_perf_data_encode_other (&c->conv, header, c->record))
+      if (is_mapping_left_out (header) || !sp_perf_data_encode_other (&c->conv, header, c->record))
         return true;
       break;
     default:
