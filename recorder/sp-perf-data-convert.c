@@ -64,6 +64,7 @@ typedef struct {
   uint64_t            last_line_ns;
   uint64_t            last_flush_ns;
   uint64_t            n_applied;
+  uint64_t            n_event_samples; /* of the event converted */
   bool                queue_failed;
   uint64_t            record[RECORD_WORDS];
 } Conversion;
@@ -215,7 +216,10 @@ choose_event (Conversion *c)
   c->input.event = c->data.events[event].name;
   c->input.events = c->events_list;
   set_sampling_rate (c, &c->data.events[event].attr);
-  c->side.call_graph = c->conv.unwind ? "dwarf" : "fp";
+  /* Stack copies are unwound as a live recording's default does (auto):
+   * along frame pointers where the chain can be trusted, else with the
+   * CFI; the same frames, at a fraction of the cost. */
+  c->side.call_graph = c->conv.unwind ? "auto" : "fp";
   c->side.stack_size = c->conv.unwind ? (uint32_t) c->data.events[event].attr.sample_stack_user : 0;
   c->side.kernel_stacks = !c->data.events[event].attr.exclude_kernel;
   c->chosen = true;
@@ -258,7 +262,7 @@ open_output (Conversion *c)
     }
   if (c->conv.unwind)
     {
-      c->unwinder = sp_unwinder_new (false, false, message, sizeof message);
+      c->unwinder = sp_unwinder_new (true, false, message, sizeof message);
       if (c->unwinder == NULL)
         {
           fprintf (stderr, "stackpulse-record: cannot unwind DWARF samples: %s\n", message);
@@ -343,6 +347,7 @@ queue_record (Conversion *c,
     case PERF_RECORD_SAMPLE:
       if (!sp_perf_data_encode_sample (&c->conv, header, c->record))
         return true;
+      c->n_event_samples++;
       break;
     case PERF_RECORD_MMAP:
     case PERF_RECORD_MMAP2:
@@ -495,10 +500,17 @@ convert_records (Conversion *c)
       fprintf (stderr, "stackpulse-record: cannot read %s: %s\n", c->o->input, strerror (errno));
       return false;
     }
-  if (status == SP_PERF_DATA_DAMAGED && c->rec.n_samples == 0 && sp_event_queue_get_length (&c->queue) == 0)
+  if (status == SP_PERF_DATA_DAMAGED && c->n_event_samples == 0)
     {
       fprintf (stderr, "stackpulse-record: %s is damaged at byte %llu (%s) before any sample: nothing to convert\n",
                c->o->input, (unsigned long long) offset, what);
+      return false;
+    }
+  /* perf could not run the command, say: a spool of nothing helps nobody. */
+  if (status == SP_PERF_DATA_END && c->chosen && c->n_event_samples == 0)
+    {
+      fprintf (stderr, "stackpulse-record: %s holds no samples of %s: nothing to convert\n", c->o->input,
+               c->input.event);
       return false;
     }
   if (status == SP_PERF_DATA_DAMAGED)
