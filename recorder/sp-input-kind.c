@@ -57,7 +57,8 @@ sp_input_kind_describe (const uint8_t *head,
 
       while (line < len && head[line] != '\r' && head[line] != '\n')
         line++;
-      snprintf (out, out_size, "a text file (it begins \"%.*s%s\"), not a perf.data file", (int) (line < 40 ? line : 40),
+      snprintf (out, out_size, "a text file (it begins \"%.*s%s\"), not a perf.data file",
+                (int) (line < 40 ? line : 40),
                 (const char *) head, line > 40 ? "..." : "");
       return;
     }

@@ -19,7 +19,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/time.h>
-#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -28,6 +27,7 @@
 #include "sp-kallsyms.h"
 #include "sp-output.h"
 #include "sp-perf-data-file.h"
+#include "sp-perf-data-machine.h"
 #include "sp-perf-data-sample.h"
 #include "sp-perf-events.h"
 #include "sp-recording.h"
@@ -63,6 +63,8 @@ typedef struct {
   uint64_t            last_fd_ns;
   uint64_t            last_line_ns;
   uint64_t            last_flush_ns;
+  uint64_t            n_applied;
+  uint64_t            n_event_samples; /* of the event converted */
   bool                queue_failed;
   uint64_t            record[RECORD_WORDS];
 } Conversion;
@@ -147,7 +149,8 @@ describe_refusal (const Conversion *c,
   char what[512];
 
   /* A file shows more of itself than a pipe's first 16 bytes. */
-  if (!c->data.pipe && (len = pread (c->data.fd, head, sizeof head, 0)) > 0 && strcmp (message, "not a perf.data file") == 0)
+  if (!c->data.pipe && strcmp (message, "not a perf.data file") == 0
+      && (len = pread (c->data.fd, head, sizeof head, 0)) > 0)
     sp_input_kind_describe (head, (size_t) len, what, sizeof what);
   else if (c->data.head_len == 0)
     snprintf (what, sizeof what, "empty, not a perf.data file%s",
@@ -160,62 +163,6 @@ describe_refusal (const Conversion *c,
 }
 
 /* ---- The event ------------------------------------------------------------ */
-
-static bool
-is_sampling (const struct perf_event_attr *attr)
-{
-  return attr->sample_period != 0;  /* or sample_freq: the same field */
-}
-
-static bool
-is_clock_event (const struct perf_event_attr *attr)
-{
-  return (attr->type == PERF_TYPE_HARDWARE && attr->config == PERF_COUNT_HW_CPU_CYCLES)
-         || (attr->type == PERF_TYPE_SOFTWARE
-             && (attr->config == PERF_COUNT_SW_CPU_CLOCK || attr->config == PERF_COUNT_SW_TASK_CLOCK));
-}
-
-/* "cycles:u" is asked for as "cycles" too, when no event has that name. */
-static long
-find_named (const SpPerfData *data,
-            const char *name)
-{
-  for (size_t i = 0; i < data->n_events; i++)
-    if (strcmp (data->events[i].name, name) == 0)
-      return (long) i;
-  for (size_t i = 0; i < data->n_events; i++)
-    if (strncmp (data->events[i].name, name, strlen (name)) == 0 && data->events[i].name[strlen (name)] == ':')
-      return (long) i;
-  return -1;
-}
-
-static long
-default_event (const SpPerfData *data)
-{
-  for (size_t i = 0; i < data->n_events; i++)
-    if (is_sampling (&data->events[i].attr) && is_clock_event (&data->events[i].attr))
-      return (long) i;
-  for (size_t i = 0; i < data->n_events; i++)
-    if (is_sampling (&data->events[i].attr))
-      return (long) i;
-  return -1;
-}
-
-static void
-list_events (Conversion *c)
-{
-  size_t size = 1;
-
-  for (size_t i = 0; i < c->data.n_events; i++)
-    size += strlen (c->data.events[i].name) + 2;
-  c->events_list = calloc (size, 1);
-  for (size_t i = 0; c->events_list != NULL && i < c->data.n_events; i++)
-    {
-      if (i > 0)
-        strcat (c->events_list, ", ");
-      strcat (c->events_list, c->data.events[i].name);
-    }
-}
 
 /* The sampling frequency (or the clock's period) as the spool's interval. */
 static void
@@ -239,23 +186,15 @@ choose_event (Conversion *c)
   char message[512];
   long event;
 
-  for (size_t i = 0; i < c->data.n_events; i++)
-    {
-      SpPerfDataEvent *e = &c->data.events[i];
-
-      /* EVENT_DESC's names are in the attributes' order. */
-      if (i < c->data.features.n_event_names && c->data.features.event_names[i] != NULL)
-        e->name = strdup (c->data.features.event_names[i]);
-      if (e->name == NULL && (e->name = sp_perf_data_event_name (&e->attr)) == NULL)
-        return false;
-    }
-  list_events (c);
+  if (!sp_perf_data_name_events (&c->data))
+    return false;
+  c->events_list = sp_perf_data_list_events (&c->data);
   if (c->data.n_events == 0)
     {
       fprintf (stderr, "stackpulse-record: %s has no events\n", c->o->input);
       return false;
     }
-  event = c->o->event != NULL ? find_named (&c->data, c->o->event) : default_event (&c->data);
+  event = sp_perf_data_choose_event (&c->data, c->o->event);
   if (event < 0)
     {
       if (c->o->event != NULL)
@@ -277,7 +216,10 @@ choose_event (Conversion *c)
   c->input.event = c->data.events[event].name;
   c->input.events = c->events_list;
   set_sampling_rate (c, &c->data.events[event].attr);
-  c->side.call_graph = c->conv.unwind ? "dwarf" : "fp";
+  /* Stack copies are unwound as a live recording's default does (auto):
+   * along frame pointers where the chain can be trusted, else with the
+   * CFI; the same frames, at a fraction of the cost. */
+  c->side.call_graph = c->conv.unwind ? "auto" : "fp";
   c->side.stack_size = c->conv.unwind ? (uint32_t) c->data.events[event].attr.sample_stack_user : 0;
   c->side.kernel_stacks = !c->data.events[event].attr.exclude_kernel;
   c->chosen = true;
@@ -320,7 +262,7 @@ open_output (Conversion *c)
     }
   if (c->conv.unwind)
     {
-      c->unwinder = sp_unwinder_new (false, false, message, sizeof message);
+      c->unwinder = sp_unwinder_new (true, false, message, sizeof message);
       if (c->unwinder == NULL)
         {
           fprintf (stderr, "stackpulse-record: cannot unwind DWARF samples: %s\n", message);
@@ -353,30 +295,42 @@ ready (Conversion *c)
 
 /* ---- The records ---------------------------------------------------------- */
 
+static void periodic (Conversion *c);
+
+/* Unwinding is the costly part, and a round may hold many samples: the
+ * progress goes on while they are applied. */
 static void
 apply_record (const struct perf_event_header *header,
               uint64_t time,
               void *user_data)
 {
-  sp_recording_handle (user_data, header, time);
+  Conversion *c = user_data;
+
+  sp_recording_handle (&c->rec, header, time);
+  if ((++c->n_applied & 255) == 0)
+    periodic (c);
 }
 
 static void
 flush_queue (Conversion *c,
              uint64_t watermark)
 {
-  sp_event_queue_flush (&c->queue, watermark, 0, apply_record, &c->rec);
+  sp_event_queue_flush (&c->queue, watermark, 0, apply_record, c);
 }
 
-/* Mappings of pid -1 are the kernel's and its modules': the recording
- * has its own kernel module. */
+/* Mappings a live recording never sees: data mappings (perf asks for
+ * them with --call-graph dwarf, mmap_data), which would shadow the code
+ * of the same file; and those of pid -1, the kernel's and its modules'
+ * (the recording has its own kernel module). */
 static bool
-is_kernel_mapping (const struct perf_event_header *header)
+is_mapping_left_out (const struct perf_event_header *header)
 {
   int32_t pid;
 
   if ((header->type != PERF_RECORD_MMAP && header->type != PERF_RECORD_MMAP2) || header->size < 16)
     return false;
+  if (header->misc & PERF_RECORD_MISC_MMAP_DATA)
+    return true;
   memcpy (&pid, header + 1, 4);
   return pid == -1;
 }
@@ -393,6 +347,7 @@ queue_record (Conversion *c,
     case PERF_RECORD_SAMPLE:
       if (!sp_perf_data_encode_sample (&c->conv, header, c->record))
         return true;
+      c->n_event_samples++;
       break;
     case PERF_RECORD_MMAP:
     case PERF_RECORD_MMAP2:
@@ -402,7 +357,7 @@ queue_record (Conversion *c,
     case PERF_RECORD_LOST:
     case PERF_RECORD_LOST_SAMPLES:
     case PERF_RECORD_THROTTLE:
-      if (is_kernel_mapping (header) || !sp_perf_data_encode_other (&c->conv, header, c->record))
+      if (is_mapping_left_out (header) || !sp_perf_data_encode_other (&c->conv, header, c->record))
         return true;
       break;
     default:
@@ -545,10 +500,17 @@ convert_records (Conversion *c)
       fprintf (stderr, "stackpulse-record: cannot read %s: %s\n", c->o->input, strerror (errno));
       return false;
     }
-  if (status == SP_PERF_DATA_DAMAGED && c->rec.n_samples == 0 && sp_event_queue_get_length (&c->queue) == 0)
+  if (status == SP_PERF_DATA_DAMAGED && c->n_event_samples == 0)
     {
       fprintf (stderr, "stackpulse-record: %s is damaged at byte %llu (%s) before any sample: nothing to convert\n",
                c->o->input, (unsigned long long) offset, what);
+      return false;
+    }
+  /* perf could not run the command, say: a spool of nothing helps nobody. */
+  if (status == SP_PERF_DATA_END && c->chosen && c->n_event_samples == 0)
+    {
+      fprintf (stderr, "stackpulse-record: %s holds no samples of %s: nothing to convert\n", c->o->input,
+               c->input.event);
       return false;
     }
   if (status == SP_PERF_DATA_DAMAGED)
@@ -560,98 +522,6 @@ convert_records (Conversion *c)
 }
 
 /* ---- The end ------------------------------------------------------------- */
-
-/* The kernel's build-id from /sys/kernel/notes (ELF notes), or "". */
-static void
-running_kernel_build_id (char *out,
-                         size_t size)
-{
-  uint8_t notes[4096];
-  int fd = open ("/sys/kernel/notes", O_RDONLY | O_CLOEXEC);
-  ssize_t len = fd >= 0 ? read (fd, notes, sizeof notes) : -1;
-  size_t at = 0;
-
-  out[0] = '\0';
-  if (fd >= 0)
-    close (fd);
-  while (len > 0 && at + 12 <= (size_t) len)
-    {
-      uint32_t namesz, descsz, type;
-      size_t desc_at;
-
-      memcpy (&namesz, notes + at, 4);
-      memcpy (&descsz, notes + at + 4, 4);
-      memcpy (&type, notes + at + 8, 4);
-      desc_at = at + 12 + ((namesz + 3u) & ~3u);
-      if (desc_at + descsz > (size_t) len)
-        return;
-      if (type == 3 && namesz == 4 && memcmp (notes + at + 12, "GNU", 4) == 0 && descsz * 2 < size)
-        {
-          for (uint32_t i = 0; i < descsz; i++)
-            snprintf (out + 2 * i, 3, "%02x", notes[desc_at + i]);
-          return;
-        }
-      at = desc_at + ((descsz + 3u) & ~3u);
-    }
-}
-
-/* This machine's kallsyms when it runs the kernel that recorded the file;
- * otherwise kernel frames stay unnamed, and the side file says why. */
-static bool
-load_kernel_symbols (Conversion *c,
-                     SpKallsyms *kallsyms)
-{
-  const SpPerfDataFeatures *f = &c->data.features;
-  struct utsname uts;
-  char running[129];
-
-  if (c->rec.kernel_addresses.count == 0)
-    snprintf (c->kernel_note, sizeof c->kernel_note, "none: no kernel frames were sampled");
-  else if (f->osrelease == NULL || uname (&uts) != 0)
-    snprintf (c->kernel_note, sizeof c->kernel_note, "unnamed: the file does not say which kernel recorded it");
-  else if (strcmp (f->osrelease, uts.release) != 0)
-    snprintf (c->kernel_note, sizeof c->kernel_note, "unnamed: recorded on kernel %s, this machine runs %s",
-              f->osrelease, uts.release);
-  else
-    {
-      running_kernel_build_id (running, sizeof running);
-      for (size_t i = 0; i < f->n_build_ids; i++)
-        if (f->build_ids[i].kernel && running[0] != '\0' && strcmp (f->build_ids[i].build_id, running) != 0)
-          {
-            snprintf (c->kernel_note, sizeof c->kernel_note, "unnamed: the kernel's build-id differs from the one "
-                      "recorded (same release %s, another build)", uts.release);
-            return false;
-          }
-      if (sp_kallsyms_load (kallsyms, "/proc/kallsyms"))
-        {
-          snprintf (c->kernel_note, sizeof c->kernel_note, "this machine's /proc/kallsyms (the kernel that recorded it)");
-          return true;
-        }
-      snprintf (c->kernel_note, sizeof c->kernel_note, "unnamed: /proc/kallsyms hides its addresses from this user");
-    }
-  return false;
-}
-
-/* The build-ids perf noted win over the files on this machine: a file
- * rebuilt since the recording is then refused by the viewer, as a live
- * recording's would be. */
-static void
-check_module_files (Conversion *c)
-{
-  sp_module_files_read_new (&c->rec.module_files);
-  for (size_t i = 0; i < sp_module_files_count (&c->rec.module_files); i++)
-    {
-      SpModuleFile *file = &c->rec.module_files.files[i];
-      const char *recorded = file->path != NULL ? sp_perf_data_build_id_of (&c->data, file->path) : NULL;
-
-      if (recorded == NULL || !file->found || strcmp (recorded, file->build_id) == 0)
-        continue;
-      if (c->input.modules_changed++ < 5)
-        fprintf (stderr, "stackpulse-record: warning: %s is not the file recorded (build-id %.12s then, %.12s now): "
-                 "its functions will not be named\n", file->path, recorded, file->build_id[0] ? file->build_id : "none");
-      snprintf (file->build_id, sizeof file->build_id, "%s", recorded);
-    }
-}
 
 static void
 fill_side_info (Conversion *c)
@@ -703,8 +573,9 @@ finish (Conversion *c)
     }
   if (!sp_output_commit (&c->output, message, sizeof message))
     fprintf (stderr, "stackpulse-record: warning: %s\n", message);
-  check_module_files (c);
-  have_kallsyms = load_kernel_symbols (c, &kallsyms);
+  c->input.modules_changed = sp_perf_data_check_module_files (&c->data, &c->rec.module_files);
+  have_kallsyms = sp_perf_data_kernel_symbols (&c->data, c->rec.kernel_addresses.count > 0, &kallsyms,
+                                               c->kernel_note, sizeof c->kernel_note);
   fill_side_info (c);
   ok = sp_side_file_write (&c->side_file, &c->side, &c->rec, have_kallsyms ? &kallsyms : NULL, message, sizeof message);
   if (have_kallsyms)

@@ -8,29 +8,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct {
-  const uint8_t *p;
-  const uint8_t *end;
-} Cursor;
-
-static bool
-take_u32 (Cursor *c,
-          uint32_t *value)
-{
-  if (c->end - c->p < 4)
-    return false;
-  memcpy (value, c->p, 4);
-  c->p += 4;
-  return true;
-}
+#include "sp-byte-cursor.h"
 
 /* perf's strings: a u32 length (padding included), then the bytes. */
 static char *
-take_string (Cursor *c)
+take_string (SpByteCursor *c)
 {
   uint32_t len;
 
-  if (!take_u32 (c, &len) || len > (size_t) (c->end - c->p))
+  if (!sp_byte_cursor_take_u32 (c, &len) || len > (size_t) (c->end - c->p))
     return NULL;
   c->p += len;
   return strndup ((const char *) c->p - len, len);
@@ -38,13 +24,13 @@ take_string (Cursor *c)
 
 static void
 read_cmdline (SpPerfDataFeatures *features,
-              Cursor *c)
+              SpByteCursor *c)
 {
   uint32_t n;
   size_t used = 0, size = 1;
   char *line = NULL;
 
-  if (!take_u32 (c, &n) || n > 4096)
+  if (!sp_byte_cursor_take_u32 (c, &n) || n > 4096)
     return;
   for (uint32_t i = 0; i < n; i++)
     {
@@ -76,11 +62,12 @@ read_cmdline (SpPerfDataFeatures *features,
  * order of the attributes (which a pipe may send after it). */
 static void
 read_event_desc (SpPerfData *data,
-                 Cursor *c)
+                 SpByteCursor *c)
 {
   uint32_t n, attr_size;
 
-  if (!take_u32 (c, &n) || !take_u32 (c, &attr_size) || n > 4096 || data->features.event_names != NULL)
+  if (!sp_byte_cursor_take_u32 (c, &n) || !sp_byte_cursor_take_u32 (c, &attr_size) || n > 4096
+      || data->features.event_names != NULL)
     return;
   data->features.event_names = calloc (n + 1, sizeof (char *));
   if (data->features.event_names == NULL)
@@ -93,7 +80,7 @@ read_event_desc (SpPerfData *data,
       if (attr_size > (size_t) (c->end - c->p))
         return;
       c->p += attr_size;
-      if (!take_u32 (c, &n_ids) || (name = take_string (c)) == NULL)
+      if (!sp_byte_cursor_take_u32 (c, &n_ids) || (name = take_string (c)) == NULL)
         return;
       data->features.event_names[data->features.n_event_names++] = name;
       if (n_ids > (size_t) (c->end - c->p) / 8)
@@ -109,7 +96,7 @@ sp_perf_data_read_feature (SpPerfData *data,
                            size_t size)
 {
   SpPerfDataFeatures *f = &data->features;
-  Cursor c = { bytes, bytes + size };
+  SpByteCursor c = { bytes, bytes + size };
   char **string = NULL;
 
   switch (feature)
@@ -119,8 +106,8 @@ sp_perf_data_read_feature (SpPerfData *data,
     case SP_PERF_FEAT_VERSION:   string = &f->version; break;
     case SP_PERF_FEAT_ARCH:      string = &f->arch; break;
     case SP_PERF_FEAT_NRCPUS:
-      if (take_u32 (&c, &f->nr_cpus_available))
-        take_u32 (&c, &f->nr_cpus_online);
+      if (sp_byte_cursor_take_u32 (&c, &f->nr_cpus_available))
+        sp_byte_cursor_take_u32 (&c, &f->nr_cpus_online);
       return;
     case SP_PERF_FEAT_CMDLINE:
       free (f->cmdline);
@@ -199,23 +186,4 @@ sp_perf_data_build_id_of (const SpPerfData *data,
     if (strcmp (data->features.build_ids[i].path, path) == 0)
       return data->features.build_ids[i].build_id;
   return NULL;
-}
-
-/* perf's names of the common events. */
-char *
-sp_perf_data_event_name (const struct perf_event_attr *attr)
-{
-  static const char *const hardware[] = { "cycles", "instructions", "cache-references", "cache-misses",
-                                          "branches", "branch-misses", "bus-cycles" };
-  static const char *const software[] = { "cpu-clock", "task-clock", "page-faults", "context-switches",
-                                          "cpu-migrations", "minor-faults", "major-faults" };
-  char name[64];
-
-  if (attr->type == PERF_TYPE_HARDWARE && attr->config < sizeof hardware / sizeof *hardware)
-    snprintf (name, sizeof name, "%s", hardware[attr->config]);
-  else if (attr->type == PERF_TYPE_SOFTWARE && attr->config < sizeof software / sizeof *software)
-    snprintf (name, sizeof name, "%s", software[attr->config]);
-  else
-    snprintf (name, sizeof name, "event type %u config 0x%llx", attr->type, (unsigned long long) attr->config);
-  return strdup (name);
 }

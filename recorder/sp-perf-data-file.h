@@ -119,8 +119,6 @@ void sp_perf_data_read_build_ids (SpPerfData *data,
                                   const uint8_t *bytes,
                                   size_t size);
 
-/* An event's name as perf's tools would say it, for an attr without one. */
-char *sp_perf_data_event_name (const struct perf_event_attr *attr);
 
 /* The event with this id, or -1 (one event: that one). */
 long sp_perf_data_event_for_id (const SpPerfData *data,
@@ -129,3 +127,21 @@ long sp_perf_data_event_for_id (const SpPerfData *data,
 /* The recorded build-id of path, or NULL. */
 const char *sp_perf_data_build_id_of (const SpPerfData *data,
                                       const char *path);
+
+/* ---- sp-perf-data-events.c --------------------------------------------- */
+
+/* An event's name as perf's tools would say it, for an attr without one. */
+char *sp_perf_data_event_name (const struct perf_event_attr *attr);
+
+/* Gives every event a name: EVENT_DESC's, else one made from its attr.
+ * False without memory. */
+bool sp_perf_data_name_events (SpPerfData *data);
+
+/* The event named name ("cycles" also finds "cycles:u"), or with NULL the
+ * first sampling clock event (cycles, cpu-clock, task-clock), else the
+ * first sampling event; -1 when there is none. */
+long sp_perf_data_choose_event (const SpPerfData *data,
+                                const char *name);
+
+/* "cycles, page-faults": the events' names (malloc'd; NULL without memory). */
+char *sp_perf_data_list_events (const SpPerfData *data);

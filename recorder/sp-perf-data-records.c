@@ -129,6 +129,7 @@ sp_perf_data_next (SpPerfData *data,
   struct perf_event_header header;
   SpPerfDataStatus status;
   uint64_t payload;
+  uint8_t *record;
 
   if (!ensure_buffer (data))
     {
@@ -161,17 +162,20 @@ sp_perf_data_next (SpPerfData *data,
         return damaged (data, offset, what, "the file ends inside a record");
       if (status != SP_PERF_DATA_RECORD)
         return status;
-      memcpy (data->aligned, data->buffer + data->start, header.size);
+      /* In place where perf kept it 8-aligned (it does), else a copy. */
+      record = data->buffer + data->start;
+      if (((uintptr_t) record & 7) != 0)
+        record = memcpy (data->aligned, record, header.size);
       data->start += header.size;
       data->position += header.size;
-      payload = payload_after (data, (const struct perf_event_header *) data->aligned);
+      payload = payload_after (data, (const struct perf_event_header *) record);
       if (payload > 0 && (status = skip (data, payload)) != SP_PERF_DATA_RECORD)
         return status == SP_PERF_DATA_DAMAGED ? damaged (data, offset, what, "the file ends inside a record's data")
                                               : status;
       /* Payloads carried along the stream are not records to convert. */
       if (header.type == SP_PERF_RECORD_AUXTRACE || header.type == SP_PERF_RECORD_HEADER_TRACING_DATA)
         continue;
-      *out = (const struct perf_event_header *) data->aligned;
+      *out = (const struct perf_event_header *) (const void *) record;
       return SP_PERF_DATA_RECORD;
     }
 }

@@ -8,14 +8,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "sp-byte-cursor.h"
 #include "sp-unwinder.h"
 
 #define MAX_RECORD 65535
-
-typedef struct {
-  const uint8_t *p;
-  const uint8_t *end;
-} Cursor;
 
 typedef struct {
   uint64_t        ip;
@@ -30,43 +26,22 @@ typedef struct {
   uint64_t        stack_used;
 } Fields;
 
-static bool
-take (Cursor *c,
-      uint64_t *value)
-{
-  if (c->end - c->p < 8)
-    return false;
-  memcpy (value, c->p, 8);
-  c->p += 8;
-  return true;
-}
-
-static bool
-skip (Cursor *c,
-      uint64_t bytes)
-{
-  if (bytes > (uint64_t) (c->end - c->p))
-    return false;
-  c->p += bytes;
-  return true;
-}
-
 /* PERF_SAMPLE_READ: one value, or a group's, with what read_format adds. */
 static bool
-skip_read (Cursor *c,
+skip_read (SpByteCursor *c,
            uint64_t read_format)
 {
   uint64_t per_value = 1 + !!(read_format & PERF_FORMAT_ID) + !!(read_format & PERF_FORMAT_LOST);
   uint64_t times = !!(read_format & PERF_FORMAT_TOTAL_TIME_ENABLED) + !!(read_format & PERF_FORMAT_TOTAL_TIME_RUNNING);
   uint64_t nr = 1;
 
-  if ((read_format & PERF_FORMAT_GROUP) && (!take (c, &nr) || nr > 4096))
+  if ((read_format & PERF_FORMAT_GROUP) && (!sp_byte_cursor_take_u64 (c, &nr) || nr > 4096))
     return false;
-  return skip (c, (times + nr * per_value) * 8);
+  return sp_byte_cursor_skip (c, (times + nr * per_value) * 8);
 }
 
 static bool
-skip_raw (Cursor *c)
+skip_raw (SpByteCursor *c)
 {
   uint32_t size;
 
@@ -74,29 +49,20 @@ skip_raw (Cursor *c)
     return false;
   memcpy (&size, c->p, 4);
   /* The u32 size and the bytes together fill whole u64s. */
-  return skip (c, ((uint64_t) size + 4 + 7) & ~UINT64_C (7));
+  return sp_byte_cursor_skip (c, ((uint64_t) size + 4 + 7) & ~UINT64_C (7));
 }
 
 static bool
-skip_branch_stack (Cursor *c,
+skip_branch_stack (SpByteCursor *c,
                    const struct perf_event_attr *attr)
 {
   uint64_t nr;
 
-  if (!take (c, &nr) || nr > 4096)
+  if (!sp_byte_cursor_take_u64 (c, &nr) || nr > 4096)
     return false;
-  if ((attr->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX) && !skip (c, 8))
+  if ((attr->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX) && !sp_byte_cursor_skip (c, 8))
     return false;
-  return skip (c, nr * 24);
-}
-
-static bool
-take_array (Cursor *c,
-            uint64_t n,
-            const uint64_t **values)
-{
-  *values = (const uint64_t *) (const void *) c->p;
-  return n <= (uint64_t) (c->end - c->p) / 8 && skip (c, n * 8);
+  return sp_byte_cursor_skip (c, nr * 24);
 }
 
 /* Every field up to STACK_USER (those after it are not needed). */
@@ -105,32 +71,33 @@ parse_fields (const struct perf_event_attr *attr,
               const struct perf_event_header *header,
               Fields *f)
 {
-  Cursor c = { (const uint8_t *) (header + 1), (const uint8_t *) header + header->size };
+  SpByteCursor c = { (const uint8_t *) (header + 1), (const uint8_t *) header + header->size };
   uint64_t type = attr->sample_type, ignored;
 
   memset (f, 0, sizeof *f);
-  if ((type & PERF_SAMPLE_IDENTIFIER) && !take (&c, &ignored))
+  if ((type & PERF_SAMPLE_IDENTIFIER) && !sp_byte_cursor_take_u64 (&c, &ignored))
     return false;
-  if ((type & PERF_SAMPLE_IP) && !take (&c, &f->ip))
+  if ((type & PERF_SAMPLE_IP) && !sp_byte_cursor_take_u64 (&c, &f->ip))
     return false;
-  if ((type & PERF_SAMPLE_TID) && !take (&c, &f->pid_tid))
+  if ((type & PERF_SAMPLE_TID) && !sp_byte_cursor_take_u64 (&c, &f->pid_tid))
     return false;
-  if ((type & PERF_SAMPLE_TIME) && !take (&c, &f->time))
+  if ((type & PERF_SAMPLE_TIME) && !sp_byte_cursor_take_u64 (&c, &f->time))
     return false;
-  if ((type & PERF_SAMPLE_ADDR) && !take (&c, &ignored))
+  if ((type & PERF_SAMPLE_ADDR) && !sp_byte_cursor_take_u64 (&c, &ignored))
     return false;
-  if ((type & PERF_SAMPLE_ID) && !take (&c, &ignored))
+  if ((type & PERF_SAMPLE_ID) && !sp_byte_cursor_take_u64 (&c, &ignored))
     return false;
-  if ((type & PERF_SAMPLE_STREAM_ID) && !take (&c, &ignored))
+  if ((type & PERF_SAMPLE_STREAM_ID) && !sp_byte_cursor_take_u64 (&c, &ignored))
     return false;
-  if ((type & PERF_SAMPLE_CPU) && !take (&c, &ignored))
+  if ((type & PERF_SAMPLE_CPU) && !sp_byte_cursor_take_u64 (&c, &ignored))
     return false;
-  if ((type & PERF_SAMPLE_PERIOD) && !take (&c, &ignored))
+  if ((type & PERF_SAMPLE_PERIOD) && !sp_byte_cursor_take_u64 (&c, &ignored))
     return false;
   if ((type & PERF_SAMPLE_READ) && !skip_read (&c, attr->read_format))
     return false;
   if ((type & PERF_SAMPLE_CALLCHAIN)
-      && (!take (&c, &f->n_callchain) || !take_array (&c, f->n_callchain, &f->callchain)))
+      && (!sp_byte_cursor_take_u64 (&c, &f->n_callchain)
+          || !sp_byte_cursor_take_u64_array (&c, f->n_callchain, &f->callchain)))
     return false;
   if ((type & PERF_SAMPLE_RAW) && !skip_raw (&c))
     return false;
@@ -138,18 +105,20 @@ parse_fields (const struct perf_event_attr *attr,
     return false;
   if (type & PERF_SAMPLE_REGS_USER)
     {
-      if (!take (&c, &f->regs_abi))
+      if (!sp_byte_cursor_take_u64 (&c, &f->regs_abi))
         return false;
       if (f->regs_abi != PERF_SAMPLE_REGS_ABI_NONE
-          && !take_array (&c, (uint64_t) __builtin_popcountll (attr->sample_regs_user), &f->regs))
+          && !sp_byte_cursor_take_u64_array (&c, (uint64_t) __builtin_popcountll (attr->sample_regs_user),
+                                             &f->regs))
         return false;
     }
   if (type & PERF_SAMPLE_STACK_USER)
     {
-      if (!take (&c, &f->stack_size))
+      if (!sp_byte_cursor_take_u64 (&c, &f->stack_size))
         return false;
       f->stack = c.p;
-      if (f->stack_size > 0 && (!skip (&c, f->stack_size) || !take (&c, &f->stack_used)))
+      if (f->stack_size > 0
+          && (!sp_byte_cursor_skip (&c, f->stack_size) || !sp_byte_cursor_take_u64 (&c, &f->stack_used)))
         return false;
     }
   return true;
@@ -221,7 +190,9 @@ put (uint64_t *p,
      const void *bytes,
      size_t size)
 {
-  memcpy (p, bytes, size);
+  /* No field (a sample without a callchain) has no bytes to copy. */
+  if (size > 0)
+    memcpy (p, bytes, size);
   return p + (size + 7) / 8;
 }
 

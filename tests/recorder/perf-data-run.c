@@ -99,31 +99,50 @@ perf_report (const char *perf,
   return g_strdup (result->out);
 }
 
+/* Whether perf's event name (with its modifiers: "cpu-clock:ppp") is
+ * event's. */
+static gboolean
+is_event (const char *name,
+          const char *event)
+{
+  return event == NULL || g_str_equal (name, event)
+         || (g_str_has_prefix (name, event) && name[strlen (event)] == ':');
+}
+
 guint64
 sp_test_perf_samples (const char *perf,
                       const char *dir,
                       const char *data,
                       const char *event)
 {
-  g_autofree char *text = perf_report (perf, dir, (const char *const[]) { "--stdio", "-i", data, "--sort", "pid",
-                                                                         "-g", "none", NULL });
-  g_autoptr (GRegex) line = g_regex_new ("^# Samples: ([0-9]+[KMG]?)\\s+of event '([^']*)'", G_REGEX_MULTILINE, 0, NULL);
-  g_autoptr (GMatchInfo) match = NULL;
+  g_autofree char *text = perf_report (perf, dir, (const char *const[]) { "--stdio", "--no-children", "-n", "-g",
+                                                                         "none", "--sort", "pid", "-i", data, NULL });
+  g_autoptr (GRegex) heading = g_regex_new ("^# Samples: .* of event '([^']*)'", 0, 0, NULL);
+  g_autoptr (GRegex) row = g_regex_new ("^\\s*[0-9.]+%\\s+([0-9]+)\\s+\\S", 0, 0, NULL);
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  gboolean counting = FALSE;
+  guint64 n = 0;
 
-  for (g_regex_match (line, text, 0, &match); g_match_info_matches (match); g_match_info_next (match, NULL))
+  /* Each event's rows (one per thread) under its heading, whose own count
+   * perf abbreviates from 1000 on ("1K"): the rows' counts are exact. */
+  for (guint i = 0; lines[i] != NULL; i++)
     {
-      g_autofree char *count = g_match_info_fetch (match, 1);
-      g_autofree char *name = g_match_info_fetch (match, 2);
+      g_autoptr (GMatchInfo) match = NULL;
 
-      if (event == NULL || g_str_equal (name, event))
+      if (g_regex_match (heading, lines[i], 0, &match))
         {
-          /* perf abbreviates from 1000 on: count the rows instead. */
-          if (!g_ascii_isdigit (count[strlen (count) - 1]))
-            g_error ("perf report abbreviates the sample count %s: use perf script to count", count);
-          return g_ascii_strtoull (count, NULL, 10);
+          g_autofree char *name = g_match_info_fetch (match, 1);
+
+          counting = is_event (name, event);
+        }
+      else if (counting && g_regex_match (row, lines[i], 0, &match))
+        {
+          g_autofree char *count = g_match_info_fetch (match, 1);
+
+          n += g_ascii_strtoull (count, NULL, 10);
         }
     }
-  return 0;
+  return n;
 }
 
 static void

@@ -30,8 +30,8 @@ SpChildResult *sp_test_convert (const char *dir,
                                 const char *input,
                                 const char *const *extra);
 
-/* perf report's "# Samples: N  of event 'EVENT'": N of event (NULL: the
- * first event listed), 0 when it has none. */
+/* The samples perf report counts of event (perf's name; "cpu-clock" also
+ * counts "cpu-clock:ppp"), or of every event with NULL. */
 guint64 sp_test_perf_samples (const char *perf,
                               const char *dir,
                               const char *data,

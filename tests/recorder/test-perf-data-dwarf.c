@@ -8,8 +8,8 @@
  * reaches a thread's root (_start, clone3..., as the conformance matrix
  * counts it) must be at least the live recording's less a small margin:
  * the conversion runs the recorder's own unwinder on perf's registers and
- * stack copies. sp-work-threads (four threads) and sp-work-deep (a deep
- * recursion, within perf's 8 KiB default copy far less often). */
+ * stack copies. sp-work-threads (four threads; also built without frame
+ * pointers) and sp-work-deep (a recursion 40 deep). */
 #include <glib.h>
 #include <string.h>
 
@@ -81,6 +81,14 @@ test_threads (void)
   compare_with_live ("threads", (const char *const[]) { "0.6", NULL });
 }
 
+/* Built without frame pointers: every caller is found through the CFI
+ * from the stack pointer, which perf's data mappings must not shadow. */
+static void
+test_threads_nofp (void)
+{
+  compare_with_live ("threads_nofp", (const char *const[]) { "0.6", NULL });
+}
+
 static void
 test_deep (void)
 {
@@ -93,6 +101,7 @@ main (int argc,
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/perf-data/dwarf/threads", test_threads);
+  g_test_add_func ("/perf-data/dwarf/threads-nofp", test_threads_nofp);
   g_test_add_func ("/perf-data/dwarf/deep", test_deep);
   return g_test_run ();
 }
