@@ -29,10 +29,13 @@ typedef struct {
 } Signature;
 
 static const Signature signatures[] = {
-  { "PERFILE2", 8, "a perf.data file (from perf record): perf.data files are not supported yet; "
-                   "read it with perf report, or record with stackpulse-record" },
-  { "2ELIFREP", 8, "a perf.data file from a machine of the other byte order: perf.data files are not supported yet" },
-  { "PERFFILE", 8, "an old-format perf.data file: perf.data files are not supported yet" },
+  { "PERFILE2", 8, "a perf.data file (from perf record), not a spool: convert it first "
+                   "(stackpulse-record --input FILE -o out.spool), or open it in the stackpulse window, "
+                   "which converts it" },
+  /* Worded as stackpulse-record --input refuses them (recorder/sp-input-kind.c). */
+  { "2ELIFREP", 8, "a perf.data file from a machine of the other byte order, which stackpulse does not convert "
+                   "(native byte order only)" },
+  { "PERFFILE", 8, "an old-format perf.data file (before perf 2.6.35), which stackpulse does not read" },
   { "\x7f" "ELF", 4, "an ELF file (a program or a library), not a recording; "
                      "to profile a program: stackpulse-record -o out.spool -- PROGRAM" },
   { "\x1f\x8b", 2, "gzip-compressed: decompress it (gunzip) and open the result" },
