@@ -278,6 +278,8 @@ test_convert (void)
   g_assert_nonnull (strstr (file_figure, "converted to"));
   g_assert_true (sp_window_search_function (window, "alpha_leaf"));
   gui_test_save_png (GTK_WIDGET (window), "perf-data-converted.png");
+  sp_window_show_view (window, "summary");
+  gui_test_save_png (GTK_WIDGET (window), "perf-data-summary.png");
   gtk_window_destroy (GTK_WINDOW (window));
   /* The recent files name the perf.data, not the cache's spool. */
   g_assert_true (recent_lists (data));
