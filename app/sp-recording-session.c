@@ -14,6 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "sp-line-reader.h"
+
 #define PROGRESS_FD 3
 
 struct _SpRecordingSession
@@ -22,8 +24,6 @@ struct _SpRecordingSession
 
   /* Owned references */
   GSubprocess      *process;
-  GDataInputStream *progress;
-  GDataInputStream *errors_in;
   GString          *errors;
   GCancellable     *cancellable;
   char             *output;
@@ -91,22 +91,13 @@ sp_recording_session_find_demo (void)
 
 /* "elapsed_ms=1000 samples=998 lost=0 bytes=12345 state=recording" */
 static void
-parse_progress (SpRecordingSession *self,
-                const char *line)
+progress_line (GObject *owner,
+               const char *line)
 {
-  g_auto (GStrv) fields = g_strsplit (line, " ", -1);
-  guint64 samples = 0, lost = 0, bytes = 0;
-
-  for (guint i = 0; fields[i] != NULL; i++)
-    {
-      if (g_str_has_prefix (fields[i], "samples="))
-        samples = g_ascii_strtoull (fields[i] + 8, NULL, 10);
-      else if (g_str_has_prefix (fields[i], "lost="))
-        lost = g_ascii_strtoull (fields[i] + 5, NULL, 10);
-      else if (g_str_has_prefix (fields[i], "bytes="))
-        bytes = g_ascii_strtoull (fields[i] + 6, NULL, 10);
-    }
-  g_signal_emit (self, signals[PROGRESS], 0, samples, lost, bytes);
+  if (line == NULL)
+    return;
+  g_signal_emit (owner, signals[PROGRESS], 0, sp_line_reader_get_field (line, "samples"),
+                 sp_line_reader_get_field (line, "lost"), sp_line_reader_get_field (line, "bytes"));
 }
 
 /* "finished" comes once the recorder has ended and said all it had to. */
@@ -117,37 +108,11 @@ maybe_finish (SpRecordingSession *self)
     g_signal_emit (self, signals[FINISHED], 0, self->status);
 }
 
-static void read_next_progress (SpRecordingSession *self);
-static void read_next_error (SpRecordingSession *self);
-
 static void
-progress_line_read (GObject *source,
-                    GAsyncResult *result,
-                    gpointer user_data)
+error_line (GObject *owner,
+            const char *line)
 {
-  g_autoptr (SpRecordingSession) self = user_data;
-  g_autofree char *line = g_data_input_stream_read_line_finish (G_DATA_INPUT_STREAM (source), result, NULL, NULL);
-
-  if (line == NULL)
-    return;
-  parse_progress (self, line);
-  read_next_progress (self);
-}
-
-static void
-read_next_progress (SpRecordingSession *self)
-{
-  g_data_input_stream_read_line_async (self->progress, G_PRIORITY_DEFAULT, self->cancellable,
-                                       progress_line_read, g_object_ref (self));
-}
-
-static void
-error_line_read (GObject *source,
-                 GAsyncResult *result,
-                 gpointer user_data)
-{
-  g_autoptr (SpRecordingSession) self = user_data;
-  g_autofree char *line = g_data_input_stream_read_line_finish (G_DATA_INPUT_STREAM (source), result, NULL, NULL);
+  SpRecordingSession *self = SP_RECORDING_SESSION (owner);
 
   if (line == NULL)
     {
@@ -157,14 +122,6 @@ error_line_read (GObject *source,
     }
   /* The terminal progress line never appears: stderr is a pipe here. */
   g_string_append_printf (self->errors, "%s\n", line);
-  read_next_error (self);
-}
-
-static void
-read_next_error (SpRecordingSession *self)
-{
-  g_data_input_stream_read_line_async (self->errors_in, G_PRIORITY_DEFAULT, self->cancellable,
-                                       error_line_read, g_object_ref (self));
 }
 
 static void
@@ -296,12 +253,11 @@ sp_recording_session_start (const SpRecordOptions *options,
   self->has_progress = progress[0] >= 0;
   if (self->has_progress)
     {
-      self->progress = g_data_input_stream_new (g_unix_input_stream_new (progress[0], TRUE));
-      g_object_unref (g_filter_input_stream_get_base_stream (G_FILTER_INPUT_STREAM (self->progress)));
-      read_next_progress (self);
+      g_autoptr (GInputStream) progress_in = g_unix_input_stream_new (progress[0], TRUE);
+
+      sp_line_reader_start (progress_in, self->cancellable, G_OBJECT (self), progress_line);
     }
-  self->errors_in = g_data_input_stream_new (g_subprocess_get_stderr_pipe (self->process));
-  read_next_error (self);
+  sp_line_reader_start (g_subprocess_get_stderr_pipe (self->process), self->cancellable, G_OBJECT (self), error_line);
   g_subprocess_wait_async (self->process, self->cancellable, process_exited, g_object_ref (self));
   return g_steal_pointer (&self);
 }
@@ -344,8 +300,6 @@ sp_recording_session_dispose (GObject *object)
   if (self->running)
     sp_recording_session_stop (self);
   g_cancellable_cancel (self->cancellable);
-  g_clear_object (&self->progress);
-  g_clear_object (&self->errors_in);
   g_clear_object (&self->process);
   G_OBJECT_CLASS (sp_recording_session_parent_class)->dispose (object);
 }

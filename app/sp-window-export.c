@@ -155,7 +155,8 @@ chooser_response (GtkNativeDialog *dialog,
 static char *
 suggested_name (SpWindow *self)
 {
-  g_autofree char *base = self->file != NULL ? g_file_get_basename (self->file) : g_strdup ("profile");
+  GFile *opened = _sp_window_get_opened_file (self);
+  g_autofree char *base = opened != NULL ? g_file_get_basename (opened) : g_strdup ("profile");
 
   if (g_str_has_suffix (base, ".spool"))
     base[strlen (base) - strlen (".spool")] = '\0';
@@ -169,7 +170,8 @@ export_activated (GtkWidget *widget,
 {
   SpWindow *self = SP_WINDOW (widget);
   g_autofree char *name = suggested_name (self);
-  g_autoptr (GFile) folder = self->file != NULL ? g_file_get_parent (self->file) : NULL;
+  GFile *opened = _sp_window_get_opened_file (self);
+  g_autoptr (GFile) folder = opened != NULL ? g_file_get_parent (opened) : NULL;
 
   if (self->export_chooser != NULL || sp_analysis_get_profile (self->analysis) == NULL)
     return;

@@ -6,7 +6,8 @@
  * recording; sp-window-transforms.c applies transforms and keeps the
  * breadcrumbs; sp-window-status.c says what the recording holds;
  * sp-window-debuginfod.c fetches missing debug info, sp-window-source.c
- * wires the Source page, sp-window-export.c exports what the views show.
+ * wires the Source page, sp-window-export.c exports what the views show,
+ * sp-window-open.c has Open… and converts perf.data files before they open.
  * The analysis
  * (data/sp-analysis.h) does all the work. */
 #pragma once
@@ -60,6 +61,9 @@ struct _SpWindow
   GtkScrolledWindow   *flame_graph_scroller;
   GtkScrolledWindow   *bottom_up_scroller;
   GtkScrolledWindow   *timeline_scroller;
+  /* ...bound by sp-window-open.c: the loading page's text, the start page's note */
+  GtkLabel            *loading_label;
+  GtkLabel            *start_note;
 
   /* Owned references */
   SpAnalysis          *analysis;
@@ -84,6 +88,18 @@ struct _SpWindow
   struct _SpWindowSourceFetch *source_fetch; /* the Source page's file being fetched, or NULL */
   GHashTable          *source_answers;   /* "build-id path": what debuginfod answered ("" while asking) */
 
+  /* perf.data files (sp-window-open.c): the conversion running, or NULL;
+   * the perf.data the profile shown was converted from (NULL for a spool
+   * opened as it is), and what its converter warned about. */
+  struct _SpWindowConversion *conversion;
+  GFile               *converted_from;
+  char                *convert_warnings;
+  /* The loading page's progress bar, bytes and samples, and Cancel: made
+   * by the first conversion (NULL before). */
+  GtkProgressBar      *convert_progress;
+  GtkLabel            *convert_detail;
+  GtkWidget           *convert_cancel;
+
   /* Exports (sp-window-export.c) */
   GtkFileChooserNative *export_chooser;
   GtkLabel            *export_label;     /* in the status line, made there */
@@ -104,6 +120,21 @@ void _sp_window_set_file_title (SpWindow *self,
 void _sp_window_update_actions (SpWindow *self);
 /* Whether what the user opens or records next needs a window of its own. */
 gboolean _sp_window_is_taken (SpWindow *self);
+/* Opens file as a spool (sp_window_open_file once a perf.data is converted). */
+void _sp_window_open_spool (SpWindow *self,
+                            GFile *file);
+
+/* sp-window-open.c */
+void _sp_window_open_class_init (GtkWidgetClass *widget_class);
+void _sp_window_open_dispose (SpWindow *self);
+/* Every file opened comes here first: a conversion running gives way,
+ * and a perf.data is converted (or its finished conversion reused), then
+ * opened. TRUE when file was a perf.data (it is taken care of). */
+gboolean _sp_window_open_perf_data (SpWindow *self,
+                                    GFile *file);
+/* The file the user opened: the perf.data of a converted profile, else
+ * the spool; NULL before any. */
+GFile *_sp_window_get_opened_file (SpWindow *self);
 
 /* sp-window-recording.c */
 void _sp_window_recording_class_init (GtkWidgetClass *widget_class);

@@ -141,6 +141,7 @@ sp_window_record (SpWindow *self,
   sp_record_options_clear (&self->record_options);
   sp_record_options_copy (&self->record_options, options);
   g_clear_object (&self->file);  /* a file that could not be opened */
+  g_clear_object (&self->converted_from);
   self->file = g_file_new_for_path (path);
   g_signal_connect (self->session, "progress", G_CALLBACK (session_progress), self);
   g_signal_connect (self->session, "finished", G_CALLBACK (session_finished), self);

@@ -50,16 +50,20 @@ _sp_window_show_summary (SpWindow *self,
                          const SpSpoolSummary *s)
 {
   g_autofree char *path = g_file_get_path (self->file);
+  g_autofree char *source = self->converted_from != NULL ? g_file_get_path (self->converted_from) : NULL;
+  g_autofree char *shown = source != NULL ? g_strdup_printf ("%s\n(converted to %s)", source, path) : NULL;
+  g_autoptr (GString) damage = g_string_new (NULL);
 
-  sp_summary_page_fill (self->figures, path, s);
+  sp_summary_page_fill (self->figures, shown != NULL ? shown : path, s);
   show_status (self, s);
-  gtk_widget_set_visible (GTK_WIDGET (self->damage_label), s->damage != NULL);
+  /* The converter's words first: a damaged perf.data is why samples are missing. */
+  if (self->convert_warnings != NULL)
+    g_string_append_printf (damage, "Converted from a perf.data file, with warnings:\n%s", self->convert_warnings);
   if (s->damage != NULL)
-    {
-      g_autofree char *text = g_strdup_printf ("This recording is damaged; everything before the damage is shown.\n%s",
-                                               s->damage);
-      gtk_label_set_text (self->damage_label, text);
-    }
+    g_string_append_printf (damage, "%sThis recording is damaged; everything before the damage is shown.\n%s",
+                            damage->len > 0 ? "\n" : "", s->damage);
+  gtk_widget_set_visible (GTK_WIDGET (self->damage_label), damage->len > 0);
+  gtk_label_set_text (self->damage_label, damage->str);
 }
 
 /* The counters when the recorder cannot send them (under pkexec), or when

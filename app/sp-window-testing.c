@@ -77,3 +77,9 @@ sp_window_is_busy (SpWindow *self)
 {
   return sp_analysis_is_busy (self->analysis);
 }
+
+GtkFileChooser *
+sp_window_get_open_chooser (SpWindow *self)
+{
+  return self->chooser != NULL ? GTK_FILE_CHOOSER (self->chooser) : NULL;
+}

@@ -15,7 +15,8 @@
 
 G_BEGIN_DECLS
 
-/* The page shown: "start", "loading", "profile" or "error". */
+/* The page shown: "start", "loading" (a file read, or a perf.data
+ * converted), "profile" or "error". */
 const char *sp_window_get_page (SpWindow *self);
 
 /* Selects [from_s, to_s) seconds after the first sample on the timeline,
@@ -58,6 +59,13 @@ gboolean sp_window_export (SpWindow *self,
                            const char *format,
                            const char *path);
 const char *sp_window_get_export_status (SpWindow *self);
+
+/* The pid of the converter turning a perf.data into a spool for the
+ * window (the loading page shows its progress), or 0 when none runs. */
+GPid sp_window_get_converter_pid (SpWindow *self);
+
+/* Open…'s file chooser while it is up, or NULL. */
+GtkFileChooser *sp_window_get_open_chooser (SpWindow *self);
 
 /* Whether the analysis has work running or asked for. */
 gboolean sp_window_is_busy (SpWindow *self);

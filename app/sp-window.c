@@ -8,7 +8,8 @@
  * the window hands to its views. So the window never freezes on a large
  * file and never touches a table the worker grows. Recording is in
  * sp-window-recording.c, transforms in sp-window-transforms.c, the
- * Source page's wiring in sp-window-source.c. */
+ * Source page's wiring in sp-window-source.c, Open… and perf.data files
+ * in sp-window-open.c. */
 #include "sp-window-private.h"
 
 #include "sp-window-compare.h"
@@ -30,13 +31,14 @@ _sp_window_show_profile_controls (SpWindow *self,
   _sp_window_update_actions (self);
 }
 
-/* "name.spool — stackpulse" */
+/* "name.spool — stackpulse", "perf.data (converted) — stackpulse" */
 void
 _sp_window_set_file_title (SpWindow *self,
                            GFile *file)
 {
-  g_autofree char *name = g_file_get_basename (file);
-  g_autofree char *title = g_strdup_printf ("%s — stackpulse", name);
+  g_autofree char *name = g_file_get_basename (self->converted_from != NULL ? self->converted_from : file);
+  g_autofree char *title = g_strdup_printf ("%s%s — stackpulse", name,
+                                            self->converted_from != NULL ? " (converted)" : "");
 
   gtk_window_set_title (GTK_WINDOW (self), title);
 }
@@ -76,7 +78,7 @@ show_opened (SpWindow *self,
   /* Not a file that holds nothing but its damage (empty, cut in its
    * header): it is no recording to come back to. */
   if (result->summary.n_samples > 0 || result->summary.damage == NULL)
-    sp_recent_list_add_file (self->file);
+    sp_recent_list_add_file (_sp_window_get_opened_file (self));
   self->following = sp_analysis_is_following (self->analysis);
   _sp_window_show_profile_controls (self, TRUE);
   gtk_stack_set_visible_child_name (self->pages, "profile");
@@ -200,10 +202,18 @@ void
 sp_window_open_file (SpWindow *self,
                      GFile *file)
 {
-  g_autofree char *path = g_file_get_path (file);
-
   /* The recording would go on under another file's name: see sp_window_open. */
   g_return_if_fail (!sp_window_is_recording (self));
+  if (!_sp_window_open_perf_data (self, file))
+    _sp_window_open_spool (self, file);
+}
+
+void
+_sp_window_open_spool (SpWindow *self,
+                       GFile *file)
+{
+  g_autofree char *path = g_file_get_path (file);
+
   _sp_window_recording_forget (self);
   g_set_object (&self->file, file);
   _sp_window_set_file_title (self, file);
@@ -243,41 +253,6 @@ sp_window_open (SpWindow *self,
     }
   sp_window_open_file (self, file);
   return self;
-}
-
-static void
-chooser_response (GtkNativeDialog *dialog,
-                  int response,
-                  gpointer user_data)
-{
-  SpWindow *self = user_data;
-
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-
-      sp_window_open (self, file);
-    }
-  g_clear_object (&self->chooser);
-}
-
-static void
-open_activated (GtkWidget *widget,
-                const char *action_name,
-                GVariant *parameter)
-{
-  SpWindow *self = SP_WINDOW (widget);
-  g_autoptr (GtkFileFilter) filter = gtk_file_filter_new ();
-
-  if (self->chooser != NULL)
-    return;
-  gtk_file_filter_set_name (filter, "stackpulse recordings");
-  gtk_file_filter_add_pattern (filter, "*.spool");
-  self->chooser = gtk_file_chooser_native_new ("Open a Recording", GTK_WINDOW (self),
-                                               GTK_FILE_CHOOSER_ACTION_OPEN, "_Open", "_Cancel");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), filter);
-  g_signal_connect (self->chooser, "response", G_CALLBACK (chooser_response), self);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
 }
 
 static void
@@ -471,11 +446,9 @@ sp_window_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (self->analysis, self);
   _sp_window_debuginfod_dispose (self);
   _sp_window_export_dispose (self);
+  _sp_window_open_dispose (self);
   g_clear_object (&self->analysis);
   g_clear_object (&self->file);
-  if (self->chooser != NULL)
-    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
-  g_clear_object (&self->chooser);
   g_clear_pointer (&self->index, sp_sample_index_unref);
   g_clear_pointer (&self->threads, g_array_unref);
   _sp_window_recording_dispose (self);
@@ -530,11 +503,11 @@ sp_window_class_init (SpWindowClass *klass)
   g_type_ensure (SP_TYPE_THREAD_LIST);
   g_type_ensure (SP_TYPE_METRIC_SELECTOR);
   bind_template (widget_class);
-  gtk_widget_class_install_action (widget_class, "win.open", NULL, open_activated);
   gtk_widget_class_install_action (widget_class, "win.close", NULL, close_activated);
   gtk_widget_class_install_action (widget_class, "win.find", NULL, find_activated);
   gtk_widget_class_install_action (widget_class, "win.show-callers", NULL, show_page_activated);
   gtk_widget_class_install_action (widget_class, "win.show-summary", NULL, show_page_activated);
+  _sp_window_open_class_init (widget_class);
   _sp_window_recording_class_init (widget_class);
   _sp_window_transforms_class_init (widget_class);
   _sp_window_source_class_init (widget_class);

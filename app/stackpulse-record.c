@@ -3,6 +3,7 @@
  *
  *   stackpulse-record -o OUT.spool [options] -- CMD [ARGS...]
  *   stackpulse-record -o OUT.spool [options] -p PID[,PID...]
+ *   stackpulse-record --input perf.data -o OUT.spool [--event NAME]
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -15,6 +16,7 @@
 #include <sys/stat.h>
 
 #include "sp-invoker.h"
+#include "sp-perf-data-convert.h"
 #include "sp-recorder.h"
 
 #define EXIT_USAGE 2
@@ -29,6 +31,7 @@ usage (FILE *out,
 {
   fputs ("Usage: stackpulse-record -o OUT.spool [OPTIONS] -- COMMAND [ARGS...]\n"
          "       stackpulse-record -o OUT.spool [OPTIONS] -p PID[,PID...]\n"
+         "       stackpulse-record --input perf.data -o OUT.spool [--event NAME] [--progress-fd N]\n"
          "\n"
          "Samples where a program spends its time, with full call stacks, into\n"
          "OUT.spool (and OUT.spool.meta). Open the result with stackpulse.\n"
@@ -62,6 +65,16 @@ usage (FILE *out,
          "                         (repeatable)\n"
          "  -C, --directory DIR    run the launched command in DIR\n"
          "  -h, --help             this help\n"
+         "\n"
+         "Converting perf.data (docs/PERF-DATA.md):\n"
+         "      --input FILE       convert FILE, written by perf record, into OUT.spool\n"
+         "                         (-: perf's pipe mode on standard input, as from\n"
+         "                         perf record -o - ...); on the machine that recorded\n"
+         "                         it, where its programs are. Exit 0 when a spool was\n"
+         "                         written (a damaged file: the records before the\n"
+         "                         damage), 1 when nothing could be converted\n"
+         "      --event NAME       the event to convert (default: the sampling clock\n"
+         "                         event: cycles, cpu-clock or task-clock)\n"
          "\n"
          "Developer checks:\n"
          "      --check-auto       with --call-graph auto, unwind every stack taken\n"
@@ -234,7 +247,7 @@ main (int argc,
       char **argv)
 {
   enum { OPT_CALL_GRAPH = 256, OPT_STACK_SIZE, OPT_NO_KERNEL, OPT_DURATION, OPT_CONTROL_STDIN, OPT_PROGRESS_FD,
-         OPT_ENV, OPT_CHECK_AUTO, OPT_OFF_CPU, OPT_OFF_CPU_STACK_SIZE };
+         OPT_ENV, OPT_CHECK_AUTO, OPT_OFF_CPU, OPT_OFF_CPU_STACK_SIZE, OPT_INPUT, OPT_EVENT };
   static const struct option long_options[] = {
     { "output", required_argument, NULL, 'o' },
     { "freq", required_argument, NULL, 'F' },
@@ -251,6 +264,8 @@ main (int argc,
     { "check-auto", no_argument, NULL, OPT_CHECK_AUTO },
     { "off-cpu", no_argument, NULL, OPT_OFF_CPU },
     { "off-cpu-stack-size", required_argument, NULL, OPT_OFF_CPU_STACK_SIZE },
+    { "input", required_argument, NULL, OPT_INPUT },
+    { "event", required_argument, NULL, OPT_EVENT },
     { NULL, 0, NULL, 0 },
   };
   static pid_t pids[MAX_PIDS];
@@ -265,6 +280,7 @@ main (int argc,
   };
   unsigned long value;
   pid_t duplicate = 0;
+  SpConvertOptions convert = { NULL, NULL, NULL, -1 };
   SpInvoker invoker;
   char message[256];
   int opt, status;
@@ -367,6 +383,12 @@ main (int argc,
         case OPT_CHECK_AUTO:
           options.check_auto = true;
           break;
+        case OPT_INPUT:
+          convert.input = optarg;
+          break;
+        case OPT_EVENT:
+          convert.event = optarg;
+          break;
         case 'h':
           return usage (stdout, 0);
         default:
@@ -375,6 +397,18 @@ main (int argc,
     }
   if (optind < argc)
     options.command = argv + optind;
+  if (convert.input != NULL || convert.event != NULL)
+    {
+      if (convert.input == NULL || options.command != NULL || options.n_pids > 0 || options.output == NULL)
+        {
+          fprintf (stderr, "stackpulse-record: --input FILE -o OUT.spool converts a perf.data file: it takes no "
+                   "command or -p%s\n", convert.input == NULL ? " (and --event needs --input)" : "");
+          return EXIT_USAGE;
+        }
+      convert.output = options.output;
+      convert.progress_fd = options.progress_fd;
+      return sp_perf_data_convert (&convert);
+    }
   if (options.output == NULL || (options.command == NULL) == (options.n_pids == 0))
     return usage (stderr, EXIT_USAGE);
   if (!sp_invoker_from_environment (&invoker, message, sizeof message))

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* stackpulse: the desktop application. `stackpulse FILE.spool` opens a file. */
+/* stackpulse: the desktop application. `stackpulse FILE.spool` (or
+ * `stackpulse perf.data`) opens a file. */
 #include <gtk/gtk.h>
 #include <stdio.h>
 
@@ -75,8 +76,9 @@ main (int argc,
   app = sp_application_new ();
   g_application_set_option_context_parameter_string (G_APPLICATION (app), "[FILE.spool…] [--compare B.spool]");
   g_application_set_option_context_summary (G_APPLICATION (app),
-                                            "Opens each recording in a window of its own; without a file, a window "
-                                            "to record a program.\nOn a terminal: stackpulse-record records, "
+                                            "Opens each recording (a .spool, or a perf.data: converted first) in a "
+                                            "window of its own; without a file, a window to record a program.\n"
+                                            "On a terminal: stackpulse-record records, "
                                             "stackpulse-report reads a recording.");
   return g_application_run (G_APPLICATION (app), argc, argv);
 }

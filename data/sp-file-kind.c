@@ -1,19 +1,26 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* sp-file-kind.c: what a file that is not a spool looks like.
+/* sp-file-kind.c: what a file that is not a spool looks like, and
+ * whether it is a perf.data file the window converts first.
  *
  * A perf.data file, a program or a text file given to the viewer would
  * otherwise read as a spool damaged at byte 0, with no records: saying
  * what it is tells the user what to do instead. */
-#include "sp-file-private.h"
+#include "sp-file-kind.h"
 
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "sp-file-private.h"
 #include "sp-spool-format.h"
 
 /* How much of the file is looked at. */
 #define HEAD_SIZE 512
+
+/* perf's magic, "PERFILE2" as a 64-bit number: its bytes read "PERFILE2"
+ * only in the byte order of the machine that wrote it (tools/perf's
+ * header.c), so comparing numbers accepts this machine's files alone. */
+#define PERF_MAGIC2 G_GUINT64_CONSTANT (0x32454c4946524550)
 
 typedef struct {
   const char *magic;
@@ -22,10 +29,13 @@ typedef struct {
 } Signature;
 
 static const Signature signatures[] = {
-  { "PERFILE2", 8, "a perf.data file (from perf record): perf.data files are not supported yet; "
-                   "read it with perf report, or record with stackpulse-record" },
-  { "2ELIFREP", 8, "a perf.data file from a machine of the other byte order: perf.data files are not supported yet" },
-  { "PERFFILE", 8, "an old-format perf.data file: perf.data files are not supported yet" },
+  { "PERFILE2", 8, "a perf.data file (from perf record), not a spool: convert it first "
+                   "(stackpulse-record --input FILE -o out.spool), or open it in the stackpulse window, "
+                   "which converts it" },
+  /* Worded as stackpulse-record --input refuses them (recorder/sp-input-kind.c). */
+  { "2ELIFREP", 8, "a perf.data file from a machine of the other byte order, which stackpulse does not convert "
+                   "(native byte order only)" },
+  { "PERFFILE", 8, "an old-format perf.data file (before perf 2.6.35), which stackpulse does not read" },
   { "\x7f" "ELF", 4, "an ELF file (a program or a library), not a recording; "
                      "to profile a program: stackpulse-record -o out.spool -- PROGRAM" },
   { "\x1f\x8b", 2, "gzip-compressed: decompress it (gunzip) and open the result" },
@@ -125,4 +135,18 @@ _sp_file_check_spool (const char *path,
   what = describe (head, (gsize) len);
   g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "%s is %s", path, what);
   return FALSE;
+}
+
+gboolean
+sp_file_kind_is_perf_data (const char *path)
+{
+  guint64 magic = 0;
+  gssize len;
+  int fd = _sp_file_open_regular (path, NULL);
+
+  if (fd < 0)
+    return FALSE;
+  len = pread (fd, &magic, sizeof magic, 0);
+  close (fd);
+  return len == (gssize) sizeof magic && magic == PERF_MAGIC2;
 }

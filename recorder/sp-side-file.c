@@ -114,11 +114,19 @@ write_recording (FILE *out,
       fputc ('\n', out);
     }
   gethostname (host, sizeof host - 1);
-  put_string (out, "hostname", host);
+  put_string (out, "hostname", info->hostname != NULL ? info->hostname : host);
   /* Readers on this host tell a recording in progress from an interrupted
    * one by whether this process still lives. */
   put_u64 (out, "recorder_pid", (uint64_t) getpid ());
-  if (uname (&uts) == 0)
+  if (info->input != NULL)
+    {
+      /* A conversion: the kernel that recorded it, where the file says. */
+      if (info->kernel_release != NULL)
+        put_string (out, "kernel_release", info->kernel_release);
+      if (info->machine != NULL)
+        put_string (out, "machine", info->machine);
+    }
+  else if (uname (&uts) == 0)
     {
       put_string (out, "kernel_release", uts.release);
       put_string (out, "machine", uts.machine);
@@ -193,6 +201,39 @@ write_processes (FILE *out,
       put_bool (out, "python", process->python);
       put_u64 (out, "samples", process->n_samples);
     }
+}
+
+/* stackpulse-record --input: what the file was and how much of it was
+ * converted (docs/PERF-DATA.md). */
+static void
+write_input (FILE *out,
+             const SpSideInput *input)
+{
+  if (input == NULL)
+    return;
+  fputs ("\n[input]\n", out);
+  put_string (out, "format", input->format);
+  put_string (out, "path", input->path);
+  put_string (out, "mode", input->mode);
+  put_string (out, "event", input->event);
+  put_string (out, "events", input->events);
+  if (input->perf_version != NULL)
+    put_string (out, "perf_version", input->perf_version);
+  if (input->perf_cmdline != NULL)
+    put_string (out, "perf_cmdline", input->perf_cmdline);
+  if (input->nr_cpus_online > 0)
+    put_u64 (out, "nr_cpus_online", input->nr_cpus_online);
+  put_u64 (out, "input_bytes", input->input_bytes);
+  put_u64 (out, "records", input->records);
+  put_u64 (out, "other_event_samples", input->other_event_samples);
+  put_u64 (out, "malformed_samples", input->malformed_samples);
+  if (input->damaged_at >= 0)
+    {
+      put_u64 (out, "input_damaged_at", (uint64_t) input->damaged_at);
+      put_string (out, "input_damage", input->damage);
+    }
+  put_string (out, "kernel_symbols", input->kernel_symbols);
+  put_u64 (out, "modules_changed", input->modules_changed);
 }
 
 /* How user stacks were unwound, overall and per module the stacks ran
@@ -390,6 +431,7 @@ write_once (const SpSideFile *side_file,
     put_bool (out, "recording_only", true);
   else
     {
+      write_input (out, info->input);
       write_processes (out, rec);
       write_threads (out, rec, info->off_cpu);
       write_unwinding (out, rec->unwinder);

@@ -15,6 +15,27 @@
 #include "sp-output.h"
 #include "sp-recording.h"
 
+/* stackpulse-record --input: what was converted (the side file's [input],
+ * docs/PERF-DATA.md). */
+typedef struct {
+  const char *format;          /* "perf.data" */
+  const char *path;            /* as given ("-": standard input) */
+  const char *mode;            /* "file" or "pipe" */
+  const char *event;           /* the event converted */
+  const char *events;          /* every event in the file, comma-separated */
+  const char *perf_version;    /* NULL when the file does not say */
+  const char *perf_cmdline;
+  uint32_t    nr_cpus_online;  /* 0: unknown */
+  uint64_t    input_bytes;     /* read */
+  uint64_t    records;         /* converted */
+  uint64_t    other_event_samples; /* samples of the events not converted */
+  uint64_t    malformed_samples;
+  int64_t     damaged_at;      /* byte offset of the damage, -1: none */
+  const char *damage;          /* what it is */
+  const char *kernel_symbols;  /* how kernel frames are named */
+  uint64_t    modules_changed; /* files whose build-id differs from the recorded one */
+} SpSideInput;
+
 typedef struct {
   char *const *command;       /* launch: argv; NULL for attach */
   const int   *attached_pids; /* attach: the pids */
@@ -43,6 +64,11 @@ typedef struct {
   uint64_t     off_cpu_fp_tails;      /* switch stacks that went on past the
                                        * copy along frame pointers */
   uint64_t     off_cpu_truncated;     /* switch stacks that ended at the copy */
+  /* A conversion (--input): the recording machine's, instead of this one's. */
+  const char  *hostname;
+  const char  *kernel_release;
+  const char  *machine;
+  const SpSideInput *input;
 } SpSideInfo;
 
 /* Where the side file goes, and room kept for it: an unnamed file

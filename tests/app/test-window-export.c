@@ -21,11 +21,8 @@ static char *test_dir;
 static SpWindow *
 open_window (const char *path)
 {
-  SpWindow *window = sp_window_new (NULL);
-  g_autoptr (GFile) file = g_file_new_for_path (path);
+  SpWindow *window = window_test_open_path (path);
 
-  gtk_window_present (GTK_WINDOW (window));
-  sp_window_open_file (window, file);
   g_assert_true (window_test_wait_for_page (window, "profile", 30));
   return window;
 }

@@ -25,17 +25,6 @@ vector_path (const char *name)
 }
 
 
-static SpWindow *
-open_window (const char *path)
-{
-  SpWindow *window = sp_window_new (NULL);
-  g_autoptr (GFile) file = g_file_new_for_path (path);
-
-  gtk_window_present (GTK_WINDOW (window));
-  sp_window_open_file (window, file);
-  return window;
-}
-
 static void
 test_start_page (void)
 {
@@ -51,7 +40,7 @@ static void
 test_open_valid (void)
 {
   g_autofree char *path = vector_path ("valid-03.spool");
-  SpWindow *window = open_window (path);
+  SpWindow *window = window_test_open_path (path);
   g_autofree char *samples = NULL;
   g_autofree char *threads = NULL;
 
@@ -75,7 +64,7 @@ static void
 test_open_damaged (void)
 {
   g_autofree char *path = vector_path ("bad-06.spool");
-  SpWindow *window = open_window (path);
+  SpWindow *window = window_test_open_path (path);
   g_autofree char *samples = NULL;
 
   g_assert_true (window_test_wait_for_page (window, "profile", 20));
@@ -194,7 +183,7 @@ test_open_recording (void)
       window_test_remove_dir (dir);
       return;
     }
-  window = open_window (spool);
+  window = window_test_open_path (spool);
   g_assert_true (window_test_wait_for_page (window, "profile", 20));
   samples = window_test_figure_text (GTK_WIDGET (window), "Samples");
   g_assert_nonnull (samples);
@@ -353,7 +342,7 @@ test_flame_graph_focus (void)
       g_test_skip ("stackpulse-record cannot record here (perf_event refused?)");
       return;
     }
-  window = open_window (spool);
+  window = window_test_open_path (spool);
   g_assert_true (window_test_wait_for_page (window, "profile", 20));
   sp_window_show_view (window, "flame-graph");
   graph = window_test_find_widget (GTK_WIDGET (window), SP_TYPE_FLAME_GRAPH);
@@ -412,7 +401,7 @@ static void
 test_open_bottom_up (void)
 {
   g_autofree char *path = vector_path ("valid-03.spool");
-  SpWindow *window = open_window (path);
+  SpWindow *window = window_test_open_path (path);
   guint64 all, bottom_up = 0;
 
   g_assert_true (window_test_wait_for_page (window, "profile", 20));
@@ -439,7 +428,7 @@ test_open_again (void)
 {
   g_autofree char *path = vector_path ("valid-03.spool");
   g_autoptr (GFile) file = g_file_new_for_path (path);
-  SpWindow *window = open_window (path);
+  SpWindow *window = window_test_open_path (path);
   guint64 all, part, bottom_up = 0;
 
   g_assert_true (window_test_wait_for_page (window, "profile", 20));
@@ -708,7 +697,7 @@ test_callers (void)
       window_test_remove_dir (dir);
       return;
     }
-  window = open_window (spool);
+  window = window_test_open_path (spool);
   g_assert_true (window_test_wait_for_page (window, "profile", 20));
   view = sp_window_get_callers_view (window);
 
@@ -989,7 +978,7 @@ test_symbol_problems (void)
       return;
     }
   g_assert_cmpint (g_unlink (program), ==, 0);
-  window = open_window (missing);
+  window = window_test_open_path (missing);
   g_assert_true (window_test_wait_for_page (window, "profile", 20));
   assert_problem_shown (window, "sp-work-threads was not found", not_found, "symbols-missing.png");
   gtk_window_destroy (GTK_WINDOW (window));
@@ -997,7 +986,7 @@ test_symbol_problems (void)
   /* A stripped program: its frames are addresses, and the status says
    * why. */
   g_assert_true (window_test_record (stripped, "2000", g_getenv ("SP_WORK_THREADS_STRIPPED"), "0.6", NULL));
-  window = open_window (stripped);
+  window = window_test_open_path (stripped);
   g_assert_true (window_test_wait_for_page (window, "profile", 20));
   assert_problem_shown (window, "sp-work-threads-stripped has no symbols", "sp-work-threads-stripped: no symbols",
                         "symbols-stripped.png");
@@ -1011,7 +1000,7 @@ test_symbol_problems (void)
 static void
 test_open_missing (void)
 {
-  SpWindow *window = open_window ("/nonexistent/recording.spool");
+  SpWindow *window = window_test_open_path ("/nonexistent/recording.spool");
 
   g_assert_true (window_test_wait_for_page (window, "error", 20));
   gui_test_save_png (GTK_WIDGET (window), "window-missing.png");

@@ -17,11 +17,8 @@
 SpWindow *
 view_test_open_recording (const char *path)
 {
-  SpWindow *window = sp_window_new (NULL);
-  g_autoptr (GFile) file = g_file_new_for_path (path);
+  SpWindow *window = window_test_open_path (path);
 
-  gtk_window_present (GTK_WINDOW (window));
-  sp_window_open_file (window, file);
   g_assert_true (window_test_wait_for_page (window, "profile", 20));
   if (!pointer_test_available (GTK_WIDGET (window)))
     g_error ("no XTEST on this display: the tests need real pointer events");

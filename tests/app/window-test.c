@@ -515,6 +515,17 @@ shows_page (gpointer data)
   return g_strcmp0 (sp_window_get_page (wanted->window), wanted->page) == 0;
 }
 
+SpWindow *
+window_test_open_path (const char *path)
+{
+  SpWindow *window = sp_window_new (NULL);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+
+  gtk_window_present (GTK_WINDOW (window));
+  sp_window_open_file (window, file);
+  return window;
+}
+
 gboolean
 window_test_wait_for_page (SpWindow *window,
                            const char *page,

@@ -94,6 +94,9 @@ char *window_test_chosen_name (SpCallersView *view);
 char *window_test_figure_text (GtkWidget *window,
                                const char *name);
 
+/* A new window, shown, opening the file at path (sp_window_open_file). */
+SpWindow *window_test_open_path (const char *path);
+
 /* Runs the main loop until window shows page ("profile", "error"...);
  * FALSE after timeout_s. */
 gboolean window_test_wait_for_page (SpWindow *window,

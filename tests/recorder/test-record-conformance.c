@@ -31,6 +31,7 @@
 #include <glib.h>
 #include <string.h>
 
+#include "perf-data-run.h"
 #include "record-run.h"
 #include "report-output.h"
 
@@ -336,24 +337,6 @@ build (const Row *row,
 
 /* ---- Reading the stacks back ------------------------------------------- */
 
-static gboolean
-is_thread_root (const char *function)
-{
-  static const char *const roots[] = {
-    "_start", "clone3", "clone", "__clone", "__clone3",
-    "runtime.goexit", "runtime.mstart", "runtime.clone", "runtime.rt0_go", "_rt0_amd64_linux",
-  };
-  g_autofree char *name = g_strdup (function);
-
-  /* Go names its assembly functions' ABI0 entry points "NAME.abi0". */
-  if (g_str_has_suffix (name, ".abi0"))
-    name[strlen (name) - strlen (".abi0")] = '\0';
-  for (guint i = 0; i < G_N_ELEMENTS (roots); i++)
-    if (g_str_equal (name, roots[i]))
-      return TRUE;
-  return FALSE;
-}
-
 /* Samples whose outermost frame is a thread root. */
 static guint64
 count_rooted (GHashTable *stacks)
@@ -367,7 +350,7 @@ count_rooted (GHashTable *stacks)
     {
       g_autofree char *outermost = g_strndup (key, strcspn (key, ";"));
 
-      if (is_thread_root (outermost))
+      if (sp_test_is_thread_root (outermost))
         rooted += *(guint64 *) value;
     }
   return rooted;
@@ -413,7 +396,7 @@ assert_plt_samples_rooted (const Row *row,
       if (!g_str_has_suffix (leaf, "@plt"))
         continue;
       n += *(guint64 *) value;
-      if (is_thread_root (outermost))
+      if (sp_test_is_thread_root (outermost))
         rooted += *(guint64 *) value;
       else
         g_test_message ("  %6" G_GUINT64_FORMAT "  %s", *(guint64 *) value, (char *) key);

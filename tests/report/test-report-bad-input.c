@@ -396,7 +396,7 @@ static const BadInput cases[] = {
   { "not-a-spool/fifo", make_fifo, NULL, REFUSED ("is a FIFO") },
   { "not-a-spool/device", make_device, NULL, REFUSED ("is a character device") },
   { "perf-data", make_perf_data, NULL, 1, TRUE, { NULL },
-    { "{input}", "is a perf.data file", "perf.data files are not supported yet" }, NULL },
+    { "{input}", "is a perf.data file", "convert it first (stackpulse-record --input FILE -o out.spool)" }, NULL },
   { "damaged-after-header", make_damaged_after_header, NULL, 0, FALSE,
     { "samples:   10 (of 10 in the file)" }, { "damaged record at byte" }, NULL },
   { "fifo-module", make_fifo_module, NULL, 0, FALSE,
