@@ -3,6 +3,7 @@
  *
  *   stackpulse-record -o OUT.spool [options] -- CMD [ARGS...]
  *   stackpulse-record -o OUT.spool [options] -p PID[,PID...]
+ *   stackpulse-record -o OUT.spool [options] -a
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -29,6 +30,7 @@ usage (FILE *out,
 {
   fputs ("Usage: stackpulse-record -o OUT.spool [OPTIONS] -- COMMAND [ARGS...]\n"
          "       stackpulse-record -o OUT.spool [OPTIONS] -p PID[,PID...]\n"
+         "       stackpulse-record -o OUT.spool [OPTIONS] -a\n"
          "\n"
          "Samples where a program spends its time, with full call stacks, into\n"
          "OUT.spool (and OUT.spool.meta). Open the result with stackpulse.\n"
@@ -58,6 +60,9 @@ usage (FILE *out,
          "      --control-stdin    stop on a line \"stop\" or end of input on stdin\n"
          "      --progress-fd N    write key=value progress lines to fd N each second\n"
          "  -p, --pid PID[,PID]    attach to running processes instead of launching\n"
+         "  -a, --all-cpus         record every process on every CPU until stopped or\n"
+         "                         --duration (root, CAP_PERFMON or\n"
+         "                         kernel.perf_event_paranoid <= 0; docs/SYSTEM-WIDE.md)\n"
          "      --env KEY=VALUE    set KEY in the launched command's environment\n"
          "                         (repeatable)\n"
          "  -C, --directory DIR    run the launched command in DIR\n"
@@ -202,7 +207,7 @@ apply_launch_settings (const SpRecorderOptions *options,
 
   if (options->command == NULL && (n_env > 0 || options->directory != NULL))
     {
-      fprintf (stderr, "stackpulse-record: --env and --directory apply to a launched command, not to -p\n");
+      fprintf (stderr, "stackpulse-record: --env and --directory apply to a launched command, not to -p or -a\n");
       return EXIT_USAGE;
     }
   if (options->directory != NULL && stat (options->directory, &st) != 0)
@@ -235,6 +240,8 @@ main (int argc,
 {
   enum { OPT_CALL_GRAPH = 256, OPT_STACK_SIZE, OPT_NO_KERNEL, OPT_DURATION, OPT_CONTROL_STDIN, OPT_PROGRESS_FD,
          OPT_ENV, OPT_CHECK_AUTO, OPT_OFF_CPU, OPT_OFF_CPU_STACK_SIZE };
+  /* What a recording follows: -a, -p, or a command. */
+  int n_targets;
   static const struct option long_options[] = {
     { "output", required_argument, NULL, 'o' },
     { "freq", required_argument, NULL, 'F' },
@@ -245,6 +252,7 @@ main (int argc,
     { "control-stdin", no_argument, NULL, OPT_CONTROL_STDIN },
     { "progress-fd", required_argument, NULL, OPT_PROGRESS_FD },
     { "pid", required_argument, NULL, 'p' },
+    { "all-cpus", no_argument, NULL, 'a' },
     { "env", required_argument, NULL, OPT_ENV },
     { "directory", required_argument, NULL, 'C' },
     { "help", no_argument, NULL, 'h' },
@@ -269,7 +277,7 @@ main (int argc,
   char message[256];
   int opt, status;
 
-  while ((opt = getopt_long (argc, argv, "+o:F:p:C:h", long_options, NULL)) != -1)
+  while ((opt = getopt_long (argc, argv, "+o:F:p:aC:h", long_options, NULL)) != -1)
     {
       switch (opt)
         {
@@ -353,6 +361,9 @@ main (int argc,
             }
           options.pids = pids;
           break;
+        case 'a':
+          options.system_wide = true;
+          break;
         case OPT_ENV:
           if (strchr (optarg, '=') == NULL || optarg[0] == '=' || n_env == MAX_ENV)
             {
@@ -375,8 +386,14 @@ main (int argc,
     }
   if (optind < argc)
     options.command = argv + optind;
-  if (options.output == NULL || (options.command == NULL) == (options.n_pids == 0))
+  n_targets = (options.command != NULL) + (options.n_pids > 0) + options.system_wide;
+  if (options.output == NULL || n_targets != 1)
     return usage (stderr, EXIT_USAGE);
+  if (options.system_wide && options.off_cpu)
+    {
+      fprintf (stderr, "stackpulse-record: --off-cpu does not record the whole system yet (-a)\n");
+      return EXIT_USAGE;
+    }
   if (!sp_invoker_from_environment (&invoker, message, sizeof message))
     {
       fprintf (stderr, "stackpulse-record: %s\n", message);

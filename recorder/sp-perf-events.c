@@ -115,7 +115,7 @@ fill_attr (const SpPerfEvents *events,
       attr->exclude_callchain_user = 1;
     }
   attr->disabled = 1;
-  attr->inherit = 1;
+  attr->inherit = !events->per_cpu;
   attr->enable_on_exec = events->config.enable_on_exec;
   /* mmap2 alone yields no mapping records here; mmap turns them on. */
   attr->mmap = 1;
@@ -335,6 +335,55 @@ sp_perf_events_add_task (SpPerfEvents *events,
       return false;
     }
   return true;
+}
+
+/* -a: the kernel's refusal to sample a whole CPU, and what allows it. */
+static void
+explain_cpu_failure (int err,
+                     int cpu,
+                     char *message,
+                     size_t size)
+{
+  if (err == EACCES || err == EPERM)
+    snprintf (message, size,
+              "the kernel refused to sample every process on CPU %d (%s).\n"
+              "kernel.perf_event_paranoid is %d: recording the whole system needs 0 or less,\n"
+              "or root, or CAP_PERFMON (CAP_SYS_ADMIN before Linux 5.8).\n"
+              "Fix: run as root (sudo, pkexec), grant CAP_PERFMON, or: sudo sysctl kernel.perf_event_paranoid=0",
+              cpu, strerror (err), sp_perf_paranoid ());
+  else
+    explain_open_failure (err, -1, message, size);
+}
+
+bool
+sp_perf_events_add_cpu (SpPerfEvents *events,
+                        int cpu,
+                        char *message,
+                        size_t size)
+{
+  int fd;
+
+  if (cpu < 0 || cpu >= events->n_cpus)
+    {
+      snprintf (message, size, "CPU %d is not one of this machine's %d", cpu, events->n_cpus);
+      return false;
+    }
+  /* Every task on the CPU (pid -1): nothing to inherit, no exec to wait for. */
+  events->config.enable_on_exec = false;
+  events->per_cpu = true;
+  fd = open_one (events, -1, cpu, false);
+  if (fd < 0)
+    {
+      explain_cpu_failure (errno, cpu, message, size);
+      return false;
+    }
+  if (!remember_fd (events, fd))
+    {
+      close (fd);
+      snprintf (message, size, "out of memory");
+      return false;
+    }
+  return attach_ring (events, cpu, fd, message, size);
 }
 
 /* An off-CPU event of tid on cpu, in that CPU's switch ring: its fd,

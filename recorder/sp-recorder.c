@@ -128,12 +128,8 @@ apply_record (const struct perf_event_header *header,
     sp_recording_handle (&r->rec, header, time);
 }
 
-/* Drains every ring, then writes what is old enough to be in order;
- * false when unwinding ran out of its time and records are waiting. */
-static bool
-pump (SpRecorder *r,
-      uint64_t now,
-      uint64_t watermark)
+void
+_sp_recorder_drain (SpRecorder *r)
 {
   /* Switch samples first: each comes before its switch-out record. */
   for (size_t i = 0; i < r->events.n_switch_rings; i++)
@@ -142,6 +138,16 @@ pump (SpRecorder *r,
     sp_perf_ring_drain (&r->events.record_rings[i], queue_switch_record, r);
   for (size_t i = 0; i < r->events.n_rings; i++)
     sp_perf_ring_drain (&r->events.rings[i], queue_record, r);
+}
+
+/* Drains every ring, then writes what is old enough to be in order;
+ * false when unwinding ran out of its time and records are waiting. */
+static bool
+pump (SpRecorder *r,
+      uint64_t now,
+      uint64_t watermark)
+{
+  _sp_recorder_drain (r);
   if (r->unwinder == NULL)
     return sp_event_queue_flush (&r->queue, watermark, 0, apply_record, r);
   /* The last flush (no watermark) has all the time it needs: it drops
@@ -404,7 +410,7 @@ should_end (SpRecorder *r,
   if (o->duration_s > 0 && now - r->side.start_monotonic_ns >= duration_ns (o->duration_s))
     request_stop (r, SIGTERM);
   if (!r->launched)
-    return r->stop_requested || followed_all_gone (r, now);
+    return r->stop_requested || (!o->system_wide && followed_all_gone (r, now));
   if (!r->child_done)
     {
       /* The command's own status is worth waiting for, however long. */
@@ -720,6 +726,7 @@ cleanup (SpRecorder *r)
     sp_spool_writer_close (r->writer, NULL);
   if (r->signal_fd >= 0)
     close (r->signal_fd);
+  free (r->cpus);
 }
 
 static void
@@ -772,6 +779,8 @@ start (SpRecorder *r)
           return SP_RECORDER_EXIT_FAILED;
         }
       read_attached_mappings (r);
+      if (r->options->system_wide)
+        _sp_recorder_scan_system (r);
       return 0;
     }
   r->launched = true;
@@ -850,7 +859,8 @@ sp_recorder_run (const SpRecorderOptions *o)
       || !_sp_recorder_start_offcpu (&r))
     status = SP_RECORDER_EXIT_FAILED;
   else
-    status = o->command != NULL ? setup_launch (&r) : setup_attach (&r);
+    status = o->command != NULL ? setup_launch (&r) : o->system_wide ? _sp_recorder_setup_system (&r)
+                                                                     : setup_attach (&r);
   if (status == 0)
     status = start (&r);
   if (status != 0)

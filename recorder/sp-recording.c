@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "sp-array.h"
+#include "sp-system-target.h"
 
 /* Addresses at or above this are the kernel's on x86-64 and arm64. */
 #define KERNEL_SPACE_START UINT64_C (0xffff800000000000)
@@ -49,7 +50,10 @@ void
 sp_recording_clear (SpRecording *rec)
 {
   for (size_t i = 0; i < rec->process_index.count; i++)
-    free (rec->processes[i].executable);
+    {
+      free (rec->processes[i].executable);
+      free (rec->processes[i].command_line);
+    }
   free (rec->processes);
   free (rec->threads);
   free (rec->frames);
@@ -209,6 +213,43 @@ sp_recording_add_task (SpRecording *rec,
   process_for (rec, pid);
   if (thread != NULL)
     set_name (thread->name, name);
+}
+
+void
+sp_recording_follow_system (SpRecording *rec,
+                            int32_t recorder_pid)
+{
+  rec->system_wide = true;
+  rec->recorder_pid = recorder_pid;
+}
+
+void
+sp_recording_describe_process (SpRecording *rec,
+                               int32_t pid,
+                               const char *command_line,
+                               bool kernel_thread)
+{
+  SpProcessInfo *process = process_for (rec, pid);
+
+  if (process == NULL)
+    return;
+  free (process->command_line);
+  process->command_line = command_line != NULL ? strdup (command_line) : NULL;
+  process->kernel_thread = kernel_thread;
+}
+
+/* -a: an exec's new command line, while /proc still has it (a process
+ * that execs again or ends meanwhile keeps the last one known). */
+static void
+reread_command_line (SpRecording *rec,
+                     SpProcessInfo *process)
+{
+  char line[4096];
+
+  if (!rec->system_wide || !sp_system_command_line (process->pid, line, sizeof line))
+    return;
+  free (process->command_line);
+  process->command_line = strdup (line);
 }
 
 /* The PROCESS_EXEC of the last exec, once its mappings told us whether it
@@ -430,8 +471,16 @@ handle_sample (SpRecording *rec,
   bool dropped;
   size_t n;
 
+  if (rec->system_wide && sp_perf_sample_parse (&rec->layout, header, &sample) && sample.pid == 0)
+    {
+      /* The idle task (swapper): idle time, not a process. */
+      rec->n_idle++;
+      return;
+    }
   if (!sp_recording_sample_frames (rec, header, time, false, &sample, &n, &dropped))
     return;
+  if (rec->system_wide && (int32_t) sample.pid == rec->recorder_pid)
+    rec->n_recorder_samples++;
   if (dropped)
     {
       rec->n_dropped++;
@@ -535,7 +584,23 @@ handle_comm (SpRecording *rec,
       process->exec_ns = time;
       process->exec_pending = true;
       process->python = sp_recording_looks_like_python (name);
+      reread_command_line (rec, process);
     }
+}
+
+/* -a: a new process runs its parent's command line until it execs, and
+ * what kthreadd (pid 2) starts is a kernel thread. */
+static void
+inherit_description (SpRecording *rec,
+                     SpProcessInfo *process)
+{
+  uint64_t key = (uint64_t) (int64_t) process->parent_pid;
+  int64_t i = sp_intern_table_lookup (&rec->process_index, &key);
+  const SpProcessInfo *parent = i >= 0 ? &rec->processes[i] : NULL;
+
+  process->kernel_thread = process->parent_pid == 2 || (parent != NULL && parent->kernel_thread);
+  if (parent != NULL && parent->command_line != NULL && process->command_line == NULL)
+    process->command_line = strdup (parent->command_line);
 }
 
 static void
@@ -571,6 +636,8 @@ handle_fork (SpRecording *rec,
 
       if (process != NULL)
         process->parent_pid = (int32_t) ids[1];
+      if (process != NULL && rec->system_wide)
+        inherit_description (rec, process);
       if (rec->unwinder != NULL)
         sp_unwinder_fork (rec->unwinder, (int32_t) ids[1], (int32_t) ids[0]);
       if (!sp_module_table_clone_process (rec->modules, rec->writer, (int32_t) ids[1], (int32_t) ids[0], &err))

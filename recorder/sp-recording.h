@@ -49,6 +49,8 @@ typedef struct {
   bool     exec_pending;      /* its PROCESS_EXEC is not written yet */
   bool     python;
   uint64_t n_samples;
+  char    *command_line;      /* -a: its arguments joined by spaces, or NULL */
+  bool     kernel_thread;     /* -a: a kernel thread (no user memory) */
 } SpProcessInfo;
 
 typedef struct {
@@ -84,6 +86,13 @@ typedef struct {
   uint64_t       first_ns;
   uint64_t       last_ns;
 
+  /* -a (sp_recording_follow_system): the idle task's samples (pid 0) are
+   * counted, not written; the recorder's own are written and counted. */
+  bool           system_wide;
+  int32_t        recorder_pid;
+  uint64_t       n_idle;
+  uint64_t       n_recorder_samples;
+
   SpFrame       *frames;          /* scratch for one sample */
   size_t         frames_capacity;
   uint64_t      *user_frames;     /* scratch for the unwinder */
@@ -111,6 +120,17 @@ bool sp_recording_add_kernel_module (SpRecording *rec);
  * (attach); module->path is NUL-terminated. */
 bool sp_recording_add_mapping (SpRecording *rec,
                                const SpModule *module);
+
+/* -a: every CPU's tasks; processes get their command lines from /proc at
+ * exec, and the idle task's samples are counted as idle time. */
+void sp_recording_follow_system (SpRecording *rec,
+                                 int32_t recorder_pid);
+
+/* -a: what /proc said of a process that existed before the recording. */
+void sp_recording_describe_process (SpRecording *rec,
+                                    int32_t pid,
+                                    const char *command_line,
+                                    bool kernel_thread);
 
 /* A task that existed before the recording (attach). */
 void sp_recording_add_task (SpRecording *rec,

@@ -85,6 +85,23 @@ write_off_cpu (FILE *out,
     put_u64 (out, "off_cpu_since_ns", info->start_monotonic_ns);
 }
 
+/* -a: what was sampled, and where the samples not in the spool went. */
+static void
+write_system_wide (FILE *out,
+                   const SpSideInfo *info,
+                   const SpRecording *rec)
+{
+  put_bool (out, "system_wide", true);
+  fputs ("cpus=", out);
+  for (size_t i = 0; i < info->n_cpus; i++)
+    fprintf (out, "%d;", info->cpus[i]);
+  fputc ('\n', out);
+  put_u64 (out, "idle_samples", rec->n_idle);
+  put_u64 (out, "recorder_samples", rec->n_recorder_samples);
+  put_u64 (out, "processes_at_start", info->scan_processes);
+  put_u64 (out, "process_scan_ns", info->scan_ns);
+}
+
 static void
 write_recording (FILE *out,
                  const SpSideInfo *info,
@@ -148,6 +165,8 @@ write_recording (FILE *out,
     put_string (out, "error", info->error);
   if (info->off_cpu)
     write_off_cpu (out, info);
+  if (info->system_wide)
+    write_system_wide (out, info, rec);
 }
 
 static void
@@ -192,6 +211,10 @@ write_processes (FILE *out,
         put_u64 (out, "exec_ns", process->exec_ns);
       put_bool (out, "python", process->python);
       put_u64 (out, "samples", process->n_samples);
+      if (process->command_line != NULL)
+        put_string (out, "command_line", process->command_line);
+      if (process->kernel_thread)
+        put_bool (out, "kernel_thread", true);
     }
 }
 

@@ -43,6 +43,11 @@ typedef struct {
   uint64_t     off_cpu_fp_tails;      /* switch stacks that went on past the
                                        * copy along frame pointers */
   uint64_t     off_cpu_truncated;     /* switch stacks that ended at the copy */
+  bool         system_wide;   /* -a: every process on every CPU (docs/SYSTEM-WIDE.md) */
+  const int   *cpus;          /* -a: the CPUs sampled */
+  size_t       n_cpus;
+  size_t       scan_processes; /* -a: processes /proc listed at the start */
+  uint64_t     scan_ns;        /* -a: how long reading them took */
 } SpSideInfo;
 
 /* Where the side file goes, and room kept for it: an unnamed file

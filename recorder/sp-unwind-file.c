@@ -256,8 +256,8 @@ load_path (SpUnwindFile *file,
 }
 
 SpUnwindFile *
-sp_unwind_file_load (const char *path,
-                     uint64_t inode)
+sp_unwind_file_new (const char *path,
+                    uint64_t inode)
 {
   SpUnwindFile *file = calloc (1, sizeof *file);
 
@@ -268,9 +268,28 @@ sp_unwind_file_load (const char *path,
     }
   file->memfd = -1;
   file->inode = inode;
+  return file;
+}
+
+void
+sp_unwind_file_ensure_loaded (SpUnwindFile *file)
+{
+  if (file->loaded)
+    return;
+  file->loaded = true;
   elf_version (EV_CURRENT);
-  if (strcmp (path, "[vdso]") == 0 ? load_vdso (file) : load_path (file, path, inode))
+  if (strcmp (file->path, "[vdso]") == 0 ? load_vdso (file) : load_path (file, file->path, file->inode))
     read_elf (file);
+}
+
+SpUnwindFile *
+sp_unwind_file_load (const char *path,
+                     uint64_t inode)
+{
+  SpUnwindFile *file = sp_unwind_file_new (path, inode);
+
+  if (file != NULL)
+    sp_unwind_file_ensure_loaded (file);
   return file;
 }
 

@@ -35,7 +35,9 @@ _sp_unwinder_maps_clear (SpUnwinder *unwinder)
 }
 
 /* A file is known by path and inode: a path can name another file later
- * in a recording (a program rebuilt and run again). */
+ * in a recording (a program rebuilt and run again). It is read when a
+ * stack first runs through it (_sp_unwinder_mapping_at), once for every
+ * process that maps it. */
 SpUnwindFile *
 _sp_unwinder_file_for (SpUnwinder *unwinder,
                        const char *path,
@@ -48,7 +50,7 @@ _sp_unwinder_file_for (SpUnwinder *unwinder,
       return unwinder->files[i];
   if (!sp_array_reserve ((void **) &unwinder->files, &unwinder->files_capacity, unwinder->n_files + 1,
                          sizeof (SpUnwindFile *))
-      || (file = sp_unwind_file_load (path, inode)) == NULL)
+      || (file = sp_unwind_file_new (path, inode)) == NULL)
     return NULL;
   unwinder->files[unwinder->n_files++] = file;
   return file;
@@ -151,6 +153,7 @@ _sp_unwinder_mapping_at (const SpUnwindProcess *process,
     }
   if (lo == 0 || address >= process->maps[lo - 1].end)
     return NULL;
+  sp_unwind_file_ensure_loaded (process->maps[lo - 1].file);
   return &process->maps[lo - 1];
 }
 
