@@ -67,8 +67,10 @@ struct SpRecorder {
   uint64_t      last_progress_ns;
   bool          queue_failed;
   bool          spool_overwritten; /* a program wrote over the spool in place */
-  int          *cpus;            /* -a: the CPUs sampled */
+  int          *cpus;            /* -a: the CPUs sampled, in the order of their rings */
   size_t        n_cpus;
+  uint64_t     *idle_per_cpu;    /* -a: the idle task's samples, per ring */
+  size_t        draining_ring;
 };
 
 

@@ -19,7 +19,8 @@ _sp_recorder_setup_system (SpRecorder *r)
   size_t max = (size_t) r->events.n_cpus;
 
   r->cpus = calloc (max > 0 ? max : 1, sizeof (int));
-  if (r->cpus == NULL)
+  r->idle_per_cpu = calloc (max > 0 ? max : 1, sizeof (uint64_t));
+  if (r->cpus == NULL || r->idle_per_cpu == NULL)
     return SP_RECORDER_EXIT_FAILED;
   r->n_cpus = sp_system_online_cpus (r->cpus, max);
   if (r->n_cpus == 0)
@@ -39,6 +40,7 @@ _sp_recorder_setup_system (SpRecorder *r)
   r->side.system_wide = true;
   r->side.cpus = r->cpus;
   r->side.n_cpus = r->n_cpus;
+  r->side.idle_per_cpu = r->idle_per_cpu;
   return 0;
 }
 

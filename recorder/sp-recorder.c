@@ -67,12 +67,32 @@ cut_stack_copy (SpRecorder *r,
   return (const struct perf_event_header *) (void *) out;
 }
 
+/* -a: a sample of the idle task (pid 0) is idle time on the CPU whose
+ * ring it came from, counted there and never queued. */
+static bool
+count_if_idle (SpRecorder *r,
+               const struct perf_event_header *header)
+{
+  SpPerfSample sample;
+
+  if (r->idle_per_cpu == NULL || header->type != PERF_RECORD_SAMPLE
+      || !sp_perf_sample_parse (&r->rec.layout, header, &sample) || sample.pid != 0)
+    return false;
+  r->idle_per_cpu[r->draining_ring]++;
+  r->rec.n_idle++;
+  return true;
+}
+
 static void
 queue_record (const struct perf_event_header *header,
               void *user_data)
 {
   SpRecorder *r = user_data;
-  const struct perf_event_header *cut = cut_stack_copy (r, header);
+  const struct perf_event_header *cut;
+
+  if (count_if_idle (r, header))
+    return;
+  cut = cut_stack_copy (r, header);
 
   if (!sp_event_queue_push (&r->queue, cut != NULL ? cut : header, sp_recording_record_time (header)))
     r->queue_failed = true;
@@ -137,7 +157,10 @@ _sp_recorder_drain (SpRecorder *r)
   for (size_t i = 0; i < r->events.n_record_rings; i++)
     sp_perf_ring_drain (&r->events.record_rings[i], queue_switch_record, r);
   for (size_t i = 0; i < r->events.n_rings; i++)
-    sp_perf_ring_drain (&r->events.rings[i], queue_record, r);
+    {
+      r->draining_ring = i;
+      sp_perf_ring_drain (&r->events.rings[i], queue_record, r);
+    }
 }
 
 /* Drains every ring, then writes what is old enough to be in order;
@@ -727,6 +750,7 @@ cleanup (SpRecorder *r)
   if (r->signal_fd >= 0)
     close (r->signal_fd);
   free (r->cpus);
+  free (r->idle_per_cpu);
 }
 
 static void

@@ -97,6 +97,13 @@ write_system_wide (FILE *out,
     fprintf (out, "%d;", info->cpus[i]);
   fputc ('\n', out);
   put_u64 (out, "idle_samples", rec->n_idle);
+  if (info->idle_per_cpu != NULL)
+    {
+      fputs ("idle_samples_per_cpu=", out);
+      for (size_t i = 0; i < info->n_cpus; i++)
+        fprintf (out, "%" PRIu64 ";", info->idle_per_cpu[i]);
+      fputc ('\n', out);
+    }
   put_u64 (out, "recorder_samples", rec->n_recorder_samples);
   put_u64 (out, "processes_at_start", info->scan_processes);
   put_u64 (out, "process_scan_ns", info->scan_ns);

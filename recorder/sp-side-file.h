@@ -46,6 +46,7 @@ typedef struct {
   bool         system_wide;   /* -a: every process on every CPU (docs/SYSTEM-WIDE.md) */
   const int   *cpus;          /* -a: the CPUs sampled */
   size_t       n_cpus;
+  const uint64_t *idle_per_cpu; /* -a: the idle task's samples on each of cpus */
   size_t       scan_processes; /* -a: processes /proc listed at the start */
   uint64_t     scan_ns;        /* -a: how long reading them took */
 } SpSideInfo;
