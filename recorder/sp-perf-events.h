@@ -69,6 +69,9 @@ typedef struct {
   size_t       record_ring_pages;
   bool         switch_records_shared;
   bool         per_cpu;         /* -a: one event per CPU for every task */
+  bool         task_records_apart; /* -a: the task, mapping and name records
+                                 * come from dummy events in the rings of
+                                 * records, not from the sampling events */
 } SpPerfEvents;
 
 void sp_perf_events_init (SpPerfEvents *events,

@@ -118,6 +118,14 @@ queue_switch_record (const struct perf_event_header *header,
         r->queue_failed = true;
       return;
     }
+  if (header->type == PERF_RECORD_MMAP || header->type == PERF_RECORD_MMAP2 || header->type == PERF_RECORD_COMM
+      || header->type == PERF_RECORD_FORK || header->type == PERF_RECORD_EXIT)
+    {
+      /* -a: the task records' own events (task_records_apart). */
+      if (!sp_event_queue_push (&r->queue, header, time))
+        r->queue_failed = true;
+      return;
+    }
   if (header->type == PERF_RECORD_SAMPLE)
     type = SP_RECORD_SWITCH_SAMPLE;
   else if (header->type == PERF_RECORD_LOST)

@@ -212,7 +212,10 @@ sp_recording_add_task (SpRecording *rec,
 
   process_for (rec, pid);
   if (thread != NULL)
-    set_name (thread->name, name);
+    {
+      set_name (thread->name, name);
+      thread->name_known = true;
+    }
 }
 
 void
@@ -236,6 +239,7 @@ sp_recording_describe_process (SpRecording *rec,
   free (process->command_line);
   process->command_line = command_line != NULL ? strdup (command_line) : NULL;
   process->kernel_thread = kernel_thread;
+  process->described = true;
 }
 
 /* -a: an exec's new command line, while /proc still has it (a process
@@ -250,6 +254,28 @@ reread_command_line (SpRecording *rec,
     return;
   free (process->command_line);
   process->command_line = strdup (line);
+  process->described = true;
+}
+
+/* -a: a process or thread first sampled whose exec or name record was
+ * lost (a full ring on a busy machine) would keep its parent's command
+ * line and name: /proc has them while it runs. Once each. */
+static void
+describe_on_first_sample (SpRecording *rec,
+                          SpProcessInfo *process,
+                          SpThreadInfo *thread)
+{
+  char name[SP_TASK_NAME_LEN];
+
+  if (process != NULL && !process->described && !process->kernel_thread)
+    reread_command_line (rec, process);
+  if (process != NULL)
+    process->described = true;
+  if (thread != NULL && !thread->name_known
+      && sp_system_thread_name (thread->pid, thread->tid, name, sizeof name))
+    set_name (thread->name, name);
+  if (thread != NULL)
+    thread->name_known = true;
 }
 
 /* The PROCESS_EXEC of the last exec, once its mappings told us whether it
@@ -496,6 +522,8 @@ handle_sample (SpRecording *rec,
   thread = thread_for (rec, (int32_t) sample.pid, (int32_t) sample.tid);
   if (thread != NULL)
     thread->n_samples++;
+  if (rec->system_wide)
+    describe_on_first_sample (rec, process_for (rec, (int32_t) sample.pid), thread);
   if (n == 0)
     return;
   if (!sp_spool_writer_write_sample (rec->writer, time, (int32_t) sample.pid, sample.tid,
@@ -565,7 +593,10 @@ handle_comm (SpRecording *rec,
   memcpy (name, p + 8, (size_t) (end - p - 8) < sizeof name - 1 ? (size_t) (end - p - 8) : sizeof name - 1);
   thread = thread_for (rec, (int32_t) pid_tid[0], (int32_t) pid_tid[1]);
   if (thread != NULL)
-    set_name (thread->name, name);
+    {
+      set_name (thread->name, name);
+      thread->name_known = true;
+    }
 
   if (header->misc & PERF_RECORD_MISC_COMM_EXEC)
     {
@@ -584,6 +615,12 @@ handle_comm (SpRecording *rec,
       process->exec_ns = time;
       process->exec_pending = true;
       process->python = sp_recording_looks_like_python (name);
+      /* The command line before the exec is not this program's: none
+       * rather than that one when the process is gone before /proc is
+       * read (the recorder behind). */
+      free (process->command_line);
+      process->command_line = NULL;
+      process->described = false;
       reread_command_line (rec, process);
     }
 }
@@ -599,6 +636,7 @@ inherit_description (SpRecording *rec,
   const SpProcessInfo *parent = i >= 0 ? &rec->processes[i] : NULL;
 
   process->kernel_thread = process->parent_pid == 2 || (parent != NULL && parent->kernel_thread);
+  process->described = false;
   if (parent != NULL && parent->command_line != NULL && process->command_line == NULL)
     process->command_line = strdup (parent->command_line);
 }
@@ -624,6 +662,7 @@ handle_fork (SpRecording *rec,
     return;
   thread->start_ns = time;
   thread->exit_ns = 0;  /* a tid used again */
+  thread->name_known = false;
   /* A new task starts with its parent's name. */
   parent_thread = parent_index >= 0 ? &rec->threads[parent_index] : NULL;
   if (parent_thread != NULL)

@@ -39,6 +39,8 @@ typedef struct {
   uint32_t spool_id;          /* its spool THREAD id (SP_SPOOL_NO_ID: none yet) */
   uint32_t pending_stack;     /* from the switch sample before its switch-out */
   uint64_t pending_ns;        /* that sample's time, 0: none */
+  bool     name_known;        /* -a: named by a COMM record or /proc, not only
+                               * after its parent at fork */
 } SpThreadInfo;
 
 typedef struct {
@@ -51,6 +53,8 @@ typedef struct {
   uint64_t n_samples;
   char    *command_line;      /* -a: its arguments joined by spaces, or NULL */
   bool     kernel_thread;     /* -a: a kernel thread (no user memory) */
+  bool     described;         /* -a: its command line was read since its
+                               * last exec (or its fork) */
 } SpProcessInfo;
 
 typedef struct {

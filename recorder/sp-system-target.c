@@ -99,6 +99,21 @@ sp_system_is_kernel_thread (pid_t pid)
 }
 
 bool
+sp_system_thread_name (pid_t pid,
+                       pid_t tid,
+                       char *out,
+                       size_t size)
+{
+  char path[64];
+
+  snprintf (path, sizeof path, "/proc/%d/task/%d/comm", (int) pid, (int) tid);
+  if (read_file (path, out, size) <= 0)
+    return false;
+  out[strcspn (out, "\n")] = '\0';
+  return true;
+}
+
+bool
 sp_system_command_line (pid_t pid,
                         char *out,
                         size_t size)

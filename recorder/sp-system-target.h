@@ -26,6 +26,13 @@ size_t sp_system_foreach_process (SpSystemProcessFunc func,
  * memory, no maps); false when it cannot be read. */
 bool sp_system_is_kernel_thread (pid_t pid);
 
+/* The name of thread tid of process pid (/proc/PID/task/TID/comm, cut
+ * at size); false when it is gone. */
+bool sp_system_thread_name (pid_t pid,
+                            pid_t tid,
+                            char *out,
+                            size_t size);
+
 /* The command line of pid, its arguments joined by spaces, into out
  * (cut at size); false when it has none (a kernel thread, a zombie) or
  * it is gone. */

@@ -320,12 +320,14 @@ test_workloads_by_cpu_time (void)
 }
 
 /* The one started while recording: by pid, named, with samples, its
- * command line read at its exec. */
+ * executable; its command line, read from /proc at its exec, when the
+ * recorder was not so far behind that it had ended by then. */
 static void
 test_process_started_during (void)
 {
   g_autofree char *group = NULL;
   g_autofree char *command_line = NULL;
+  g_autofree char *executable = NULL;
   g_autofree char *alpha = NULL;
   System *s;
 
@@ -334,12 +336,17 @@ test_process_started_during (void)
   s = get_system ();
   group = g_strdup_printf ("process %d", (int) s->late_pid);
   command_line = meta_string (s->rec, group, "command_line");
+  executable = meta_string (s->rec, group, "executable");
   g_test_message ("started during the recording: pid %d, command line %s, %" G_GSIZE_FORMAT " samples",
                   (int) s->late_pid, command_line, count_process_samples (s->rec->reader, s->late_pid));
   g_assert_true (g_key_file_has_group (s->rec->meta, group));
-  g_assert_nonnull (command_line);
-  g_assert_nonnull (strstr (command_line, "sp-work-threads"));
-  g_assert_nonnull (strstr (command_line, "0.6"));
+  g_assert_nonnull (executable);
+  g_assert_true (g_str_has_suffix (executable, "/sp-work-threads"));
+  if (command_line != NULL)
+    {
+      g_assert_nonnull (strstr (command_line, "sp-work-threads"));
+      g_assert_nonnull (strstr (command_line, "0.6"));
+    }
   g_assert_cmpuint (count_process_samples (s->rec->reader, s->late_pid), >, 0);
   alpha = thread_name (s->rec, sp_test_ready_id (s->late_ready, "sp-alpha"));
   g_assert_cmpstr (alpha, ==, "sp-alpha");
@@ -399,6 +406,67 @@ test_kernel_threads_and_idle (void)
   threads = sp_spool_reader_get_threads (s->rec->reader);
   for (gsize i = 0; i < sp_spool_reader_get_n_threads (s->rec->reader); i++)
     g_assert_cmpint (threads[i].pid, !=, 0);
+}
+
+/* stackpulse-report's output of the recording, as TSV lines. */
+static GStrv
+report_lines (System *s,
+              const char *command,
+              const char *pid)
+{
+  g_autoptr (SpChildResult) result = NULL;
+  const char *argv[] = { g_getenv ("SP_REPORT"), command, "--tsv", s->rec->spool, pid != NULL ? "--pid" : NULL, pid,
+                         NULL };
+
+  result = sp_test_run (s->dir, command, argv);
+  g_test_message ("stackpulse-report %s: exit %d; stderr:\n%s", command, result->exit_code, result->err);
+  g_assert_cmpint (result->exit_code, ==, 0);
+  return g_strsplit (result->out, "\n", -1);
+}
+
+/* stackpulse-report processes: the workloads by pid with their names,
+ * command lines and samples; threads --pid: only the process's threads. */
+static void
+test_report_processes_and_threads (void)
+{
+  g_autofree char *pid = NULL;
+  g_auto (GStrv) processes = NULL;
+  g_auto (GStrv) threads = NULL;
+  gboolean found = FALSE;
+  gsize n_threads = 0;
+  System *s;
+
+  if (!system_wide_allowed ())
+    return;
+  s = get_system ();
+  pid = g_strdup_printf ("%d", (int) s->pids[0]);
+  processes = report_lines (s, "processes", NULL);
+  g_assert_cmpstr (processes[0], ==, "pid\tname\tcommand_line\tsamples\tcpu_s\tshare_percent");
+  for (char **line = processes + 1; *line != NULL && **line != '\0'; line++)
+    {
+      g_auto (GStrv) fields = g_strsplit (*line, "\t", -1);
+
+      g_assert_cmpuint (g_strv_length (fields), ==, 6);
+      g_assert_cmpstr (fields[0], !=, "0");
+      if (!g_str_equal (fields[0], pid))
+        continue;
+      found = TRUE;
+      g_assert_cmpstr (fields[1], ==, "sp-work-threads");
+      g_assert_nonnull (strstr (fields[2], "sp-work-threads"));
+      g_assert_cmpuint (g_ascii_strtoull (fields[3], NULL, 10), ==,
+                        count_process_samples (s->rec->reader, s->pids[0]));
+    }
+  g_assert_true (found);
+
+  threads = report_lines (s, "threads", pid);
+  for (char **line = threads + 1; *line != NULL && **line != '\0'; line++)
+    {
+      g_auto (GStrv) fields = g_strsplit (*line, "\t", -1);
+
+      g_assert_cmpstr (fields[0], ==, pid);
+      n_threads++;
+    }
+  g_assert_cmpuint (n_threads, ==, 4);
 }
 
 /* -a with a command or with -p says how it is used. */
@@ -484,6 +552,7 @@ main (int argc,
   g_test_add_func ("/recorder/system/workloads-by-cpu-time", test_workloads_by_cpu_time);
   g_test_add_func ("/recorder/system/process-started-during", test_process_started_during);
   g_test_add_func ("/recorder/system/kernel-threads-and-idle", test_kernel_threads_and_idle);
+  g_test_add_func ("/recorder/system/report-processes-and-threads", test_report_processes_and_threads);
   g_test_add_func ("/recorder/system/usage-errors", test_usage_errors);
   g_test_add_func ("/recorder/system/unprivileged-refused", test_unprivileged_refused);
   status = g_test_run ();
