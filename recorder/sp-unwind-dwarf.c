@@ -154,6 +154,39 @@ already_reported (const SpUnwindProcess *process,
   return false;
 }
 
+/* A process's Dwfl goes; its mappings are reported to the next. */
+static void
+close_dwfl (SpUnwindProcess *process)
+{
+  _sp_unwinder_dwarf_forget (process);
+  for (size_t i = 0; i < process->n_maps; i++)
+    process->maps[i].reported = false;
+}
+
+/* Before a new Dwfl: at SP_UNWIND_MAX_DWFLS open, the one unwound with
+ * least recently closes. A scan of the processes, once per Dwfl made. */
+static void
+make_room_for_dwfl (SpUnwinder *unwinder)
+{
+  SpUnwindProcess *oldest = NULL;
+  size_t open = 0;
+
+  for (size_t i = 0; i < unwinder->process_index.count; i++)
+    {
+      SpUnwindProcess *p = unwinder->processes[i];
+
+      if (p == NULL || p->dwfl == NULL)
+        continue;
+      open++;
+      if (oldest == NULL || p->dwfl_used < oldest->dwfl_used)
+        oldest = p;
+    }
+  if (open < SP_UNWIND_MAX_DWFLS || oldest == NULL)
+    return;
+  close_dwfl (oldest);
+  unwinder->stats.dwfl_evicted++;
+}
+
 /* The process's Dwfl with every mapping reported; started over when a
  * reported mapping was replaced (libdw cannot move a module). */
 static bool
@@ -163,14 +196,11 @@ ensure_dwfl (SpUnwinder *unwinder,
   bool report = false;
 
   if (process->dwfl != NULL && process->stale)
-    {
-      dwfl_end (process->dwfl);
-      process->dwfl = NULL;
-      process->attached = false;
-      for (size_t i = 0; i < process->n_maps; i++)
-        process->maps[i].reported = false;
-    }
+    close_dwfl (process);
   process->stale = false;
+  process->dwfl_used = ++unwinder->dwfl_clock;
+  if (process->dwfl == NULL)
+    make_room_for_dwfl (unwinder);
   if (process->dwfl == NULL && (process->dwfl = dwfl_begin (&dwfl_callbacks)) == NULL)
     return false;
 

@@ -70,6 +70,7 @@ typedef struct {
   size_t           n_maps;
   size_t           maps_capacity;
   Dwfl            *dwfl;
+  uint64_t         dwfl_used;    /* the unwinder's dwfl_clock when last unwound */
   bool             attached;
   bool             stale;        /* a reported mapping went away: start over */
 
@@ -108,6 +109,7 @@ struct SpUnwinder {
   void             *arch_elf;            /* libdw's architecture reference */
   int               arch_fd;
   uint64_t          stamp;               /* counts a file once per sample */
+  uint64_t          dwfl_clock;          /* counts DWARF unwinds: the LRU's clock */
 
   SpUnwindStats     stats;
   uint64_t         *check_frames;        /* scratch for the auto check */
