@@ -280,6 +280,24 @@ attach_ring (SpPerfEvents *events,
                          message, size);
 }
 
+/* A sampling event opened on cpu: closed with the others, writing into
+ * the CPU's ring. */
+static bool
+keep_sampling_event (SpPerfEvents *events,
+                     int cpu,
+                     int fd,
+                     char *message,
+                     size_t size)
+{
+  if (!remember_fd (events, fd))
+    {
+      close (fd);
+      snprintf (message, size, "out of memory");
+      return false;
+    }
+  return attach_ring (events, cpu, fd, message, size);
+}
+
 static int
 open_one (SpPerfEvents *events,
           pid_t tid,
@@ -325,13 +343,7 @@ sp_perf_events_add_task (SpPerfEvents *events,
           explain_open_failure (errno, tid, message, size);
           return false;
         }
-      if (!remember_fd (events, fd))
-        {
-          close (fd);
-          snprintf (message, size, "out of memory");
-          return false;
-        }
-      if (!attach_ring (events, cpu, fd, message, size))
+      if (!keep_sampling_event (events, cpu, fd, message, size))
         return false;
       opened++;
     }
@@ -505,13 +517,7 @@ sp_perf_events_add_cpu (SpPerfEvents *events,
       explain_cpu_failure (errno, cpu, message, size);
       return false;
     }
-  if (!remember_fd (events, fd))
-    {
-      close (fd);
-      snprintf (message, size, "out of memory");
-      return false;
-    }
-  return attach_ring (events, cpu, fd, message, size);
+  return keep_sampling_event (events, cpu, fd, message, size);
 }
 
 bool

@@ -3,32 +3,15 @@
  * and /proc. */
 #include "sp-system-target.h"
 
+#include "sp-target.h"
+
 #include <dirent.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /* include/linux/sched.h: the task is a kernel thread. */
 #define PF_KTHREAD 0x00200000u
-
-static ssize_t
-read_file (const char *path,
-           char *buffer,
-           size_t size)
-{
-  int fd = open (path, O_RDONLY | O_CLOEXEC);
-  ssize_t n;
-
-  if (fd < 0)
-    return -1;
-  n = read (fd, buffer, size - 1);
-  close (fd);
-  if (n >= 0)
-    buffer[n] = '\0';
-  return n;
-}
 
 size_t
 sp_system_online_cpus (int *cpus,
@@ -38,7 +21,7 @@ sp_system_online_cpus (int *cpus,
   size_t n = 0;
   char *p = text;
 
-  if (read_file ("/sys/devices/system/cpu/online", text, sizeof text) <= 0)
+  if (sp_proc_read_file ("/sys/devices/system/cpu/online", text, sizeof text) <= 0)
     return 0;
   while (*p >= '0' && *p <= '9')
     {
@@ -91,7 +74,7 @@ sp_system_is_kernel_thread (pid_t pid)
   unsigned long flags = 0;
 
   snprintf (path, sizeof path, "/proc/%d/stat", (int) pid);
-  if (read_file (path, stat, sizeof stat) <= 0 || (paren = strrchr (stat, ')')) == NULL)
+  if (sp_proc_read_file (path, stat, sizeof stat) <= 0 || (paren = strrchr (stat, ')')) == NULL)
     return false;
   if (sscanf (paren + 1, " %*c %*d %*d %*d %*d %*d %lu", &flags) != 1)
     return false;
@@ -107,7 +90,7 @@ sp_system_thread_name (pid_t pid,
   char path[64];
 
   snprintf (path, sizeof path, "/proc/%d/task/%d/comm", (int) pid, (int) tid);
-  if (read_file (path, out, size) <= 0)
+  if (sp_proc_read_file (path, out, size) <= 0)
     return false;
   out[strcspn (out, "\n")] = '\0';
   return true;
@@ -122,7 +105,7 @@ sp_system_command_line (pid_t pid,
   ssize_t n;
 
   snprintf (path, sizeof path, "/proc/%d/cmdline", (int) pid);
-  n = read_file (path, out, size);
+  n = sp_proc_read_file (path, out, size);
   if (n <= 0)
     return false;
   /* The arguments end in NULs: spaces between them, none at the end. */

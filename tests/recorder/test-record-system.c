@@ -17,7 +17,6 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "record-run.h"
@@ -40,19 +39,9 @@ typedef struct {
   gint32           late_pid;    /* sp-work-threads started while recording */
   char            *late_ready;
   GArray          *polls;
-  guint64          late_ready_at_ns;
 } System;
 
 static System sys;
-
-static guint64
-monotonic_ns (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return (guint64) ts.tv_sec * G_GUINT64_CONSTANT (1000000000) + (guint64) ts.tv_nsec;
-}
 
 /* Whether -a may work here: root, or paranoid 0 or less. Outside CI a
  * case skips when not; under CI it fails. */
@@ -101,21 +90,11 @@ process_cpu_ns (gint32 pid)
 static void
 poll_cpu (System *s)
 {
-  CpuPoll poll = { monotonic_ns (), { process_cpu_ns (s->pids[0]), process_cpu_ns (s->pids[1]) } };
+  /* GLib's monotonic clock is CLOCK_MONOTONIC, the side file's, in µs. */
+  CpuPoll poll = { (guint64) g_get_monotonic_time () * 1000, { process_cpu_ns (s->pids[0]),
+                                                               process_cpu_ns (s->pids[1]) } };
 
   g_array_append_val (s->polls, poll);
-}
-
-static guint64
-meta_u64 (SpTestRecording *rec,
-          const char *group,
-          const char *key)
-{
-  g_autoptr (GError) error = NULL;
-  guint64 value = g_key_file_get_uint64 (rec->meta, group, key, &error);
-
-  g_assert_no_error (error);
-  return value;
 }
 
 /* Starts sp-work-threads in the recording's third: once the side file
@@ -134,7 +113,6 @@ start_late_workload (System *s,
                          FALSE);
   s->late_pid = late->pid;
   s->late_ready = sp_test_wait_for_file (late, ready_path);
-  s->late_ready_at_ns = monotonic_ns ();
   return late;
 }
 
@@ -205,31 +183,11 @@ cpu_in_window (System *s,
                guint64 *low,
                guint64 *high)
 {
-  guint64 start = meta_u64 (s->rec, "recording", "start_monotonic_ns");
-  guint64 end = meta_u64 (s->rec, "recording", "end_monotonic_ns");
   const CpuPoll *polls = (const CpuPoll *) s->polls->data;
-  guint n = s->polls->len;
-  guint before_start = 0, after_start = n - 1, before_end = 0, after_end = n - 1;
 
-  for (guint p = 0; p < n; p++)
-    {
-      if (polls[p].time_ns <= start)
-        before_start = p;
-      if (polls[p].time_ns <= end)
-        before_end = p;
-    }
-  for (guint p = n; p-- > 0;)
-    {
-      if (polls[p].time_ns >= start)
-        after_start = p;
-      if (polls[p].time_ns >= end)
-        after_end = p;
-    }
-  g_assert_cmpuint (polls[0].time_ns, <=, start);
-  g_assert_cmpuint (polls[n - 1].time_ns, >=, end);
-  *high = polls[after_end].cpu_ns[w] - polls[before_start].cpu_ns[w];
-  *low = polls[before_end].cpu_ns[w] >= polls[after_start].cpu_ns[w]
-         ? polls[before_end].cpu_ns[w] - polls[after_start].cpu_ns[w] : 0;
+  sp_test_cpu_in_window (&polls[0].time_ns, &polls[0].cpu_ns[w], sizeof (CpuPoll) / sizeof (guint64), s->polls->len,
+                         sp_test_meta_u64 (s->rec, "recording", "start_monotonic_ns"),
+                         sp_test_meta_u64 (s->rec, "recording", "end_monotonic_ns"), low, high);
 }
 
 static char *
@@ -280,7 +238,8 @@ test_workloads_by_cpu_time (void)
   if (!system_wide_allowed ())
     return;
   s = get_system ();
-  missed = meta_u64 (s->rec, "recording", "lost_samples") + meta_u64 (s->rec, "recording", "dropped_samples");
+  missed = sp_test_meta_u64 (s->rec, "recording", "lost_samples")
+           + sp_test_meta_u64 (s->rec, "recording", "dropped_samples");
   for (guint w = 0; w < 2; w++)
     {
       g_autofree char *name = thread_name (s->rec, s->pids[w]);
@@ -301,7 +260,7 @@ test_workloads_by_cpu_time (void)
       g_assert_nonnull (strstr (command_line, names[w]));
       g_assert_cmpfloat ((double) (n + missed), >=, expected_low);
       g_assert_cmpfloat ((double) n, <=, expected_high);
-      g_assert_cmpuint (meta_u64 (s->rec, group, "samples"), ==, n);
+      g_assert_cmpuint (sp_test_meta_u64 (s->rec, group, "samples"), ==, n);
     }
   /* sp-work-threads' named threads (their ids in its ready file). */
   {
@@ -399,7 +358,7 @@ test_kernel_threads_and_idle (void)
     }
   g_test_message ("%" G_GSIZE_FORMAT " kernel threads, %" G_GSIZE_FORMAT " named kworker/, ksoftirqd/, "
                   "migration/ or rcu*; %" G_GUINT64_FORMAT " idle samples", n_kernel, n_named_like_kernel,
-                  meta_u64 (s->rec, "recording", "idle_samples"));
+                  sp_test_meta_u64 (s->rec, "recording", "idle_samples"));
   g_assert_cmpuint (n_kernel, >, 0);
   g_assert_cmpuint (n_named_like_kernel, >, 0);
 
