@@ -298,6 +298,33 @@ reuse_tail (SpUnwinder *unwinder,
   return true;
 }
 
+/* The outer frames from the files' own CFI rules, without a libdw session
+ * for the process (a recording of the whole system would otherwise build
+ * one for every process it samples): kept as the thread's last outer
+ * frames, as libdw's are. */
+static bool
+walk_outer_frames (SpUnwinder *unwinder,
+                   SpUnwindProcess *process,
+                   const SpUserState *state,
+                   size_t n_frames)
+{
+  SpStackRead reads[SP_TAIL_MAX_READS];
+  size_t n_reads;
+  SpTailCache *tail;
+
+  if (!_sp_unwinder_walk_cfi (process, state, reads, &n_reads))
+    return false;
+  tail = process->n_frames > n_frames ? tail_of (unwinder, process->tid) : NULL;
+  if (tail != NULL && process->n_frames - n_frames <= SP_TAIL_MAX_FRAMES)
+    {
+      *tail = (SpTailCache) { true, process->resume_pc, process->resume_sp, process->resume_fp, process->read_end,
+                              n_reads, { { 0, 0 } }, process->n_frames - n_frames, { 0 } };
+      memcpy (tail->reads, reads, n_reads * sizeof (SpStackRead));
+      memcpy (tail->frames, process->frames + n_frames, tail->n_frames * sizeof (uint64_t));
+    }
+  return true;
+}
+
 /* LLD and mold give PLT stubs no CFI, and libdw finds no caller for a
  * sample stopped in one: the step to the caller is taken here, from the
  * rule the stub's code gives (the return address at %rsp, or above the
@@ -359,7 +386,8 @@ _sp_unwinder_dwarf (SpUnwinder *unwinder,
 
   /* (The tail cache knows frame-pointer resumes, which %rsp, %rbp and
    * the stack decide; a PLT caller's unwind may read other registers.) */
-  if (process->resume && !process->resume_all_registers && reuse_tail (unwinder, process, state))
+  if (process->resume && !process->resume_all_registers
+      && (reuse_tail (unwinder, process, state) || walk_outer_frames (unwinder, process, state, n_frames)))
     return SP_UNWIND_COMPLETE;
   if (!ensure_dwfl (unwinder, process))
     {

@@ -177,6 +177,19 @@ bool _sp_unwinder_read_stack (SpUnwindProcess *process,
                               uint64_t address,
                               uint64_t *value);
 
+/* From the frame the chain stopped at (process->frames[n_frames - 1], a
+ * return address, with process->resume_sp and resume_fp), each caller's
+ * frame from its CFI rule (sp_unwind_file_leaf_rule at its call: one
+ * table per file, whichever processes map it) up to the outermost frame.
+ * True only when it got there, every rule a simple one (the CFA from %rsp
+ * or %rbp), with the frames in process->frames (process->n_frames) and the
+ * stack words it read in reads (at most SP_TAIL_MAX_READS); false (frames
+ * and count as they were) leaves the rest to libdw. */
+bool _sp_unwinder_walk_cfi (SpUnwindProcess *process,
+                            const SpUserState *state,
+                            SpStackRead *reads,
+                            size_t *n_reads);
+
 /* ---- sp-unwind-dwarf.c -------------------------------------------------- */
 
 /* Unwinds from the sample's registers, or (n_frames > 0) on from the
