@@ -10,7 +10,8 @@
  * threads are named as the kernel names them, the idle task is idle time
  * (idle_samples), never a process 0. As nobody with
  * kernel.perf_event_paranoid above 0, -a is refused with what would allow
- * it, and leaves no file.
+ * it, and leaves no file. Without --duration it records until a line
+ * "stop" on its control channel.
  *
  * -a needs root, CAP_PERFMON or paranoid <= 0: without them the cases
  * skip, but fail under CI (env CI set), like the other recorder tests. */
@@ -428,6 +429,35 @@ test_report_processes_and_threads (void)
   g_assert_cmpuint (n_threads, ==, 4);
 }
 
+/* Without --duration: until a line "stop" on the control channel, then a
+ * complete recording and exit status 0. */
+static void
+test_stops_on_control_line (void)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *meta = NULL;
+  g_auto (GStrv) argv = NULL;
+  g_autoptr (SpTestRecording) rec = NULL;
+  SpChild *recorder;
+
+  if (!system_wide_allowed ())
+    return;
+  dir = sp_test_make_dir ();
+  meta = g_build_filename (dir, "out.spool.meta", NULL);
+  argv = sp_test_argv (sp_test_recorder (), "-o", "out.spool", "-a", "--control-stdin", NULL);
+  recorder = sp_child_spawn (dir, "record", (const char *const *) argv, TRUE);
+  g_free (sp_test_wait_for_file (recorder, meta));
+  g_usleep (300000);
+  g_assert_cmpint (write (recorder->stdin_fd, "stop\n", 5), ==, 5);
+  rec = sp_test_recording_new (g_steal_pointer (&dir), sp_child_wait (recorder));
+  g_test_message ("recorder's stderr:\n%s", rec->result->err);
+  g_assert_cmpint (rec->result->exit_code, ==, 0);
+  sp_test_recording_load (rec);
+  sp_test_assert_meta_string (rec, "recording", "complete", "true");
+  sp_test_assert_meta_string (rec, "recording", "system_wide", "true");
+  g_assert_cmpuint (sp_spool_reader_get_n_samples (rec->reader), >, 0);
+}
+
 /* -a with a command or with -p says how it is used. */
 static void
 test_usage_errors (void)
@@ -512,6 +542,7 @@ main (int argc,
   g_test_add_func ("/recorder/system/process-started-during", test_process_started_during);
   g_test_add_func ("/recorder/system/kernel-threads-and-idle", test_kernel_threads_and_idle);
   g_test_add_func ("/recorder/system/report-processes-and-threads", test_report_processes_and_threads);
+  g_test_add_func ("/recorder/system/stops-on-control-line", test_stops_on_control_line);
   g_test_add_func ("/recorder/system/usage-errors", test_usage_errors);
   g_test_add_func ("/recorder/system/unprivileged-refused", test_unprivileged_refused);
   status = g_test_run ();
