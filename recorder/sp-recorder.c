@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "sp-perf-access.h"
+#include "sp-system-target.h"
 
 #define POLL_MS               50
 #define PROGRESS_INTERVAL_NS  (1000 * 1000000ull)
@@ -98,6 +99,23 @@ queue_record (const struct perf_event_header *header,
     r->queue_failed = true;
 }
 
+/* -a: an exec's command line, read now: by the time the exec is applied
+ * (after the samples before it are unwound) a short program may be gone. */
+static void
+note_exec_line (SpRecorder *r,
+                const struct perf_event_header *header)
+{
+  char line[4096];
+  uint32_t pid;
+
+  if (!r->rec.system_wide || header->type != PERF_RECORD_COMM || !(header->misc & PERF_RECORD_MISC_COMM_EXEC)
+      || header->size < sizeof *header + 8)
+    return;
+  memcpy (&pid, header + 1, sizeof pid);
+  if (sp_system_command_line ((pid_t) pid, line, sizeof line))
+    sp_recording_note_exec_line (&r->rec, (int32_t) pid, line);
+}
+
 /* The switch rings' records: the switch records as they are, the
  * context-switch samples and the losses retyped so that they are not
  * taken for on-CPU ones (the copy is cut as a sample's). */
@@ -121,6 +139,7 @@ queue_switch_record (const struct perf_event_header *header,
   if (header->type == PERF_RECORD_MMAP || header->type == PERF_RECORD_MMAP2 || header->type == PERF_RECORD_COMM
       || header->type == PERF_RECORD_FORK || header->type == PERF_RECORD_EXIT)
     {
+      note_exec_line (r, header);
       /* -a: the task records' own events (task_records_apart). */
       if (!sp_event_queue_push (&r->queue, header, time))
         r->queue_failed = true;

@@ -55,6 +55,9 @@ sp_recording_clear (SpRecording *rec)
       free (rec->processes[i].command_line);
     }
   free (rec->processes);
+  for (size_t i = 0; i < rec->n_exec_lines; i++)
+    free (rec->exec_lines[i].line);
+  free (rec->exec_lines);
   free (rec->threads);
   free (rec->frames);
   free (rec->user_frames);
@@ -219,6 +222,41 @@ sp_recording_add_task (SpRecording *rec,
 }
 
 void
+sp_recording_note_exec_line (SpRecording *rec,
+                             int32_t pid,
+                             const char *command_line)
+{
+  char *line = strdup (command_line);
+
+  if (line == NULL || !sp_array_reserve ((void **) &rec->exec_lines, &rec->exec_lines_capacity,
+                                         rec->n_exec_lines + 1, sizeof (SpExecLine)))
+    {
+      free (line);
+      return;
+    }
+  rec->exec_lines[rec->n_exec_lines++] = (SpExecLine) { pid, line };
+}
+
+/* The first line noted for pid, taken (NULL: none): execs are applied in
+ * the order their records left the rings. */
+static char *
+take_exec_line (SpRecording *rec,
+                int32_t pid)
+{
+  for (size_t i = 0; i < rec->n_exec_lines; i++)
+    if (rec->exec_lines[i].pid == pid)
+      {
+        char *line = rec->exec_lines[i].line;
+
+        memmove (&rec->exec_lines[i], &rec->exec_lines[i + 1],
+                 (rec->n_exec_lines - i - 1) * sizeof (SpExecLine));
+        rec->n_exec_lines--;
+        return line;
+      }
+  return NULL;
+}
+
+void
 sp_recording_follow_system (SpRecording *rec,
                             int32_t recorder_pid)
 {
@@ -243,7 +281,8 @@ sp_recording_describe_process (SpRecording *rec,
 }
 
 /* -a: an exec's new command line, while /proc still has it (a process
- * that execs again or ends meanwhile keeps the last one known). */
+ * that ends meanwhile keeps the one read when the exec's record left its
+ * ring, if any). */
 static void
 reread_command_line (SpRecording *rec,
                      SpProcessInfo *process)
@@ -619,7 +658,7 @@ handle_comm (SpRecording *rec,
        * rather than that one when the process is gone before /proc is
        * read (the recorder behind). */
       free (process->command_line);
-      process->command_line = NULL;
+      process->command_line = take_exec_line (rec, process->pid);
       process->described = false;
       reread_command_line (rec, process);
     }

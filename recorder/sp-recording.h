@@ -57,6 +57,12 @@ typedef struct {
                                * last exec (or its fork) */
 } SpProcessInfo;
 
+/* -a: a command line read just after an exec (sp_recording_note_exec_line). */
+typedef struct SpExecLine {
+  int32_t pid;
+  char   *line;
+} SpExecLine;
+
 typedef struct {
   SpSpoolWriter *writer;      /* borrowed */
   SpModuleTable *modules;     /* owned */
@@ -96,6 +102,11 @@ typedef struct {
   int32_t        recorder_pid;
   uint64_t       n_idle;
   uint64_t       n_recorder_samples;
+  /* Command lines read when an exec's record left its ring, for the exec
+   * to take when it is applied and the process is gone by then. */
+  SpExecLine    *exec_lines;
+  size_t         n_exec_lines;
+  size_t         exec_lines_capacity;
 
   SpFrame       *frames;          /* scratch for one sample */
   size_t         frames_capacity;
@@ -129,6 +140,12 @@ bool sp_recording_add_mapping (SpRecording *rec,
  * exec, and the idle task's samples are counted as idle time. */
 void sp_recording_follow_system (SpRecording *rec,
                                  int32_t recorder_pid);
+
+/* -a: the command line of pid just after an exec, read when the exec's
+ * record left its ring (the exec may be applied much later). */
+void sp_recording_note_exec_line (SpRecording *rec,
+                                  int32_t pid,
+                                  const char *command_line);
 
 /* -a: what /proc said of a process that existed before the recording. */
 void sp_recording_describe_process (SpRecording *rec,
