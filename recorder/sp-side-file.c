@@ -246,6 +246,7 @@ write_unwinding (FILE *out,
   put_u64 (out, "outer_frames_reused", stats.outer_frames_reused);
   put_u64 (out, "files", stats.files);
   put_u64 (out, "files_read", stats.files_read);
+  put_u64 (out, "files_unloaded", stats.files_unloaded);
   put_u64 (out, "dwfl_open", stats.dwfl_open);
   put_u64 (out, "dwfl_evicted", stats.dwfl_evicted);
   if (stats.checked)

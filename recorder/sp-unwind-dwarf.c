@@ -218,7 +218,7 @@ ensure_dwfl (SpUnwinder *unwinder,
           if (m->reported)
             continue;
           m->reported = true;  /* also when it fails: not again per sample */
-          sp_unwind_file_ensure_loaded (m->file);
+          _sp_unwinder_use_file (unwinder, m->file);
           if (!m->file->readable || !mapping_base (m, &base) || already_reported (process, m, base))
             continue;
           fd = m->file->memfd >= 0 ? dup (m->file->memfd) : -1;

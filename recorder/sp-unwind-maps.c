@@ -56,6 +56,31 @@ _sp_unwinder_file_for (SpUnwinder *unwinder,
   return file;
 }
 
+void
+_sp_unwinder_use_file (SpUnwinder *unwinder,
+                       SpUnwindFile *file)
+{
+  SpUnwindFile *oldest = NULL;
+
+  file->used = ++unwinder->file_clock;
+  if (file->loaded)
+    return;
+  if (unwinder->n_loaded_files >= SP_UNWIND_MAX_LOADED_FILES)
+    {
+      for (size_t i = 0; i < unwinder->n_files; i++)
+        if (unwinder->files[i]->loaded && (oldest == NULL || unwinder->files[i]->used < oldest->used))
+          oldest = unwinder->files[i];
+      if (oldest != NULL)
+        {
+          sp_unwind_file_unload (oldest);
+          unwinder->n_loaded_files--;
+          unwinder->stats.files_unloaded++;
+        }
+    }
+  sp_unwind_file_ensure_loaded (file);
+  unwinder->n_loaded_files++;
+}
+
 SpUnwindProcess *
 _sp_unwinder_process_lookup (SpUnwinder *unwinder,
                              int32_t pid)
@@ -86,7 +111,10 @@ _sp_unwinder_process_for (SpUnwinder *unwinder,
     {
       unwinder->processes[i] = calloc (1, sizeof (SpUnwindProcess));
       if (unwinder->processes[i] != NULL)
-        unwinder->processes[i]->pid = pid;
+        {
+          unwinder->processes[i]->pid = pid;
+          unwinder->processes[i]->unwinder = unwinder;
+        }
     }
   return unwinder->processes[i];
 }
@@ -153,7 +181,7 @@ _sp_unwinder_mapping_at (const SpUnwindProcess *process,
     }
   if (lo == 0 || address >= process->maps[lo - 1].end)
     return NULL;
-  sp_unwind_file_ensure_loaded (process->maps[lo - 1].file);
+  _sp_unwinder_use_file (process->unwinder, process->maps[lo - 1].file);
   return &process->maps[lo - 1];
 }
 

@@ -65,6 +65,7 @@ typedef struct {
 } SpUnwindThread;
 
 typedef struct {
+  struct SpUnwinder *unwinder;   /* whose files its mappings name */
   int32_t          pid;
   SpUnwindMapping *maps;         /* sorted by start, never overlapping */
   size_t           n_maps;
@@ -110,6 +111,8 @@ struct SpUnwinder {
   int               arch_fd;
   uint64_t          stamp;               /* counts a file once per sample */
   uint64_t          dwfl_clock;          /* counts DWARF unwinds: the LRU's clock */
+  uint64_t          file_clock;          /* counts files' uses: their LRU's clock */
+  size_t            n_loaded_files;
 
   SpUnwindStats     stats;
   uint64_t         *check_frames;        /* scratch for the auto check */
@@ -122,6 +125,12 @@ struct SpUnwinder {
 SpUnwindFile *_sp_unwinder_file_for (SpUnwinder *unwinder,
                                      const char *path,
                                      uint64_t inode);
+
+/* A file about to be used (the mapping of an address, or reported to
+ * libdw): read if it is not, giving back the least recently used read
+ * file beyond SP_UNWIND_MAX_LOADED_FILES. */
+void _sp_unwinder_use_file (SpUnwinder *unwinder,
+                            SpUnwindFile *file);
 
 /* Frees every process, thread and file. */
 void _sp_unwinder_maps_clear (SpUnwinder *unwinder);

@@ -60,6 +60,9 @@ typedef struct {
    * stay under that bound (reopened when their process is sampled again). */
   uint64_t files;
   uint64_t files_read;
+  uint64_t files_unloaded;       /* read files given back to stay under
+                                  * SP_UNWIND_MAX_LOADED_FILES (read again
+                                  * when a stack runs through them) */
   uint64_t dwfl_open;
   uint64_t dwfl_evicted;
 } SpUnwindStats;
@@ -68,6 +71,9 @@ typedef struct {
  * module's ELF and CFI, so a recording of the whole system with hundreds
  * of processes unwound with DWARF would otherwise grow without bound. */
 #define SP_UNWIND_MAX_DWFLS 64
+/* Files kept read at once (their images, function tables and rule caches:
+ * up to a few MB for the largest libraries). */
+#define SP_UNWIND_MAX_LOADED_FILES 512
 
 /* One file the unwound stacks went through (the side file's
  * [unwind-module N]). */
