@@ -137,10 +137,12 @@ queue_switch_record (const struct perf_event_header *header,
       return;
     }
   if (header->type == PERF_RECORD_MMAP || header->type == PERF_RECORD_MMAP2 || header->type == PERF_RECORD_COMM
-      || header->type == PERF_RECORD_FORK || header->type == PERF_RECORD_EXIT)
+      || header->type == PERF_RECORD_FORK || header->type == PERF_RECORD_EXIT
+      || (r->events.task_records_apart && header->type == PERF_RECORD_LOST))
     {
       note_exec_line (r, header);
-      /* -a: the task records' own events (task_records_apart). */
+      /* -a: the task records' own events (task_records_apart), whose
+       * losses count with the samples' (lost_samples). */
       if (!sp_event_queue_push (&r->queue, header, time))
         r->queue_failed = true;
       return;
