@@ -256,6 +256,28 @@ attached_pids (SpProfile *profile)
   return g_strdup_printf ("pid %s", joined);
 }
 
+/* -a: the CPUs, and the idle task's samples, which the spool leaves out
+ * (docs/SYSTEM-WIDE.md): their share of every sample the CPUs took. */
+static void
+print_system_wide (SpProfile *profile,
+                   FILE *out)
+{
+  GKeyFile *meta = sp_profile_get_meta (profile);
+  g_auto (GStrv) cpus = NULL;
+  g_autofree char *joined = NULL;
+  guint64 idle, samples;
+
+  if (meta == NULL || !g_key_file_get_boolean (meta, "recording", "system_wide", NULL))
+    return;
+  cpus = g_key_file_get_string_list (meta, "recording", "cpus", NULL, NULL);
+  joined = cpus != NULL ? g_strjoinv (", ", cpus) : g_strdup ("?");
+  idle = g_key_file_get_uint64 (meta, "recording", "idle_samples", NULL);
+  samples = g_key_file_get_uint64 (meta, "recording", "samples", NULL);
+  fprintf (out, "recorded:  the whole system (-a), CPUs %s\n", joined);
+  fprintf (out, "idle:      %" G_GUINT64_FORMAT " samples (%.1f%% of the CPUs' samples; not in the spool)\n", idle,
+           samples + idle > 0 ? 100.0 * idle / (samples + idle) : 0.0);
+}
+
 /* The off-CPU line: what the side file counted, whether the blocked
  * stacks were recorded, and what is wrong with the companion; nothing
  * for a recording without --off-cpu and without companion. */
@@ -301,6 +323,7 @@ sp_report_summary (SpProfile *profile,
     fprintf (out, "command:   %s\n", command);
   else if (attached != NULL)
     fprintf (out, "attached:  %s\n", attached);
+  print_system_wide (profile, out);
   sp_spool_summary_from_profile (profile, &summary);
   /* Samples and off-CPU records: a sleeping program waits long. */
   fprintf (out, "duration:  %.3f s\n", summary.duration_ns / 1e9);

@@ -27,6 +27,8 @@ gboolean sp_report_callers_callees (SpProfile *profile, const SpFilter *filter, 
  * blocked_s, runnable_s, switches); tab-separated under a header line
  * with tsv. Without off-CPU data the off-CPU columns are empty ("-"). */
 void sp_report_threads (SpProfile *profile, const SpFilter *filter, gboolean tsv, FILE *out);
+/* One row per process, busiest first (sp-report-processes.c). */
+void sp_report_processes (SpProfile *profile, const SpFilter *filter, gboolean tsv, FILE *out);
 /* Whether threads takes the off-CPU columns from the side file's
  * per-thread keys (blocked_ns, runnable_ns, switches: whole-recording
  * totals): there are no thread states, and the side file has them. */

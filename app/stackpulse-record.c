@@ -4,6 +4,7 @@
  *   stackpulse-record -o OUT.spool [options] -- CMD [ARGS...]
  *   stackpulse-record -o OUT.spool [options] -p PID[,PID...]
  *   stackpulse-record --input perf.data -o OUT.spool [--event NAME]
+ *   stackpulse-record -o OUT.spool [options] -a
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -32,6 +33,7 @@ usage (FILE *out,
   fputs ("Usage: stackpulse-record -o OUT.spool [OPTIONS] -- COMMAND [ARGS...]\n"
          "       stackpulse-record -o OUT.spool [OPTIONS] -p PID[,PID...]\n"
          "       stackpulse-record --input perf.data -o OUT.spool [--event NAME] [--progress-fd N]\n"
+         "       stackpulse-record -o OUT.spool [OPTIONS] -a\n"
          "\n"
          "Samples where a program spends its time, with full call stacks, into\n"
          "OUT.spool (and OUT.spool.meta). Open the result with stackpulse.\n"
@@ -61,6 +63,9 @@ usage (FILE *out,
          "      --control-stdin    stop on a line \"stop\" or end of input on stdin\n"
          "      --progress-fd N    write key=value progress lines to fd N each second\n"
          "  -p, --pid PID[,PID]    attach to running processes instead of launching\n"
+         "  -a, --all-cpus         record every process on every CPU until stopped or\n"
+         "                         --duration (root, CAP_PERFMON or\n"
+         "                         kernel.perf_event_paranoid <= 0; docs/SYSTEM-WIDE.md)\n"
          "      --env KEY=VALUE    set KEY in the launched command's environment\n"
          "                         (repeatable)\n"
          "  -C, --directory DIR    run the launched command in DIR\n"
@@ -215,7 +220,7 @@ apply_launch_settings (const SpRecorderOptions *options,
 
   if (options->command == NULL && (n_env > 0 || options->directory != NULL))
     {
-      fprintf (stderr, "stackpulse-record: --env and --directory apply to a launched command, not to -p\n");
+      fprintf (stderr, "stackpulse-record: --env and --directory apply to a launched command, not to -p or -a\n");
       return EXIT_USAGE;
     }
   if (options->directory != NULL && stat (options->directory, &st) != 0)
@@ -248,6 +253,8 @@ main (int argc,
 {
   enum { OPT_CALL_GRAPH = 256, OPT_STACK_SIZE, OPT_NO_KERNEL, OPT_DURATION, OPT_CONTROL_STDIN, OPT_PROGRESS_FD,
          OPT_ENV, OPT_CHECK_AUTO, OPT_OFF_CPU, OPT_OFF_CPU_STACK_SIZE, OPT_INPUT, OPT_EVENT };
+  /* What a recording follows: -a, -p, or a command. */
+  int n_targets;
   static const struct option long_options[] = {
     { "output", required_argument, NULL, 'o' },
     { "freq", required_argument, NULL, 'F' },
@@ -258,6 +265,7 @@ main (int argc,
     { "control-stdin", no_argument, NULL, OPT_CONTROL_STDIN },
     { "progress-fd", required_argument, NULL, OPT_PROGRESS_FD },
     { "pid", required_argument, NULL, 'p' },
+    { "all-cpus", no_argument, NULL, 'a' },
     { "env", required_argument, NULL, OPT_ENV },
     { "directory", required_argument, NULL, 'C' },
     { "help", no_argument, NULL, 'h' },
@@ -285,7 +293,7 @@ main (int argc,
   char message[256];
   int opt, status;
 
-  while ((opt = getopt_long (argc, argv, "+o:F:p:C:h", long_options, NULL)) != -1)
+  while ((opt = getopt_long (argc, argv, "+o:F:p:aC:h", long_options, NULL)) != -1)
     {
       switch (opt)
         {
@@ -369,6 +377,9 @@ main (int argc,
             }
           options.pids = pids;
           break;
+        case 'a':
+          options.system_wide = true;
+          break;
         case OPT_ENV:
           if (strchr (optarg, '=') == NULL || optarg[0] == '=' || n_env == MAX_ENV)
             {
@@ -399,18 +410,25 @@ main (int argc,
     options.command = argv + optind;
   if (convert.input != NULL || convert.event != NULL)
     {
-      if (convert.input == NULL || options.command != NULL || options.n_pids > 0 || options.output == NULL)
+      if (convert.input == NULL || options.command != NULL || options.n_pids > 0 || options.system_wide
+          || options.output == NULL)
         {
           fprintf (stderr, "stackpulse-record: --input FILE -o OUT.spool converts a perf.data file: it takes no "
-                   "command or -p%s\n", convert.input == NULL ? " (and --event needs --input)" : "");
+                   "command, -p or -a%s\n", convert.input == NULL ? " (and --event needs --input)" : "");
           return EXIT_USAGE;
         }
       convert.output = options.output;
       convert.progress_fd = options.progress_fd;
       return sp_perf_data_convert (&convert);
     }
-  if (options.output == NULL || (options.command == NULL) == (options.n_pids == 0))
+  n_targets = (options.command != NULL) + (options.n_pids > 0) + options.system_wide;
+  if (options.output == NULL || n_targets != 1)
     return usage (stderr, EXIT_USAGE);
+  if (options.system_wide && options.off_cpu)
+    {
+      fprintf (stderr, "stackpulse-record: --off-cpu does not record the whole system yet (-a)\n");
+      return EXIT_USAGE;
+    }
   if (!sp_invoker_from_environment (&invoker, message, sizeof message))
     {
       fprintf (stderr, "stackpulse-record: %s\n", message);

@@ -34,6 +34,9 @@ static const char usage_text[] =
   "  speedscope FILE     speedscope's JSON, one profile per thread, for speedscope and the\n"
   "                      Firefox Profiler (-o OUT: to a file, else to stdout)\n"
   "  threads FILE        one row per thread: samples, CPU, off-CPU and wall time (--tsv)\n"
+  "  processes FILE      one row per process, busiest first: name, command line, samples,\n"
+  "                      CPU and share (--tsv); with the idle time of a recording of the\n"
+  "                      whole system (stackpulse-record -a)\n"
   "  diff A B            every function by its change from A to B: self and total in each\n"
   "                      (--normalize share|time, --tsv; filters apply to both)\n"
   "  dump FILE           every record of the spool as canonical text\n"
@@ -93,6 +96,7 @@ static const Command commands[] = {
   { "pprof", FALSE, 1 },
   { "speedscope", FALSE, 1 },
   { "threads", FALSE, 1 },
+  { "processes", FALSE, 1 },
   { "diff", FALSE, 2 },
   { "dump", FALSE, 1 },
 };
@@ -498,7 +502,7 @@ check_command_options (const char *command,
   static const char *const weighed[] = { "top", "tree", "callers", "callees", "collapsed", "pprof", "speedscope",
                                          "annotate", "diff", NULL };
   static const char *const exports[] = { "collapsed", "pprof", "speedscope", NULL };
-  static const char *const tabbed[] = { "threads", "annotate", "diff", NULL };
+  static const char *const tabbed[] = { "threads", "processes", "annotate", "diff", NULL };
   gboolean annotate = g_str_equal (command, "annotate");
 
   if (o->metric != SP_METRIC_CPU && !g_strv_contains (weighed, command))
@@ -509,7 +513,7 @@ check_command_options (const char *command,
     }
   if (o->tsv && !g_strv_contains (tabbed, command))
     {
-      fprintf (stderr, "stackpulse-report: --tsv is for threads, annotate and diff, not %s\n", command);
+      fprintf (stderr, "stackpulse-report: --tsv is for threads, processes, annotate and diff, not %s\n", command);
       return FALSE;
     }
   if (o->normalize_given && !g_str_equal (command, "diff"))
@@ -650,6 +654,8 @@ run (const char *command,
     return run_export (profile, filter, format, o);
   else if (g_str_equal (command, "threads"))
     sp_report_threads (profile, filter, o->tsv, stdout);
+  else if (g_str_equal (command, "processes"))
+    sp_report_processes (profile, filter, o->tsv, stdout);
   else if (g_str_equal (command, "annotate"))
     {
       SpAnnotateOptions annotate = { function, o->module, o->asm_view, o->tsv, o->source_dirs, !o->no_debuginfod };

@@ -22,6 +22,10 @@
  * fewer losses, only more memory and colder caches for the kernel's
  * copies (bench/run-unwind). */
 #define RING_PAGES_STACKS  1024
+/* -a: 16 MiB per CPU with stack copies, a second at 1 kHz: the one
+ * thread that drains every CPU's ring also reads each file a stack first
+ * runs through, and /proc, and a busy disk can keep it that long. */
+#define RING_PAGES_SYSTEM_STACKS 4096
 #define RING_PAGES_MIN     8
 /* 32 KiB per CPU: about 700 switch records, 1/4 of them a wakeup. */
 #define RING_PAGES_RECORDS_LIMITED 8
@@ -115,7 +119,7 @@ fill_attr (const SpPerfEvents *events,
       attr->exclude_callchain_user = 1;
     }
   attr->disabled = 1;
-  attr->inherit = 1;
+  attr->inherit = !events->per_cpu;
   attr->enable_on_exec = events->config.enable_on_exec;
   /* mmap2 alone yields no mapping records here; mmap turns them on. */
   attr->mmap = 1;
@@ -123,6 +127,8 @@ fill_attr (const SpPerfEvents *events,
   attr->comm = 1;
   attr->comm_exec = 1;
   attr->task = 1;
+  if (events->task_records_apart)
+    attr->mmap = attr->mmap2 = attr->comm = attr->comm_exec = attr->task = 0;
   attr->sample_id_all = 1;
   attr->use_clockid = 1;
   attr->clockid = CLOCK_MONOTONIC;
@@ -274,6 +280,24 @@ attach_ring (SpPerfEvents *events,
                          message, size);
 }
 
+/* A sampling event opened on cpu: closed with the others, writing into
+ * the CPU's ring. */
+static bool
+keep_sampling_event (SpPerfEvents *events,
+                     int cpu,
+                     int fd,
+                     char *message,
+                     size_t size)
+{
+  if (!remember_fd (events, fd))
+    {
+      close (fd);
+      snprintf (message, size, "out of memory");
+      return false;
+    }
+  return attach_ring (events, cpu, fd, message, size);
+}
+
 static int
 open_one (SpPerfEvents *events,
           pid_t tid,
@@ -319,13 +343,7 @@ sp_perf_events_add_task (SpPerfEvents *events,
           explain_open_failure (errno, tid, message, size);
           return false;
         }
-      if (!remember_fd (events, fd))
-        {
-          close (fd);
-          snprintf (message, size, "out of memory");
-          return false;
-        }
-      if (!attach_ring (events, cpu, fd, message, size))
+      if (!keep_sampling_event (events, cpu, fd, message, size))
         return false;
       opened++;
     }
@@ -422,6 +440,84 @@ sp_perf_events_add_switch_task (SpPerfEvents *events,
         open_switch_sampler (events, tid, cpu);
     }
   return true;
+}
+
+/* -a: the kernel's refusal to sample a whole CPU, and what allows it. */
+static void
+explain_cpu_failure (int err,
+                     int cpu,
+                     char *message,
+                     size_t size)
+{
+  if (err == EACCES || err == EPERM)
+    snprintf (message, size,
+              "the kernel refused to sample every process on CPU %d (%s).\n"
+              "kernel.perf_event_paranoid is %d: recording the whole system needs 0 or less,\n"
+              "or root, or CAP_PERFMON (CAP_SYS_ADMIN before Linux 5.8).\n"
+              "Fix: run as root (sudo, pkexec), grant CAP_PERFMON, or: sudo sysctl kernel.perf_event_paranoid=0",
+              cpu, strerror (err), sp_perf_paranoid ());
+  else
+    explain_open_failure (err, -1, message, size);
+}
+
+/* -a: the task, mapping and name records of a CPU on a dummy event (it
+ * never samples) in the CPU's ring of records, so that a flood of stack
+ * copies in its sampling ring costs samples, never the records that name
+ * processes and map their code. */
+static int
+open_task_records (SpPerfEvents *events,
+                   int cpu)
+{
+  struct perf_event_attr attr;
+  int err;
+
+  fill_attr (events, &attr, false, false);
+  attr.wakeup_watermark = (uint32_t) (events->record_ring_pages * (size_t) sysconf (_SC_PAGESIZE) / 4);
+  attr.config = PERF_COUNT_SW_DUMMY;
+  attr.freq = 0;
+  attr.sample_period = 1;
+  attr.mmap = attr.mmap2 = attr.comm = attr.comm_exec = attr.task = 1;
+  return open_in_ring_set (events, (RingSet) { events->record_ring_fd_of_cpu, events->record_rings,
+                                               &events->n_record_rings, &events->record_ring_pages },
+                           &attr, -1, cpu, &err);
+}
+
+bool
+sp_perf_events_add_cpu (SpPerfEvents *events,
+                        int cpu,
+                        char *message,
+                        size_t size)
+{
+  int fd;
+
+  if (cpu < 0 || cpu >= events->n_cpus)
+    {
+      snprintf (message, size, "CPU %d is not one of this machine's %d", cpu, events->n_cpus);
+      return false;
+    }
+  /* Every task on the CPU (pid -1): nothing to inherit, no exec to wait for. */
+  events->config.enable_on_exec = false;
+  events->per_cpu = true;
+  /* Decided at the first CPU (a kernel before 4.3 has no dummy event:
+   * then the sampling events carry the records), the same for all. */
+  if (events->n_rings == 0)
+    {
+      if (events->config.call_graph != SP_CALL_GRAPH_FP)
+        events->ring_pages = RING_PAGES_SYSTEM_STACKS;
+      events->task_records_apart = open_task_records (events, cpu) >= 0;
+    }
+  else if (events->task_records_apart && open_task_records (events, cpu) < 0)
+    {
+      snprintf (message, size, "cannot open the task records of CPU %d: %s", cpu, strerror (errno));
+      return false;
+    }
+  fd = open_one (events, -1, cpu, false);
+  if (fd < 0)
+    {
+      explain_cpu_failure (errno, cpu, message, size);
+      return false;
+    }
+  return keep_sampling_event (events, cpu, fd, message, size);
 }
 
 bool

@@ -68,6 +68,10 @@ typedef struct {
   size_t       n_record_rings;
   size_t       record_ring_pages;
   bool         switch_records_shared;
+  bool         per_cpu;         /* -a: one event per CPU for every task */
+  bool         task_records_apart; /* -a: the task, mapping and name records
+                                 * come from dummy events in the rings of
+                                 * records, not from the sampling events */
 } SpPerfEvents;
 
 void sp_perf_events_init (SpPerfEvents *events,
@@ -82,6 +86,14 @@ bool sp_perf_events_add_task (SpPerfEvents *events,
                               bool switch_records,
                               char *message,
                               size_t message_size);
+
+/* -a: the sampling event of every task on cpu (pid -1), with the task,
+ * mapping and name records of what runs there. On failure, message says
+ * why and what would allow it (perf_event_paranoid 0, root, CAP_PERFMON). */
+bool sp_perf_events_add_cpu (SpPerfEvents *events,
+                             int cpu,
+                             char *message,
+                             size_t message_size);
 
 /* --off-cpu, before sp_perf_events_add_task: opens the events that carry
  * tid's switch records in rings of their own on every CPU: the

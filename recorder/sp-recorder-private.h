@@ -67,6 +67,10 @@ struct SpRecorder {
   uint64_t      last_progress_ns;
   bool          queue_failed;
   bool          spool_overwritten; /* a program wrote over the spool in place */
+  int          *cpus;            /* -a: the CPUs sampled, in the order of their rings */
+  size_t        n_cpus;
+  uint64_t     *idle_per_cpu;    /* -a: the idle task's samples, per ring */
+  size_t        draining_ring;
 };
 
 
@@ -87,6 +91,19 @@ _sp_recorder_wall_us (void)
   gettimeofday (&tv, NULL);
   return (uint64_t) tv.tv_sec * 1000000ull + (uint64_t) tv.tv_usec;
 }
+
+/* Every ring's records into the time queue, unwritten (what a long
+ * setup step does now and then, so that the rings do not overflow). */
+void _sp_recorder_drain (SpRecorder *r);
+
+/* ---- sp-recorder-system.c (-a) ------------------------------------------ */
+
+/* One sampling event per online CPU; the status to exit with (said on
+ * stderr) when the kernel refuses, else 0. */
+int _sp_recorder_setup_system (SpRecorder *r);
+
+/* The processes and threads running now, from /proc. */
+void _sp_recorder_scan_system (SpRecorder *r);
 
 /* ---- sp-recorder-files.c ------------------------------------------------ */
 

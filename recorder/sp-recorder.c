@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "sp-perf-access.h"
+#include "sp-system-target.h"
 
 #define POLL_MS               50
 #define PROGRESS_INTERVAL_NS  (1000 * 1000000ull)
@@ -67,15 +68,52 @@ cut_stack_copy (SpRecorder *r,
   return (const struct perf_event_header *) (void *) out;
 }
 
+/* -a: a sample of the idle task (pid 0) is idle time on the CPU whose
+ * ring it came from, counted there and never queued. */
+static bool
+count_if_idle (SpRecorder *r,
+               const struct perf_event_header *header)
+{
+  SpPerfSample sample;
+
+  if (r->idle_per_cpu == NULL || header->type != PERF_RECORD_SAMPLE
+      || !sp_perf_sample_parse (&r->rec.layout, header, &sample) || sample.pid != 0)
+    return false;
+  r->idle_per_cpu[r->draining_ring]++;
+  r->rec.n_idle++;
+  return true;
+}
+
 static void
 queue_record (const struct perf_event_header *header,
               void *user_data)
 {
   SpRecorder *r = user_data;
-  const struct perf_event_header *cut = cut_stack_copy (r, header);
+  const struct perf_event_header *cut;
+
+  if (count_if_idle (r, header))
+    return;
+  cut = cut_stack_copy (r, header);
 
   if (!sp_event_queue_push (&r->queue, cut != NULL ? cut : header, sp_recording_record_time (header)))
     r->queue_failed = true;
+}
+
+/* -a: an exec's command line, read now: by the time the exec is applied
+ * (after the samples before it are unwound) a short program may be gone. */
+static void
+note_exec_line (SpRecorder *r,
+                const struct perf_event_header *header)
+{
+  char line[4096];
+  uint32_t pid;
+
+  if (!r->rec.system_wide || header->type != PERF_RECORD_COMM || !(header->misc & PERF_RECORD_MISC_COMM_EXEC)
+      || header->size < sizeof *header + 8)
+    return;
+  memcpy (&pid, header + 1, sizeof pid);
+  if (sp_system_command_line ((pid_t) pid, line, sizeof line))
+    sp_recording_note_exec_line (&r->rec, (int32_t) pid, line);
 }
 
 /* The switch rings' records: the switch records as they are, the
@@ -94,6 +132,17 @@ queue_switch_record (const struct perf_event_header *header,
   if (header->type == PERF_RECORD_SWITCH)
     {
       /* Its own type: the off-CPU recording and the recording take it. */
+      if (!sp_event_queue_push (&r->queue, header, time))
+        r->queue_failed = true;
+      return;
+    }
+  if (header->type == PERF_RECORD_MMAP || header->type == PERF_RECORD_MMAP2 || header->type == PERF_RECORD_COMM
+      || header->type == PERF_RECORD_FORK || header->type == PERF_RECORD_EXIT
+      || (r->events.task_records_apart && header->type == PERF_RECORD_LOST))
+    {
+      note_exec_line (r, header);
+      /* -a: the task records' own events (task_records_apart), whose
+       * losses count with the samples' (lost_samples). */
       if (!sp_event_queue_push (&r->queue, header, time))
         r->queue_failed = true;
       return;
@@ -128,12 +177,8 @@ apply_record (const struct perf_event_header *header,
     sp_recording_handle (&r->rec, header, time);
 }
 
-/* Drains every ring, then writes what is old enough to be in order;
- * false when unwinding ran out of its time and records are waiting. */
-static bool
-pump (SpRecorder *r,
-      uint64_t now,
-      uint64_t watermark)
+void
+_sp_recorder_drain (SpRecorder *r)
 {
   /* Switch samples first: each comes before its switch-out record. */
   for (size_t i = 0; i < r->events.n_switch_rings; i++)
@@ -141,7 +186,20 @@ pump (SpRecorder *r,
   for (size_t i = 0; i < r->events.n_record_rings; i++)
     sp_perf_ring_drain (&r->events.record_rings[i], queue_switch_record, r);
   for (size_t i = 0; i < r->events.n_rings; i++)
-    sp_perf_ring_drain (&r->events.rings[i], queue_record, r);
+    {
+      r->draining_ring = i;
+      sp_perf_ring_drain (&r->events.rings[i], queue_record, r);
+    }
+}
+
+/* Drains every ring, then writes what is old enough to be in order;
+ * false when unwinding ran out of its time and records are waiting. */
+static bool
+pump (SpRecorder *r,
+      uint64_t now,
+      uint64_t watermark)
+{
+  _sp_recorder_drain (r);
   if (r->unwinder == NULL)
     return sp_event_queue_flush (&r->queue, watermark, 0, apply_record, r);
   /* The last flush (no watermark) has all the time it needs: it drops
@@ -404,7 +462,7 @@ should_end (SpRecorder *r,
   if (o->duration_s > 0 && now - r->side.start_monotonic_ns >= duration_ns (o->duration_s))
     request_stop (r, SIGTERM);
   if (!r->launched)
-    return r->stop_requested || followed_all_gone (r, now);
+    return r->stop_requested || (!o->system_wide && followed_all_gone (r, now));
   if (!r->child_done)
     {
       /* The command's own status is worth waiting for, however long. */
@@ -720,6 +778,8 @@ cleanup (SpRecorder *r)
     sp_spool_writer_close (r->writer, NULL);
   if (r->signal_fd >= 0)
     close (r->signal_fd);
+  free (r->cpus);
+  free (r->idle_per_cpu);
 }
 
 static void
@@ -772,6 +832,8 @@ start (SpRecorder *r)
           return SP_RECORDER_EXIT_FAILED;
         }
       read_attached_mappings (r);
+      if (r->options->system_wide)
+        _sp_recorder_scan_system (r);
       return 0;
     }
   r->launched = true;
@@ -850,7 +912,8 @@ sp_recorder_run (const SpRecorderOptions *o)
       || !_sp_recorder_start_offcpu (&r))
     status = SP_RECORDER_EXIT_FAILED;
   else
-    status = o->command != NULL ? setup_launch (&r) : setup_attach (&r);
+    status = o->command != NULL ? setup_launch (&r) : o->system_wide ? _sp_recorder_setup_system (&r)
+                                                                     : setup_attach (&r);
   if (status == 0)
     status = start (&r);
   if (status != 0)

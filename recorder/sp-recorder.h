@@ -35,6 +35,8 @@ typedef struct {
   const SpInvoker *invoker;      /* runs the command and owns the files; NULL: none */
   const pid_t  *pids;            /* attach */
   size_t        n_pids;
+  bool          system_wide;     /* -a: every process on every online CPU, until
+                                  * stopped or duration_s (docs/SYSTEM-WIDE.md) */
   bool          off_cpu;         /* switch records to OUT.spool.offcpu, with the
                                   * switch-out stacks where kernel sampling is
                                   * allowed (docs/OFF-CPU.md) */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "sp-array.h"
+#include "sp-system-target.h"
 
 /* Addresses at or above this are the kernel's on x86-64 and arm64. */
 #define KERNEL_SPACE_START UINT64_C (0xffff800000000000)
@@ -49,8 +50,14 @@ void
 sp_recording_clear (SpRecording *rec)
 {
   for (size_t i = 0; i < rec->process_index.count; i++)
-    free (rec->processes[i].executable);
+    {
+      free (rec->processes[i].executable);
+      free (rec->processes[i].command_line);
+    }
   free (rec->processes);
+  for (size_t i = 0; i < rec->n_exec_lines; i++)
+    free (rec->exec_lines[i].line);
+  free (rec->exec_lines);
   free (rec->threads);
   free (rec->frames);
   free (rec->user_frames);
@@ -208,7 +215,106 @@ sp_recording_add_task (SpRecording *rec,
 
   process_for (rec, pid);
   if (thread != NULL)
+    {
+      set_name (thread->name, name);
+      thread->name_known = true;
+    }
+}
+
+void
+sp_recording_note_exec_line (SpRecording *rec,
+                             int32_t pid,
+                             const char *command_line)
+{
+  char *line = strdup (command_line);
+
+  if (line == NULL || !sp_array_reserve ((void **) &rec->exec_lines, &rec->exec_lines_capacity,
+                                         rec->n_exec_lines + 1, sizeof (SpExecLine)))
+    {
+      free (line);
+      return;
+    }
+  rec->exec_lines[rec->n_exec_lines++] = (SpExecLine) { pid, line };
+}
+
+/* The first line noted for pid, taken (NULL: none): execs are applied in
+ * the order their records left the rings. */
+static char *
+take_exec_line (SpRecording *rec,
+                int32_t pid)
+{
+  for (size_t i = 0; i < rec->n_exec_lines; i++)
+    if (rec->exec_lines[i].pid == pid)
+      {
+        char *line = rec->exec_lines[i].line;
+
+        memmove (&rec->exec_lines[i], &rec->exec_lines[i + 1],
+                 (rec->n_exec_lines - i - 1) * sizeof (SpExecLine));
+        rec->n_exec_lines--;
+        return line;
+      }
+  return NULL;
+}
+
+void
+sp_recording_follow_system (SpRecording *rec,
+                            int32_t recorder_pid)
+{
+  rec->system_wide = true;
+  rec->recorder_pid = recorder_pid;
+}
+
+void
+sp_recording_describe_process (SpRecording *rec,
+                               int32_t pid,
+                               const char *command_line,
+                               bool kernel_thread)
+{
+  SpProcessInfo *process = process_for (rec, pid);
+
+  if (process == NULL)
+    return;
+  free (process->command_line);
+  process->command_line = command_line != NULL ? strdup (command_line) : NULL;
+  process->kernel_thread = kernel_thread;
+  process->described = true;
+}
+
+/* -a: an exec's new command line, while /proc still has it (a process
+ * that ends meanwhile keeps the one read when the exec's record left its
+ * ring, if any). */
+static void
+reread_command_line (SpRecording *rec,
+                     SpProcessInfo *process)
+{
+  char line[4096];
+
+  if (!rec->system_wide || !sp_system_command_line (process->pid, line, sizeof line))
+    return;
+  free (process->command_line);
+  process->command_line = strdup (line);
+  process->described = true;
+}
+
+/* -a: a process or thread first sampled whose exec or name record was
+ * lost (a full ring on a busy machine) would keep its parent's command
+ * line and name: /proc has them while it runs. Once each. */
+static void
+describe_on_first_sample (SpRecording *rec,
+                          SpProcessInfo *process,
+                          SpThreadInfo *thread)
+{
+  char name[SP_TASK_NAME_LEN];
+
+  if (process != NULL && !process->described && !process->kernel_thread)
+    reread_command_line (rec, process);
+  if (process != NULL)
+    process->described = true;
+  if (thread != NULL && !thread->name_known
+      && sp_system_thread_name (thread->pid, thread->tid, name, sizeof name))
     set_name (thread->name, name);
+  if (thread != NULL)
+    thread->name_known = true;
 }
 
 /* The PROCESS_EXEC of the last exec, once its mappings told us whether it
@@ -430,8 +536,16 @@ handle_sample (SpRecording *rec,
   bool dropped;
   size_t n;
 
+  if (rec->system_wide && sp_perf_sample_parse (&rec->layout, header, &sample) && sample.pid == 0)
+    {
+      /* The idle task (swapper): idle time, not a process. */
+      rec->n_idle++;
+      return;
+    }
   if (!sp_recording_sample_frames (rec, header, time, false, &sample, &n, &dropped))
     return;
+  if (rec->system_wide && (int32_t) sample.pid == rec->recorder_pid)
+    rec->n_recorder_samples++;
   if (dropped)
     {
       rec->n_dropped++;
@@ -447,6 +561,8 @@ handle_sample (SpRecording *rec,
   thread = thread_for (rec, (int32_t) sample.pid, (int32_t) sample.tid);
   if (thread != NULL)
     thread->n_samples++;
+  if (rec->system_wide)
+    describe_on_first_sample (rec, process_for (rec, (int32_t) sample.pid), thread);
   if (n == 0)
     return;
   if (!sp_spool_writer_write_sample (rec->writer, time, (int32_t) sample.pid, sample.tid,
@@ -516,7 +632,10 @@ handle_comm (SpRecording *rec,
   memcpy (name, p + 8, (size_t) (end - p - 8) < sizeof name - 1 ? (size_t) (end - p - 8) : sizeof name - 1);
   thread = thread_for (rec, (int32_t) pid_tid[0], (int32_t) pid_tid[1]);
   if (thread != NULL)
-    set_name (thread->name, name);
+    {
+      set_name (thread->name, name);
+      thread->name_known = true;
+    }
 
   if (header->misc & PERF_RECORD_MISC_COMM_EXEC)
     {
@@ -535,7 +654,30 @@ handle_comm (SpRecording *rec,
       process->exec_ns = time;
       process->exec_pending = true;
       process->python = sp_recording_looks_like_python (name);
+      /* The command line before the exec is not this program's: none
+       * rather than that one when the process is gone before /proc is
+       * read (the recorder behind). */
+      free (process->command_line);
+      process->command_line = take_exec_line (rec, process->pid);
+      process->described = false;
+      reread_command_line (rec, process);
     }
+}
+
+/* -a: a new process runs its parent's command line until it execs, and
+ * what kthreadd (pid 2) starts is a kernel thread. */
+static void
+inherit_description (SpRecording *rec,
+                     SpProcessInfo *process)
+{
+  uint64_t key = (uint64_t) (int64_t) process->parent_pid;
+  int64_t i = sp_intern_table_lookup (&rec->process_index, &key);
+  const SpProcessInfo *parent = i >= 0 ? &rec->processes[i] : NULL;
+
+  process->kernel_thread = process->parent_pid == 2 || (parent != NULL && parent->kernel_thread);
+  process->described = false;
+  if (parent != NULL && parent->command_line != NULL && process->command_line == NULL)
+    process->command_line = strdup (parent->command_line);
 }
 
 static void
@@ -559,6 +701,7 @@ handle_fork (SpRecording *rec,
     return;
   thread->start_ns = time;
   thread->exit_ns = 0;  /* a tid used again */
+  thread->name_known = false;
   /* A new task starts with its parent's name. */
   parent_thread = parent_index >= 0 ? &rec->threads[parent_index] : NULL;
   if (parent_thread != NULL)
@@ -571,6 +714,8 @@ handle_fork (SpRecording *rec,
 
       if (process != NULL)
         process->parent_pid = (int32_t) ids[1];
+      if (process != NULL && rec->system_wide)
+        inherit_description (rec, process);
       if (rec->unwinder != NULL)
         sp_unwinder_fork (rec->unwinder, (int32_t) ids[1], (int32_t) ids[0]);
       if (!sp_module_table_clone_process (rec->modules, rec->writer, (int32_t) ids[1], (int32_t) ids[0], &err))

@@ -39,6 +39,8 @@ typedef struct {
   uint32_t spool_id;          /* its spool THREAD id (SP_SPOOL_NO_ID: none yet) */
   uint32_t pending_stack;     /* from the switch sample before its switch-out */
   uint64_t pending_ns;        /* that sample's time, 0: none */
+  bool     name_known;        /* -a: named by a COMM record or /proc, not only
+                               * after its parent at fork */
 } SpThreadInfo;
 
 typedef struct {
@@ -49,7 +51,17 @@ typedef struct {
   bool     exec_pending;      /* its PROCESS_EXEC is not written yet */
   bool     python;
   uint64_t n_samples;
+  char    *command_line;      /* -a: its arguments joined by spaces, or NULL */
+  bool     kernel_thread;     /* -a: a kernel thread (no user memory) */
+  bool     described;         /* -a: its command line was read since its
+                               * last exec (or its fork) */
 } SpProcessInfo;
+
+/* -a: a command line read just after an exec (sp_recording_note_exec_line). */
+typedef struct SpExecLine {
+  int32_t pid;
+  char   *line;
+} SpExecLine;
 
 typedef struct {
   SpSpoolWriter *writer;      /* borrowed */
@@ -84,6 +96,18 @@ typedef struct {
   uint64_t       first_ns;
   uint64_t       last_ns;
 
+  /* -a (sp_recording_follow_system): the idle task's samples (pid 0) are
+   * counted, not written; the recorder's own are written and counted. */
+  bool           system_wide;
+  int32_t        recorder_pid;
+  uint64_t       n_idle;
+  uint64_t       n_recorder_samples;
+  /* Command lines read when an exec's record left its ring, for the exec
+   * to take when it is applied and the process is gone by then. */
+  SpExecLine    *exec_lines;
+  size_t         n_exec_lines;
+  size_t         exec_lines_capacity;
+
   SpFrame       *frames;          /* scratch for one sample */
   size_t         frames_capacity;
   uint64_t      *user_frames;     /* scratch for the unwinder */
@@ -111,6 +135,23 @@ bool sp_recording_add_kernel_module (SpRecording *rec);
  * (attach); module->path is NUL-terminated. */
 bool sp_recording_add_mapping (SpRecording *rec,
                                const SpModule *module);
+
+/* -a: every CPU's tasks; processes get their command lines from /proc at
+ * exec, and the idle task's samples are counted as idle time. */
+void sp_recording_follow_system (SpRecording *rec,
+                                 int32_t recorder_pid);
+
+/* -a: the command line of pid just after an exec, read when the exec's
+ * record left its ring (the exec may be applied much later). */
+void sp_recording_note_exec_line (SpRecording *rec,
+                                  int32_t pid,
+                                  const char *command_line);
+
+/* -a: what /proc said of a process that existed before the recording. */
+void sp_recording_describe_process (SpRecording *rec,
+                                    int32_t pid,
+                                    const char *command_line,
+                                    bool kernel_thread);
 
 /* A task that existed before the recording (attach). */
 void sp_recording_add_task (SpRecording *rec,

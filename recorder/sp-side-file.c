@@ -85,6 +85,30 @@ write_off_cpu (FILE *out,
     put_u64 (out, "off_cpu_since_ns", info->start_monotonic_ns);
 }
 
+/* -a: what was sampled, and where the samples not in the spool went. */
+static void
+write_system_wide (FILE *out,
+                   const SpSideInfo *info,
+                   const SpRecording *rec)
+{
+  put_bool (out, "system_wide", true);
+  fputs ("cpus=", out);
+  for (size_t i = 0; i < info->n_cpus; i++)
+    fprintf (out, "%d;", info->cpus[i]);
+  fputc ('\n', out);
+  put_u64 (out, "idle_samples", rec->n_idle);
+  if (info->idle_per_cpu != NULL)
+    {
+      fputs ("idle_samples_per_cpu=", out);
+      for (size_t i = 0; i < info->n_cpus; i++)
+        fprintf (out, "%" PRIu64 ";", info->idle_per_cpu[i]);
+      fputc ('\n', out);
+    }
+  put_u64 (out, "recorder_samples", rec->n_recorder_samples);
+  put_u64 (out, "processes_at_start", info->scan_processes);
+  put_u64 (out, "process_scan_ns", info->scan_ns);
+}
+
 static void
 write_recording (FILE *out,
                  const SpSideInfo *info,
@@ -156,6 +180,8 @@ write_recording (FILE *out,
     put_string (out, "error", info->error);
   if (info->off_cpu)
     write_off_cpu (out, info);
+  if (info->system_wide)
+    write_system_wide (out, info, rec);
 }
 
 static void
@@ -200,6 +226,10 @@ write_processes (FILE *out,
         put_u64 (out, "exec_ns", process->exec_ns);
       put_bool (out, "python", process->python);
       put_u64 (out, "samples", process->n_samples);
+      if (process->command_line != NULL)
+        put_string (out, "command_line", process->command_line);
+      if (process->kernel_thread)
+        put_bool (out, "kernel_thread", true);
     }
 }
 
@@ -255,6 +285,11 @@ write_unwinding (FILE *out,
   put_u64 (out, "truncated", stats.truncated);
   put_u64 (out, "stopped", stats.stopped);
   put_u64 (out, "outer_frames_reused", stats.outer_frames_reused);
+  put_u64 (out, "files", stats.files);
+  put_u64 (out, "files_read", stats.files_read);
+  put_u64 (out, "files_unloaded", stats.files_unloaded);
+  put_u64 (out, "dwfl_open", stats.dwfl_open);
+  put_u64 (out, "dwfl_evicted", stats.dwfl_evicted);
   if (stats.checked)
     {
       put_u64 (out, "checked", stats.n_checked);

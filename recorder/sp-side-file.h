@@ -69,6 +69,12 @@ typedef struct {
   const char  *kernel_release;
   const char  *machine;
   const SpSideInput *input;
+  bool         system_wide;   /* -a: every process on every CPU (docs/SYSTEM-WIDE.md) */
+  const int   *cpus;          /* -a: the CPUs sampled */
+  size_t       n_cpus;
+  const uint64_t *idle_per_cpu; /* -a: the idle task's samples on each of cpus */
+  size_t       scan_processes; /* -a: processes /proc listed at the start */
+  uint64_t     scan_ns;        /* -a: how long reading them took */
 } SpSideInfo;
 
 /* Where the side file goes, and room kept for it: an unnamed file

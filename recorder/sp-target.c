@@ -145,21 +145,31 @@ sp_launch_abort (SpLaunch *launch)
   waitpid (launch->pid, NULL, 0);
 }
 
-static bool
-read_small_file (const char *path,
-                 char *buffer,
-                 size_t size)
+ssize_t
+sp_proc_read_file (const char *path,
+                   char *buffer,
+                   size_t size)
 {
   int fd = open (path, O_RDONLY | O_CLOEXEC);
   ssize_t n;
 
   if (fd < 0)
-    return false;
+    return -1;
   n = read (fd, buffer, size - 1);
   close (fd);
-  if (n < 0)
+  if (n >= 0)
+    buffer[n] = '\0';
+  return n;
+}
+
+/* Its first line. */
+static bool
+read_small_file (const char *path,
+                 char *buffer,
+                 size_t size)
+{
+  if (sp_proc_read_file (path, buffer, size) < 0)
     return false;
-  buffer[n] = '\0';
   buffer[strcspn (buffer, "\n")] = '\0';
   return true;
 }

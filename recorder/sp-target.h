@@ -63,6 +63,12 @@ bool sp_proc_foreach_mapping (pid_t pid,
 
 bool sp_proc_exists (pid_t pid);
 
+/* Up to size - 1 bytes of a /proc (or /sys) file, NUL-terminated: how
+ * many, or -1 when it cannot be read. */
+ssize_t sp_proc_read_file (const char *path,
+                           char *buffer,
+                           size_t size);
+
 /* The state letter /proc gives thread tid of process pid ('R' running
  * or runnable, 'S' sleeping, 'D' waiting for the disk, …); '\0' when it
  * cannot be read. */

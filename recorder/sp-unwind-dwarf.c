@@ -154,6 +154,39 @@ already_reported (const SpUnwindProcess *process,
   return false;
 }
 
+/* A process's Dwfl goes; its mappings are reported to the next. */
+static void
+close_dwfl (SpUnwindProcess *process)
+{
+  _sp_unwinder_dwarf_forget (process);
+  for (size_t i = 0; i < process->n_maps; i++)
+    process->maps[i].reported = false;
+}
+
+/* Before a new Dwfl: at SP_UNWIND_MAX_DWFLS open, the one unwound with
+ * least recently closes. A scan of the processes, once per Dwfl made. */
+static void
+make_room_for_dwfl (SpUnwinder *unwinder)
+{
+  SpUnwindProcess *oldest = NULL;
+  size_t open = 0;
+
+  for (size_t i = 0; i < unwinder->process_index.count; i++)
+    {
+      SpUnwindProcess *p = unwinder->processes[i];
+
+      if (p == NULL || p->dwfl == NULL)
+        continue;
+      open++;
+      if (oldest == NULL || p->dwfl_used < oldest->dwfl_used)
+        oldest = p;
+    }
+  if (open < SP_UNWIND_MAX_DWFLS || oldest == NULL)
+    return;
+  close_dwfl (oldest);
+  unwinder->stats.dwfl_evicted++;
+}
+
 /* The process's Dwfl with every mapping reported; started over when a
  * reported mapping was replaced (libdw cannot move a module). */
 static bool
@@ -163,14 +196,11 @@ ensure_dwfl (SpUnwinder *unwinder,
   bool report = false;
 
   if (process->dwfl != NULL && process->stale)
-    {
-      dwfl_end (process->dwfl);
-      process->dwfl = NULL;
-      process->attached = false;
-      for (size_t i = 0; i < process->n_maps; i++)
-        process->maps[i].reported = false;
-    }
+    close_dwfl (process);
   process->stale = false;
+  process->dwfl_used = ++unwinder->dwfl_clock;
+  if (process->dwfl == NULL)
+    make_room_for_dwfl (unwinder);
   if (process->dwfl == NULL && (process->dwfl = dwfl_begin (&dwfl_callbacks)) == NULL)
     return false;
 
@@ -188,6 +218,7 @@ ensure_dwfl (SpUnwinder *unwinder,
           if (m->reported)
             continue;
           m->reported = true;  /* also when it fails: not again per sample */
+          _sp_unwinder_use_file (unwinder, m->file);
           if (!m->file->readable || !mapping_base (m, &base) || already_reported (process, m, base))
             continue;
           fd = m->file->memfd >= 0 ? dup (m->file->memfd) : -1;
@@ -267,6 +298,33 @@ reuse_tail (SpUnwinder *unwinder,
   return true;
 }
 
+/* The outer frames from the files' own CFI rules, without a libdw session
+ * for the process (a recording of the whole system would otherwise build
+ * one for every process it samples): kept as the thread's last outer
+ * frames, as libdw's are. */
+static bool
+walk_outer_frames (SpUnwinder *unwinder,
+                   SpUnwindProcess *process,
+                   const SpUserState *state,
+                   size_t n_frames)
+{
+  SpStackRead reads[SP_TAIL_MAX_READS];
+  size_t n_reads;
+  SpTailCache *tail;
+
+  if (!_sp_unwinder_walk_cfi (process, state, reads, &n_reads))
+    return false;
+  tail = process->n_frames > n_frames ? tail_of (unwinder, process->tid) : NULL;
+  if (tail != NULL && process->n_frames - n_frames <= SP_TAIL_MAX_FRAMES)
+    {
+      *tail = (SpTailCache) { true, process->resume_pc, process->resume_sp, process->resume_fp, process->read_end,
+                              n_reads, { { 0, 0 } }, process->n_frames - n_frames, { 0 } };
+      memcpy (tail->reads, reads, n_reads * sizeof (SpStackRead));
+      memcpy (tail->frames, process->frames + n_frames, tail->n_frames * sizeof (uint64_t));
+    }
+  return true;
+}
+
 /* LLD and mold give PLT stubs no CFI, and libdw finds no caller for a
  * sample stopped in one: the step to the caller is taken here, from the
  * rule the stub's code gives (the return address at %rsp, or above the
@@ -328,7 +386,8 @@ _sp_unwinder_dwarf (SpUnwinder *unwinder,
 
   /* (The tail cache knows frame-pointer resumes, which %rsp, %rbp and
    * the stack decide; a PLT caller's unwind may read other registers.) */
-  if (process->resume && !process->resume_all_registers && reuse_tail (unwinder, process, state))
+  if (process->resume && !process->resume_all_registers
+      && (reuse_tail (unwinder, process, state) || walk_outer_frames (unwinder, process, state, n_frames)))
     return SP_UNWIND_COMPLETE;
   if (!ensure_dwfl (unwinder, process))
     {

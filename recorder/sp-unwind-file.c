@@ -256,8 +256,8 @@ load_path (SpUnwindFile *file,
 }
 
 SpUnwindFile *
-sp_unwind_file_load (const char *path,
-                     uint64_t inode)
+sp_unwind_file_new (const char *path,
+                    uint64_t inode)
 {
   SpUnwindFile *file = calloc (1, sizeof *file);
 
@@ -268,17 +268,38 @@ sp_unwind_file_load (const char *path,
     }
   file->memfd = -1;
   file->inode = inode;
-  elf_version (EV_CURRENT);
-  if (strcmp (path, "[vdso]") == 0 ? load_vdso (file) : load_path (file, path, inode))
-    read_elf (file);
   return file;
 }
 
 void
-sp_unwind_file_free (SpUnwindFile *file)
+sp_unwind_file_ensure_loaded (SpUnwindFile *file)
 {
-  if (file == NULL)
+  if (file->loaded)
     return;
+  file->loaded = true;
+  /* Read again after an unload: what it said is said anew. */
+  file->readable = file->is_dyn = file->has_eh_frame = file->has_debug_frame = false;
+  file->has_debuglink = file->has_symbols = false;
+  file->n_segments = file->n_plts = file->n_functions = file->n_frame_pointer_functions = 0;
+  elf_version (EV_CURRENT);
+  if (strcmp (file->path, "[vdso]") == 0 ? load_vdso (file) : load_path (file, file->path, file->inode))
+    read_elf (file);
+}
+
+SpUnwindFile *
+sp_unwind_file_load (const char *path,
+                     uint64_t inode)
+{
+  SpUnwindFile *file = sp_unwind_file_new (path, inode);
+
+  if (file != NULL)
+    sp_unwind_file_ensure_loaded (file);
+  return file;
+}
+
+void
+sp_unwind_file_unload (SpUnwindFile *file)
+{
   if (file->cfi != NULL)
     dwarf_cfi_end (file->cfi);
   if (file->elf != NULL)
@@ -293,6 +314,25 @@ sp_unwind_file_free (SpUnwindFile *file)
     close (file->memfd);
   free (file->segments);
   free (file->functions);
+  file->cfi = file->elf = file->mapping = NULL;
+  file->cfi_tried = false;
+  file->leaf_keys = NULL;
+  file->leaf_values = NULL;
+  file->leaf_capacity = file->leaf_count = 0;
+  file->image = NULL;
+  file->image_size = file->mapping_size = 0;
+  file->memfd = -1;
+  file->segments = NULL;
+  file->functions = NULL;
+  file->loaded = false;
+}
+
+void
+sp_unwind_file_free (SpUnwindFile *file)
+{
+  if (file == NULL)
+    return;
+  sp_unwind_file_unload (file);
   free (file->path);
   free (file);
 }

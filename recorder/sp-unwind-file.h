@@ -40,6 +40,8 @@ typedef struct {
 typedef struct {
   char             *path;
   uint64_t          inode;           /* of the file mapped; 0: not known */
+  bool              loaded;          /* what follows was read (sp_unwind_file_ensure_loaded) */
+  uint64_t          used;            /* the unwinder's file_clock when last used */
   bool              readable;        /* the file could be opened as ELF, and is the one mapped */
   bool              is_dyn;          /* ET_DYN: placed anywhere */
   bool              has_eh_frame;
@@ -81,6 +83,19 @@ typedef struct {
  * during the recording is not unwound with the new file's tables. */
 SpUnwindFile *sp_unwind_file_load (const char *path,
                                    uint64_t inode);
+
+/* The same, read only when sp_unwind_file_ensure_loaded () is first
+ * called: a recording of the whole system maps thousands of files, and
+ * only those its stacks run through need reading (docs/SYSTEM-WIDE.md).
+ * Until then the file is not readable and has nothing. */
+SpUnwindFile *sp_unwind_file_new (const char *path,
+                                  uint64_t inode);
+void sp_unwind_file_ensure_loaded (SpUnwindFile *file);
+
+/* Gives back what reading it took (the image, tables, caches) until it
+ * is next needed; what it said (readable, its sections and counts) stays
+ * for the statistics. */
+void sp_unwind_file_unload (SpUnwindFile *file);
 
 void sp_unwind_file_free (SpUnwindFile *file);
 

@@ -66,6 +66,69 @@ _sp_unwinder_read_stack (SpUnwindProcess *process,
   return true;
 }
 
+static bool
+read_logged (SpUnwindProcess *process,
+             const SpUserState *state,
+             uint64_t address,
+             uint64_t *value,
+             SpStackRead *reads,
+             size_t *n_reads)
+{
+  if (*n_reads == SP_TAIL_MAX_READS
+      || !_sp_unwinder_read_stack (process, state, state->regs[SP_REG_SP], address, value))
+    return false;
+  reads[(*n_reads)++] = (SpStackRead) { address, *value };
+  return true;
+}
+
+bool
+_sp_unwinder_walk_cfi (SpUnwindProcess *process,
+                       const SpUserState *state,
+                       SpStackRead *reads,
+                       size_t *n_reads)
+{
+  uint64_t cfa = process->resume_sp;
+  uint64_t fp = process->resume_fp;
+  size_t n = process->n_frames;
+
+  *n_reads = 0;
+  if (n == 0)
+    return false;
+  for (;;)
+    {
+      uint64_t next_cfa, return_address, saved_fp = fp;
+      SpLeafRule rule;
+
+      /* A return address: its call lies at pc - 1. */
+      switch (_sp_unwinder_leaf_rule (process, process->frames[n - 1] - 1, &rule))
+        {
+        case SP_LEAF_OUTERMOST:
+          process->n_frames = n;
+          return true;
+        case SP_LEAF_RSP:
+          next_cfa = cfa + (uint64_t) (int64_t) rule.cfa_offset;
+          break;
+        case SP_LEAF_RBP:
+          next_cfa = fp + 16;
+          break;
+        case SP_LEAF_UNKNOWN:
+        default:
+          return false;
+        }
+      /* A caller is never a PLT stub; a frame below its callee's is none. */
+      if (rule.plt || next_cfa <= cfa || n == process->max_frames
+          || !read_logged (process, state, next_cfa - 8, &return_address, reads, n_reads)
+          || (rule.rbp_offset != 0
+              && !read_logged (process, state, next_cfa + (uint64_t) (int64_t) rule.rbp_offset, &saved_fp, reads,
+                               n_reads))
+          || return_address == 0)
+        return false;
+      process->frames[n++] = return_address;
+      cfa = next_cfa;
+      fp = saved_fp;
+    }
+}
+
 /* The frame-pointer chain, as far as it can be trusted: the leaf keeps
  * its frame in %rbp at its pc, and so does every function the chain goes
  * through. The walk stops at the first return address into a function

@@ -35,7 +35,9 @@ _sp_unwinder_maps_clear (SpUnwinder *unwinder)
 }
 
 /* A file is known by path and inode: a path can name another file later
- * in a recording (a program rebuilt and run again). */
+ * in a recording (a program rebuilt and run again). It is read when a
+ * stack first runs through it (_sp_unwinder_mapping_at), once for every
+ * process that maps it. */
 SpUnwindFile *
 _sp_unwinder_file_for (SpUnwinder *unwinder,
                        const char *path,
@@ -48,10 +50,35 @@ _sp_unwinder_file_for (SpUnwinder *unwinder,
       return unwinder->files[i];
   if (!sp_array_reserve ((void **) &unwinder->files, &unwinder->files_capacity, unwinder->n_files + 1,
                          sizeof (SpUnwindFile *))
-      || (file = sp_unwind_file_load (path, inode)) == NULL)
+      || (file = sp_unwind_file_new (path, inode)) == NULL)
     return NULL;
   unwinder->files[unwinder->n_files++] = file;
   return file;
+}
+
+void
+_sp_unwinder_use_file (SpUnwinder *unwinder,
+                       SpUnwindFile *file)
+{
+  SpUnwindFile *oldest = NULL;
+
+  file->used = ++unwinder->file_clock;
+  if (file->loaded)
+    return;
+  if (unwinder->n_loaded_files >= SP_UNWIND_MAX_LOADED_FILES)
+    {
+      for (size_t i = 0; i < unwinder->n_files; i++)
+        if (unwinder->files[i]->loaded && (oldest == NULL || unwinder->files[i]->used < oldest->used))
+          oldest = unwinder->files[i];
+      if (oldest != NULL)
+        {
+          sp_unwind_file_unload (oldest);
+          unwinder->n_loaded_files--;
+          unwinder->stats.files_unloaded++;
+        }
+    }
+  sp_unwind_file_ensure_loaded (file);
+  unwinder->n_loaded_files++;
 }
 
 SpUnwindProcess *
@@ -84,7 +111,10 @@ _sp_unwinder_process_for (SpUnwinder *unwinder,
     {
       unwinder->processes[i] = calloc (1, sizeof (SpUnwindProcess));
       if (unwinder->processes[i] != NULL)
-        unwinder->processes[i]->pid = pid;
+        {
+          unwinder->processes[i]->pid = pid;
+          unwinder->processes[i]->unwinder = unwinder;
+        }
     }
   return unwinder->processes[i];
 }
@@ -151,6 +181,7 @@ _sp_unwinder_mapping_at (const SpUnwindProcess *process,
     }
   if (lo == 0 || address >= process->maps[lo - 1].end)
     return NULL;
+  _sp_unwinder_use_file (process->unwinder, process->maps[lo - 1].file);
   return &process->maps[lo - 1];
 }
 

@@ -65,11 +65,13 @@ typedef struct {
 } SpUnwindThread;
 
 typedef struct {
+  struct SpUnwinder *unwinder;   /* whose files its mappings name */
   int32_t          pid;
   SpUnwindMapping *maps;         /* sorted by start, never overlapping */
   size_t           n_maps;
   size_t           maps_capacity;
   Dwfl            *dwfl;
+  uint64_t         dwfl_used;    /* the unwinder's dwfl_clock when last unwound */
   bool             attached;
   bool             stale;        /* a reported mapping went away: start over */
 
@@ -108,6 +110,9 @@ struct SpUnwinder {
   void             *arch_elf;            /* libdw's architecture reference */
   int               arch_fd;
   uint64_t          stamp;               /* counts a file once per sample */
+  uint64_t          dwfl_clock;          /* counts DWARF unwinds: the LRU's clock */
+  uint64_t          file_clock;          /* counts files' uses: their LRU's clock */
+  size_t            n_loaded_files;
 
   SpUnwindStats     stats;
   uint64_t         *check_frames;        /* scratch for the auto check */
@@ -120,6 +125,12 @@ struct SpUnwinder {
 SpUnwindFile *_sp_unwinder_file_for (SpUnwinder *unwinder,
                                      const char *path,
                                      uint64_t inode);
+
+/* A file about to be used (the mapping of an address, or reported to
+ * libdw): read if it is not, giving back the least recently used read
+ * file beyond SP_UNWIND_MAX_LOADED_FILES. */
+void _sp_unwinder_use_file (SpUnwinder *unwinder,
+                            SpUnwindFile *file);
 
 /* Frees every process, thread and file. */
 void _sp_unwinder_maps_clear (SpUnwinder *unwinder);
@@ -174,6 +185,19 @@ bool _sp_unwinder_read_stack (SpUnwindProcess *process,
                               uint64_t sp,
                               uint64_t address,
                               uint64_t *value);
+
+/* From the frame the chain stopped at (process->frames[n_frames - 1], a
+ * return address, with process->resume_sp and resume_fp), each caller's
+ * frame from its CFI rule (sp_unwind_file_leaf_rule at its call: one
+ * table per file, whichever processes map it) up to the outermost frame.
+ * True only when it got there, every rule a simple one (the CFA from %rsp
+ * or %rbp), with the frames in process->frames (process->n_frames) and the
+ * stack words it read in reads (at most SP_TAIL_MAX_READS); false (frames
+ * and count as they were) leaves the rest to libdw. */
+bool _sp_unwinder_walk_cfi (SpUnwindProcess *process,
+                            const SpUserState *state,
+                            SpStackRead *reads,
+                            size_t *n_reads);
 
 /* ---- sp-unwind-dwarf.c -------------------------------------------------- */
 

@@ -141,6 +141,11 @@ sp_unwinder_get_stats (const SpUnwinder *unwinder,
                        SpUnwindStats *out)
 {
   *out = unwinder->stats;
+  out->files = unwinder->n_files;
+  for (size_t i = 0; i < unwinder->n_files; i++)
+    out->files_read += unwinder->files[i]->loaded;
+  for (size_t i = 0; i < unwinder->process_index.count; i++)
+    out->dwfl_open += unwinder->processes[i] != NULL && unwinder->processes[i]->dwfl != NULL;
 }
 
 size_t

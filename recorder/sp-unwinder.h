@@ -54,7 +54,26 @@ typedef struct {
   bool     checked;              /* check_auto was asked for (and the mode is auto) */
   uint64_t n_checked;
   uint64_t n_check_mismatches;
+  /* What the unwinder holds: the files mapped, of them the ones read (a
+   * stack ran through them), libdw's sessions open now (one per process
+   * unwound with DWARF, at most SP_UNWIND_MAX_DWFLS) and those closed to
+   * stay under that bound (reopened when their process is sampled again). */
+  uint64_t files;
+  uint64_t files_read;
+  uint64_t files_unloaded;       /* read files given back to stay under
+                                  * SP_UNWIND_MAX_LOADED_FILES (read again
+                                  * when a stack runs through them) */
+  uint64_t dwfl_open;
+  uint64_t dwfl_evicted;
 } SpUnwindStats;
+
+/* libdw sessions kept open at once: each holds its own copy of every
+ * module's ELF and CFI, so a recording of the whole system with hundreds
+ * of processes unwound with DWARF would otherwise grow without bound. */
+#define SP_UNWIND_MAX_DWFLS 64
+/* Files kept read at once (their images, function tables and rule caches:
+ * up to a few MB for the largest libraries). */
+#define SP_UNWIND_MAX_LOADED_FILES 512
 
 /* One file the unwound stacks went through (the side file's
  * [unwind-module N]). */

@@ -468,6 +468,51 @@ sp_test_recording_load (SpTestRecording *rec)
              rec->meta_path, error->message, rec->result->err);
 }
 
+guint64
+sp_test_meta_u64 (SpTestRecording *rec,
+                  const char *group,
+                  const char *key)
+{
+  g_autoptr (GError) error = NULL;
+  guint64 value = g_key_file_get_uint64 (rec->meta, group, key, &error);
+
+  g_assert_no_error (error);
+  return value;
+}
+
+void
+sp_test_cpu_in_window (const guint64 *times,
+                       const guint64 *cpu,
+                       gsize stride,
+                       guint n,
+                       guint64 start,
+                       guint64 end,
+                       guint64 *low,
+                       guint64 *high)
+{
+  guint before_start = 0, after_start = n - 1, before_end = 0, after_end = n - 1;
+
+  for (guint p = 0; p < n; p++)
+    {
+      if (times[p * stride] <= start)
+        before_start = p;
+      if (times[p * stride] <= end)
+        before_end = p;
+    }
+  for (guint p = n; p-- > 0;)
+    {
+      if (times[p * stride] >= start)
+        after_start = p;
+      if (times[p * stride] >= end)
+        after_end = p;
+    }
+  g_assert_cmpuint (times[0], <=, start);
+  g_assert_cmpuint (times[(n - 1) * stride], >=, end);
+  *high = cpu[after_end * stride] - cpu[before_start * stride];
+  *low = cpu[before_end * stride] >= cpu[after_start * stride] ? cpu[before_end * stride] - cpu[after_start * stride]
+                                                                 : 0;
+}
+
 void
 sp_test_assert_meta_int (SpTestRecording *rec,
                          const char *group,

@@ -165,6 +165,26 @@ SpTestRecording *sp_test_recording_new (char *dir,
  * when either is not valid. */
 void sp_test_recording_load (SpTestRecording *rec);
 
+/* The side file's unsigned key in group (failing the test without it). */
+guint64 sp_test_meta_u64 (SpTestRecording *rec,
+                          const char *group,
+                          const char *key);
+
+/* A task's CPU time between start and end (CLOCK_MONOTONIC ns, the side
+ * file's), from n polls in time order taken while the recorder ran: the
+ * i-th poll's time is times[i * stride] and its CPU time cpu[i * stride]
+ * (stride in guint64s: the polls may be structs). At least *low (polls
+ * inside the window), at most *high (polls just outside); fails the test
+ * unless the polls cover the window. */
+void sp_test_cpu_in_window (const guint64 *times,
+                            const guint64 *cpu,
+                            gsize stride,
+                            guint n,
+                            guint64 start,
+                            guint64 end,
+                            guint64 *low,
+                            guint64 *high);
+
 /* The side file's key in group has the value expected. */
 void sp_test_assert_meta_int (SpTestRecording *rec,
                               const char *group,

@@ -160,31 +160,10 @@ cpu_in_window (Attached *a,
                guint64 *low,
                guint64 *high)
 {
-  guint64 start = meta_u64 (a->rec, "start_monotonic_ns");
-  guint64 end = meta_u64 (a->rec, "end_monotonic_ns");
   const CpuPoll *polls = (const CpuPoll *) a->polls->data;
-  guint n = a->polls->len;
-  guint before_start = 0, after_start = n - 1, before_end = 0, after_end = n - 1;
 
-  for (guint p = 0; p < n; p++)
-    {
-      if (polls[p].time_ns <= start)
-        before_start = p;
-      if (polls[p].time_ns <= end)
-        before_end = p;
-    }
-  for (guint p = n; p-- > 0;)
-    {
-      if (polls[p].time_ns >= start)
-        after_start = p;
-      if (polls[p].time_ns >= end)
-        after_end = p;
-    }
-  g_assert_cmpuint (polls[0].time_ns, <=, start);
-  g_assert_cmpuint (polls[n - 1].time_ns, >=, end);
-  *high = polls[after_end].cpu_ns[i] - polls[before_start].cpu_ns[i];
-  *low = polls[before_end].cpu_ns[i] >= polls[after_start].cpu_ns[i]
-         ? polls[before_end].cpu_ns[i] - polls[after_start].cpu_ns[i] : 0;
+  sp_test_cpu_in_window (&polls[0].time_ns, &polls[0].cpu_ns[i], sizeof (CpuPoll) / sizeof (guint64), a->polls->len,
+                         meta_u64 (a->rec, "start_monotonic_ns"), meta_u64 (a->rec, "end_monotonic_ns"), low, high);
 }
 
 static void

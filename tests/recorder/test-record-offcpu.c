@@ -155,23 +155,11 @@ read_companion (SpTestRecording *rec)
   return reader;
 }
 
-static guint64
-meta_u64 (SpTestRecording *rec,
-          const char *group,
-          const char *key)
-{
-  g_autoptr (GError) error = NULL;
-  guint64 value = g_key_file_get_uint64 (rec->meta, group, key, &error);
-
-  g_assert_no_error (error);
-  return value;
-}
-
 /* Switch-out stacks the recorder lost or dropped (the side file's). */
 static guint64
 missed_stacks (SpTestRecording *rec)
 {
-  return meta_u64 (rec, "recording", "off_cpu_dropped") + meta_u64 (rec, "recording", "off_cpu_lost");
+  return sp_test_meta_u64 (rec, "recording", "off_cpu_dropped") + sp_test_meta_u64 (rec, "recording", "off_cpu_lost");
 }
 
 /* copy_size: --off-cpu-stack-size, or NULL for the default. */
@@ -216,8 +204,8 @@ check_offcpu (SpTestRecording *rec,
   g_autoptr (SpElfSymbols) workload_symbols = sp_elf_symbols_load (workload);
   SpElfSymbols *symbols[] = { workload_symbols, NULL };
   SpOffCpuReader *reader = read_companion (rec);
-  guint64 offcpu_bytes = meta_u64 (rec, "recording", "off_cpu_bytes");
-  guint64 switches = meta_u64 (rec, "recording", "off_cpu_switches");
+  guint64 offcpu_bytes = sp_test_meta_u64 (rec, "recording", "off_cpu_bytes");
+  guint64 switches = sp_test_meta_u64 (rec, "recording", "off_cpu_switches");
   guint64 missed = missed_stacks (rec);
 
   g_assert_true (g_key_file_get_boolean (rec->meta, "recording", "off_cpu", NULL));
@@ -225,7 +213,8 @@ check_offcpu (SpTestRecording *rec,
   g_test_message ("companion: %" G_GUINT64_FORMAT " bytes, %" G_GUINT64_FORMAT " switch-outs: %.1f bytes per "
                   "switch (out and in); dropped stacks %" G_GUINT64_FORMAT ", lost %" G_GUINT64_FORMAT,
                   offcpu_bytes, switches, (double) offcpu_bytes / (double) switches,
-                  meta_u64 (rec, "recording", "off_cpu_dropped"), meta_u64 (rec, "recording", "off_cpu_lost"));
+                  sp_test_meta_u64 (rec, "recording", "off_cpu_dropped"),
+                  sp_test_meta_u64 (rec, "recording", "off_cpu_lost"));
   for (size_t i = 0; i < G_N_ELEMENTS (blocked_threads); i++)
     {
       const BlockedThread *blocked = &blocked_threads[i];
@@ -239,7 +228,7 @@ check_offcpu (SpTestRecording *rec,
       expected_s = wall_s - cpu_s;
       measured_s = totals.off_ns / 1e9;
       group = g_strdup_printf ("thread %d", tid);
-      side_s = (meta_u64 (rec, group, "blocked_ns") + meta_u64 (rec, group, "runnable_ns")) / 1e9;
+      side_s = (sp_test_meta_u64 (rec, group, "blocked_ns") + sp_test_meta_u64 (rec, group, "runnable_ns")) / 1e9;
       g_test_message ("%s: wall - cpu %.3f s, companion %.3f s (side file %.3f s), %" G_GUINT64_FORMAT
                       " switch-outs, %.1f%% with a stack, %.1f%% under %s", blocked->name, expected_s, measured_s,
                       side_s, totals.switches, 100.0 * totals.with_stack_ns / MAX (totals.off_ns, 1),
@@ -248,7 +237,7 @@ check_offcpu (SpTestRecording *rec,
       g_assert_cmpfloat (measured_s, <=, expected_s * (1 + TOLERANCE));
       g_assert_cmpfloat (side_s, >=, expected_s * (1 - TOLERANCE));
       g_assert_cmpfloat (side_s, <=, expected_s * (1 + TOLERANCE));
-      g_assert_cmpuint (meta_u64 (rec, group, "switches"), ==, totals.switches);
+      g_assert_cmpuint (sp_test_meta_u64 (rec, group, "switches"), ==, totals.switches);
       if (stacks)
         assert_stacks_accounted (&totals, missed);
       else
@@ -277,8 +266,8 @@ test_root (void)
   g_assert_false (g_key_file_has_key (rec->meta, "recording", "off_cpu_stacks_reason", NULL));
   check_offcpu (rec, workload, TRUE);
   /* The whole copy, as for running stacks: no frame-pointer tail asked. */
-  g_assert_cmpuint (meta_u64 (rec, "recording", "off_cpu_stack_size"), ==, 16384);
-  g_assert_cmpuint (meta_u64 (rec, "recording", "off_cpu_frame_pointer_tails"), ==, 0);
+  g_assert_cmpuint (sp_test_meta_u64 (rec, "recording", "off_cpu_stack_size"), ==, 16384);
+  g_assert_cmpuint (sp_test_meta_u64 (rec, "recording", "off_cpu_frame_pointer_tails"), ==, 0);
 }
 
 /* --off-cpu-stack-size 128: a copy that holds the libc frames a thread
@@ -304,10 +293,10 @@ test_short_copy (void)
       return;
     }
   rec = record_offcpu (FALSE, "128", &workload);
-  g_assert_cmpuint (meta_u64 (rec, "recording", "off_cpu_stack_size"), ==, 128);
-  switches = meta_u64 (rec, "recording", "off_cpu_switches");
-  tails = meta_u64 (rec, "recording", "off_cpu_frame_pointer_tails");
-  truncated = meta_u64 (rec, "recording", "off_cpu_truncated");
+  g_assert_cmpuint (sp_test_meta_u64 (rec, "recording", "off_cpu_stack_size"), ==, 128);
+  switches = sp_test_meta_u64 (rec, "recording", "off_cpu_switches");
+  tails = sp_test_meta_u64 (rec, "recording", "off_cpu_frame_pointer_tails");
+  truncated = sp_test_meta_u64 (rec, "recording", "off_cpu_truncated");
   g_test_message ("%" G_GUINT64_FORMAT " switch-outs: %" G_GUINT64_FORMAT " went on along frame pointers, %"
                   G_GUINT64_FORMAT " truncated", switches, tails, truncated);
   g_assert_cmpuint (tails * 2, >=, switches);
