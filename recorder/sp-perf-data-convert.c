@@ -237,6 +237,24 @@ wall_us (void)
   return (uint64_t) tv.tv_sec * 1000000ull + (uint64_t) tv.tv_usec;
 }
 
+/* When the first sample was taken, on the wall clock: perf writes a
+ * file's header last, so its time less the samples' span (SAMPLE_TIME);
+ * a pipe is converted as it is recorded. */
+static uint64_t
+recording_start_wall_us (const Conversion *c)
+{
+  const SpPerfDataFeatures *f = &c->data.features;
+  struct stat st;
+  uint64_t end_us;
+
+  if (c->data.pipe || fstat (c->data.fd, &st) != 0)
+    return wall_us ();
+  end_us = (uint64_t) st.st_mtim.tv_sec * 1000000ull + (uint64_t) st.st_mtim.tv_nsec / 1000;
+  if (f->last_sample_time > f->first_sample_time && (f->last_sample_time - f->first_sample_time) / 1000 < end_us)
+    return end_us - (f->last_sample_time - f->first_sample_time) / 1000;
+  return end_us;
+}
+
 static bool
 open_output (Conversion *c)
 {
@@ -251,7 +269,7 @@ open_output (Conversion *c)
     }
   c->output_open = true;
   sp_side_file_init (&c->side_file, &c->output);
-  c->side.start_wall_us = wall_us ();
+  c->side.start_wall_us = recording_start_wall_us (c);
   c->writer = sp_spool_writer_new_for_fd (c->output.spool_fd, true, c->side.start_wall_us,
                                           1000000 / c->side.frequency_hz, &err);
   if (c->writer == NULL || !sp_recording_init (&c->rec, c->writer, sp_perf_max_stack ()))

@@ -109,6 +109,13 @@ sp_perf_data_read_feature (SpPerfData *data,
       if (sp_byte_cursor_take_u32 (&c, &f->nr_cpus_available))
         sp_byte_cursor_take_u32 (&c, &f->nr_cpus_online);
       return;
+    case SP_PERF_FEAT_SAMPLE_TIME:
+      if (size >= 16)
+        {
+          memcpy (&f->first_sample_time, bytes, 8);
+          memcpy (&f->last_sample_time, bytes + 8, 8);
+        }
+      return;
     case SP_PERF_FEAT_CMDLINE:
       free (f->cmdline);
       read_cmdline (f, &c);

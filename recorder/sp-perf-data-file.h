@@ -40,6 +40,8 @@ typedef struct {
   char     *cmdline;       /* perf's command line, words joined by spaces */
   uint32_t  nr_cpus_online;
   uint32_t  nr_cpus_available;
+  uint64_t  first_sample_time;  /* SAMPLE_TIME: perf's clock, 0 if unknown */
+  uint64_t  last_sample_time;
   SpPerfDataBuildId *build_ids;
   size_t    n_build_ids;
   bool      compressed;    /* perf record -z */
