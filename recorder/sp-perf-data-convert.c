@@ -65,7 +65,6 @@ typedef struct {
   uint64_t            last_flush_ns;
   uint64_t            n_applied;
   uint64_t            n_event_samples; /* of the event converted */
-  bool                queue_failed;
   uint64_t            record[RECORD_WORDS];
 } Conversion;
 
@@ -386,7 +385,8 @@ queue_record (Conversion *c,
     c->max_time = time;
   if (!sp_event_queue_push (&c->queue, encoded, time))
     {
-      c->queue_failed = true;
+      fprintf (stderr, "stackpulse-record: out of memory while putting the records of %s in time order\n",
+               c->o->input);
       return false;
     }
   return true;
