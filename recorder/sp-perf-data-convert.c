@@ -678,6 +678,10 @@ sp_perf_data_convert (const SpConvertOptions *options)
           status = 128 + stop_signal;
         }
     }
+  /* The window reads the exit status; this line says the same for a
+   * reader of the progress alone. */
+  if (status != 0 && options->progress_fd >= 0)
+    dprintf (options->progress_fd, "state=failed exit_status=%d\n", status);
   cleanup (c);
   free (c);
   return status;

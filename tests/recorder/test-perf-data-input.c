@@ -215,6 +215,9 @@ test_wrong_use (void)
   g_autofree char *dir = NULL;
   g_autofree char *data = NULL;
   g_autofree char *listing = NULL;
+  g_autofree char *progress = NULL;
+  g_autofree char *progress_text = NULL;
+  g_autofree char *script = NULL;
   g_autoptr (SpChildResult) with_command = NULL;
   g_autoptr (SpChildResult) no_event = NULL;
 
@@ -225,8 +228,13 @@ test_wrong_use (void)
   with_command = sp_test_convert (dir, data, (const char *const[]) { "--", "true", NULL });
   g_assert_cmpint (with_command->exit_code, ==, 2);
   sp_test_assert_contains (with_command->err, "takes no command");
-  no_event = sp_test_convert (dir, data, (const char *const[]) { "--event", "no-such-event", NULL });
+  progress = g_build_filename (dir, "progress", NULL);
+  script = g_strdup_printf ("exec '%s' --input '%s' -o '%s/out.spool' --event no-such-event --progress-fd 3 3>'%s'",
+                            sp_test_recorder (), data, dir, progress);
+  no_event = sp_test_run (dir, "convert", (const char *const[]) { "/bin/sh", "-c", script, NULL });
   g_assert_cmpint (no_event->exit_code, ==, 1);
+  g_assert_true (g_file_get_contents (progress, &progress_text, NULL, NULL));
+  g_assert_cmpstr (progress_text, ==, "state=failed exit_status=1\n");
   sp_test_assert_contains (no_event->err, "has no event 'no-such-event'; its events: cpu-clock");
   listing = sp_test_list_dir (dir);
   g_assert_null (strstr (listing, "out.spool"));
