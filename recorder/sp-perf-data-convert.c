@@ -40,6 +40,9 @@
 #define RECORD_WORDS            (65536 / 8)
 
 static volatile int stop_signal;
+/* The signal mask before the stop signals were blocked: in force only
+ * while waiting for input. */
+static sigset_t unblocked_mask;
 
 typedef struct {
   const SpConvertOptions *o;
@@ -83,17 +86,26 @@ on_signal (int signal_number)
   stop_signal = signal_number;
 }
 
-/* Without SA_RESTART: a read blocked on a pipe returns, and the loop sees
- * the flag. */
+/* SIGTERM and SIGINT are blocked but while the reader waits for input
+ * (ppoll with the old mask): there the handler sets the flag and the
+ * reading gives up. A signal cannot slip in between a check of the flag
+ * and a read that would then wait for good; one that comes while the
+ * samples are unwound is taken at the next read, and one that comes after
+ * the last read has no effect (the spool is written). */
 static void
 catch_stop_signals (void)
 {
   struct sigaction action = { .sa_handler = on_signal };
+  sigset_t stops;
 
   sigemptyset (&action.sa_mask);
   sigaction (SIGTERM, &action, NULL);
   sigaction (SIGINT, &action, NULL);
   signal (SIGPIPE, SIG_IGN);
+  sigemptyset (&stops);
+  sigaddset (&stops, SIGTERM);
+  sigaddset (&stops, SIGINT);
+  sigprocmask (SIG_BLOCK, &stops, &unblocked_mask);
 }
 
 /* ---- The input ------------------------------------------------------------ */
@@ -663,20 +675,23 @@ sp_perf_data_convert (const SpConvertOptions *options)
   sp_event_queue_init (&c->queue);
   catch_stop_signals ();
   fd = open_input (options->input, &status);
-  if (fd >= 0 && !sp_perf_data_open (&c->data, fd, message, sizeof message))
-    describe_refusal (c, message);
+  if (fd >= 0 && !sp_perf_data_open (&c->data, fd, &stop_signal, &unblocked_mask, message, sizeof message))
+    {
+      if (stop_signal == 0)
+        describe_refusal (c, message);
+    }
   else if (fd >= 0)
     {
-      c->data.stop_flag = &stop_signal;
       status = convert_records (c) ? finish (c) : SP_CONVERT_EXIT_FAILED;
       if (status != 0)
         discard (c);
-      if (stop_signal != 0)
-        {
-          fprintf (stderr, "stackpulse-record: conversion of %s stopped by signal %d: %s removed\n", options->input,
-                   stop_signal, options->output);
-          status = 128 + stop_signal;
-        }
+    }
+  /* Signals come in only while input is awaited: never after finish. */
+  if (stop_signal != 0)
+    {
+      fprintf (stderr, "stackpulse-record: conversion of %s stopped by signal %d%s%s%s\n", options->input, stop_signal,
+               c->output_open ? ": " : "", c->output_open ? options->output : "", c->output_open ? " removed" : "");
+      status = 128 + stop_signal;
     }
   /* The window reads the exit status; this line says the same for a
    * reader of the progress alone. */
