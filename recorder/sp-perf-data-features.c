@@ -117,7 +117,9 @@ sp_perf_data_read_feature (SpPerfData *data,
         }
       return;
     case SP_PERF_FEAT_CMDLINE:
+      /* A second CMDLINE (a pipe may repeat its features) replaces the first. */
       free (f->cmdline);
+      f->cmdline = NULL;
       read_cmdline (f, &c);
       return;
     case SP_PERF_FEAT_EVENT_DESC:
