@@ -40,6 +40,9 @@
 #define RECORD_WORDS            (65536 / 8)
 
 static volatile int stop_signal;
+/* The signal mask before the stop signals were blocked: in force only
+ * while waiting for input. */
+static sigset_t unblocked_mask;
 
 typedef struct {
   const SpConvertOptions *o;
@@ -65,7 +68,6 @@ typedef struct {
   uint64_t            last_flush_ns;
   uint64_t            n_applied;
   uint64_t            n_event_samples; /* of the event converted */
-  bool                queue_failed;
   uint64_t            record[RECORD_WORDS];
 } Conversion;
 
@@ -84,17 +86,26 @@ on_signal (int signal_number)
   stop_signal = signal_number;
 }
 
-/* Without SA_RESTART: a read blocked on a pipe returns, and the loop sees
- * the flag. */
+/* SIGTERM and SIGINT are blocked but while the reader waits for input
+ * (ppoll with the old mask): there the handler sets the flag and the
+ * reading gives up. A signal cannot slip in between a check of the flag
+ * and a read that would then wait for good; one that comes while the
+ * samples are unwound is taken at the next read, and one that comes after
+ * the last read has no effect (the spool is written). */
 static void
 catch_stop_signals (void)
 {
   struct sigaction action = { .sa_handler = on_signal };
+  sigset_t stops;
 
   sigemptyset (&action.sa_mask);
   sigaction (SIGTERM, &action, NULL);
   sigaction (SIGINT, &action, NULL);
   signal (SIGPIPE, SIG_IGN);
+  sigemptyset (&stops);
+  sigaddset (&stops, SIGTERM);
+  sigaddset (&stops, SIGINT);
+  sigprocmask (SIG_BLOCK, &stops, &unblocked_mask);
 }
 
 /* ---- The input ------------------------------------------------------------ */
@@ -237,6 +248,24 @@ wall_us (void)
   return (uint64_t) tv.tv_sec * 1000000ull + (uint64_t) tv.tv_usec;
 }
 
+/* When the first sample was taken, on the wall clock: perf writes a
+ * file's header last, so its time less the samples' span (SAMPLE_TIME);
+ * a pipe is converted as it is recorded. */
+static uint64_t
+recording_start_wall_us (const Conversion *c)
+{
+  const SpPerfDataFeatures *f = &c->data.features;
+  struct stat st;
+  uint64_t end_us;
+
+  if (c->data.pipe || fstat (c->data.fd, &st) != 0)
+    return wall_us ();
+  end_us = (uint64_t) st.st_mtim.tv_sec * 1000000ull + (uint64_t) st.st_mtim.tv_nsec / 1000;
+  if (f->last_sample_time > f->first_sample_time && (f->last_sample_time - f->first_sample_time) / 1000 < end_us)
+    return end_us - (f->last_sample_time - f->first_sample_time) / 1000;
+  return end_us;
+}
+
 static bool
 open_output (Conversion *c)
 {
@@ -251,7 +280,7 @@ open_output (Conversion *c)
     }
   c->output_open = true;
   sp_side_file_init (&c->side_file, &c->output);
-  c->side.start_wall_us = wall_us ();
+  c->side.start_wall_us = recording_start_wall_us (c);
   c->writer = sp_spool_writer_new_for_fd (c->output.spool_fd, true, c->side.start_wall_us,
                                           1000000 / c->side.frequency_hz, &err);
   if (c->writer == NULL || !sp_recording_init (&c->rec, c->writer, sp_perf_max_stack ()))
@@ -368,7 +397,8 @@ queue_record (Conversion *c,
     c->max_time = time;
   if (!sp_event_queue_push (&c->queue, encoded, time))
     {
-      c->queue_failed = true;
+      fprintf (stderr, "stackpulse-record: out of memory while putting the records of %s in time order\n",
+               c->o->input);
       return false;
     }
   return true;
@@ -645,21 +675,28 @@ sp_perf_data_convert (const SpConvertOptions *options)
   sp_event_queue_init (&c->queue);
   catch_stop_signals ();
   fd = open_input (options->input, &status);
-  if (fd >= 0 && !sp_perf_data_open (&c->data, fd, message, sizeof message))
-    describe_refusal (c, message);
+  if (fd >= 0 && !sp_perf_data_open (&c->data, fd, &stop_signal, &unblocked_mask, message, sizeof message))
+    {
+      if (stop_signal == 0)
+        describe_refusal (c, message);
+    }
   else if (fd >= 0)
     {
-      c->data.stop_flag = &stop_signal;
       status = convert_records (c) ? finish (c) : SP_CONVERT_EXIT_FAILED;
       if (status != 0)
         discard (c);
-      if (stop_signal != 0)
-        {
-          fprintf (stderr, "stackpulse-record: conversion of %s stopped by signal %d: %s removed\n", options->input,
-                   stop_signal, options->output);
-          status = 128 + stop_signal;
-        }
     }
+  /* Signals come in only while input is awaited: never after finish. */
+  if (stop_signal != 0)
+    {
+      fprintf (stderr, "stackpulse-record: conversion of %s stopped by signal %d%s%s%s\n", options->input, stop_signal,
+               c->output_open ? ": " : "", c->output_open ? options->output : "", c->output_open ? " removed" : "");
+      status = 128 + stop_signal;
+    }
+  /* The window reads the exit status; this line says the same for a
+   * reader of the progress alone. */
+  if (status != 0 && options->progress_fd >= 0)
+    dprintf (options->progress_fd, "state=failed exit_status=%d\n", status);
   cleanup (c);
   free (c);
   return status;

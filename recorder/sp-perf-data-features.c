@@ -109,8 +109,17 @@ sp_perf_data_read_feature (SpPerfData *data,
       if (sp_byte_cursor_take_u32 (&c, &f->nr_cpus_available))
         sp_byte_cursor_take_u32 (&c, &f->nr_cpus_online);
       return;
+    case SP_PERF_FEAT_SAMPLE_TIME:
+      if (size >= 16)
+        {
+          memcpy (&f->first_sample_time, bytes, 8);
+          memcpy (&f->last_sample_time, bytes + 8, 8);
+        }
+      return;
     case SP_PERF_FEAT_CMDLINE:
+      /* A second CMDLINE (a pipe may repeat its features) replaces the first. */
       free (f->cmdline);
+      f->cmdline = NULL;
       read_cmdline (f, &c);
       return;
     case SP_PERF_FEAT_EVENT_DESC:

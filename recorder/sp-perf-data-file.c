@@ -192,7 +192,7 @@ open_file_mode (SpPerfData *data,
 }
 
 static bool
-read_all (int fd,
+read_all (const SpPerfData *data,
           void *buffer,
           size_t size,
           size_t *got)
@@ -200,8 +200,11 @@ read_all (int fd,
   *got = 0;
   while (*got < size)
     {
-      ssize_t n = read (fd, (uint8_t *) buffer + *got, size - *got);
+      ssize_t n;
 
+      if (!sp_perf_data_wait_input (data))
+        return false;
+      n = read (data->fd, (uint8_t *) buffer + *got, size - *got);
       if (n < 0 && errno == EINTR)
         continue;
       if (n < 0)
@@ -216,6 +219,8 @@ read_all (int fd,
 bool
 sp_perf_data_open (SpPerfData *data,
                    int fd,
+                   volatile int *stop_flag,
+                   const sigset_t *wait_mask,
                    char *message,
                    size_t message_size)
 {
@@ -225,12 +230,17 @@ sp_perf_data_open (SpPerfData *data,
 
   memset (data, 0, sizeof *data);
   data->fd = fd;
+  data->stop_flag = stop_flag;
+  data->wait_mask = wait_mask;
   data->data_end = UINT64_MAX;
   data->pipe = fstat (fd, &st) != 0 || !S_ISREG (st.st_mode);
   data->file_size = data->pipe ? 0 : (uint64_t) st.st_size;
-  if (!read_all (fd, &head, sizeof head, &got))
+  if (!read_all (data, &head, sizeof head, &got))
     {
-      snprintf (message, message_size, "cannot be read: %s", strerror (errno));
+      if (stop_flag != NULL && *stop_flag)
+        snprintf (message, message_size, "stopped");
+      else
+        snprintf (message, message_size, "cannot be read: %s", strerror (errno));
       return false;
     }
   memcpy (data->head, &head, got);

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <linux/perf_event.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -40,6 +41,8 @@ typedef struct {
   char     *cmdline;       /* perf's command line, words joined by spaces */
   uint32_t  nr_cpus_online;
   uint32_t  nr_cpus_available;
+  uint64_t  first_sample_time;  /* SAMPLE_TIME: perf's clock, 0 if unknown */
+  uint64_t  last_sample_time;
   SpPerfDataBuildId *build_ids;
   size_t    n_build_ids;
   bool      compressed;    /* perf record -z */
@@ -69,6 +72,10 @@ typedef struct {
   bool      at_eof;
   uint64_t *aligned;       /* a record that lies unaligned in the buffer, copied */
   volatile int *stop_flag; /* set by a signal: reading gives up */
+  const sigset_t *wait_mask; /* the stop signals are blocked but while
+                              * waiting for input (ppoll with this mask),
+                              * so none slips in before a read that would
+                              * then wait for good; NULL: plain reads */
 } SpPerfData;
 
 /* What reading the next record found. */
@@ -82,12 +89,19 @@ typedef enum {
 
 /* Checks the magic of what fd reads and reads the header, the attributes
  * and the features (file mode), or the pipe header. fd is taken (closed by
- * sp_perf_data_clear). False with a message (without the file's name)
- * when it is not a perf.data file stackpulse reads. */
+ * sp_perf_data_clear); stop_flag and wait_mask may be NULL (see the
+ * fields). False with a message (without the file's name) when it is not
+ * a perf.data file stackpulse reads, or a signal stopped it. */
 bool sp_perf_data_open (SpPerfData *data,
                         int fd,
+                        volatile int *stop_flag,
+                        const sigset_t *wait_mask,
                         char *message,
                         size_t message_size);
+
+/* Waits until the input can be read (or has ended), with the stop
+ * signals let in; false when one came, or waiting failed (errno). */
+bool sp_perf_data_wait_input (const SpPerfData *data);
 
 void sp_perf_data_clear (SpPerfData *data);
 

@@ -10,6 +10,7 @@
 #include "sp-perf-data-file.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -26,6 +27,20 @@ ensure_buffer (SpPerfData *data)
   data->aligned = malloc (MAX_RECORD);
   data->buffer_size = BUFFER_SIZE;
   return data->buffer != NULL && data->aligned != NULL;
+}
+
+bool
+sp_perf_data_wait_input (const SpPerfData *data)
+{
+  for (;;)
+    {
+      if (data->stop_flag != NULL && *data->stop_flag)
+        return false;
+      if (data->wait_mask == NULL || ppoll (&(struct pollfd) { data->fd, POLLIN, 0 }, 1, NULL, data->wait_mask) >= 0)
+        return true;
+      if (errno != EINTR)
+        return false;
+    }
 }
 
 /* Bytes of the data section not read into the buffer yet. */
@@ -47,8 +62,6 @@ fill (SpPerfData *data,
       size_t room;
       ssize_t n;
 
-      if (data->stop_flag != NULL && *data->stop_flag)
-        return SP_PERF_DATA_STOPPED;
       if (data->start > 0)
         {
           /* Kept 8-aligned: records are whole multiples of 8 as perf writes them. */
@@ -59,6 +72,8 @@ fill (SpPerfData *data,
       room = data->buffer_size - data->end;
       if (room > unread_data (data))
         room = (size_t) unread_data (data);
+      if (!sp_perf_data_wait_input (data))
+        return data->stop_flag != NULL && *data->stop_flag ? SP_PERF_DATA_STOPPED : SP_PERF_DATA_READ_ERROR;
       n = read (data->fd, data->buffer + data->end, room);
       if (n < 0 && errno == EINTR)
         continue;

@@ -127,17 +127,18 @@ sp_test_perf_samples (const char *perf,
    * perf abbreviates from 1000 on ("1K"): the rows' counts are exact. */
   for (guint i = 0; lines[i] != NULL; i++)
     {
-      g_autoptr (GMatchInfo) match = NULL;
+      g_autoptr (GMatchInfo) heading_match = NULL;
+      g_autoptr (GMatchInfo) row_match = NULL;
 
-      if (g_regex_match (heading, lines[i], 0, &match))
+      if (g_regex_match (heading, lines[i], 0, &heading_match))
         {
-          g_autofree char *name = g_match_info_fetch (match, 1);
+          g_autofree char *name = g_match_info_fetch (heading_match, 1);
 
           counting = is_event (name, event);
         }
-      else if (counting && g_regex_match (row, lines[i], 0, &match))
+      else if (counting && g_regex_match (row, lines[i], 0, &row_match))
         {
-          g_autofree char *count = g_match_info_fetch (match, 1);
+          g_autofree char *count = g_match_info_fetch (row_match, 1);
 
           n += g_ascii_strtoull (count, NULL, 10);
         }

@@ -8,15 +8,21 @@
  *  - a bad header, random bytes, a spool, an ELF program, an empty file, a
  *    directory and standard input with nothing on it are refused with a
  *    non-zero exit, a message saying what they look like, and no output;
- *  - SIGTERM while converting removes the spool it was writing. */
+ *  - SIGTERM while converting removes the spool it was writing;
+ *  - a command with --input is a usage error, an event the file does not
+ *    have is refused naming the ones it has;
+ *  - a file recorded under another kernel release (its OSRELEASE section
+ *    changed here) keeps its kernel frames unnamed, and says why. */
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "perf-data-run.h"
 #include "record-run.h"
+#include "record-stacks.h"
 
 /* A fp recording of sp-work-threads in dir. */
 static char *
@@ -202,6 +208,80 @@ test_cancel (void)
   sp_test_remove_dir (out_dir);
 }
 
+static void
+test_wrong_use (void)
+{
+  const char *perf = sp_test_perf_data_needs_perf ();
+  g_autofree char *dir = NULL;
+  g_autofree char *data = NULL;
+  g_autofree char *listing = NULL;
+  g_autofree char *progress = NULL;
+  g_autofree char *progress_text = NULL;
+  g_autofree char *script = NULL;
+  g_autoptr (SpChildResult) with_command = NULL;
+  g_autoptr (SpChildResult) no_event = NULL;
+
+  if (perf == NULL)
+    return;
+  dir = sp_test_make_dir ();
+  data = record_threads (perf, dir);
+  with_command = sp_test_convert (dir, data, (const char *const[]) { "--", "true", NULL });
+  g_assert_cmpint (with_command->exit_code, ==, 2);
+  sp_test_assert_contains (with_command->err, "takes no command");
+  progress = g_build_filename (dir, "progress", NULL);
+  script = g_strdup_printf ("exec '%s' --input '%s' -o '%s/out.spool' --event no-such-event --progress-fd 3 3>'%s'",
+                            sp_test_recorder (), data, dir, progress);
+  no_event = sp_test_run (dir, "convert", (const char *const[]) { "/bin/sh", "-c", script, NULL });
+  g_assert_cmpint (no_event->exit_code, ==, 1);
+  g_assert_true (g_file_get_contents (progress, &progress_text, NULL, NULL));
+  g_assert_cmpstr (progress_text, ==, "state=failed exit_status=1\n");
+  sp_test_assert_contains (no_event->err, "has no event 'no-such-event'; its events: cpu-clock");
+  listing = sp_test_list_dir (dir);
+  g_assert_null (strstr (listing, "out.spool"));
+  sp_test_remove_dir (dir);
+}
+
+/* Every copy of this kernel's release in the file, its last character
+ * changed: the file then says another kernel recorded it. */
+static void
+test_other_kernel (void)
+{
+  const char *perf = sp_test_perf_data_needs_perf ();
+  g_autofree char *data = NULL;
+  g_autofree char *bytes = NULL;
+  g_autofree char *other = NULL;
+  g_autofree char *note = NULL;
+  g_autoptr (SpTestRecording) rec = NULL;
+  struct utsname uts;
+  gsize len, release_len, changed = 0;
+  char *dir;
+
+  if (perf == NULL)
+    return;
+  g_assert_cmpint (uname (&uts), ==, 0);
+  release_len = strlen (uts.release);
+  dir = sp_test_make_dir ();
+  data = record_threads (perf, dir);
+  g_assert_true (g_file_get_contents (data, &bytes, &len, NULL));
+  for (gsize i = 0; i + release_len <= len; i++)
+    if (memcmp (bytes + i, uts.release, release_len) == 0)
+      {
+        bytes[i + release_len - 1] = bytes[i + release_len - 1] == 'x' ? 'y' : 'x';
+        changed++;
+      }
+  g_assert_cmpuint (changed, >, 0);
+  other = write_file (dir, "other-kernel.data", bytes, len);
+  rec = sp_test_recording_new (dir, sp_test_convert (dir, other, NULL));
+  g_assert_cmpint (rec->result->exit_code, ==, 0);
+  sp_test_recording_load (rec);
+  g_assert_true (sp_test_has_kernel_frames (rec->reader));
+  sp_test_assert_contains (rec->result->err, "kernel frames are unnamed: recorded on kernel");
+  note = g_key_file_get_string (rec->meta, "input", "kernel_symbols", NULL);
+  g_assert_nonnull (note);
+  g_assert_true (g_str_has_prefix (note, "unnamed: recorded on kernel"));
+  g_assert_false (g_key_file_has_group (rec->meta, "kernel-symbols"));
+}
+
 int
 main (int argc,
       char **argv)
@@ -210,5 +290,7 @@ main (int argc,
   g_test_add_func ("/perf-data/truncated", test_truncated);
   g_test_add_func ("/perf-data/refused", test_refused);
   g_test_add_func ("/perf-data/cancel", test_cancel);
+  g_test_add_func ("/perf-data/wrong-use", test_wrong_use);
+  g_test_add_func ("/perf-data/other-kernel", test_other_kernel);
   return g_test_run ();
 }
