@@ -297,6 +297,7 @@ open_output (Conversion *c)
           fprintf (stderr, "stackpulse-record: cannot unwind DWARF samples: %s\n", message);
           return false;
         }
+      c->conv.unwinder = c->unwinder;
     }
   if (!sp_recording_set_unwinder (&c->rec, c->unwinder, &c->conv.layout, 0)
       || (c->side.kernel_stacks && !sp_recording_add_kernel_module (&c->rec)))

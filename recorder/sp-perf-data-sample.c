@@ -196,6 +196,28 @@ put (uint64_t *p,
   return p + (size + 7) / 8;
 }
 
+/* As the live recorder cuts a copy before it queues it (sp-recorder.c):
+ * the bytes above where the thread's stack is known to end are never read
+ * by the unwinder, and perf copies its whole --call-graph dwarf size
+ * whatever the depth. The kernel's dyn_size stays, which still says
+ * whether the copy ran out. */
+static uint64_t
+kept_stack_bytes (const SpPerfDataConverter *conv,
+                  const Fields *f,
+                  const uint64_t *regs)
+{
+  uint64_t top, sp, keep;
+
+  if (conv->unwinder == NULL || f->stack_size == 0)
+    return f->stack_size;
+  top = sp_unwinder_stack_top (conv->unwinder, (int32_t) (f->pid_tid >> 32));
+  sp = sp_unwinder_user_sp (regs);
+  if (top <= sp || top - sp >= f->stack_size)
+    return f->stack_size;
+  keep = (top - sp + 7) & ~(uint64_t) 7;
+  return keep < f->stack_size ? keep : f->stack_size;
+}
+
 bool
 sp_perf_data_encode_sample (SpPerfDataConverter *conv,
                             const struct perf_event_header *header,
@@ -204,6 +226,7 @@ sp_perf_data_encode_sample (SpPerfDataConverter *conv,
   const struct perf_event_attr *attr = &conv->data->events[conv->event].attr;
   struct perf_event_header *copy = (struct perf_event_header *) out;
   uint64_t *p = out + 1;
+  const uint64_t *regs;
   Fields f;
   size_t size;
 
@@ -236,14 +259,18 @@ sp_perf_data_encode_sample (SpPerfDataConverter *conv,
   if (!conv->unwind)
     return true;
   *p++ = f.regs != NULL ? f.regs_abi : PERF_SAMPLE_REGS_ABI_NONE;
+  regs = p;
   for (size_t i = 0; f.regs != NULL && i < conv->n_regs; i++)
     *p++ = f.regs[conv->reg_index[i]];
+  if (f.regs != NULL)
+    f.stack_size = kept_stack_bytes (conv, &f, regs);
   *p++ = f.stack_size;
   if (f.stack_size > 0)
     {
       p = put (p, f.stack, f.stack_size);
       *p++ = f.stack_used;
     }
+  copy->size = (uint16_t) ((uint8_t *) p - (uint8_t *) out);
   return true;
 }
 

@@ -17,6 +17,7 @@
 
 #include "sp-perf-data-file.h"
 #include "sp-perf-sample.h"
+#include "sp-unwinder.h"
 
 #define SP_PERF_DATA_MAX_REGS 64
 
@@ -27,6 +28,8 @@ typedef struct {
   size_t   reg_index[SP_PERF_DATA_MAX_REGS]; /* unwinder's register i: perf's index */
   size_t   n_regs;           /* the unwinder's */
   SpSampleLayout layout;     /* what the re-encoded samples carry */
+  const SpUnwinder *unwinder; /* where known, a thread's stack ends there: the
+                               * copy above it is not kept (NULL: kept whole) */
   uint64_t n_other_events;   /* samples of other events, left out */
   uint64_t n_malformed;      /* samples shorter than their fields */
 } SpPerfDataConverter;
