@@ -289,6 +289,8 @@ main (int argc,
   unsigned long value;
   pid_t duplicate = 0;
   SpConvertOptions convert = { NULL, NULL, NULL, -1 };
+  /* An option of live recordings only, given: --input refuses it. */
+  const char *recording_only = NULL;
   SpInvoker invoker;
   char message[256];
   int opt, status;
@@ -301,6 +303,7 @@ main (int argc,
           options.output = optarg;
           break;
         case 'F':
+          recording_only = "-F";
           if (!parse_unsigned (optarg, 1, 100000, &value))
             {
               fprintf (stderr, "stackpulse-record: -F takes a frequency from 1 to 100000 Hz, not '%s'\n", optarg);
@@ -311,6 +314,7 @@ main (int argc,
           options.frequency_hz = (unsigned) value;
           break;
         case OPT_CALL_GRAPH:
+          recording_only = "--call-graph";
           if (strcmp (optarg, "fp") == 0)
             options.call_graph = SP_CALL_GRAPH_FP;
           else if (strcmp (optarg, "dwarf") == 0)
@@ -324,6 +328,7 @@ main (int argc,
             }
           break;
         case OPT_STACK_SIZE:
+          recording_only = "--stack-size";
           if (!parse_unsigned (optarg, 64, SP_STACK_SIZE_MAX, &value))
             {
               fprintf (stderr, "stackpulse-record: --stack-size takes 64 to %u bytes, not '%s'\n", SP_STACK_SIZE_MAX,
@@ -333,6 +338,7 @@ main (int argc,
           options.stack_size = (uint32_t) (value & ~7ul);
           break;
         case OPT_OFF_CPU_STACK_SIZE:
+          recording_only = "--off-cpu-stack-size";
           if (!parse_unsigned (optarg, 64, SP_STACK_SIZE_MAX, &value))
             {
               fprintf (stderr, "stackpulse-record: --off-cpu-stack-size takes 64 to %u bytes, not '%s'\n",
@@ -342,12 +348,15 @@ main (int argc,
           options.switch_stack_size = (uint32_t) (value & ~7ul);
           break;
         case OPT_NO_KERNEL:
+          recording_only = "--no-kernel";
           options.kernel_stacks = false;
           break;
         case OPT_OFF_CPU:
+          recording_only = "--off-cpu";
           options.off_cpu = true;
           break;
         case OPT_DURATION:
+          recording_only = "--duration";
           if (!parse_seconds (optarg, &options.duration_s))
             {
               fprintf (stderr, "stackpulse-record: --duration takes a number of seconds, more than 0 and at most %.0f, "
@@ -356,6 +365,7 @@ main (int argc,
             }
           break;
         case OPT_CONTROL_STDIN:
+          recording_only = "--control-stdin";
           options.control_stdin = true;
           break;
         case OPT_PROGRESS_FD:
@@ -381,6 +391,7 @@ main (int argc,
           options.system_wide = true;
           break;
         case OPT_ENV:
+          recording_only = "--env";
           if (strchr (optarg, '=') == NULL || optarg[0] == '=' || n_env == MAX_ENV)
             {
               fprintf (stderr, "stackpulse-record: --env takes KEY=VALUE\n");
@@ -389,9 +400,11 @@ main (int argc,
           env[n_env++] = optarg;
           break;
         case 'C':
+          recording_only = "-C";
           options.directory = optarg;
           break;
         case OPT_CHECK_AUTO:
+          recording_only = "--check-auto";
           options.check_auto = true;
           break;
         case OPT_INPUT:
@@ -410,11 +423,26 @@ main (int argc,
     options.command = argv + optind;
   if (convert.input != NULL || convert.event != NULL)
     {
-      if (convert.input == NULL || options.command != NULL || options.n_pids > 0 || options.system_wide
-          || options.output == NULL)
+      if (convert.input == NULL)
+        {
+          fprintf (stderr, "stackpulse-record: --event chooses the event of a perf.data file: it needs --input FILE\n");
+          return EXIT_USAGE;
+        }
+      if (options.command != NULL || options.n_pids > 0 || options.system_wide)
         {
           fprintf (stderr, "stackpulse-record: --input FILE -o OUT.spool converts a perf.data file: it takes no "
-                   "command, -p or -a%s\n", convert.input == NULL ? " (and --event needs --input)" : "");
+                   "command, -p or -a\n");
+          return EXIT_USAGE;
+        }
+      if (options.output == NULL)
+        {
+          fprintf (stderr, "stackpulse-record: --input FILE needs -o OUT.spool, where the recording goes\n");
+          return EXIT_USAGE;
+        }
+      if (recording_only != NULL)
+        {
+          fprintf (stderr, "stackpulse-record: %s is for recording; --input converts what perf recorded, with the "
+                   "options perf record was given\n", recording_only);
           return EXIT_USAGE;
         }
       convert.output = options.output;

@@ -68,6 +68,7 @@ typedef struct {
   uint64_t            last_flush_ns;
   uint64_t            n_applied;
   uint64_t            n_event_samples; /* of the event converted */
+  uint64_t            lost_samples;  /* from LOST_SAMPLES records */
   uint64_t            record[RECORD_WORDS];
 } Conversion;
 
@@ -146,6 +147,8 @@ open_input (const char *path,
       fprintf (stderr, "stackpulse-record: --input: cannot open '%s': %s\n", path, strerror (errno));
       return -1;
     }
+  if (S_ISFIFO (st.st_mode))
+    fprintf (stderr, "stackpulse-record: %s is a FIFO: waiting for perf record -o - to write to it\n", path);
   /* Blocking from here: a FIFO that has no writer reads as empty. */
   fcntl (fd, F_SETFL, fcntl (fd, F_GETFL) & ~O_NONBLOCK);
   return fd;
@@ -191,6 +194,19 @@ set_sampling_rate (Conversion *c,
     c->side.frequency_hz = 1;
 }
 
+/* The events that sample: perf adds a dummy one (dummy:HG) for its
+ * side-band records with -a and others, which is not a choice. */
+static size_t
+count_sampling_events (const SpPerfData *data)
+{
+  size_t n = 0;
+
+  for (size_t i = 0; i < data->n_events; i++)
+    if (!(data->events[i].attr.type == PERF_TYPE_SOFTWARE && data->events[i].attr.config == PERF_COUNT_SW_DUMMY))
+      n++;
+  return n;
+}
+
 static bool
 choose_event (Conversion *c)
 {
@@ -221,9 +237,10 @@ choose_event (Conversion *c)
       fprintf (stderr, "stackpulse-record: %s cannot be converted: %s\n", c->o->input, message);
       return false;
     }
-  if (c->data.n_events > 1)
-    fprintf (stderr, "stackpulse-record: %s has %zu events (%s): converting %s%s\n", c->o->input, c->data.n_events,
-             c->events_list, c->data.events[event].name, c->o->event == NULL ? " (choose with --event NAME)" : "");
+  if (count_sampling_events (&c->data) > 1)
+    fprintf (stderr, "stackpulse-record: %s has %zu events (%s): converting %s%s\n", c->o->input,
+             count_sampling_events (&c->data), c->events_list, c->data.events[event].name,
+             c->o->event == NULL ? " (choose with --event NAME)" : "");
   c->input.event = c->data.events[event].name;
   c->input.events = c->events_list;
   set_sampling_rate (c, &c->data.events[event].attr);
@@ -279,6 +296,8 @@ open_output (Conversion *c)
       return false;
     }
   c->output_open = true;
+  if (c->output.replacing)
+    fprintf (stderr, "stackpulse-record: replacing the existing recording %s\n", c->o->output);
   sp_side_file_init (&c->side_file, &c->output);
   c->side.start_wall_us = recording_start_wall_us (c);
   c->writer = sp_spool_writer_new_for_fd (c->output.spool_fd, true, c->side.start_wall_us,
@@ -289,6 +308,9 @@ open_output (Conversion *c)
                c->writer == NULL && err.sys_errno != 0 ? strerror (err.sys_errno) : "out of memory");
       return false;
     }
+  /* perf record -a samples the idle task (swapper, pid 0): idle time, as
+   * in a recording of stackpulse-record -a, not a thread "0". */
+  c->rec.count_idle = true;
   if (c->conv.unwind)
     {
       c->unwinder = sp_unwinder_new (true, false, message, sizeof message);
@@ -379,13 +401,23 @@ queue_record (Conversion *c,
         return true;
       c->n_event_samples++;
       break;
+    case PERF_RECORD_LOST_SAMPLES:
+      /* perf writes one at the end for each event that lost samples: the
+       * same losses as the ring's LOST records (counted once, at the end). */
+      if (header->size >= sizeof *header + 8)
+        {
+          uint64_t lost;
+
+          memcpy (&lost, header + 1, 8);
+          c->lost_samples += lost;
+        }
+      return true;
     case PERF_RECORD_MMAP:
     case PERF_RECORD_MMAP2:
     case PERF_RECORD_COMM:
     case PERF_RECORD_FORK:
     case PERF_RECORD_EXIT:
     case PERF_RECORD_LOST:
-    case PERF_RECORD_LOST_SAMPLES:
     case PERF_RECORD_THROTTLE:
       if (is_mapping_left_out (header) || !sp_perf_data_encode_other (&c->conv, header, c->record))
         return true;
@@ -578,6 +610,7 @@ fill_side_info (Conversion *c)
   c->input.other_event_samples = c->conv.n_other_events;
   c->input.malformed_samples = c->conv.n_malformed;
   c->input.kernel_symbols = c->kernel_note;
+  c->input.unfinished = !c->data.pipe && c->data.data_size_unknown;
 }
 
 static int
@@ -591,6 +624,10 @@ finish (Conversion *c)
 
   flush_queue (c, UINT64_MAX);
   sp_recording_finish (&c->rec);
+  /* perf report's "Total Lost Samples" are these where perf wrote them
+   * (perf 6), else the rings' LOST records. */
+  if (c->lost_samples > 0)
+    c->rec.n_lost = c->lost_samples;
   ok = sp_spool_writer_flush (c->writer, &err);
   c->side.spool_bytes = sp_spool_writer_get_flushed_size (c->writer);
   c->side.spool_samples = sp_spool_writer_get_flushed_samples (c->writer);
@@ -617,6 +654,9 @@ finish (Conversion *c)
       return SP_CONVERT_EXIT_FAILED;
     }
   report_progress (c, monotonic_ns (), false);
+  if (c->input.unfinished)
+    fprintf (stderr, "stackpulse-record: %s was not finished by perf (its header gives no data size: perf record "
+             "was killed?): converted its records to the end of the file\n", c->o->input);
   if (c->input.damaged_at >= 0)
     fprintf (stderr, "stackpulse-record: %s is damaged at byte %lld (%s): converted the %llu records before it\n",
              c->o->input, (long long) c->input.damaged_at, c->input.damage, (unsigned long long) c->input.records);

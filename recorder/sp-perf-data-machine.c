@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -98,7 +99,18 @@ sp_perf_data_check_module_files (const SpPerfData *data,
     {
       SpModuleFile *file = &files->files[i];
       const char *recorded = file->path != NULL ? sp_perf_data_build_id_of (data, file->path) : NULL;
+      struct stat st;
 
+      /* Another file at the path now (a new inode: replaced, not
+       * rewritten): the viewer refuses it by inode; say so here too. */
+      if (!file->found && file->path != NULL && file->inode != 0 && stat (file->path, &st) == 0
+          && S_ISREG (st.st_mode) && (uint64_t) st.st_ino != file->inode)
+        {
+          if (changed++ < 5)
+            fprintf (stderr, "stackpulse-record: warning: %s is not the file recorded (another file is there now): "
+                     "its functions will not be named\n", file->path);
+          continue;
+        }
       if (recorded == NULL || !file->found || strcmp (recorded, file->build_id) == 0)
         continue;
       if (changed++ < 5)

@@ -261,6 +261,7 @@ sp_recording_follow_system (SpRecording *rec,
                             int32_t recorder_pid)
 {
   rec->system_wide = true;
+  rec->count_idle = true;
   rec->recorder_pid = recorder_pid;
 }
 
@@ -536,7 +537,7 @@ handle_sample (SpRecording *rec,
   bool dropped;
   size_t n;
 
-  if (rec->system_wide && sp_perf_sample_parse (&rec->layout, header, &sample) && sample.pid == 0)
+  if (rec->count_idle && sp_perf_sample_parse (&rec->layout, header, &sample) && sample.pid == 0)
     {
       /* The idle task (swapper): idle time, not a process. */
       rec->n_idle++;

@@ -99,6 +99,7 @@ typedef struct {
   /* -a (sp_recording_follow_system): the idle task's samples (pid 0) are
    * counted, not written; the recorder's own are written and counted. */
   bool           system_wide;
+  bool           count_idle;      /* -a, or a perf.data: pid 0 is idle time */
   int32_t        recorder_pid;
   uint64_t       n_idle;
   uint64_t       n_recorder_samples;

@@ -182,6 +182,8 @@ write_recording (FILE *out,
     write_off_cpu (out, info);
   if (info->system_wide)
     write_system_wide (out, info, rec);
+  else if (rec->n_idle > 0)
+    put_u64 (out, "idle_samples", rec->n_idle);  /* a perf.data of perf record -a */
 }
 
 static void
@@ -257,6 +259,8 @@ write_input (FILE *out,
   put_u64 (out, "records", input->records);
   put_u64 (out, "other_event_samples", input->other_event_samples);
   put_u64 (out, "malformed_samples", input->malformed_samples);
+  if (input->unfinished)
+    put_bool (out, "input_unfinished", true);
   if (input->damaged_at >= 0)
     {
       put_u64 (out, "input_damaged_at", (uint64_t) input->damaged_at);

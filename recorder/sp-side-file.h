@@ -34,6 +34,7 @@ typedef struct {
   const char *damage;          /* what it is */
   const char *kernel_symbols;  /* how kernel frames are named */
   uint64_t    modules_changed; /* files whose build-id differs from the recorded one */
+  bool        unfinished;      /* perf did not finish the file (no data size): read to its end */
 } SpSideInput;
 
 typedef struct {
