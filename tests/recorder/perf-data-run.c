@@ -2,7 +2,13 @@
 /* perf-data-run.c: running perf and reading its report's text. */
 #include "perf-data-run.h"
 
+#include <math.h>
 #include <string.h>
+
+#include "report-output.h"
+
+#define SHARE_TOLERANCE 3.0
+#define TOP_ROWS        5
 
 static gboolean
 ci_is_set (void)
@@ -233,4 +239,54 @@ sp_test_rooted_share (GHashTable *stacks)
         rooted += *(guint64 *) value;
     }
   return total > 0 ? (double) rooted / (double) total : 0.0;
+}
+
+/* `stackpulse-report top` of spool beside `perf report --sort sym` of
+ * data: perf's top functions (those over 2%) with their self shares within
+ * 3 points, and the top function perf's, or one within 3 points of it;
+ * each lists at least min_rows functions. */
+void
+sp_test_assert_top_shares (const char *perf,
+                           const char *dir,
+                           const char *data,
+                           const char *spool,
+                           guint min_rows)
+{
+  g_autofree char *top = NULL;
+  g_autoptr (GPtrArray) perf_rows = NULL;
+  g_autoptr (GPtrArray) rows = NULL;
+
+  top = sp_test_report (dir, "top", spool, NULL);
+  g_test_message ("stackpulse-report top:\n%s", top);
+  rows = sp_test_parse_rows (top);
+  perf_rows = sp_test_perf_report_rows (perf, dir, data, "sym");
+  g_assert_cmpuint (perf_rows->len, >=, min_rows);
+  g_assert_cmpuint (rows->len, >=, min_rows);
+  for (guint i = 0; i < TOP_ROWS && i < perf_rows->len; i++)
+    {
+      const SpPerfRow *p = g_ptr_array_index (perf_rows, i);
+      const SpReportRow *row = sp_test_find_row (rows, p->key);
+
+      if (p->share < 2.0)
+        continue;
+      if (row == NULL)
+        g_error ("perf report's %s (%.2f%%) is not in stackpulse-report top", p->key, p->share);
+      g_test_message ("%s: perf %.2f%%, stackpulse %.2f%%", p->key, p->share, row->self_pct);
+      g_assert_cmpfloat (fabs (row->self_pct - p->share), <=, SHARE_TOLERANCE);
+    }
+  /* The top function is perf's top one, or one within the tolerance of it. */
+  {
+    const SpReportRow *first = g_ptr_array_index (rows, 0);
+    const SpPerfRow *perf_first = g_ptr_array_index (perf_rows, 0);
+    gboolean found = FALSE;
+
+    for (guint i = 0; i < perf_rows->len; i++)
+      {
+        const SpPerfRow *p = g_ptr_array_index (perf_rows, i);
+
+        found = found || (g_str_equal (p->key, first->name) && perf_first->share - p->share <= SHARE_TOLERANCE);
+      }
+    if (!found)
+      g_error ("stackpulse-report's top function %s is not perf report's (%s)", first->name, perf_first->key);
+  }
 }

@@ -60,3 +60,11 @@ gboolean sp_test_is_thread_root (const char *function);
 /* The share (0..1) of the collapsed stacks' samples whose outermost frame
  * is a thread root. */
 double sp_test_rooted_share (GHashTable *stacks);
+
+/* stackpulse-report top of spool beside perf report of data: perf's top
+ * functions with their self shares within 3 points. */
+void sp_test_assert_top_shares (const char *perf,
+                                const char *dir,
+                                const char *data,
+                                const char *spool,
+                                guint min_rows);

@@ -8,8 +8,9 @@
  * reaches a thread's root (_start, clone3..., as the conformance matrix
  * counts it) must be at least the live recording's less a small margin:
  * the conversion runs the recorder's own unwinder on perf's registers and
- * stack copies. sp-work-threads (four threads; also built without frame
- * pointers) and sp-work-deep (a recursion 40 deep). */
+ * stack copies. Its top self shares are perf report's within 3 points.
+ * sp-work-threads (four threads; also built without frame pointers) and
+ * sp-work-deep (a recursion 40 deep). */
 #include <glib.h>
 #include <string.h>
 
@@ -64,6 +65,7 @@ compare_with_live (const char *name,
   meta = g_strconcat (spool, ".meta", NULL);
   g_assert_cmpuint (sp_test_meta_samples (meta), ==, sp_test_perf_samples (perf, dir, data, NULL));
   converted_share = rooted_share (dir, spool);
+  sp_test_assert_top_shares (perf, dir, data, spool, 1);
 
   live = sp_test_record ((const char *const[]) { "--call-graph", "dwarf", NULL },
                          (const char *const *) command->pdata);

@@ -20,8 +20,6 @@
 #include "record-run.h"
 #include "report-output.h"
 
-#define SHARE_TOLERANCE 3.0
-#define TOP_ROWS        5
 
 static SpTestRecording *
 load_conversion (char *dir,
@@ -41,10 +39,7 @@ test_frame_pointers (void)
   const char *perf = sp_test_perf_data_needs_perf ();
   g_autofree char *workload = NULL;
   g_autofree char *data = NULL;
-  g_autofree char *top = NULL;
   g_autoptr (SpTestRecording) rec = NULL;
-  g_autoptr (GPtrArray) perf_rows = NULL;
-  g_autoptr (GPtrArray) rows = NULL;
   char *dir;
   guint64 perf_samples;
 
@@ -63,39 +58,7 @@ test_frame_pointers (void)
   sp_test_assert_meta_string (rec, "input", "format", "perf.data");
   sp_test_assert_meta_string (rec, "input", "mode", "file");
 
-  top = sp_test_report (dir, "top", rec->spool, NULL);
-  g_test_message ("stackpulse-report top:\n%s", top);
-  rows = sp_test_parse_rows (top);
-  perf_rows = sp_test_perf_report_rows (perf, dir, data, "sym");
-  g_assert_cmpuint (perf_rows->len, >=, 4);
-  g_assert_cmpuint (rows->len, >=, 4);
-  for (guint i = 0; i < TOP_ROWS && i < perf_rows->len; i++)
-    {
-      const SpPerfRow *p = g_ptr_array_index (perf_rows, i);
-      const SpReportRow *row = sp_test_find_row (rows, p->key);
-
-      if (p->share < 2.0)
-        continue;
-      if (row == NULL)
-        g_error ("perf report's %s (%.2f%%) is not in stackpulse-report top", p->key, p->share);
-      g_test_message ("%s: perf %.2f%%, stackpulse %.2f%%", p->key, p->share, row->self_pct);
-      g_assert_cmpfloat (fabs (row->self_pct - p->share), <=, SHARE_TOLERANCE);
-    }
-  /* The top function is perf's top one, or one within the tolerance of it. */
-  {
-    const SpReportRow *first = g_ptr_array_index (rows, 0);
-    const SpPerfRow *perf_first = g_ptr_array_index (perf_rows, 0);
-    gboolean found = FALSE;
-
-    for (guint i = 0; i < perf_rows->len; i++)
-      {
-        const SpPerfRow *p = g_ptr_array_index (perf_rows, i);
-
-        found = found || (g_str_equal (p->key, first->name) && perf_first->share - p->share <= SHARE_TOLERANCE);
-      }
-    if (!found)
-      g_error ("stackpulse-report's top function %s is not perf report's (%s)", first->name, perf_first->key);
-  }
+  sp_test_assert_top_shares (perf, dir, data, rec->spool, 4);
 }
 
 /* "pid tid name samples ..." rows of stackpulse-report threads: tid -> samples. */
