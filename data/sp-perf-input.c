@@ -2,6 +2,7 @@
 /* sp-perf-input.c: the side file's [input] group, said for people. */
 #include "sp-perf-input.h"
 
+#include <glib/gstdio.h>
 #include <string.h>
 
 /* [input] events= is "a,b,c" (perf's names hold no comma): all but event. */
@@ -22,6 +23,16 @@ other_events (const char *events,
   return g_strv_builder_end (others);
 }
 
+static guint64
+file_size (const char *path)
+{
+  GStatBuf st;
+
+  if (!g_path_is_absolute (path) || g_stat (path, &st) != 0 || !S_ISREG (st.st_mode))
+    return 0;
+  return (guint64) st.st_size;
+}
+
 SpPerfInput *
 sp_perf_input_new (GKeyFile *meta)
 {
@@ -39,6 +50,7 @@ sp_perf_input_new (GKeyFile *meta)
   input->perf_version = g_key_file_get_string (meta, "input", "perf_version", NULL);
   input->perf_cmdline = g_key_file_get_string (meta, "input", "perf_cmdline", NULL);
   input->input_bytes = g_key_file_get_uint64 (meta, "input", "input_bytes", NULL);
+  input->file_size = file_size (input->path);
   events = g_key_file_get_string (meta, "input", "events", NULL);
   input->other_events = other_events (events, input->event);
   return input;

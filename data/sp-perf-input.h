@@ -20,11 +20,13 @@ typedef struct {
   char   **other_events;  /* the file's other events, NULL-terminated (empty when it has one) */
   char    *perf_version;  /* NULL when the file does not say */
   char    *perf_cmdline;  /* how perf was run, NULL when the file does not say */
-  guint64  input_bytes;   /* bytes of the perf.data read */
+  guint64  input_bytes;   /* bytes of the perf.data read (its records, not all of its header's sections) */
+  guint64  file_size;     /* the perf.data's size now, when path is absolute and names a file; else 0 */
 } SpPerfInput;
 
 /* meta's [input] when it says format=perf.data; NULL otherwise (a live
- * recording, no side file). */
+ * recording, no side file). A relative path was the converter's, whose
+ * folder is not known: only an absolute one is looked at for its size. */
 SpPerfInput *sp_perf_input_new (GKeyFile *meta);
 
 void sp_perf_input_free (SpPerfInput *input);

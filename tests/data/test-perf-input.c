@@ -31,6 +31,7 @@ test_read (void)
   g_assert_cmpstr (input->event, ==, "cpu-clock");
   g_assert_cmpstr (input->perf_cmdline, ==, "/usr/bin/perf record -g -- ./app");
   g_assert_cmpuint (input->input_bytes, ==, 59000);
+  g_assert_cmpuint (input->file_size, ==, 0);  /* not there */
   g_assert_cmpuint (g_strv_length (input->other_events), ==, 2);
   file = sp_perf_input_describe_file (input);
   g_assert_cmpstr (file, ==, "perf.data /tmp/my data/perf.data (perf 6.1.187)");
