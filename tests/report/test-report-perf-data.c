@@ -44,12 +44,12 @@ line_starting (const char *text,
   return g_strndup (start, strcspn (start, "\n"));
 }
 
-/* The side file's [input] key of dir/out.spool. */
+/* The side file's [input] key of spool. */
 static char *
-input_key (const char *dir,
+input_key (const char *spool,
            const char *key)
 {
-  g_autofree char *meta_path = g_build_filename (dir, "out.spool.meta", NULL);
+  g_autofree char *meta_path = g_strconcat (spool, ".meta", NULL);
   g_autoptr (GKeyFile) meta = g_key_file_new ();
   g_autoptr (GError) error = NULL;
   char *value;
@@ -60,30 +60,54 @@ input_key (const char *dir,
   return value;
 }
 
-/* perf record ARGS -- WORKLOAD WORKLOAD_ARGS into dir/name, converted to
- * dir/out.spool; returns dir/name. */
-static char *
-record_and_convert (const char *perf,
-                    const char *dir,
-                    const char *name,
+/* A perf.data recorded here and its conversion: dir/NAME and
+ * dir/out.spool. The folder goes with it. */
+typedef struct {
+  char *dir;
+  char *data;
+  char *spool;
+} Converted;
+
+static void
+converted_free (Converted *c)
+{
+  sp_test_remove_dir (c->dir);
+  g_free (c->dir);
+  g_free (c->data);
+  g_free (c->spool);
+  g_free (c);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Converted, converted_free)
+
+/* perf record ARGS -- WORKLOAD WORKLOAD_ARGS into a new folder's name,
+ * converted there; NULL (the case skipped) where perf cannot be used. */
+static Converted *
+record_and_convert (const char *name,
                     const char *const *args,
                     const char *workload,
                     const char *const *workload_args)
 {
+  const char *perf = sp_test_perf_data_needs_perf ();
   g_autofree char *program = NULL;
   g_autoptr (GPtrArray) command = g_ptr_array_new ();
-  g_autoptr (SpChildResult) converted = NULL;
-  char *data;
+  g_autoptr (SpChildResult) result = NULL;
+  Converted *c;
 
+  if (perf == NULL)
+    return NULL;
   program = sp_test_workload (workload);
   g_ptr_array_add (command, program);
   for (const char *const *a = workload_args; *a != NULL; a++)
     g_ptr_array_add (command, (char *) *a);
   g_ptr_array_add (command, NULL);
-  data = sp_test_perf_record (perf, dir, name, args, (const char *const *) command->pdata);
-  converted = sp_test_convert (dir, data, NULL);
-  g_assert_cmpint (converted->exit_code, ==, 0);
-  return data;
+  c = g_new0 (Converted, 1);
+  c->dir = sp_test_make_dir ();
+  c->spool = g_build_filename (c->dir, "out.spool", NULL);
+  c->data = sp_test_perf_record (perf, c->dir, name, args, (const char *const *) command->pdata);
+  result = sp_test_convert (c->dir, c->data, NULL);
+  g_assert_cmpint (result->exit_code, ==, 0);
+  return c;
 }
 
 /* perf record --call-graph dwarf,1024 of a recursion 40 deep: its stacks
@@ -93,10 +117,9 @@ record_and_convert (const char *perf,
 static void
 test_dwarf_summary (void)
 {
-  const char *perf = sp_test_perf_data_needs_perf ();
-  g_autofree char *dir = NULL;
-  g_autofree char *spool = NULL;
-  g_autofree char *data = NULL;
+  g_autoptr (Converted) c = record_and_convert ("deep.data", (const char *const[]) { "--call-graph", "dwarf,1024",
+                                                                                    "-F", "2000", NULL },
+                                                "deep", (const char *const[]) { "0.5", "40", NULL });
   g_autofree char *summary = NULL;
   g_autofree char *converted = NULL;
   g_autofree char *perf_line = NULL;
@@ -105,22 +128,17 @@ test_dwarf_summary (void)
   g_autofree char *expected = NULL;
   g_autofree char *same = NULL;
 
-  if (perf == NULL)
+  if (c == NULL)
     return;
-  dir = sp_test_make_dir ();
-  spool = g_build_filename (dir, "out.spool", NULL);
-  data = record_and_convert (perf, dir, "deep.data",
-                             (const char *const[]) { "--call-graph", "dwarf,1024", "-F", "2000", NULL }, "deep",
-                             (const char *const[]) { "0.5", "40", NULL });
-  summary = sp_test_report (dir, spool, NULL);
+  summary = sp_test_report (c->dir, c->spool, NULL);
   g_test_message ("%s", summary);
   converted = line_starting (summary, "converted: ");
-  expected = g_strdup_printf ("converted: from perf.data %s (perf ", data);
+  expected = g_strdup_printf ("converted: from perf.data %s (perf ", c->data);
   g_assert_true (g_str_has_prefix (converted, expected));
   perf_line = line_starting (summary, "perf:      ");
   sp_test_assert_contains (perf_line, " record --call-graph dwarf,1024 -F 2000 -o ");
-  sp_test_assert_contains (perf_line, data);
-  event = input_key (dir, "event");
+  sp_test_assert_contains (perf_line, c->data);
+  event = input_key (c->spool, "event");
   event_line = line_starting (summary, "event:     ");
   g_clear_pointer (&expected, g_free);
   expected = g_strdup_printf ("event:     %s", event);
@@ -132,9 +150,8 @@ test_dwarf_summary (void)
   sp_test_assert_contains (summary, "-byte stack copy here; record with perf record --call-graph dwarf,2048\n");
   assert_no_live_advice (summary);
   /* The summary command says the same. */
-  same = sp_test_report (dir, "summary", spool, NULL);
+  same = sp_test_report (c->dir, "summary", c->spool, NULL);
   g_assert_cmpstr (same, ==, summary);
-  sp_test_remove_dir (dir);
 }
 
 /* Off-CPU time asked of a conversion: not there, and not to be had from
@@ -142,29 +159,22 @@ test_dwarf_summary (void)
 static void
 test_no_off_cpu (void)
 {
-  const char *perf = sp_test_perf_data_needs_perf ();
-  g_autofree char *dir = NULL;
-  g_autofree char *spool = NULL;
-  g_autofree char *data = NULL;
+  g_autoptr (Converted) c = record_and_convert ("fp.data", (const char *const[]) { "-g", "-F", "2000", NULL },
+                                                "threads", (const char *const[]) { "0.3", NULL });
   g_autoptr (SpChildResult) threads = NULL;
   g_autoptr (SpChildResult) off_cpu = NULL;
 
-  if (perf == NULL)
+  if (c == NULL)
     return;
-  dir = sp_test_make_dir ();
-  spool = g_build_filename (dir, "out.spool", NULL);
-  data = record_and_convert (perf, dir, "fp.data", (const char *const[]) { "-g", "-F", "2000", NULL }, "threads",
-                             (const char *const[]) { "0.3", NULL });
-  threads = sp_test_report_run (dir, (const char *const[]) { "threads", spool, NULL });
+  threads = sp_test_report_run (c->dir, (const char *const[]) { "threads", c->spool, NULL });
   g_assert_cmpint (threads->exit_code, ==, 0);
   sp_test_assert_contains (threads->err, "this recording has no off-CPU data (" NO_OFF_CPU ")");
   assert_no_live_advice (threads->err);
-  off_cpu = sp_test_report_run (dir, (const char *const[]) { "--metric", "off-cpu", "top", spool, NULL });
+  off_cpu = sp_test_report_run (c->dir, (const char *const[]) { "--metric", "off-cpu", "top", c->spool, NULL });
   g_assert_cmpint (off_cpu->exit_code, ==, 1);
   sp_test_assert_contains (off_cpu->err, "this recording has no off-CPU data");
   sp_test_assert_contains (off_cpu->err, NO_OFF_CPU);
   assert_no_live_advice (off_cpu->err);
-  sp_test_remove_dir (dir);
 }
 
 /* perf record -g of a program built without frame pointers: the chains
@@ -172,24 +182,17 @@ test_no_off_cpu (void)
 static void
 test_frame_pointers (void)
 {
-  const char *perf = sp_test_perf_data_needs_perf ();
-  g_autofree char *dir = NULL;
-  g_autofree char *spool = NULL;
-  g_autofree char *data = NULL;
+  g_autoptr (Converted) c = record_and_convert ("nofp.data", (const char *const[]) { "-g", "-F", "2000", NULL },
+                                                "threads_nofp", (const char *const[]) { "0.4", NULL });
   g_autofree char *summary = NULL;
 
-  if (perf == NULL)
+  if (c == NULL)
     return;
-  dir = sp_test_make_dir ();
-  spool = g_build_filename (dir, "out.spool", NULL);
-  data = record_and_convert (perf, dir, "nofp.data", (const char *const[]) { "-g", "-F", "2000", NULL },
-                             "threads_nofp", (const char *const[]) { "0.4", NULL });
-  summary = sp_test_report (dir, spool, NULL);
+  summary = sp_test_report (c->dir, c->spool, NULL);
   g_test_message ("%s", summary);
   sp_test_assert_contains (summary, "\n  ! frame pointers do not hold in this program: record with perf record "
                                     "--call-graph dwarf\n");
   assert_no_live_advice (summary);
-  sp_test_remove_dir (dir);
 }
 
 /* A file of two events: the summary says which was converted, and the
@@ -197,28 +200,21 @@ test_frame_pointers (void)
 static void
 test_events (void)
 {
-  const char *perf = sp_test_perf_data_needs_perf ();
-  g_autofree char *dir = NULL;
-  g_autofree char *spool = NULL;
-  g_autofree char *data = NULL;
+  g_autoptr (Converted) c = record_and_convert ("events.data", (const char *const[]) { "-e", "page-faults", "-e",
+                                                                                      "cpu-clock", "-g", NULL },
+                                                "threads", (const char *const[]) { "0.3", NULL });
   g_autofree char *summary = NULL;
   g_autofree char *event_line = NULL;
   g_autofree char *expected = NULL;
 
-  if (perf == NULL)
+  if (c == NULL)
     return;
-  dir = sp_test_make_dir ();
-  spool = g_build_filename (dir, "out.spool", NULL);
-  data = record_and_convert (perf, dir, "events.data",
-                             (const char *const[]) { "-e", "page-faults", "-e", "cpu-clock", "-g", NULL }, "threads",
-                             (const char *const[]) { "0.3", NULL });
-  summary = sp_test_report (dir, spool, NULL);
+  summary = sp_test_report (c->dir, c->spool, NULL);
   event_line = line_starting (summary, "event:     ");
   /* cpu-clock by default (docs/PERF-DATA.md), page-faults the other. */
   expected = g_strdup_printf ("event:     cpu-clock; the file's other event (page-faults) converts with "
-                              "stackpulse-record --input %s --event NAME -o OUT.spool", data);
+                              "stackpulse-record --input %s --event NAME -o OUT.spool", c->data);
   g_assert_cmpstr (event_line, ==, expected);
-  sp_test_remove_dir (dir);
 }
 
 int
