@@ -180,7 +180,7 @@ converted_text (const SpPerfInput *input,
   if (input->event != NULL)
     g_string_append_printf (text, "\nevent: %s", input->event);
   if (others != NULL)
-    g_string_append_printf (text, " (%s)", others);
+    g_string_append_printf (text, "; %s", others);
   return g_string_free (text, FALSE);
 }
 

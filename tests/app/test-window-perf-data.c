@@ -529,7 +529,7 @@ test_summary (void)
   g_assert_nonnull (strstr (recording, "\nrecorded with: "));
   g_assert_nonnull (strstr (recording, " record -F 2000 -g -e page-faults -e cpu-clock -o "));
   g_clear_pointer (&expected, g_free);
-  expected = g_strdup_printf ("\nevent: cpu-clock (%s)", other);
+  expected = g_strdup_printf ("\nevent: cpu-clock; %s", other);
   g_assert_true (g_str_has_suffix (recording, expected));
 
   size = window_test_figure_text (GTK_WIDGET (window), "Size");
