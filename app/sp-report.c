@@ -7,6 +7,7 @@
 
 #include "sp-call-tree.h"
 #include "sp-function-list.h"
+#include "sp-record-advice.h"
 #include "sp-recording-state.h"
 #include "sp-spool-summary.h"
 #include "sp-stack-counts.h"
@@ -134,13 +135,14 @@ print_unwinding (SpProfile *profile,
 {
   g_autoptr (SpUnwindReport) report = sp_unwind_report_new (sp_profile_get_meta (profile));
   g_autoptr (GPtrArray) advice = NULL;
+  g_autofree char *how = NULL;
   guint64 n;
 
   if (report == NULL)
     return;
   n = report->samples;
-  fprintf (out, "\nunwinding (--call-graph %s, %" G_GUINT64_FORMAT "-byte stack copies):\n",
-           report->call_graph != NULL ? report->call_graph : "?", report->stack_size);
+  how = sp_record_advice_call_graph (report->recorded_by, report->call_graph, report->stack_size);
+  fprintf (out, "\nunwinding (%s):\n", how);
   fprintf (out, "  %" G_GUINT64_FORMAT " stacks: %.1f%% reach the thread's root, %.1f%% truncated (copy too small), "
            "%.1f%% stop early; %.1f%% through frame pointers; %" G_GUINT64_FORMAT " dropped\n",
            n, sp_stack_roots_rooted_percent (roots), percent (report->truncated, n), percent (report->stopped, n),
@@ -237,7 +239,8 @@ print_stack_roots (SpProfile *profile,
   fprintf (out, "\nstacks: %.1f%% of %" G_GUINT64_FORMAT " reach their thread's root; %.1f%% miss their outer frames\n",
            sp_stack_roots_rooted_percent (roots), roots->n_stacks, broken);
   if (broken >= SP_STACK_ROOTS_WARN_PERCENT && call_graph != NULL && g_str_equal (call_graph, "fp"))
-    fprintf (out, "  ! frame pointers do not hold in this program: record with --call-graph auto (the default)\n");
+    fprintf (out, "  ! frame pointers do not hold in this program: %s\n",
+             sp_record_advice_unwind (sp_recorded_by (sp_profile_get_meta (profile))));
 }
 
 /* "pid 1234, 5678": the processes an attach (-p) recorded, from the
@@ -299,8 +302,26 @@ print_off_cpu (const SpSpoolSummary *s,
     }
   else if (s->off_cpu_read)
     fprintf (out, "off-CPU:   read over %.3f s (the side file counts nothing of it)\n", s->off_cpu_span_ns / 1e9);
+  else if (s->perf_input != NULL)
+    fprintf (out, "off-CPU:   none: " SP_RECORD_ADVICE_NO_OFF_CPU_FROM_PERF "\n");
   if (s->off_cpu_problem != NULL)
     fprintf (out, "off-CPU:   %s\n", s->off_cpu_problem);
+}
+
+/* A recording converted from a perf.data (stackpulse-record --input)
+ * says so, and how perf made it: it has no command of its own. */
+static void
+print_perf_input (const SpPerfInput *input,
+                  FILE *out)
+{
+  g_autofree char *file = sp_perf_input_describe_file (input);
+  g_autofree char *others = sp_perf_input_other_events_hint (input, NULL);
+
+  fprintf (out, "converted: from %s\n", file);
+  if (input->perf_cmdline != NULL)
+    fprintf (out, "perf:      %s\n", input->perf_cmdline);
+  if (input->event != NULL)
+    fprintf (out, "event:     %s%s%s\n", input->event, others != NULL ? "; " : "", others != NULL ? others : "");
 }
 
 void
@@ -319,12 +340,14 @@ sp_report_summary (SpProfile *profile,
   SpSpoolSummary summary;
 
   fprintf (out, "file:      %s\n", sp_profile_get_path (profile));
+  sp_spool_summary_from_profile (profile, &summary);
+  if (summary.perf_input != NULL)
+    print_perf_input (summary.perf_input, out);
   if (command != NULL)
     fprintf (out, "command:   %s\n", command);
   else if (attached != NULL)
     fprintf (out, "attached:  %s\n", attached);
   print_system_wide (profile, out);
-  sp_spool_summary_from_profile (profile, &summary);
   /* Samples and off-CPU records: a sleeping program waits long. */
   fprintf (out, "duration:  %.3f s\n", summary.duration_ns / 1e9);
   fprintf (out, "samples:   %" G_GUINT64_FORMAT " (of %" G_GSIZE_FORMAT " in the file)\n", counts->n_samples, n);

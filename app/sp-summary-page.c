@@ -2,6 +2,7 @@
 /* sp-summary-page.c: the Summary page's figures, a row each. */
 #include "sp-summary-page.h"
 
+#include "sp-record-advice.h"
 #include "sp-status-text.h"
 
 static void
@@ -102,13 +103,11 @@ add_unwinding_figures (GtkGrid *figures,
 {
   g_autoptr (GString) text = g_string_new (NULL);
   g_autoptr (GPtrArray) advice = NULL;
+  g_autofree char *how = sp_record_advice_call_graph (report->recorded_by, report->call_graph, report->stack_size);
   guint64 n = report->samples;
 
-  g_string_append_printf (text, "--call-graph %s, %" G_GUINT64_FORMAT "-byte stack copies: %.1f%% of %"
-                          G_GUINT64_FORMAT " stacks reach their thread's root, %.1f%% are deeper than the copy, "
-                          "%.1f%% stop early",
-                          report->call_graph != NULL ? report->call_graph : "?", report->stack_size,
-                          sp_stack_roots_rooted_percent (roots), n,
+  g_string_append_printf (text, "%s: %.1f%% of %" G_GUINT64_FORMAT " stacks reach their thread's root, %.1f%% are "
+                          "deeper than the copy, %.1f%% stop early", how, sp_stack_roots_rooted_percent (roots), n,
                           sp_unwind_report_percent (report, report->truncated),
                           sp_unwind_report_percent (report, report->stopped));
   if (report->frame_pointer > 0)
@@ -128,6 +127,11 @@ offcpu_text (const SpSpoolSummary *s)
 {
   GString *text = g_string_new (NULL);
 
+  if (!s->off_cpu_recorded && s->off_cpu_problem == NULL && s->perf_input != NULL)
+    {
+      g_string_append (text, "none: " SP_RECORD_ADVICE_NO_OFF_CPU_FROM_PERF);
+      return g_string_free (text, FALSE);
+    }
   if (!s->off_cpu_recorded && s->off_cpu_problem == NULL)
     {
       g_string_append (text, "not recorded (record with “Record off-CPU time” or stackpulse-record --off-cpu to see "
@@ -157,16 +161,41 @@ offcpu_text (const SpSpoolSummary *s)
   return g_string_free (text, FALSE);
 }
 
+/* A recording converted from a perf.data: which, how perf recorded it,
+ * the event converted (and how to convert another), and the state when
+ * the conversion did not finish. */
+static char *
+converted_text (const SpPerfInput *input,
+                const char *state)
+{
+  GString *text = g_string_new (NULL);
+  g_autofree char *file = sp_perf_input_describe_file (input);
+  g_autofree char *others = sp_perf_input_other_events_hint (input, NULL);
+
+  g_string_append_printf (text, "converted from %s", file);
+  if (state != NULL)
+    g_string_append_printf (text, "; %s", state);
+  if (input->perf_cmdline != NULL)
+    g_string_append_printf (text, "\nrecorded with: %s", input->perf_cmdline);
+  if (input->event != NULL)
+    g_string_append_printf (text, "\nevent: %s", input->event);
+  if (others != NULL)
+    g_string_append_printf (text, "; %s", others);
+  return g_string_free (text, FALSE);
+}
+
 /* Whether the recorder finished it; what was saved when it did not. An
  * unknown state has no side file, or one that could not be read (a FIFO,
  * damaged: the Lost samples row says why). */
 static char *
 recording_text (const SpSpoolSummary *s)
 {
-  char *state = sp_recording_state_describe (s->recording_state, s->n_samples, s->duration_ns);
+  g_autofree char *state = sp_recording_state_describe (s->recording_state, s->n_samples, s->duration_ns);
 
+  if (s->perf_input != NULL)
+    return converted_text (s->perf_input, state);
   if (state != NULL)
-    return state;
+    return g_steal_pointer (&state);
   if (s->recording_state == SP_RECORDING_STATE_COMPLETE)
     return g_strdup ("complete");
   if (s->side_file_problem != NULL)
@@ -174,12 +203,33 @@ recording_text (const SpSpoolSummary *s)
   return g_strdup ("unknown (the recording has no side file)");
 }
 
+/* The spool's size; a conversion's also says the perf.data's, which is
+ * what the user has on disk: "13.2 kB (converted from 1.1 MB of
+ * perf.data)", or what the converter read of it when the file is not
+ * found where the side file says. */
+static char *
+size_text (const SpSpoolSummary *s)
+{
+  g_autofree char *size = g_format_size (s->file_size);
+  g_autofree char *input = NULL;
+
+  if (s->perf_input == NULL)
+    return g_steal_pointer (&size);
+  if (s->perf_input->file_size > 0)
+    {
+      input = g_format_size (s->perf_input->file_size);
+      return g_strdup_printf ("%s (converted from %s of perf.data)", size, input);
+    }
+  input = g_format_size (s->perf_input->input_bytes);
+  return g_strdup_printf ("%s (converted from a perf.data, of which %s were read)", size, input);
+}
+
 void
 sp_summary_page_fill (GtkGrid *figures,
                       const char *path,
                       const SpSpoolSummary *s)
 {
-  g_autofree char *size = g_format_size (s->file_size);
+  g_autofree char *size = size_text (s);
   g_autofree char *samples = g_strdup_printf ("%u", s->n_samples);
   g_autofree char *threads = g_strdup_printf ("%u in %u processes", s->n_threads, s->n_processes);
   g_autofree char *duration = g_strdup_printf ("%.3f s", s->duration_ns / 1e9);

@@ -6,6 +6,8 @@
  * leave frames as addresses, and damage. */
 #include "sp-window-private.h"
 
+#include <string.h>
+
 #include "sp-status-text.h"
 #include "sp-summary-page.h"
 
@@ -44,6 +46,49 @@ show_status (SpWindow *self,
   _sp_window_show_problems (self, s->symbol_problems);
 }
 
+/* The converter's words to a terminal's user, on a file of several
+ * events: "X has 2 events (cycles, page-faults): converting cycles
+ * (choose with --event NAME)". The window cannot choose: it says which
+ * event was converted, and the command that converts another. */
+#define CHOOSE_EVENT " (choose with --event NAME)"
+
+static char *
+event_choice_line (const char *line,
+                   const SpPerfInput *input,
+                   const char *source)
+{
+  const char *converting = g_strrstr (line, ": converting ");
+  g_autofree char *head = NULL;
+  g_autofree char *event = NULL;
+  g_autofree char *others = NULL;
+
+  if (!g_str_has_suffix (line, CHOOSE_EVENT) || converting == NULL)
+    return g_strdup (line);
+  head = g_strndup (line, converting - line);
+  converting += strlen (": converting ");
+  event = g_strndup (converting, strlen (converting) - strlen (CHOOSE_EVENT));
+  others = input != NULL ? sp_perf_input_other_events_hint (input, source) : NULL;
+  return g_strdup_printf ("%s: %s was converted%s%s", head, event, others != NULL ? "; " : "",
+                          others != NULL ? others : "");
+}
+
+static char *
+shown_warnings (const char *warnings,
+                const SpPerfInput *input,
+                const char *source)
+{
+  g_auto (GStrv) lines = g_strsplit (warnings, "\n", -1);
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      char *shown = event_choice_line (lines[i], input, source);
+
+      g_free (lines[i]);
+      lines[i] = shown;
+    }
+  return g_strjoinv ("\n", lines);
+}
+
 /* The Summary page, the status line, and the damage (if any). */
 void
 _sp_window_show_summary (SpWindow *self,
@@ -55,10 +100,16 @@ _sp_window_show_summary (SpWindow *self,
   g_autoptr (GString) damage = g_string_new (NULL);
 
   sp_summary_page_fill (self->figures, shown != NULL ? shown : path, s);
+  sp_metric_selector_set_recorded_by (self->metric_selector,
+                                      s->perf_input != NULL ? SP_RECORDED_BY_PERF : SP_RECORDED_BY_STACKPULSE);
   show_status (self, s);
   /* The converter's words first: a damaged perf.data is why samples are missing. */
   if (self->convert_warnings != NULL)
-    g_string_append_printf (damage, "Converted from a perf.data file, with warnings:\n%s", self->convert_warnings);
+    {
+      g_autofree char *warnings = shown_warnings (self->convert_warnings, s->perf_input, source);
+
+      g_string_append_printf (damage, "Converted from a perf.data file, with warnings:\n%s", warnings);
+    }
   if (s->damage != NULL)
     g_string_append_printf (damage, "%sThis recording is damaged; everything before the damage is shown.\n%s",
                             damage->len > 0 ? "\n" : "", s->damage);

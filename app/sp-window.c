@@ -194,6 +194,7 @@ clear_views (SpWindow *self)
   sp_source_view_set_source (self->source_view, NULL);
   /* The analysis counts samples again for the next profile. */
   sp_metric_selector_set_times_available (self->metric_selector, FALSE);
+  sp_metric_selector_set_recorded_by (self->metric_selector, SP_RECORDED_BY_STACKPULSE);
   g_clear_pointer (&self->index, sp_sample_index_unref);
   g_clear_pointer (&self->threads, g_array_unref);
 }

@@ -12,6 +12,7 @@
 #include "sp-export.h"
 #include "sp-function-list.h"
 #include "sp-offcpu-stacks.h"
+#include "sp-record-advice.h"
 #include "sp-report.h"
 #include "sp-spool-dump.h"
 #include "sp-spool-reader.h"
@@ -444,6 +445,17 @@ warn_missing_stacks (SpProfile *profile)
     fprintf (stderr, "stackpulse-report: blocked stacks were not recorded: %s\n", reason);
 }
 
+/* A live recording has off-CPU data when recorded with --off-cpu (live
+ * says so); one converted from a perf.data never has: perf's switch
+ * events are not converted. */
+static const char *
+off_cpu_advice (SpProfile *profile,
+                const char *live)
+{
+  return sp_recorded_by (sp_profile_get_meta (profile)) == SP_RECORDED_BY_PERF
+           ? SP_RECORD_ADVICE_NO_OFF_CPU_FROM_PERF : live;
+}
+
 /* What threads shows without thread states: the side file's per-thread
  * totals when it has them (a companion missing or set aside), else only
  * the samples. */
@@ -459,8 +471,9 @@ note_threads_without_states (SpProfile *profile,
     fprintf (stderr, "stackpulse-report: note: cpu_s is samples x the sampling interval, off_cpu_s and wall_s "
              "are empty\n");
   else
-    fprintf (stderr, "stackpulse-report: note: this recording has no off-CPU data (record with --off-cpu): "
-             "cpu_s is samples x the sampling interval, off_cpu_s and wall_s are empty\n");
+    fprintf (stderr, "stackpulse-report: note: this recording has no off-CPU data (%s): "
+             "cpu_s is samples x the sampling interval, off_cpu_s and wall_s are empty\n",
+             off_cpu_advice (profile, "record with --off-cpu"));
 }
 
 /* A time metric needs the companion; threads does without, and says so.
@@ -484,9 +497,9 @@ check_off_cpu (SpProfile *profile,
     }
   if (o->metric != SP_METRIC_CPU)
     {
-      fprintf (stderr, "stackpulse-report: --metric %s: this recording has no off-CPU data (no %s.offcpu); "
-               "record it with stackpulse-record --off-cpu\n", o->metric == SP_METRIC_OFF_CPU ? "off-cpu" : "wall",
-               sp_profile_get_path (profile));
+      fprintf (stderr, "stackpulse-report: --metric %s: this recording has no off-CPU data (no %s.offcpu); %s\n",
+               o->metric == SP_METRIC_OFF_CPU ? "off-cpu" : "wall", sp_profile_get_path (profile),
+               off_cpu_advice (profile, "record it with stackpulse-record --off-cpu"));
       return FALSE;
     }
   if (g_str_equal (command, "threads"))

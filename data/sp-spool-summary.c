@@ -132,6 +132,7 @@ sp_spool_summary_from_profile (SpProfile *profile,
   summary->symbol_problems = sp_symbol_problems_copy (sp_profile_get_symbol_problem_details (profile));
   summary->unwinding = sp_unwind_report_new (meta);
   summary->recording_state = sp_recording_state_get (sp_profile_get_path (profile), meta);
+  summary->perf_input = sp_perf_input_new (meta);
   summarize_off_cpu (profile, meta, summary);
 }
 
@@ -142,6 +143,7 @@ sp_spool_summary_clear (SpSpoolSummary *summary)
   g_clear_pointer (&summary->side_file_problem, g_free);
   g_clear_pointer (&summary->symbol_problems, g_array_unref);
   g_clear_pointer (&summary->unwinding, sp_unwind_report_free);
+  g_clear_pointer (&summary->perf_input, sp_perf_input_free);
   g_clear_pointer (&summary->off_cpu_problem, g_free);
   g_clear_pointer (&summary->off_cpu_stacks_reason, g_free);
 }

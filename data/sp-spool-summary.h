@@ -10,6 +10,7 @@
 
 #include <glib.h>
 
+#include "sp-perf-input.h"
 #include "sp-profile.h"
 #include "sp-recording-state.h"
 #include "sp-stack-roots.h"
@@ -41,6 +42,7 @@ typedef struct {
   GArray  *symbol_problems;      /* SpSymbolProblem (owned copies), or NULL */
   SpUnwindReport *unwinding;     /* how user stacks were unwound (dwarf, auto), or NULL */
   SpRecordingState recording_state; /* from a profile: complete, in progress, interrupted */
+  SpPerfInput *perf_input;       /* the perf.data it was converted from (the side file's [input]), or NULL */
   gboolean roots_known;          /* from a profile: the stacks were judged */
   SpStackRoots roots;            /* how many reach their thread's root */
   /* Off-CPU (docs/OFF-CPU.md), from a profile: */

@@ -50,6 +50,7 @@ sp_unwind_report_new (GKeyFile *meta)
   report->call_graph = g_key_file_get_string (meta, "recording", "call_graph", NULL);
   report->stack_size = get_u64 (meta, "recording", "stack_size");
   report->dropped = get_u64 (meta, "recording", "dropped_samples");
+  report->recorded_by = sp_recorded_by (meta);
   report->samples = get_u64 (meta, "unwinding", "samples");
   report->frame_pointer = get_u64 (meta, "unwinding", "frame_pointer");
   report->complete = get_u64 (meta, "unwinding", "complete");
@@ -163,14 +164,21 @@ sp_unwind_report_advice (const SpUnwindReport *report,
                                                    sp_unwind_module_name (module), stopped, reason));
         }
       if (module->truncated > 0 && truncated >= min_percent)
-        g_ptr_array_add (lines, g_strdup_printf ("%s: %.1f%% of stacks are deeper than the %" G_GUINT64_FORMAT
-                                                 "-byte stack copy here; record with --stack-size %" G_GUINT64_FORMAT,
-                                                 sp_unwind_module_name (module), truncated, report->stack_size,
-                                                 MIN (report->stack_size * 2, (guint64) 63488)));
+        {
+          g_autofree char *deeper = sp_record_advice_stack_size (report->recorded_by, report->stack_size);
+
+          g_ptr_array_add (lines, g_strdup_printf ("%s: %.1f%% of stacks are deeper than the %" G_GUINT64_FORMAT
+                                                   "-byte stack copy here; %s", sp_unwind_module_name (module),
+                                                   truncated, report->stack_size, deeper));
+        }
     }
   if (report->dropped > 0)
-    g_ptr_array_add (lines, g_strdup_printf ("%" G_GUINT64_FORMAT " samples were dropped because unwinding fell "
-                                             "behind; a lower frequency (-F) or --call-graph auto/fp costs less",
-                                             report->dropped));
+    {
+      const char *cheaper = sp_record_advice_fell_behind (report->recorded_by);
+
+      g_ptr_array_add (lines, g_strdup_printf ("%" G_GUINT64_FORMAT " samples were dropped because unwinding fell "
+                                               "behind%s%s", report->dropped, cheaper != NULL ? "; " : "",
+                                               cheaper != NULL ? cheaper : ""));
+    }
   return lines;
 }

@@ -3,14 +3,17 @@
  *
  * Read from the side file's [unwinding] and [unwind-module N] groups
  * (docs/SIDE-FILE.md), written by recordings made with --call-graph dwarf
- * or auto. The advice names the modules where stacks stop or run out,
- * with the likely reason and what to do about it:
+ * or auto, or converted from perf record --call-graph dwarf. The advice
+ * names the modules where stacks stop or run out, with the likely reason
+ * and what to do about it (in perf's terms for a conversion):
  *
  *   libfoo.so: no unwind tables, 12.0% of stacks stop here; install its
  *   debug symbols (libfoo-dbgsym) or rebuild it with -fasynchronous-unwind-tables */
 #pragma once
 
 #include <glib.h>
+
+#include "sp-record-advice.h"
 
 G_BEGIN_DECLS
 
@@ -38,6 +41,7 @@ typedef struct {
   guint64    truncated;
   guint64    stopped;
   guint64    dropped;        /* not unwound: the recorder fell behind */
+  SpRecordedBy recorded_by;  /* live, or converted from a perf.data: whose options the advice names */
   GPtrArray *modules;        /* of SpUnwindModuleStats, most stops first */
 } SpUnwindReport;
 

@@ -8,6 +8,8 @@ struct _SpMetricSelector
 
   GtkDropDown *drop_down;
   gboolean     quiet;       /* set_metric: no "changed" */
+  gboolean     times_available;
+  SpRecordedBy recorded_by; /* what the tooltip advises without times */
 };
 
 enum { SIGNAL_CHANGED, N_SIGNALS };
@@ -24,6 +26,9 @@ static const char *times_tooltip =
 static const char *no_times_tooltip =
   "This recording counts CPU samples only. Record with \"Record off-CPU time\" (stackpulse-record --off-cpu) to see "
   "where threads wait: off-CPU and wall-clock time.";
+/* perf's switch events are not converted: no recording option to offer. */
+static const char *converted_tooltip =
+  "This recording, converted from a perf.data, counts CPU samples only: " SP_RECORD_ADVICE_NO_OFF_CPU_FROM_PERF ".";
 
 static void
 selected_changed (GtkDropDown *drop_down,
@@ -53,6 +58,16 @@ sp_metric_selector_set_metric (SpMetricSelector *self,
   self->quiet = FALSE;
 }
 
+static void
+update_tooltip (SpMetricSelector *self)
+{
+  const char *text = times_tooltip;
+
+  if (!self->times_available)
+    text = self->recorded_by == SP_RECORDED_BY_PERF ? converted_tooltip : no_times_tooltip;
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self), text);
+}
+
 void
 sp_metric_selector_set_times_available (SpMetricSelector *self,
                                         gboolean available)
@@ -61,8 +76,19 @@ sp_metric_selector_set_times_available (SpMetricSelector *self,
 
   if (!available)
     sp_metric_selector_set_metric (self, SP_METRIC_CPU);
+  self->times_available = available;
   gtk_widget_set_sensitive (GTK_WIDGET (self->drop_down), available);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self), available ? times_tooltip : no_times_tooltip);
+  update_tooltip (self);
+}
+
+void
+sp_metric_selector_set_recorded_by (SpMetricSelector *self,
+                                    SpRecordedBy recorded_by)
+{
+  g_return_if_fail (SP_IS_METRIC_SELECTOR (self));
+
+  self->recorded_by = recorded_by;
+  update_tooltip (self);
 }
 
 static void

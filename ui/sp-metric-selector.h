@@ -4,13 +4,15 @@
  *
  * A drop-down; the time metrics need the off-CPU companion of a
  * recording made with --off-cpu: without one it stays on CPU samples,
- * insensitive, and its tooltip says how to get the others. Emits
+ * insensitive, and its tooltip says how to get the others (or, for a
+ * recording converted from a perf.data, that they cannot be had). Emits
  * "changed" when the user picks another metric. */
 #pragma once
 
 #include <gtk/gtk.h>
 
 #include "sp-filter.h"
+#include "sp-record-advice.h"
 
 G_BEGIN_DECLS
 
@@ -28,5 +30,10 @@ void sp_metric_selector_set_metric (SpMetricSelector *self,
  * states); turning them off goes back to CPU samples. */
 void sp_metric_selector_set_times_available (SpMetricSelector *self,
                                              gboolean available);
+
+/* Who recorded the recording shown, for the tooltip without times: how
+ * to record off-CPU time live, or that a perf.data's is not converted. */
+void sp_metric_selector_set_recorded_by (SpMetricSelector *self,
+                                         SpRecordedBy recorded_by);
 
 G_END_DECLS

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "gui-test.h"
+#include "sp-metric-selector.h"
 #include "sp-recent-list.h"
 #include "sp-window-testing.h"
 #include "window-test.h"
@@ -26,14 +27,16 @@ converted_dir (void)
   return g_build_filename (g_get_user_cache_dir (), "stackpulse", "converted", NULL);
 }
 
-/* perf record -F frequency CALL_GRAPH -- sp-work-threads seconds into
- * data (call_graph: "-g", or a --call-graph mode); in perf's pipe mode
+/* perf record -F frequency CALL_GRAPH EXTRA... -- sp-work-threads
+ * seconds into data (call_graph: "-g", or a --call-graph mode; extra:
+ * more of perf's options, NULL-terminated, or NULL); in perf's pipe mode
  * (-o -, standard output into data) when pipe. FALSE (the test skipped)
  * where perf is missing or perf_event refused, except in CI. */
 static gboolean
 perf_record_to (const char *data,
                 gboolean pipe,
                 const char *call_graph,
+                const char *const *extra,
                 const char *frequency,
                 const char *seconds)
 {
@@ -57,6 +60,8 @@ perf_record_to (const char *data,
     g_strv_builder_add (argv, call_graph);
   else
     g_strv_builder_add_many (argv, "--call-graph", call_graph, NULL);
+  for (const char *const *e = extra; e != NULL && *e != NULL; e++)
+    g_strv_builder_add (argv, *e);
   /* The workload's report must not go into a perf.data on stdout. */
   g_strv_builder_add_many (argv, "-o", pipe ? "-" : data, "--", "/bin/sh", "-c", "exec \"$0\" \"$1\" > /dev/null",
                            g_getenv ("SP_WORK_THREADS"), seconds, NULL);
@@ -81,7 +86,7 @@ perf_record (const char *data,
              const char *frequency,
              const char *seconds)
 {
-  return perf_record_to (data, FALSE, call_graph, frequency, seconds);
+  return perf_record_to (data, FALSE, call_graph, NULL, frequency, seconds);
 }
 
 /* The files in the converted folder made for a perf.data named name:
@@ -401,7 +406,7 @@ test_by_content (void)
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "recording.spool (converted) — stackpulse");
   gtk_window_destroy (GTK_WINDOW (window));
 
-  if (!perf_record_to (piped, TRUE, "-g", "2000", "0.3"))
+  if (!perf_record_to (piped, TRUE, "-g", NULL, "2000", "0.3"))
     return;
   window = window_test_open_path (piped);
   assert_converting (window, "piped.data");
@@ -490,6 +495,69 @@ test_damaged (void)
   window_test_remove_dir (dir);
 }
 
+/* The Summary page of a conversion says it is one: Recording names the
+ * perf.data, perf's command line and the event converted, Size both
+ * files; no off-CPU time is offered to be recorded. A file of two events
+ * warns which was converted and the command that converts the other: the
+ * converter's "choose with --event NAME" is no choice the window has. */
+static void
+test_summary (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("stackpulse-perf-data-XXXXXX", NULL);
+  g_autofree char *data = g_build_filename (dir, "events.data", NULL);
+  g_autofree char *recording = NULL;
+  g_autofree char *size = NULL;
+  g_autofree char *offcpu = NULL;
+  g_autofree char *data_size = NULL;
+  g_autofree char *expected = NULL;
+  g_autofree char *other = g_strdup_printf ("the file's other event (page-faults) converts with stackpulse-record "
+                                            "--input %s --event NAME -o OUT.spool", data);
+  GtkWidget *warning, *selector;
+  SpWindow *window;
+  GStatBuf st;
+
+  g_setenv ("STACKPULSE_RECORD", g_getenv ("SP_RECORD"), TRUE);
+  if (!perf_record_to (data, FALSE, "-g", (const char *const[]) { "-e", "page-faults", "-e", "cpu-clock", NULL },
+                       "2000", "0.4"))
+    return;
+  window = window_test_open_path (data);
+  g_assert_true (window_test_wait_for_page (window, "profile", 60));
+  recording = window_test_figure_text (GTK_WIDGET (window), "Recording");
+  g_test_message ("Recording: %s", recording);
+  expected = g_strdup_printf ("converted from perf.data %s (perf ", data);
+  g_assert_true (g_str_has_prefix (recording, expected));
+  g_assert_nonnull (strstr (recording, "\nrecorded with: "));
+  g_assert_nonnull (strstr (recording, " record -F 2000 -g -e page-faults -e cpu-clock -o "));
+  g_clear_pointer (&expected, g_free);
+  expected = g_strdup_printf ("\nevent: cpu-clock; %s", other);
+  g_assert_true (g_str_has_suffix (recording, expected));
+
+  size = window_test_figure_text (GTK_WIDGET (window), "Size");
+  g_assert_cmpint (g_stat (data, &st), ==, 0);
+  data_size = g_format_size ((guint64) st.st_size);
+  g_clear_pointer (&expected, g_free);
+  expected = g_strdup_printf (" (converted from %s of perf.data)", data_size);
+  g_test_message ("Size: %s", size);
+  g_assert_true (g_str_has_suffix (size, expected));
+
+  offcpu = window_test_figure_text (GTK_WIDGET (window), "Off-CPU time");
+  g_assert_cmpstr (offcpu, ==, "none: off-CPU time is not converted from perf.data");
+  selector = window_test_find_widget (GTK_WIDGET (window), SP_TYPE_METRIC_SELECTOR);
+  g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (selector), "off-CPU time is not converted from perf.data"));
+
+  warning = find_shown_label (window, "Converted from a perf.data file, with warnings:");
+  g_assert_nonnull (warning);
+  g_test_message ("warning: %s", gtk_label_get_text (GTK_LABEL (warning)));
+  g_clear_pointer (&expected, g_free);
+  expected = g_strdup_printf (": cpu-clock was converted; %s", other);
+  g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (warning)), expected));
+  g_assert_null (strstr (gtk_label_get_text (GTK_LABEL (warning)), "choose with --event"));
+  sp_window_show_view (window, "summary");
+  gui_test_save_png (GTK_WIDGET (window), "perf-data-summary-events.png");
+  gtk_window_destroy (GTK_WINDOW (window));
+  window_test_remove_dir (dir);
+}
+
 static gboolean
 filter_takes (GtkFileFilter *filter,
               const char *name)
@@ -545,6 +613,7 @@ main (int argc,
   g_test_add_func ("/app/window-perf-data/convert", test_convert);
   g_test_add_func ("/app/window-perf-data/by-content", test_by_content);
   g_test_add_func ("/app/window-perf-data/damaged", test_damaged);
+  g_test_add_func ("/app/window-perf-data/summary", test_summary);
   g_test_add_func ("/app/window-perf-data/cancel", test_cancel);
   return g_test_run ();
 }

@@ -84,6 +84,39 @@ test_advice (void)
   g_assert_nonnull (strstr (g_ptr_array_index (advice, 2), "7 samples were dropped"));
 }
 
+/* Converted from perf record --call-graph dwarf,8192: the same modules,
+ * the advice in perf's terms; the conversion does not fall behind as a
+ * live recorder may, so dropped samples get no recording advice. */
+static void
+test_advice_perf (void)
+{
+  g_autofree char *text = g_strconcat (side_file, "[input]\nformat=perf.data\npath=perf.data\n", NULL);
+  g_autoptr (GKeyFile) meta = load (text);
+  g_autoptr (SpUnwindReport) report = sp_unwind_report_new (meta);
+  g_autoptr (GPtrArray) advice = sp_unwind_report_advice (report, 1.0);
+
+  g_assert_cmpint (report->recorded_by, ==, SP_RECORDED_BY_PERF);
+  g_assert_cmpuint (advice->len, ==, 3);
+  g_assert_cmpstr (g_ptr_array_index (advice, 1), ==,
+                   "app: 5.0% of stacks are deeper than the 8192-byte stack copy here; record with perf record "
+                   "--call-graph dwarf,16384");
+  g_assert_cmpstr (g_ptr_array_index (advice, 2), ==, "7 samples were dropped because unwinding fell behind");
+}
+
+/* Twice the copy, at most what each program takes. */
+static void
+test_stack_size_limits (void)
+{
+  g_autofree char *live = sp_record_advice_stack_size (SP_RECORDED_BY_STACKPULSE, 40000);
+  g_autofree char *perf = sp_record_advice_stack_size (SP_RECORDED_BY_PERF, 40000);
+  g_autoptr (GKeyFile) live_meta = load ("[recording]\ncall_graph=auto\n[input]\nformat=other\n");
+
+  g_assert_cmpstr (live, ==, "record with --stack-size 63488");
+  g_assert_cmpstr (perf, ==, "record with perf record --call-graph dwarf,65528");
+  g_assert_cmpint (sp_recorded_by (live_meta), ==, SP_RECORDED_BY_STACKPULSE);
+  g_assert_cmpint (sp_recorded_by (NULL), ==, SP_RECORDED_BY_STACKPULSE);
+}
+
 static void
 test_frame_pointer_recordings_have_none (void)
 {
@@ -100,6 +133,8 @@ main (int argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/data/unwind-report/read", test_read);
   g_test_add_func ("/data/unwind-report/advice", test_advice);
+  g_test_add_func ("/data/unwind-report/advice-perf", test_advice_perf);
+  g_test_add_func ("/data/unwind-report/stack-size-limits", test_stack_size_limits);
   g_test_add_func ("/data/unwind-report/fp-recording", test_frame_pointer_recordings_have_none);
   return g_test_run ();
 }
