@@ -50,7 +50,9 @@ sp_perf_input_new (GKeyFile *meta)
   input->perf_version = g_key_file_get_string (meta, "input", "perf_version", NULL);
   input->perf_cmdline = g_key_file_get_string (meta, "input", "perf_cmdline", NULL);
   input->input_bytes = g_key_file_get_uint64 (meta, "input", "input_bytes", NULL);
-  input->file_size = file_size (input->path);
+  input->file_size = g_key_file_get_uint64 (meta, "input", "file_size", NULL);
+  if (input->file_size == 0)
+    input->file_size = file_size (input->path);
   events = g_key_file_get_string (meta, "input", "events", NULL);
   input->other_events = other_events (events, input->event);
   return input;

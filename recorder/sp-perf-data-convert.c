@@ -59,6 +59,7 @@ typedef struct {
   SpSideInfo          side;
   SpSideInput         input;
   char               *events_list;
+  char               *absolute_path; /* of the input, NULL: standard input */
   char                kernel_note[256];
   uint64_t            watermark;     /* records before it can be applied */
   uint64_t            max_time;      /* the latest record so far */
@@ -590,6 +591,7 @@ static void
 fill_side_info (Conversion *c)
 {
   const SpPerfDataFeatures *f = &c->data.features;
+  struct stat st;
 
   c->side.complete = true;
   c->side.exit_status = -1;
@@ -601,7 +603,12 @@ fill_side_info (Conversion *c)
   c->side.machine = f->arch;
   c->side.input = &c->input;
   c->input.format = "perf.data";
-  c->input.path = c->o->input;
+  /* Absolute, for whoever reads the side file from elsewhere (the window's
+   * Summary looks at the file). */
+  c->absolute_path = strcmp (c->o->input, "-") != 0 ? realpath (c->o->input, NULL) : NULL;
+  c->input.path = c->absolute_path != NULL ? c->absolute_path : c->o->input;
+  if (!c->data.pipe && fstat (c->data.fd, &st) == 0)
+    c->input.file_size = (uint64_t) st.st_size;
   c->input.mode = c->data.pipe ? "pipe" : "file";
   c->input.perf_version = f->version;
   c->input.perf_cmdline = f->cmdline;
@@ -698,6 +705,7 @@ cleanup (Conversion *c)
     }
   sp_perf_data_clear (&c->data);
   free (c->events_list);
+  free (c->absolute_path);
 }
 
 int

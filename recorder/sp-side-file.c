@@ -256,6 +256,8 @@ write_input (FILE *out,
   if (input->nr_cpus_online > 0)
     put_u64 (out, "nr_cpus_online", input->nr_cpus_online);
   put_u64 (out, "input_bytes", input->input_bytes);
+  if (input->file_size > 0)
+    put_u64 (out, "file_size", input->file_size);
   put_u64 (out, "records", input->records);
   put_u64 (out, "other_event_samples", input->other_event_samples);
   put_u64 (out, "malformed_samples", input->malformed_samples);

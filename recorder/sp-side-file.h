@@ -19,7 +19,7 @@
  * docs/PERF-DATA.md). */
 typedef struct {
   const char *format;          /* "perf.data" */
-  const char *path;            /* as given ("-": standard input) */
+  const char *path;            /* absolute ("-": standard input) */
   const char *mode;            /* "file" or "pipe" */
   const char *event;           /* the event converted */
   const char *events;          /* every event in the file, comma-separated */
@@ -27,6 +27,7 @@ typedef struct {
   const char *perf_cmdline;
   uint32_t    nr_cpus_online;  /* 0: unknown */
   uint64_t    input_bytes;     /* read */
+  uint64_t    file_size;       /* the file's size (0: a pipe) */
   uint64_t    records;         /* converted */
   uint64_t    other_event_samples; /* samples of the events not converted */
   uint64_t    malformed_samples;
