@@ -7,6 +7,7 @@
 #include "sp-analysis-job-private.h"
 
 #include "sp-blocking-names.h"
+#include "sp-process-rows.h"
 #include "sp-profile-private.h"
 #include "sp-symbolizer.h"
 #include "sp-thread-rows.h"
@@ -43,6 +44,7 @@ sp_analysis_result_free (SpAnalysisResult *result)
   g_clear_pointer (&result->missing_debug_info, g_array_unref);
   g_clear_pointer (&result->index, sp_sample_index_unref);
   g_clear_pointer (&result->threads, g_array_unref);
+  g_clear_pointer (&result->processes, g_array_unref);
   g_clear_pointer (&result->states, sp_thread_states_unref);
   g_clear_pointer (&result->blocking_names, g_hash_table_unref);
   g_clear_pointer (&result->source, sp_source_annotation_unref);
@@ -167,6 +169,11 @@ index_samples (SpAnalysisJob *job,
     g_array_unref (threads);
   else
     result->threads = threads;
+  if (result->threads != NULL && sp_process_rows_system_wide (sp_profile_get_meta (job->profile)))
+    {
+      result->processes = sp_process_rows_new (threads, sp_profile_get_meta (job->profile), NULL, NULL);
+      result->idle_samples = sp_process_rows_idle_samples (sp_profile_get_meta (job->profile));
+    }
   result->n_samples = sp_spool_reader_get_n_samples (sp_profile_get_reader (job->profile));
 }
 

@@ -46,6 +46,8 @@ typedef struct {
   GArray          *missing_debug_info; /* SpMissingDebugInfo: what debuginfod may have (sp-symbolizer.h) */
   SpSampleIndex   *index;         /* a snapshot, when samples came in */
   GArray          *threads;       /* SpThreadRow, when they changed */
+  GArray          *processes;     /* with threads, for a recording of the whole system: SpProcessRow */
+  guint64          idle_samples;  /* with processes: the idle task's (sp-process-rows.h) */
   SpThreadStates  *states;        /* the off-CPU companion's thread states, when they changed */
   GHashTable      *blocking_names; /* with states: sp-blocking-names.h */
   SpSourceAnnotation *source;     /* the annotated function, for the Source page */

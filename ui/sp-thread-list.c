@@ -313,6 +313,22 @@ sp_thread_list_set_rows (SpThreadList *self,
     gtk_sorter_changed (sorter, GTK_SORTER_CHANGE_DIFFERENT);
 }
 
+void
+sp_thread_list_update_shown (SpThreadList *self,
+                             const SpFilter *filter)
+{
+  GListModel *items = G_LIST_MODEL (self->store);
+
+  g_return_if_fail (SP_IS_THREAD_LIST (self));
+
+  for (guint t = 0; t < g_list_model_get_n_items (items); t++)
+    {
+      g_autoptr (SpThreadItem) item = g_list_model_get_item (items, t);
+
+      _sp_thread_item_set_shown (item, !sp_filter_is_thread_hidden (filter, t));
+    }
+}
+
 static void
 sp_thread_list_dispose (GObject *object)
 {
