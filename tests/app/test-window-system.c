@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* test-window-system.c: recording the whole system from the window
+ * (Record the Whole System: stackpulse-record -a, issue 17).
+ *
+ * The threads workload (sp-work-threads) runs, started by the test; the
+ * window records every process for about 2 s and is stopped. Its
+ * Processes page must list the workload's pid with its name and the
+ * samples `stackpulse-report processes --tsv` counts for it on the same
+ * spool; unticking it must take as many samples out of the call tree.
+ * The tests run as root, where -a is allowed; elsewhere the test is
+ * skipped, except in CI, which must be able to record. */
+#include <glib/gstdio.h>
+#include <gtk/gtk.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gui-test.h"
+#include "sp-process-list.h"
+#include "sp-process-rows.h"
+#include "sp-timeline-view.h"
+#include "sp-window-testing.h"
+#include "window-test.h"
+
+static gboolean
+not_recording (gpointer window)
+{
+  return !sp_window_is_recording (window);
+}
+
+static gboolean
+idle (gpointer window)
+{
+  return !sp_window_is_busy (window);
+}
+
+static gboolean
+has_samples (gpointer window)
+{
+  return window_test_top_level_total (sp_window_get_call_tree_model (window)) > 0;
+}
+
+/* The spool the window records into (its only one in the test's cache). */
+static char *
+recording_in_cache (void)
+{
+  g_autofree char *dir = g_build_filename (g_get_user_cache_dir (), "stackpulse", "recordings", NULL);
+  g_autoptr (GDir) listing = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  while (listing != NULL && (name = g_dir_read_name (listing)) != NULL)
+    if (g_str_has_prefix (name, "system-") && g_str_has_suffix (name, ".spool"))
+      return g_build_filename (dir, name, NULL);
+  return NULL;
+}
+
+/* stackpulse-report processes --tsv's samples for pid, and its name in *name. */
+static guint64
+report_samples (const char *spool,
+                int pid,
+                char **name)
+{
+  const char *argv[] = { g_getenv ("SP_REPORT"), "processes", "--tsv", spool, NULL };
+  g_autofree char *out = NULL;
+  g_autoptr (GError) error = NULL;
+  g_auto (GStrv) lines = NULL;
+  int status = 0;
+
+  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out, NULL, &status, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  lines = g_strsplit (out, "\n", -1);
+  for (guint i = 1; lines[i] != NULL; i++)
+    {
+      g_auto (GStrv) fields = g_strsplit (lines[i], "\t", -1);
+
+      if (g_strv_length (fields) >= 4 && atoi (fields[0]) == pid)
+        {
+          *name = g_strdup (fields[1]);
+          return g_ascii_strtoull (fields[3], NULL, 10);
+        }
+    }
+  *name = NULL;
+  return 0;
+}
+
+static const SpProcessRow *
+shown_row (SpWindow *window,
+           int pid)
+{
+  SpProcessList *list = SP_PROCESS_LIST (window_test_find_widget (GTK_WIDGET (window), SP_TYPE_PROCESS_LIST));
+  GArray *rows = sp_process_list_get_rows (list);
+
+  for (guint i = 0; rows != NULL && i < rows->len; i++)
+    if (g_array_index (rows, SpProcessRow, i).pid == pid)
+      return &g_array_index (rows, SpProcessRow, i);
+  return NULL;
+}
+
+/* The Processes page's check of pid's row (the list sets the pid on its cells). */
+static GtkCheckButton *
+process_check (GtkWidget *widget,
+               int pid)
+{
+  if (GTK_IS_CHECK_BUTTON (widget) && g_object_get_data (G_OBJECT (widget), "sp-process-pid") == GINT_TO_POINTER (pid))
+    return GTK_CHECK_BUTTON (widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkCheckButton *found = process_check (child, pid);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* Records the whole system from the window while the workload runs: the
+ * window, or NULL (the test skipped) where -a is refused outside CI. */
+static SpWindow *
+record_system (GPid workload,
+               char **spool)
+{
+  SpWindow *window = sp_window_new (NULL);
+
+  g_setenv ("STACKPULSE_RECORD", g_getenv ("SP_RECORD"), TRUE);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.record-system", NULL));
+  g_assert_true (sp_window_is_recording (window));
+  window_test_run (2.0);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.stop", NULL));
+  g_assert_true (window_test_wait (not_recording, window, 30));
+  if (g_strcmp0 (sp_window_get_page (window), "error") == 0)
+    {
+      gui_test_save_png (GTK_WIDGET (window), "system-refused.png");
+      if (g_getenv ("CI") != NULL)
+        g_error ("the window could not record the whole system: CI must be able to");
+      g_test_skip ("recording the whole system is refused here (not root, no CAP_PERFMON)");
+      gtk_window_destroy (GTK_WINDOW (window));
+      return NULL;
+    }
+  /* The last update reads the finished file. */
+  window_test_run (1.0);
+  g_assert_true (window_test_wait (idle, window, 30));
+  g_assert_true (window_test_wait (has_samples, window, 30));
+  *spool = recording_in_cache ();
+  g_assert_nonnull (*spool);
+  return window;
+}
+
+static void
+remove_recording (const char *spool)
+{
+  g_autofree char *meta = g_strconcat (spool, ".meta", NULL);
+
+  g_unlink (spool);
+  g_unlink (meta);
+}
+
+static void
+test_processes_page (void)
+{
+  GPid workload = window_test_start_workload (6.0);
+  g_autofree char *spool = NULL;
+  g_autofree char *report_name = NULL;
+  SpWindow *window = record_system (workload, &spool);
+  const SpProcessRow *row;
+  guint64 expected, before, after;
+  GtkCheckButton *check;
+
+  window_test_stop_workload (workload);
+  if (window == NULL)
+    return;
+  expected = report_samples (spool, workload, &report_name);
+  g_assert_cmpuint (expected, >, 0);
+  sp_window_show_view (window, "processes");
+  window_test_run (0.3);
+  gui_test_save_png (GTK_WIDGET (window), "system-processes.png");
+  row = shown_row (window, workload);
+  g_assert_nonnull (row);
+  g_assert_cmpstr (row->name, ==, report_name);
+  g_assert_cmpuint (row->n_samples, ==, expected);
+  g_assert_nonnull (window_test_find_label (GTK_WIDGET (window), "Idle: "));
+
+  /* Unticked, its samples leave the call tree. */
+  before = window_test_top_level_total (sp_window_get_call_tree_model (window));
+  check = process_check (GTK_WIDGET (window), workload);
+  g_assert_nonnull (check);
+  gtk_check_button_set_active (check, FALSE);
+  window_test_run (0.2);
+  g_assert_true (window_test_wait (idle, window, 30));
+  after = window_test_top_level_total (sp_window_get_call_tree_model (window));
+  g_assert_cmpuint (before - after, ==, expected);
+  /* The Threads page follows: the workload's threads are unticked. */
+  g_assert_false (gtk_check_button_get_active (window_test_find_thread_check (GTK_WIDGET (window), "sp-alpha")));
+  gtk_window_destroy (GTK_WINDOW (window));
+  remove_recording (spool);
+}
+
+int
+main (int argc,
+      char **argv)
+{
+  if (!gui_test_init (&argc, &argv))
+    return 0;
+
+  g_test_add_func ("/app/window-system/processes-page", test_processes_page);
+  return g_test_run ();
+}
