@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sp-window-system.c: what the window shows of a recording of the whole
- * system (stackpulse-record -a; docs/SYSTEM-WIDE.md): the Processes page,
- * shown only for such a recording, whose checks hide or show all the
+ * system (stackpulse-record -a; docs/SYSTEM-WIDE.md): the timeline's
+ * lanes grouped by process, and the Processes page, shown only for such a
+ * recording, whose checks hide or show all the
  * threads of a process in every view, through the same filter the
  * Threads page drives (and both pages' checks follow each other). */
 #include "sp-window-private.h"
@@ -23,6 +24,8 @@ _sp_window_show_processes (SpWindow *self,
 
   sp_process_list_set_rows (self->process_list, rows, idle_samples,
                             self->analysis != NULL ? sp_analysis_get_filter (self->analysis) : NULL);
+  /* The timeline groups its lanes by process (before the samples come). */
+  sp_timeline_view_set_processes (self->timeline_view, rows);
   /* Hidden while shown, the stack would show another page: the first. */
   if (rows == NULL && g_strcmp0 (gtk_stack_get_visible_child_name (self->views), "processes") == 0)
     gtk_stack_set_visible_child_name (self->views, "threads");

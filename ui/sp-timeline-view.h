@@ -26,6 +26,19 @@ void sp_timeline_view_set_samples (SpTimelineView *self,
                                    SpSampleIndex *index,
                                    GArray *threads);
 
+/* A recording of the whole system: its processes (SpProcessRow,
+ * sp-process-rows.h, made from the same thread rows; the view keeps a
+ * reference) group the lanes: a CPU-usage lane on top, then a lane per
+ * process, busiest first, that a click on its label unfolds into its
+ * threads' lanes. NULL: a lane per thread. Set before the samples they
+ * come with (the lanes follow those). */
+void sp_timeline_view_set_processes (SpTimelineView *self,
+                                     GArray *processes);
+/* Unfolds (or folds) the lane of process pid, as a click on its label does. */
+void sp_timeline_view_set_process_expanded (SpTimelineView *self,
+                                            gint32 pid,
+                                            gboolean expanded);
+
 /* Thread states (the off-CPU companion's, sp-thread-states.h) drawn as a
  * strip along each lane, with the names of the functions blocked stretches
  * waited in (sp-blocking-names.h; may be NULL); the view keeps references.
@@ -55,7 +68,8 @@ void sp_timeline_view_get_visible_range (SpTimelineView *self,
                                          guint64 *from_ns,
                                          guint64 *to_ns);
 
-/* The lanes, top to bottom (sorted by pid, then tid), as labelled. */
+/* The lanes, top to bottom (sorted by pid, then tid; grouped by process
+ * with processes set), as labelled. */
 guint sp_timeline_view_get_n_lanes (SpTimelineView *self);
 const char *sp_timeline_view_get_lane_label (SpTimelineView *self,
                                              guint lane);

@@ -7,6 +7,8 @@
  * Processes page must list the workload's pid with its name and the
  * samples `stackpulse-report processes --tsv` counts for it on the same
  * spool; unticking it must take as many samples out of the call tree.
+ * The timeline groups the lanes: CPU usage on top, a lane per process
+ * that unfolds into its threads (screenshot: system-timeline.png).
  * The tests run as root, where -a is allowed; elsewhere the test is
  * skipped, except in CI, which must be able to record. */
 #include <glib/gstdio.h>
@@ -155,6 +157,44 @@ remove_recording (const char *spool)
   g_unlink (meta);
 }
 
+/* The lane labelled as starting with prefix, or -1. */
+static int
+lane_starting (SpTimelineView *timeline,
+               const char *prefix)
+{
+  for (guint i = 0; i < sp_timeline_view_get_n_lanes (timeline); i++)
+    if (g_str_has_prefix (sp_timeline_view_get_lane_label (timeline, i), prefix))
+      return (int) i;
+  return -1;
+}
+
+/* The workload's process lane, then its three named threads' lanes right
+ * under it once unfolded. */
+static void
+assert_grouped_lanes (SpWindow *window,
+                      int pid,
+                      const char *name)
+{
+  SpTimelineView *timeline = sp_window_get_timeline_view (window);
+  g_autofree char *folded = g_strdup_printf ("▸ %s (%d)", name, pid);
+  g_autofree char *unfolded = g_strdup_printf ("▾ %s (%d)", name, pid);
+  guint n_folded = sp_timeline_view_get_n_lanes (timeline);
+  int lane;
+
+  g_assert_cmpstr (sp_timeline_view_get_lane_label (timeline, 0), ==, "CPU usage (all processes)");
+  lane = lane_starting (timeline, folded);
+  g_assert_cmpint (lane, >, 0);
+  g_assert_cmpint (lane_starting (timeline, "    sp-alpha"), ==, -1);
+  sp_timeline_view_set_process_expanded (timeline, pid, TRUE);
+  g_assert_cmpint (lane_starting (timeline, unfolded), ==, lane);
+  g_assert_cmpuint (sp_timeline_view_get_n_lanes (timeline), >=, n_folded + 4);
+  /* Busiest first: the three burning threads before the main one. */
+  for (guint i = 1; i <= 3; i++)
+    g_assert_true (g_str_has_prefix (sp_timeline_view_get_lane_label (timeline, lane + i), "    sp-"));
+  g_assert_cmpint (lane_starting (timeline, "    sp-alpha"), >, lane);
+  g_assert_cmpint (lane_starting (timeline, "    sp-alpha"), <=, lane + 3);
+}
+
 static void
 test_processes_page (void)
 {
@@ -179,6 +219,12 @@ test_processes_page (void)
   g_assert_cmpstr (row->name, ==, report_name);
   g_assert_cmpuint (row->n_samples, ==, expected);
   g_assert_nonnull (window_test_find_label (GTK_WIDGET (window), "Idle: "));
+  assert_grouped_lanes (window, workload, row->name);
+  sp_window_show_view (window, "call-tree");
+  window_test_run (0.3);
+  gui_test_save_png (GTK_WIDGET (window), "system-timeline.png");
+  sp_window_show_view (window, "processes");
+  window_test_run (0.2);
 
   /* Unticked, its samples leave the call tree. */
   before = window_test_top_level_total (sp_window_get_call_tree_model (window));
