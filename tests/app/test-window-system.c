@@ -9,12 +9,15 @@
  * spool; unticking it must take as many samples out of the call tree.
  * The timeline groups the lanes: CPU usage on top, a lane per process
  * that unfolds into its threads (screenshot: system-timeline.png).
+ * Refused (the recorder run as nobody), the window explains and offers
+ * pkexec as for any refused recording, and taking the offer records.
  * The tests run as root, where -a is allowed; elsewhere the test is
  * skipped, except in CI, which must be able to record. */
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "gui-test.h"
 #include "sp-process-list.h"
@@ -241,6 +244,81 @@ test_processes_page (void)
   remove_recording (spool);
 }
 
+static gboolean
+shows_error_page (gpointer window)
+{
+  return g_strcmp0 (sp_window_get_page (window), "error") == 0;
+}
+
+/* Record the Whole System in a new window, refused: the explanation, and
+ * whether pkexec is offered (for window_test_check_pkexec_offer). */
+static SpWindow *
+attempt_refused (gpointer data,
+                 gboolean *offered)
+{
+  SpWindow *window = sp_window_new (NULL);
+  GtkLabel *explanation;
+  GtkButton *elevate;
+
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.record-system", NULL));
+  g_assert_true (window_test_wait (shows_error_page, window, 20));
+  explanation = window_test_find_label (GTK_WIDGET (window), "the kernel refused to sample every process");
+  g_assert_nonnull (explanation);
+  g_assert_nonnull (strstr (gtk_label_get_text (explanation), "perf_event_paranoid"));
+  elevate = window_test_find_button (GTK_WIDGET (window), "Record with Administrator Rights");
+  g_assert_nonnull (elevate);
+  *offered = window_test_is_shown (GTK_WIDGET (elevate));
+  return window;
+}
+
+static gboolean
+recording (gpointer window)
+{
+  return sp_window_is_recording (window);
+}
+
+static void
+test_refused (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *wrapper = NULL;
+  g_autofree char *paranoid = NULL;
+  SpWindow *window;
+
+  /* At 0 or less anyone may record the whole system: nothing refuses. */
+  if (g_file_get_contents ("/proc/sys/kernel/perf_event_paranoid", &paranoid, NULL, NULL) && atoi (paranoid) <= 0)
+    {
+      g_test_skip ("perf_event_paranoid <= 0: the kernel refuses nobody");
+      return;
+    }
+  dir = g_dir_make_tmp ("stackpulse-system-refused-XXXXXX", &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (g_chmod (dir, 0755), ==, 0);
+  /* As root, the recorder as nobody (raised by the stand-in pkexec, root
+   * again); not root, the recorder is unprivileged already. */
+  wrapper = getuid () == 0 ? window_test_write_nobody_recorder (dir) : g_strdup (g_getenv ("SP_RECORD"));
+  g_setenv ("STACKPULSE_RECORD", wrapper, TRUE);
+  if (!window_test_check_pkexec_offer (dir, attempt_refused, NULL, "system-refused.png"))
+    {
+      window_test_remove_dir (dir);
+      return;
+    }
+  /* Taking the offer records the whole system with raised rights. */
+  window = attempt_refused (NULL, &(gboolean) { FALSE });
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.record-elevated", NULL);
+  g_assert_true (window_test_wait (recording, window, 20));
+  window_test_run (1.0);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.stop", NULL));
+  g_assert_true (window_test_wait (not_recording, window, 30));
+  g_assert_cmpstr (sp_window_get_page (window), ==, "profile");
+  gui_test_save_png (GTK_WIDGET (window), "system-elevated.png");
+  gtk_window_destroy (GTK_WINDOW (window));
+  window_test_pkexec_offer_end (dir);
+  window_test_remove_dir (dir);
+}
+
 int
 main (int argc,
       char **argv)
@@ -249,5 +327,6 @@ main (int argc,
     return 0;
 
   g_test_add_func ("/app/window-system/processes-page", test_processes_page);
+  g_test_add_func ("/app/window-system/refused", test_refused);
   return g_test_run ();
 }
