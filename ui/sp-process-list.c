@@ -9,6 +9,7 @@
  * when the user ticks or unticks a row. */
 #include "sp-process-list.h"
 
+#include "sp-cells-private.h"
 #include "sp-process-rows.h"
 
 /* ------------------------------------------------------------------ */
@@ -239,28 +240,15 @@ add_column (SpProcessList *self,
             Column column)
 {
   GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
-  GtkColumnViewColumn *view_column;
+  gboolean text = column == COLUMN_NAME || column == COLUMN_COMMAND_LINE;
+  GtkSorter *sorter = NULL;
 
   g_object_set_data (G_OBJECT (factory), COLUMN_KEY, GINT_TO_POINTER (column + 1));
   g_signal_connect (factory, "setup", G_CALLBACK (cell_setup), self);
   g_signal_connect (factory, "bind", G_CALLBACK (cell_bind), self);
-  view_column = gtk_column_view_column_new (columns[column].title, factory);
   if (columns[column].property != NULL)
-    {
-      GtkExpression *expression = gtk_property_expression_new (SP_TYPE_PROCESS_LIST_ITEM, NULL,
-                                                                columns[column].property);
-      g_autoptr (GtkSorter) sorter = NULL;
-
-      if (column == COLUMN_NAME || column == COLUMN_COMMAND_LINE)
-        sorter = GTK_SORTER (gtk_string_sorter_new (expression));
-      else
-        sorter = GTK_SORTER (gtk_numeric_sorter_new (expression));
-      gtk_column_view_column_set_sorter (view_column, sorter);
-      gtk_column_view_column_set_resizable (view_column, TRUE);
-    }
-  gtk_column_view_column_set_expand (view_column, column == COLUMN_COMMAND_LINE);
-  gtk_column_view_append_column (self->column_view, view_column);
-  g_object_unref (view_column);
+    sorter = _sp_cells_property_sorter (SP_TYPE_PROCESS_LIST_ITEM, columns[column].property, text);
+  _sp_cells_add_column (self->column_view, columns[column].title, factory, sorter, column == COLUMN_COMMAND_LINE);
 }
 
 /* Ticked unless the filter hides every one of its threads. */
@@ -360,19 +348,13 @@ sp_process_list_class_init (SpProcessListClass *klass)
 static void
 sp_process_list_init (SpProcessList *self)
 {
-  GtkSortListModel *sorted;
   GtkWidget *scroller = gtk_scrolled_window_new ();
 
   self->store = g_list_store_new (SP_TYPE_PROCESS_LIST_ITEM);
-  self->column_view = GTK_COLUMN_VIEW (gtk_column_view_new (NULL));
-  gtk_column_view_set_show_column_separators (self->column_view, TRUE);
-  gtk_column_view_set_reorderable (self->column_view, FALSE);
+  /* Unsorted, the rows are busiest first (sp-process-rows.c). */
+  self->column_view = _sp_cells_sorted_column_view (self->store);
   for (Column column = 0; column < N_COLUMNS; column++)
     add_column (self, column);
-  /* Unsorted, the rows are busiest first (sp-process-rows.c). */
-  sorted = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (self->store)),
-                                    g_object_ref (gtk_column_view_get_sorter (self->column_view)));
-  gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (gtk_no_selection_new (G_LIST_MODEL (sorted))));
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), GTK_WIDGET (self->column_view));
   gtk_widget_set_vexpand (scroller, TRUE);
   self->idle_label = GTK_LABEL (gtk_label_new (NULL));
