@@ -147,10 +147,13 @@ void _sp_window_recording_forget (SpWindow *self);
 
 /* sp-window-system.c: a recording of the whole system's Processes page. */
 void _sp_window_system_init (SpWindow *self);
-/* Shows rows (SpProcessRow) and the idle task's samples; NULL hides the page. */
+/* Shows rows (SpProcessRow) and the idle task's samples, and groups the
+ * timeline's lanes (n_cpus sampled every interval_ns); NULL hides the page. */
 void _sp_window_show_processes (SpWindow *self,
                                 GArray *rows,
-                                guint64 idle_samples);
+                                guint64 idle_samples,
+                                guint n_cpus,
+                                guint64 interval_ns);
 
 /* sp-window-status.c */
 void _sp_window_show_problems (SpWindow *self,

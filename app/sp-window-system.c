@@ -18,14 +18,16 @@ processes_page (SpWindow *self)
 void
 _sp_window_show_processes (SpWindow *self,
                            GArray *rows,
-                           guint64 idle_samples)
+                           guint64 idle_samples,
+                           guint n_cpus,
+                           guint64 interval_ns)
 {
   GtkStackPage *page = gtk_stack_get_page (self->views, processes_page (self));
 
   sp_process_list_set_rows (self->process_list, rows, idle_samples,
                             self->analysis != NULL ? sp_analysis_get_filter (self->analysis) : NULL);
   /* The timeline groups its lanes by process (before the samples come). */
-  sp_timeline_view_set_processes (self->timeline_view, rows);
+  sp_timeline_view_set_processes (self->timeline_view, rows, n_cpus, interval_ns);
   /* Hidden while shown, the stack would show another page: the first. */
   if (rows == NULL && g_strcmp0 (gtk_stack_get_visible_child_name (self->views), "processes") == 0)
     gtk_stack_set_visible_child_name (self->views, "threads");

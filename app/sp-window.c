@@ -101,7 +101,8 @@ show_samples (SpWindow *self,
       g_clear_pointer (&self->threads, g_array_unref);
       self->threads = g_steal_pointer (&result->threads);
       sp_thread_list_set_rows (self->thread_list, self->threads, sp_analysis_get_filter (self->analysis));
-      _sp_window_show_processes (self, result->processes, result->idle_samples);
+      _sp_window_show_processes (self, result->processes, result->idle_samples, result->n_cpus,
+                                 result->interval_ns);
     }
   if (self->index != NULL && self->threads != NULL)
     sp_timeline_view_set_samples (self->timeline_view, self->index, self->threads);
@@ -192,7 +193,7 @@ clear_views (SpWindow *self)
   sp_flame_graph_set_tree (self->flame_graph, NULL, NULL);
   sp_timeline_view_set_samples (self->timeline_view, NULL, NULL);
   sp_thread_list_set_rows (self->thread_list, NULL, NULL);
-  _sp_window_show_processes (self, NULL, 0);
+  _sp_window_show_processes (self, NULL, 0, 0, 0);
   sp_source_view_set_source (self->source_view, NULL);
   /* The analysis counts samples again for the next profile. */
   sp_metric_selector_set_times_available (self->metric_selector, FALSE);

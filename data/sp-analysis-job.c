@@ -173,6 +173,8 @@ index_samples (SpAnalysisJob *job,
     {
       result->processes = sp_process_rows_new (threads, sp_profile_get_meta (job->profile), NULL, NULL);
       result->idle_samples = sp_process_rows_idle_samples (sp_profile_get_meta (job->profile));
+      result->n_cpus = sp_process_rows_n_cpus (sp_profile_get_meta (job->profile));
+      result->interval_ns = sp_spool_reader_get_sample_interval_us (sp_profile_get_reader (job->profile)) * 1000;
     }
   result->n_samples = sp_spool_reader_get_n_samples (sp_profile_get_reader (job->profile));
 }

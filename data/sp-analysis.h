@@ -48,6 +48,8 @@ typedef struct {
   GArray          *threads;       /* SpThreadRow, when they changed */
   GArray          *processes;     /* with threads, for a recording of the whole system: SpProcessRow */
   guint64          idle_samples;  /* with processes: the idle task's (sp-process-rows.h) */
+  guint            n_cpus;        /* with processes: the CPUs sampled (0: unknown) */
+  guint64          interval_ns;   /* with processes: the sampling interval, per CPU */
   SpThreadStates  *states;        /* the off-CPU companion's thread states, when they changed */
   GHashTable      *blocking_names; /* with states: sp-blocking-names.h */
   SpSourceAnnotation *source;     /* the annotated function, for the Source page */

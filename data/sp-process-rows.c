@@ -100,6 +100,15 @@ sp_process_rows_system_wide (GKeyFile *meta)
   return meta != NULL && g_key_file_get_boolean (meta, "recording", "system_wide", NULL);
 }
 
+guint
+sp_process_rows_n_cpus (GKeyFile *meta)
+{
+  gsize n = 0;
+  g_autofree gint *cpus = meta != NULL ? g_key_file_get_integer_list (meta, "recording", "cpus", &n, NULL) : NULL;
+
+  return cpus != NULL ? (guint) n : 0;
+}
+
 guint64
 sp_process_rows_idle_samples (GKeyFile *meta)
 {

@@ -37,5 +37,7 @@ GArray *sp_process_rows_new (const GArray *thread_rows,
 gboolean sp_process_rows_system_wide (GKeyFile *meta);
 /* The idle task's samples of a recording of the whole system (0 else). */
 guint64 sp_process_rows_idle_samples (GKeyFile *meta);
+/* The CPUs it sampled (the side file's cpus), 0 when it does not say. */
+guint sp_process_rows_n_cpus (GKeyFile *meta);
 
 G_END_DECLS

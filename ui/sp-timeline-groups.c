@@ -9,6 +9,8 @@
  * into its threads' lanes, busiest first too. */
 #include "sp-timeline-view-private.h"
 
+#include <math.h>
+
 #include "sp-process-rows.h"
 #include "sp-thread-rows.h"
 
@@ -54,7 +56,9 @@ add_thread_lanes (SpTimelineView *self,
 void
 _sp_timeline_groups_build_lanes (SpTimelineView *self)
 {
-  Lane cpu = { G_MAXUINT32, -1, 0, g_strdup ("CPU usage (all processes)"), LANE_CPU, NULL };
+  Lane cpu = { G_MAXUINT32, -1, 0, NULL, LANE_CPU, NULL };
+
+  cpu.label = self->n_cpus > 0 ? g_strdup_printf ("CPU usage (%u CPUs)", self->n_cpus) : g_strdup ("CPU usage");
 
   g_array_set_size (self->lanes, 0);
   g_array_append_val (self->lanes, cpu);
@@ -133,6 +137,24 @@ _sp_timeline_lane_max (SpTimelineView *self,
     }
 }
 
+/* The samples all the CPUs give one bucket of the timeline when busy. */
+static guint32
+capacity (SpTimelineView *self)
+{
+  double bucket_ns = (double) (self->timeline->to_ns - self->timeline->from_ns) / self->timeline->n_buckets;
+
+  return (guint32) MAX (round (self->n_cpus * bucket_ns / self->interval_ns), 1);
+}
+
+guint
+_sp_timeline_groups_busy_percent (SpTimelineView *self,
+                                  guint32 count)
+{
+  if (self->timeline == NULL || self->n_cpus == 0 || self->interval_ns == 0)
+    return G_MAXUINT;
+  return (guint) MIN (round (100.0 * count / capacity (self)), 100);
+}
+
 void
 _sp_timeline_groups_measure (SpTimelineView *self)
 {
@@ -143,6 +165,10 @@ _sp_timeline_groups_measure (SpTimelineView *self)
     return;
   for (guint b = 0; b < tl->n_buckets; b++)
     self->cpu_max = MAX (self->cpu_max, cpu_count (tl, b));
+  /* Against the CPUs' capacity: a bucket of every CPU busy is full (a
+   * sample's timestamp may fall a bucket late: never over the top). */
+  if (self->n_cpus > 0 && self->interval_ns > 0)
+    self->cpu_max = MAX (self->cpu_max, capacity (self));
   for (guint i = 0; i < self->processes->len; i++)
     {
       const SpProcessRow *process = &g_array_index (self->processes, SpProcessRow, i);
@@ -165,7 +191,9 @@ _sp_timeline_groups_label_clicked (SpTimelineView *self,
 
 void
 sp_timeline_view_set_processes (SpTimelineView *self,
-                                GArray *processes)
+                                GArray *processes,
+                                guint n_cpus,
+                                guint64 interval_ns)
 {
   g_return_if_fail (SP_IS_TIMELINE_VIEW (self));
 
@@ -173,6 +201,8 @@ sp_timeline_view_set_processes (SpTimelineView *self,
     g_array_ref (processes);
   g_clear_pointer (&self->processes, g_array_unref);
   self->processes = processes;
+  self->n_cpus = n_cpus;
+  self->interval_ns = interval_ns;
   if (processes == NULL)
     g_hash_table_remove_all (self->expanded);
   /* The lanes follow with the next samples (set together by the window). */

@@ -27,7 +27,8 @@ group_tooltip (SpTimelineView *self,
                double x)
 {
   const char *what = lane->kind == LANE_CPU ? "every process's samples" : "the process's samples";
-  guint b;
+  guint32 count;
+  guint b, busy;
 
   if (x < LABEL_WIDTH)
     return g_strdup_printf ("<b>%s</b>\n%s%s", label, what,
@@ -36,8 +37,13 @@ group_tooltip (SpTimelineView *self,
     return g_strdup_printf ("<b>%s</b>", label);
   b = MIN ((guint) ((x - LABEL_WIDTH) * self->timeline->n_buckets / MAX (plot_width (self), 1)),
            self->timeline->n_buckets - 1);
+  count = _sp_timeline_lane_count (self, lane, b);
+  busy = lane->kind == LANE_CPU ? _sp_timeline_groups_busy_percent (self, count) : G_MAXUINT;
+  if (busy != G_MAXUINT)
+    return g_strdup_printf ("<b>%s</b>\n%.6f s: %u samples, %u%% of the CPUs", label,
+                            (time_at (self, x) - self->data_from_ns) / 1e9, count, busy);
   return g_strdup_printf ("<b>%s</b>\n%.6f s: %u samples", label, (time_at (self, x) - self->data_from_ns) / 1e9,
-                          _sp_timeline_lane_count (self, lane, b));
+                          count);
 }
 
 static char *

@@ -55,6 +55,8 @@ struct _SpTimelineView
   GHashTable    *expanded;        /* the pids whose process lanes are unfolded */
   guint32        process_max;     /* the busiest bucket of a process lane, of the CPU lane */
   guint32        cpu_max;
+  guint          n_cpus;          /* with processes: 0 when unknown */
+  guint64        interval_ns;
 
   guint64        data_from_ns;    /* the first sample */
   guint64        data_span_ns;    /* to just past the last one, >= MIN_SPAN_NS */
@@ -127,6 +129,10 @@ guint32 _sp_timeline_lane_count (SpTimelineView *self,
                                  guint b);
 guint32 _sp_timeline_lane_max (SpTimelineView *self,
                                const Lane *lane);
+/* What count samples of the CPU lane's bucket are of all the CPUs could
+ * give it (percent); G_MAXUINT when the CPUs are unknown. */
+guint _sp_timeline_groups_busy_percent (SpTimelineView *self,
+                                        guint32 count);
 /* A click on a lane's label: a process lane unfolds or folds. */
 gboolean _sp_timeline_groups_label_clicked (SpTimelineView *self,
                                             const Lane *lane);

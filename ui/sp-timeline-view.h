@@ -31,9 +31,14 @@ void sp_timeline_view_set_samples (SpTimelineView *self,
  * reference) group the lanes: a CPU-usage lane on top, then a lane per
  * process, busiest first, that a click on its label unfolds into its
  * threads' lanes. NULL: a lane per thread. Set before the samples they
- * come with (the lanes follow those). */
+ * come with (the lanes follow those). With n_cpus and interval_ns (the
+ * sampling interval per CPU) known, the CPU-usage lane is drawn against
+ * what all the CPUs could give a bucket (full: every CPU busy); else
+ * against its busiest bucket. */
 void sp_timeline_view_set_processes (SpTimelineView *self,
-                                     GArray *processes);
+                                     GArray *processes,
+                                     guint n_cpus,
+                                     guint64 interval_ns);
 /* Unfolds (or folds) the lane of process pid, as a click on its label does. */
 void sp_timeline_view_set_process_expanded (SpTimelineView *self,
                                             gint32 pid,

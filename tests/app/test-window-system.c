@@ -88,6 +88,16 @@ report_samples (const char *spool,
   return 0;
 }
 
+/* Live: the Processes page has rows (the side file, refreshed while
+ * recording, says system_wide), or the recording ended. */
+static gboolean
+processes_listed_or_ended (gpointer window)
+{
+  SpProcessList *list = SP_PROCESS_LIST (window_test_find_widget (GTK_WIDGET (window), SP_TYPE_PROCESS_LIST));
+
+  return sp_process_list_get_rows (list) != NULL || !sp_window_is_recording (window);
+}
+
 static const SpProcessRow *
 shown_row (SpWindow *window,
            int pid)
@@ -131,6 +141,15 @@ record_system (GPid workload,
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.record-system", NULL));
   g_assert_true (sp_window_is_recording (window));
   window_test_run (2.0);
+  /* Live: the processes and the grouped lanes while it records. */
+  if (window_test_wait (processes_listed_or_ended, window, 10) && sp_window_is_recording (window))
+    {
+      g_assert_true (g_str_has_prefix (sp_timeline_view_get_lane_label (sp_window_get_timeline_view (window), 0),
+                                       "CPU usage ("));
+      gui_test_save_png (GTK_WIDGET (window), "system-live.png");
+    }
+  else
+    g_assert_true (g_strcmp0 (sp_window_get_page (window), "error") == 0);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.stop", NULL));
   g_assert_true (window_test_wait (not_recording, window, 30));
   if (g_strcmp0 (sp_window_get_page (window), "error") == 0)
@@ -160,6 +179,8 @@ remove_recording (const char *spool)
   g_unlink (meta);
 }
 
+static const char *const thread_lanes[] = { "    sp-alpha (", "    sp-beta (", "    sp-gamma (" };
+
 /* The lane labelled as starting with prefix, or -1. */
 static int
 lane_starting (SpTimelineView *timeline,
@@ -175,27 +196,43 @@ lane_starting (SpTimelineView *timeline,
  * under it once unfolded. */
 static void
 assert_grouped_lanes (SpWindow *window,
+                      const char *spool,
                       int pid,
                       const char *name)
 {
   SpTimelineView *timeline = sp_window_get_timeline_view (window);
+  g_autofree char *meta_path = g_strconcat (spool, ".meta", NULL);
+  g_autoptr (GKeyFile) meta = g_key_file_new ();
+  g_autofree gint *cpus = NULL;
+  g_autofree char *cpu_label = NULL;
+  gsize n_cpus = 0;
   g_autofree char *folded = g_strdup_printf ("▸ %s (%d)", name, pid);
   g_autofree char *unfolded = g_strdup_printf ("▾ %s (%d)", name, pid);
   guint n_folded = sp_timeline_view_get_n_lanes (timeline);
   int lane;
 
-  g_assert_cmpstr (sp_timeline_view_get_lane_label (timeline, 0), ==, "CPU usage (all processes)");
+  /* The CPU lane on top, as many CPUs as the recorder sampled. */
+  g_assert_true (g_key_file_load_from_file (meta, meta_path, G_KEY_FILE_NONE, NULL));
+  cpus = g_key_file_get_integer_list (meta, "recording", "cpus", &n_cpus, NULL);
+  g_assert_cmpuint (n_cpus, >, 0);
+  cpu_label = g_strdup_printf ("CPU usage (%u CPUs)", (guint) n_cpus);
+  g_assert_cmpstr (sp_timeline_view_get_lane_label (timeline, 0), ==, cpu_label);
   lane = lane_starting (timeline, folded);
   g_assert_cmpint (lane, >, 0);
   g_assert_cmpint (lane_starting (timeline, "    sp-alpha"), ==, -1);
   sp_timeline_view_set_process_expanded (timeline, pid, TRUE);
   g_assert_cmpint (lane_starting (timeline, unfolded), ==, lane);
   g_assert_cmpuint (sp_timeline_view_get_n_lanes (timeline), >=, n_folded + 4);
-  /* Busiest first: the three burning threads before the main one. */
-  for (guint i = 1; i <= 3; i++)
+  /* Right under it, its threads (the three named ones and the main one). */
+  for (guint i = 1; i <= 4; i++)
     g_assert_true (g_str_has_prefix (sp_timeline_view_get_lane_label (timeline, lane + i), "    sp-"));
-  g_assert_cmpint (lane_starting (timeline, "    sp-alpha"), >, lane);
-  g_assert_cmpint (lane_starting (timeline, "    sp-alpha"), <=, lane + 3);
+  for (guint n = 0; n < G_N_ELEMENTS (thread_lanes); n++)
+    {
+      int at = lane_starting (timeline, thread_lanes[n]);
+
+      g_assert_cmpint (at, >, lane);
+      g_assert_cmpint (at, <=, lane + 4);
+    }
 }
 
 static void
@@ -222,7 +259,7 @@ test_processes_page (void)
   g_assert_cmpstr (row->name, ==, report_name);
   g_assert_cmpuint (row->n_samples, ==, expected);
   g_assert_nonnull (window_test_find_label (GTK_WIDGET (window), "Idle: "));
-  assert_grouped_lanes (window, workload, row->name);
+  assert_grouped_lanes (window, spool, workload, row->name);
   sp_window_show_view (window, "call-tree");
   window_test_run (0.3);
   gui_test_save_png (GTK_WIDGET (window), "system-timeline.png");
