@@ -89,6 +89,9 @@ static void
 show_samples (SpWindow *self,
               SpAnalysisResult *result)
 {
+  if (result->threads != NULL || result->processes != NULL)
+    _sp_window_show_processes (self, result->processes, result->idle_samples, result->n_cpus,
+                               result->interval_ns);
   if (result->index == NULL && result->threads == NULL)
     return;
   if (result->index != NULL)
@@ -101,8 +104,6 @@ show_samples (SpWindow *self,
       g_clear_pointer (&self->threads, g_array_unref);
       self->threads = g_steal_pointer (&result->threads);
       sp_thread_list_set_rows (self->thread_list, self->threads, sp_analysis_get_filter (self->analysis));
-      _sp_window_show_processes (self, result->processes, result->idle_samples, result->n_cpus,
-                                 result->interval_ns);
     }
   if (self->index != NULL && self->threads != NULL)
     sp_timeline_view_set_samples (self->timeline_view, self->index, self->threads);

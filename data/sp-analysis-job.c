@@ -165,17 +165,20 @@ index_samples (SpAnalysisJob *job,
       result->blocking_names = sp_blocking_names_new (job->profile, states, job->last_blocking_names);
     }
   threads = sp_thread_rows_new (job->profile, index, states, job->filter->from_ns, job->filter->to_ns);
-  if (sp_thread_rows_equal (threads, job->last_threads) && !(job->work & SP_WORK_OPEN))
-    g_array_unref (threads);
-  else
-    result->threads = threads;
-  if (result->threads != NULL && sp_process_rows_system_wide (sp_profile_get_meta (job->profile)))
+  /* The processes with their threads, and at the end, when the side file
+   * has the idle task's samples (the threads may be as they were). */
+  if (sp_process_rows_system_wide (sp_profile_get_meta (job->profile))
+      && (!sp_thread_rows_equal (threads, job->last_threads) || (job->work & (SP_WORK_OPEN | SP_WORK_FINISH))))
     {
       result->processes = sp_process_rows_new (threads, sp_profile_get_meta (job->profile), NULL, NULL);
       result->idle_samples = sp_process_rows_idle_samples (sp_profile_get_meta (job->profile));
       result->n_cpus = sp_process_rows_n_cpus (sp_profile_get_meta (job->profile));
       result->interval_ns = sp_spool_reader_get_sample_interval_us (sp_profile_get_reader (job->profile)) * 1000;
     }
+  if (sp_thread_rows_equal (threads, job->last_threads) && !(job->work & SP_WORK_OPEN))
+    g_array_unref (threads);
+  else
+    result->threads = threads;
   result->n_samples = sp_spool_reader_get_n_samples (sp_profile_get_reader (job->profile));
 }
 

@@ -46,7 +46,7 @@ typedef struct {
   GArray          *missing_debug_info; /* SpMissingDebugInfo: what debuginfod may have (sp-symbolizer.h) */
   SpSampleIndex   *index;         /* a snapshot, when samples came in */
   GArray          *threads;       /* SpThreadRow, when they changed */
-  GArray          *processes;     /* with threads, for a recording of the whole system: SpProcessRow */
+  GArray          *processes;     /* a recording of the whole system's SpProcessRow, with threads (or at its end) */
   guint64          idle_samples;  /* with processes: the idle task's (sp-process-rows.h) */
   guint            n_cpus;        /* with processes: the CPUs sampled (0: unknown) */
   guint64          interval_ns;   /* with processes: the sampling interval, per CPU */

@@ -205,7 +205,9 @@ sp_timeline_view_set_processes (SpTimelineView *self,
   self->interval_ns = interval_ns;
   if (processes == NULL)
     g_hash_table_remove_all (self->expanded);
-  /* The lanes follow with the next samples (set together by the window). */
+  /* The lanes borrow the rows' thread lists: made anew from these. */
+  if (self->index != NULL)
+    sp_timeline_view_set_samples (self, self->index, self->threads);
 }
 
 void

@@ -30,8 +30,8 @@ void sp_timeline_view_set_samples (SpTimelineView *self,
  * sp-process-rows.h, made from the same thread rows; the view keeps a
  * reference) group the lanes: a CPU-usage lane on top, then a lane per
  * process, busiest first, that a click on its label unfolds into its
- * threads' lanes. NULL: a lane per thread. Set before the samples they
- * come with (the lanes follow those). With n_cpus and interval_ns (the
+ * threads' lanes. NULL: a lane per thread. The lanes are made anew at
+ * once (with the samples shown) and with each set_samples. With n_cpus and interval_ns (the
  * sampling interval per CPU) known, the CPU-usage lane is drawn against
  * what all the CPUs could give a bucket (full: every CPU busy); else
  * against its busiest bucket. */

@@ -89,13 +89,15 @@ report_samples (const char *spool,
 }
 
 /* Live: the Processes page has rows (the side file, refreshed while
- * recording, says system_wide), or the recording ended. */
+ * recording, says system_wide) and the timeline lanes, or the recording
+ * ended. */
 static gboolean
 processes_listed_or_ended (gpointer window)
 {
   SpProcessList *list = SP_PROCESS_LIST (window_test_find_widget (GTK_WIDGET (window), SP_TYPE_PROCESS_LIST));
 
-  return sp_process_list_get_rows (list) != NULL || !sp_window_is_recording (window);
+  return (sp_process_list_get_rows (list) != NULL && sp_timeline_view_get_n_lanes (sp_window_get_timeline_view (window)) > 0)
+         || !sp_window_is_recording (window);
 }
 
 static const SpProcessRow *
