@@ -274,8 +274,9 @@ show_idle (SpProcessList *self,
   gtk_widget_set_visible (GTK_WIDGET (self->idle_label), rows != NULL);
   if (rows == NULL)
     return;
-  text = g_strdup_printf ("Idle: %" G_GUINT64_FORMAT " samples of the idle task (idle time, not a process%s)",
-                          idle_samples, idle_samples == 0 ? "; counted when the recording ends" : "");
+  /* The recorder writes it as the recording ends: 0 until then. */
+  text = g_strdup_printf ("Idle: %" G_GUINT64_FORMAT " sample%s of the idle task (idle time, not a process)",
+                          idle_samples, idle_samples == 1 ? "" : "s");
   gtk_label_set_text (self->idle_label, text);
 }
 
