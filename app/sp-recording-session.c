@@ -162,6 +162,12 @@ sp_recording_session_build_argv (const char *recorder,
   g_ptr_array_add (argv, g_strdup ("--control-stdin"));
   if (progress_fd >= 0)
     g_ptr_array_add (argv, g_strdup_printf ("--progress-fd=%d", progress_fd));
+  if (options->all_cpus)
+    {
+      g_ptr_array_add (argv, g_strdup ("--all-cpus"));
+      g_ptr_array_add (argv, NULL);
+      return (char **) g_ptr_array_free (argv, FALSE);
+    }
   if (options->argv == NULL)
     {
       g_ptr_array_add (argv, g_strdup_printf ("--pid=%d", (int) options->pid));

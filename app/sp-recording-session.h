@@ -24,6 +24,7 @@ typedef struct {
   char      *call_graph;      /* "fp", "dwarf"; NULL or "auto": the recorder picks */
   gboolean   elevated;        /* run the recorder through pkexec */
   gboolean   off_cpu;         /* --off-cpu: thread states, off-CPU times, blocked stacks where allowed */
+  gboolean   all_cpus;        /* -a: every process on every CPU (argv NULL, pid ignored) */
 } SpRecordOptions;
 
 void sp_record_options_clear (SpRecordOptions *options);

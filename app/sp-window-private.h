@@ -18,6 +18,7 @@
 #include "sp-debuginfod-queue.h"
 #include "sp-flame-graph.h"
 #include "sp-metric-selector.h"
+#include "sp-process-list.h"
 #include "sp-recent-list.h"
 #include "sp-recording-session.h"
 #include "sp-source-view.h"
@@ -109,6 +110,7 @@ struct _SpWindow
   SpCallTreeView      *bottom_up_view;
   SpTimelineView      *timeline_view;
   SpFlameGraph        *flame_graph;
+  SpProcessList       *process_list;   /* in the Processes page (sp-window-system.c) */
 };
 
 /* sp-window.c */
@@ -142,6 +144,16 @@ void _sp_window_recording_dispose (SpWindow *self);
 /* Drops a recording that could not start (its session, its file name):
  * the window is reused for something else. */
 void _sp_window_recording_forget (SpWindow *self);
+
+/* sp-window-system.c: a recording of the whole system's Processes page. */
+void _sp_window_system_init (SpWindow *self);
+/* Shows rows (SpProcessRow) and the idle task's samples, and groups the
+ * timeline's lanes (n_cpus sampled every interval_ns); NULL hides the page. */
+void _sp_window_show_processes (SpWindow *self,
+                                GArray *rows,
+                                guint64 idle_samples,
+                                guint n_cpus,
+                                guint64 interval_ns);
 
 /* sp-window-status.c */
 void _sp_window_show_problems (SpWindow *self,

@@ -87,6 +87,8 @@ program_name (const SpRecordOptions *options)
 {
   g_autoptr (SpProcess) process = NULL;
 
+  if (options->all_cpus)
+    return g_strdup ("system");
   if (options->argv != NULL)
     return g_path_get_basename (options->argv[0]);
   process = sp_process_new_for_pid (NULL, options->pid);
@@ -112,7 +114,9 @@ show_recording_started (SpWindow *self,
 {
   g_autofree char *title = NULL;
 
-  if (options->argv != NULL)
+  if (options->all_cpus)
+    title = g_strdup ("The whole system — recording — stackpulse");
+  else if (options->argv != NULL)
     title = g_strdup_printf ("%s — recording — stackpulse", options->argv[0]);
   else
     title = g_strdup_printf ("%s (pid %d) — recording — stackpulse", program, options->pid);
@@ -225,6 +229,19 @@ record_demo_activated (GtkWidget *widget,
   sp_record_options_clear (&options);
 }
 
+/* Every process on every CPU (stackpulse-record -a): refused without
+ * root, CAP_PERFMON or perf_event_paranoid <= 0, which the error page
+ * explains, offering pkexec as for any refused recording. */
+static void
+record_system_activated (GtkWidget *widget,
+                         const char *action_name,
+                         GVariant *parameter)
+{
+  SpRecordOptions options = { .frequency_hz = 1000, .kernel_stacks = TRUE, .all_cpus = TRUE };
+
+  record_in_window (SP_WINDOW (widget), &options);
+}
+
 static void
 attach_requested (SpProcessPicker *picker,
                   int pid,
@@ -335,6 +352,7 @@ _sp_window_recording_class_init (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.stop", NULL, stop_activated);
   gtk_widget_class_install_action (widget_class, "win.record-demo", NULL, record_demo_activated);
   gtk_widget_class_install_action (widget_class, "win.attach", NULL, attach_activated);
+  gtk_widget_class_install_action (widget_class, "win.record-system", NULL, record_system_activated);
   gtk_widget_class_install_action (widget_class, "win.record-elevated", NULL, record_elevated_activated);
   gtk_widget_class_install_action (widget_class, "win.record-again-elevated", NULL, record_again_elevated_activated);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "win.stop", NULL);

@@ -89,6 +89,9 @@ static void
 show_samples (SpWindow *self,
               SpAnalysisResult *result)
 {
+  if (result->threads != NULL || result->processes != NULL)
+    _sp_window_show_processes (self, result->processes, result->idle_samples, result->n_cpus,
+                               result->interval_ns);
   if (result->index == NULL && result->threads == NULL)
     return;
   if (result->index != NULL)
@@ -191,6 +194,7 @@ clear_views (SpWindow *self)
   sp_flame_graph_set_tree (self->flame_graph, NULL, NULL);
   sp_timeline_view_set_samples (self->timeline_view, NULL, NULL);
   sp_thread_list_set_rows (self->thread_list, NULL, NULL);
+  _sp_window_show_processes (self, NULL, 0, 0, 0);
   sp_source_view_set_source (self->source_view, NULL);
   /* The analysis counts samples again for the next profile. */
   sp_metric_selector_set_times_available (self->metric_selector, FALSE);
@@ -570,6 +574,7 @@ sp_window_init (SpWindow *self)
   g_signal_connect (self->analysis, "failed", G_CALLBACK (analysis_failed), self);
   add_views (self);
   _sp_window_source_init (self);
+  _sp_window_system_init (self);
   self->shown_view = g_intern_string (gtk_stack_get_visible_child_name (self->views));
   g_signal_connect (self->views, "notify::visible-child-name", G_CALLBACK (view_changed), self);
   g_signal_connect (self->callers_view, "function-activated", G_CALLBACK (callers_function_activated), self);

@@ -7,6 +7,7 @@
 #include "sp-analysis-job-private.h"
 
 #include "sp-blocking-names.h"
+#include "sp-process-rows.h"
 #include "sp-profile-private.h"
 #include "sp-symbolizer.h"
 #include "sp-thread-rows.h"
@@ -43,6 +44,7 @@ sp_analysis_result_free (SpAnalysisResult *result)
   g_clear_pointer (&result->missing_debug_info, g_array_unref);
   g_clear_pointer (&result->index, sp_sample_index_unref);
   g_clear_pointer (&result->threads, g_array_unref);
+  g_clear_pointer (&result->processes, g_array_unref);
   g_clear_pointer (&result->states, sp_thread_states_unref);
   g_clear_pointer (&result->blocking_names, g_hash_table_unref);
   g_clear_pointer (&result->source, sp_source_annotation_unref);
@@ -163,6 +165,16 @@ index_samples (SpAnalysisJob *job,
       result->blocking_names = sp_blocking_names_new (job->profile, states, job->last_blocking_names);
     }
   threads = sp_thread_rows_new (job->profile, index, states, job->filter->from_ns, job->filter->to_ns);
+  /* The processes with their threads, and at the end, when the side file
+   * has the idle task's samples (the threads may be as they were). */
+  if (sp_process_rows_system_wide (sp_profile_get_meta (job->profile))
+      && (!sp_thread_rows_equal (threads, job->last_threads) || (job->work & (SP_WORK_OPEN | SP_WORK_FINISH))))
+    {
+      result->processes = sp_process_rows_new (threads, sp_profile_get_meta (job->profile), NULL, NULL);
+      result->idle_samples = sp_process_rows_idle_samples (sp_profile_get_meta (job->profile));
+      result->n_cpus = sp_process_rows_n_cpus (sp_profile_get_meta (job->profile));
+      result->interval_ns = sp_spool_reader_get_sample_interval_us (sp_profile_get_reader (job->profile)) * 1000;
+    }
   if (sp_thread_rows_equal (threads, job->last_threads) && !(job->work & SP_WORK_OPEN))
     g_array_unref (threads);
   else

@@ -46,6 +46,10 @@ typedef struct {
   GArray          *missing_debug_info; /* SpMissingDebugInfo: what debuginfod may have (sp-symbolizer.h) */
   SpSampleIndex   *index;         /* a snapshot, when samples came in */
   GArray          *threads;       /* SpThreadRow, when they changed */
+  GArray          *processes;     /* a recording of the whole system's SpProcessRow, with threads (or at its end) */
+  guint64          idle_samples;  /* with processes: the idle task's (sp-process-rows.h) */
+  guint            n_cpus;        /* with processes: the CPUs sampled (0: unknown) */
+  guint64          interval_ns;   /* with processes: the sampling interval, per CPU */
   SpThreadStates  *states;        /* the off-CPU companion's thread states, when they changed */
   GHashTable      *blocking_names; /* with states: sp-blocking-names.h */
   SpSourceAnnotation *source;     /* the annotated function, for the Source page */

@@ -52,6 +52,21 @@ void _sp_cells_follow (GtkWidget *cell,
 /* Stops what _sp_cells_follow started (nothing if it was not). */
 void _sp_cells_unfollow (GtkWidget *cell);
 
+/* A table's column view over store, sorted by its column headers (no
+ * selection; unsorted, the store's order). */
+GtkColumnView *_sp_cells_sorted_column_view (GListStore *store);
+/* A column's sorter on item_type's property: by text, or by number. */
+GtkSorter *_sp_cells_property_sorter (GType item_type,
+                                      const char *property,
+                                      gboolean text);
+/* Adds a column titled title to column_view whose cells factory makes;
+ * sortable and resizable when sorter is not NULL (taken). */
+void _sp_cells_add_column (GtkColumnView *column_view,
+                           const char *title,
+                           GtkListItemFactory *factory,
+                           GtkSorter *sorter,
+                           gboolean expand);
+
 /* Scrolls column_view (its model a selection model) to show the selected
  * row (the first of several), now or, before the view has a size, once it
  * has one. */

@@ -259,3 +259,48 @@ _sp_cells_scroll_to_top (GtkColumnView *column_view)
 {
   scroll_later (column_view, TRUE);
 }
+
+GtkColumnView *
+_sp_cells_sorted_column_view (GListStore *store)
+{
+  GtkColumnView *column_view = GTK_COLUMN_VIEW (gtk_column_view_new (NULL));
+  GtkSortListModel *sorted = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (store)),
+                                                      g_object_ref (gtk_column_view_get_sorter (column_view)));
+
+  gtk_column_view_set_show_column_separators (column_view, TRUE);
+  gtk_column_view_set_reorderable (column_view, FALSE);
+  gtk_column_view_set_model (column_view, GTK_SELECTION_MODEL (gtk_no_selection_new (G_LIST_MODEL (sorted))));
+  return column_view;
+}
+
+GtkSorter *
+_sp_cells_property_sorter (GType item_type,
+                           const char *property,
+                           gboolean text)
+{
+  GtkExpression *expression = gtk_property_expression_new (item_type, NULL, property);
+
+  if (text)
+    return GTK_SORTER (gtk_string_sorter_new (expression));
+  return GTK_SORTER (gtk_numeric_sorter_new (expression));
+}
+
+void
+_sp_cells_add_column (GtkColumnView *column_view,
+                      const char *title,
+                      GtkListItemFactory *factory,
+                      GtkSorter *sorter,
+                      gboolean expand)
+{
+  GtkColumnViewColumn *view_column = gtk_column_view_column_new (title, factory);
+
+  if (sorter != NULL)
+    {
+      gtk_column_view_column_set_sorter (view_column, sorter);
+      gtk_column_view_column_set_resizable (view_column, TRUE);
+      g_object_unref (sorter);
+    }
+  gtk_column_view_column_set_expand (view_column, expand);
+  gtk_column_view_append_column (column_view, view_column);
+  g_object_unref (view_column);
+}

@@ -217,38 +217,20 @@ cell_unbind (GtkSignalListItemFactory *factory,
   _sp_cells_unfollow (gtk_list_item_get_child (list_item));
 }
 
-static GtkSorter *
-column_sorter (Column column)
-{
-  GtkExpression *expression = gtk_property_expression_new (SP_TYPE_THREAD_ITEM, NULL, columns[column].property);
-
-  if (column == COLUMN_NAME)
-    return GTK_SORTER (gtk_string_sorter_new (expression));
-  return GTK_SORTER (gtk_numeric_sorter_new (expression));
-}
-
 static void
 add_column (SpThreadList *self,
             Column column)
 {
   GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
-  GtkColumnViewColumn *view_column;
+  GtkSorter *sorter = NULL;
 
   g_object_set_data (G_OBJECT (factory), COLUMN_KEY, GINT_TO_POINTER (column + 1));
   g_signal_connect (factory, "setup", G_CALLBACK (cell_setup), self);
   g_signal_connect (factory, "bind", G_CALLBACK (cell_bind), self);
   g_signal_connect (factory, "unbind", G_CALLBACK (cell_unbind), self);
-  view_column = gtk_column_view_column_new (columns[column].title, factory);
   if (columns[column].kind != KIND_CHECK)
-    {
-      g_autoptr (GtkSorter) sorter = column_sorter (column);
-
-      gtk_column_view_column_set_sorter (view_column, sorter);
-      gtk_column_view_column_set_resizable (view_column, TRUE);
-    }
-  gtk_column_view_column_set_expand (view_column, column == COLUMN_NAME);
-  gtk_column_view_append_column (self->column_view, view_column);
-  g_object_unref (view_column);
+    sorter = _sp_cells_property_sorter (SP_TYPE_THREAD_ITEM, columns[column].property, column == COLUMN_NAME);
+  _sp_cells_add_column (self->column_view, columns[column].title, factory, sorter, column == COLUMN_NAME);
 }
 
 /* ------------------------------------------------------------------ */
@@ -313,6 +295,22 @@ sp_thread_list_set_rows (SpThreadList *self,
     gtk_sorter_changed (sorter, GTK_SORTER_CHANGE_DIFFERENT);
 }
 
+void
+sp_thread_list_update_shown (SpThreadList *self,
+                             const SpFilter *filter)
+{
+  GListModel *items = G_LIST_MODEL (self->store);
+
+  g_return_if_fail (SP_IS_THREAD_LIST (self));
+
+  for (guint t = 0; t < g_list_model_get_n_items (items); t++)
+    {
+      g_autoptr (SpThreadItem) item = g_list_model_get_item (items, t);
+
+      _sp_thread_item_set_shown (item, !sp_filter_is_thread_hidden (filter, t));
+    }
+}
+
 static void
 sp_thread_list_dispose (GObject *object)
 {
@@ -339,17 +337,10 @@ sp_thread_list_class_init (SpThreadListClass *klass)
 static void
 sp_thread_list_init (SpThreadList *self)
 {
-  GtkSortListModel *sorted;
-
   self->store = g_list_store_new (SP_TYPE_THREAD_ITEM);
-  self->column_view = GTK_COLUMN_VIEW (gtk_column_view_new (NULL));
-  gtk_column_view_set_show_column_separators (self->column_view, TRUE);
-  gtk_column_view_set_reorderable (self->column_view, FALSE);
+  self->column_view = _sp_cells_sorted_column_view (self->store);
   for (Column column = 0; column < N_COLUMNS; column++)
     add_column (self, column);
-  sorted = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (self->store)),
-                                    g_object_ref (gtk_column_view_get_sorter (self->column_view)));
-  gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (gtk_no_selection_new (G_LIST_MODEL (sorted))));
   /* Its own scrolling: a page narrower than the table scrolls it
    * sideways, and the headers stay in view. */
   self->scroller = gtk_scrolled_window_new ();

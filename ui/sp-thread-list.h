@@ -28,4 +28,9 @@ void sp_thread_list_set_rows (SpThreadList *self,
                               GArray *rows,
                               const SpFilter *filter);
 
+/* Ticks each row where filter shows its thread (the Processes page hid
+ * or showed a process's threads). */
+void sp_thread_list_update_shown (SpThreadList *self,
+                                  const SpFilter *filter);
+
 G_END_DECLS

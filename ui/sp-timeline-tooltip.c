@@ -19,6 +19,33 @@ lane_at (SpTimelineView *self,
   return lane < (int) self->lanes->len ? lane : -1;
 }
 
+/* A process's lane, or the CPU's: the samples of the bucket there. */
+static char *
+group_tooltip (SpTimelineView *self,
+               const Lane *lane,
+               const char *label,
+               double x)
+{
+  const char *what = lane->kind == LANE_CPU ? "every process's samples" : "the process's samples";
+  guint32 count;
+  guint b, busy;
+
+  if (x < LABEL_WIDTH)
+    return g_strdup_printf ("<b>%s</b>\n%s%s", label, what,
+                            lane->kind == LANE_PROCESS ? "\nclick to unfold or fold its threads" : " (idle excluded)");
+  if (self->timeline == NULL)
+    return g_strdup_printf ("<b>%s</b>", label);
+  b = MIN ((guint) ((x - LABEL_WIDTH) * self->timeline->n_buckets / MAX (plot_width (self), 1)),
+           self->timeline->n_buckets - 1);
+  count = _sp_timeline_lane_count (self, lane, b);
+  busy = lane->kind == LANE_CPU ? _sp_timeline_groups_busy_percent (self, count) : G_MAXUINT;
+  if (busy != G_MAXUINT)
+    return g_strdup_printf ("<b>%s</b>\n%.6f s: %u samples, %u%% of the CPUs", label,
+                            (time_at (self, x) - self->data_from_ns) / 1e9, count, busy);
+  return g_strdup_printf ("<b>%s</b>\n%.6f s: %u samples", label, (time_at (self, x) - self->data_from_ns) / 1e9,
+                          count);
+}
+
 static char *
 lane_tooltip (SpTimelineView *self,
               const Lane *lane,
@@ -28,6 +55,8 @@ lane_tooltip (SpTimelineView *self,
   guint64 first, last;
   double t;
 
+  if (lane->kind != LANE_THREAD)
+    return group_tooltip (self, lane, label, x);
   if (x < LABEL_WIDTH)
     {
       if (!sp_sample_index_get_thread_span (self->index, lane->thread, &first, &last))

@@ -14,11 +14,22 @@ G_BEGIN_DECLS
 #define RULER_HEIGHT    24
 #define LANE_HEIGHT     28
 
+/* A recording of the whole system groups its lanes (sp-timeline-groups.c):
+ * the CPU-usage lane on top, then a lane per process that unfolds into
+ * its threads' lanes. Any other recording has thread lanes only. */
+typedef enum {
+  LANE_THREAD,
+  LANE_PROCESS,
+  LANE_CPU,
+} LaneKind;
+
 typedef struct {
-  guint32  thread;   /* index into the reader's thread table */
+  guint32  thread;   /* index into the reader's thread table; G_MAXUINT32 for another kind */
   gint32   pid;
   guint64  tid;
   char    *label;
+  LaneKind kind;
+  const GArray *threads; /* PROCESS: its thread indexes (guint32), the process rows' */
 } Lane;
 
 typedef enum {
@@ -40,6 +51,12 @@ struct _SpTimelineView
   GArray        *threads;         /* SpThreadRow: immutable */
   SpThreadStates *states;         /* or NULL: immutable */
   GHashTable    *blocking_names;  /* with states: immutable */
+  GArray        *processes;       /* SpProcessRow, or NULL: lanes grouped by process when set */
+  GHashTable    *expanded;        /* the pids whose process lanes are unfolded */
+  guint32        process_max;     /* the busiest bucket of a process lane, of the CPU lane */
+  guint32        cpu_max;
+  guint          n_cpus;          /* with processes: 0 when unknown */
+  guint64        interval_ns;
 
   guint64        data_from_ns;    /* the first sample */
   guint64        data_span_ns;    /* to just past the last one, >= MIN_SPAN_NS */
@@ -100,6 +117,25 @@ x_of (SpTimelineView *self,
 
 /* Makes the buckets for the visible range and width, when they changed. */
 void _sp_timeline_view_ensure_timeline (SpTimelineView *self);
+
+/* sp-timeline-groups.c: the lanes of a recording of the whole system. */
+void _sp_timeline_groups_build_lanes (SpTimelineView *self);
+/* With a new timeline: the busiest buckets of process and CPU lanes. */
+void _sp_timeline_groups_measure (SpTimelineView *self);
+/* A lane's samples in bucket b of the timeline, and the count its bars
+ * are scaled to. */
+guint32 _sp_timeline_lane_count (SpTimelineView *self,
+                                 const Lane *lane,
+                                 guint b);
+guint32 _sp_timeline_lane_max (SpTimelineView *self,
+                               const Lane *lane);
+/* What count samples of the CPU lane's bucket are of all the CPUs could
+ * give it (percent); G_MAXUINT when the CPUs are unknown. */
+guint _sp_timeline_groups_busy_percent (SpTimelineView *self,
+                                        guint32 count);
+/* A click on a lane's label: a process lane unfolds or folds. */
+gboolean _sp_timeline_groups_label_clicked (SpTimelineView *self,
+                                            const Lane *lane);
 
 gboolean _sp_timeline_view_query_tooltip (GtkWidget *widget,
                                           int x,

@@ -145,6 +145,11 @@ pan_by (SpTimelineView *self,
 static void
 update_lanes (SpTimelineView *self)
 {
+  if (self->processes != NULL)
+    {
+      _sp_timeline_groups_build_lanes (self);
+      return;
+    }
   g_array_set_size (self->lanes, 0);
   for (guint i = 0; i < self->threads->len; i++)
     {
@@ -202,6 +207,7 @@ _sp_timeline_view_ensure_timeline (SpTimelineView *self)
     {
       self->timeline = sp_timeline_new (self->index, self->view_from_ns, self->view_from_ns + self->view_span_ns,
                                         n_buckets);
+      _sp_timeline_groups_measure (self);
     }
 }
 
@@ -294,18 +300,22 @@ render_bars (SpTimelineView *self,
              const Lane *lane,
              double y)
 {
-  static const GdkRGBA bar = { 0.21f, 0.52f, 0.89f, 1 };
+  /* A process's and the CPU's: its threads' summed, darker. */
+  static const GdkRGBA bars[] = { [LANE_THREAD] = { 0.21f, 0.52f, 0.89f, 1 },
+                                  [LANE_PROCESS] = { 0.10f, 0.37f, 0.71f, 1 },
+                                  [LANE_CPU] = { 0.18f, 0.55f, 0.34f, 1 } };
   const SpTimeline *tl = self->timeline;
+  guint32 max = _sp_timeline_lane_max (self, lane);
   double bucket_w, scale;
   cairo_t *cr = NULL;
 
-  if (tl == NULL || tl->max_count == 0 || lane->thread >= tl->n_threads)
+  if (tl == NULL || max == 0 || (lane->kind == LANE_THREAD && lane->thread >= tl->n_threads))
     return;
   bucket_w = (double) plot_width (self) / tl->n_buckets;
-  scale = (bars_bottom (self) - BAR_MARGIN) / (double) tl->max_count;
+  scale = (bars_bottom (self) - BAR_MARGIN) / (double) max;
   for (guint b = 0; b < tl->n_buckets; b++)
     {
-      guint32 count = tl->counts[(gsize) lane->thread * tl->n_buckets + b];
+      guint32 count = _sp_timeline_lane_count (self, lane, b);
       double h;
 
       if (count == 0)
@@ -317,7 +327,7 @@ render_bars (SpTimelineView *self,
     }
   if (cr == NULL)
     return;
-  gdk_cairo_set_source_rgba (cr, &bar);
+  gdk_cairo_set_source_rgba (cr, &bars[lane->kind]);
   cairo_fill (cr);
   cairo_destroy (cr);
 }
@@ -349,7 +359,7 @@ render_lanes (SpTimelineView *self,
       pango_layout_get_pixel_size (layout, NULL, &text_height);
       append_text (snapshot, layout, lane->label, LABEL_PADDING, y + floor ((LANE_HEIGHT - text_height) / 2.0), fg);
       render_bars (self, snapshot, lane, y);
-      if (self->states != NULL && self->timeline != NULL)
+      if (self->states != NULL && self->timeline != NULL && lane->kind == LANE_THREAD)
         _sp_timeline_states_render (self->states, snapshot, lane->thread, self->view_from_ns,
                                     self->view_from_ns + self->view_span_ns, self->timeline->n_buckets, LABEL_WIDTH,
                                     y + LANE_HEIGHT - 1 - SP_TIMELINE_STATE_HEIGHT, plot_width (self));
@@ -492,7 +502,12 @@ on_pressed (GtkGestureClick *gesture,
             double y,
             SpTimelineView *self)
 {
+  int lane = y >= RULER_HEIGHT ? (int) ((y - RULER_HEIGHT) / LANE_HEIGHT) : -1;
+
   gtk_widget_grab_focus (GTK_WIDGET (self));
+  if (n_press == 1 && x < LABEL_WIDTH && lane >= 0 && lane < (int) self->lanes->len
+      && _sp_timeline_groups_label_clicked (self, &g_array_index (self->lanes, Lane, lane)))
+    return;
   if (n_press == 2)
     sp_timeline_view_set_selection (self, 0, G_MAXUINT64);
 }
@@ -637,6 +652,8 @@ sp_timeline_view_finalize (GObject *object)
   g_clear_pointer (&self->threads, g_array_unref);
   g_clear_pointer (&self->states, sp_thread_states_unref);
   g_clear_pointer (&self->blocking_names, g_hash_table_unref);
+  g_clear_pointer (&self->processes, g_array_unref);
+  g_clear_pointer (&self->expanded, g_hash_table_unref);
 
   G_OBJECT_CLASS (sp_timeline_view_parent_class)->finalize (object);
 }
@@ -697,6 +714,7 @@ sp_timeline_view_init (SpTimelineView *self)
 {
   self->lanes = g_array_new (FALSE, FALSE, sizeof (Lane));
   g_array_set_clear_func (self->lanes, clear_lane);
+  self->expanded = g_hash_table_new (g_direct_hash, g_direct_equal);
   self->sel_to_ns = G_MAXUINT64;
   self->pointer_x = -1;
   self->whole_range = TRUE;

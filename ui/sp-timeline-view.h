@@ -26,6 +26,24 @@ void sp_timeline_view_set_samples (SpTimelineView *self,
                                    SpSampleIndex *index,
                                    GArray *threads);
 
+/* A recording of the whole system: its processes (SpProcessRow,
+ * sp-process-rows.h, made from the same thread rows; the view keeps a
+ * reference) group the lanes: a CPU-usage lane on top, then a lane per
+ * process, busiest first, that a click on its label unfolds into its
+ * threads' lanes. NULL: a lane per thread. The lanes are made anew at
+ * once (with the samples shown) and with each set_samples. With n_cpus and interval_ns (the
+ * sampling interval per CPU) known, the CPU-usage lane is drawn against
+ * what all the CPUs could give a bucket (full: every CPU busy); else
+ * against its busiest bucket. */
+void sp_timeline_view_set_processes (SpTimelineView *self,
+                                     GArray *processes,
+                                     guint n_cpus,
+                                     guint64 interval_ns);
+/* Unfolds (or folds) the lane of process pid, as a click on its label does. */
+void sp_timeline_view_set_process_expanded (SpTimelineView *self,
+                                            gint32 pid,
+                                            gboolean expanded);
+
 /* Thread states (the off-CPU companion's, sp-thread-states.h) drawn as a
  * strip along each lane, with the names of the functions blocked stretches
  * waited in (sp-blocking-names.h; may be NULL); the view keeps references.
@@ -55,7 +73,8 @@ void sp_timeline_view_get_visible_range (SpTimelineView *self,
                                          guint64 *from_ns,
                                          guint64 *to_ns);
 
-/* The lanes, top to bottom (sorted by pid, then tid), as labelled. */
+/* The lanes, top to bottom (sorted by pid, then tid; grouped by process
+ * with processes set), as labelled. */
 guint sp_timeline_view_get_n_lanes (SpTimelineView *self);
 const char *sp_timeline_view_get_lane_label (SpTimelineView *self,
                                              guint lane);

@@ -6,12 +6,15 @@
  * 2 (no name) in the next 20 ms. Checks the lanes' order and labels, where
  * bars are drawn (on the rendered pixels), the selection and its signal,
  * and zoom; saves timeline.png for review (SP_SCREENSHOT_DIR, or a
- * temporary folder). */
+ * temporary folder). Grouped by process (a recording of the whole
+ * system): the CPU lane, the process lane that a click on its label
+ * unfolds (timeline-grouped.png). */
 #include <gtk/gtk.h>
 #include <string.h>
 
 #include "gui-test.h"
 #include "profile-builder.h"
+#include "sp-process-rows.h"
 #include "sp-thread-rows.h"
 #include "sp-timeline-view.h"
 
@@ -311,6 +314,70 @@ test_zoom (void)
   fixture_teardown (&f);
 }
 
+/* A click at (x, y) as the view's click gesture reports it. */
+static void
+click_at (SpTimelineView *view,
+          double x,
+          double y)
+{
+  g_autoptr (GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (view));
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr (GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_GESTURE_CLICK (controller))
+        g_signal_emit_by_name (controller, "pressed", 1, x, y);
+    }
+}
+
+/* Both threads as one process (pid 1): the CPU lane on top, the
+ * process's lane folded; a click on its label unfolds it into its
+ * threads, busiest first (thread 2's 20 samples, then thread 1's 10);
+ * another folds it. The CPU lane says the CPUs, its tooltip their share. */
+static void
+test_grouped (void)
+{
+  Fixture f = { 0 };
+  g_autoptr (GArray) processes = g_array_new (FALSE, TRUE, sizeof (SpProcessRow));
+  SpProcessRow row = { .pid = 1, .name = (char *) "proc", .n_samples = 30,
+                       .threads = g_array_new (FALSE, FALSE, sizeof (guint32)) };
+  g_autoptr (GdkTexture) texture = NULL;
+  g_autofree char *tooltip = NULL;
+  int min, nat;
+
+  g_array_append_vals (row.threads, (guint32[]) { 0, 1 }, 2);
+  g_array_append_val (processes, row);
+  fixture_setup (&f, two_threads);
+  sp_timeline_view_set_processes (f.view, processes, 2, MS);
+  sp_timeline_view_set_samples (f.view, f.index, f.threads);
+  g_assert_cmpuint (sp_timeline_view_get_n_lanes (f.view), ==, 2);
+  g_assert_cmpstr (sp_timeline_view_get_lane_label (f.view, 0), ==, "CPU usage (2 CPUs)");
+  g_assert_cmpstr (sp_timeline_view_get_lane_label (f.view, 1), ==, "▸ proc (1)");
+  click_at (f.view, 20, RULER_HEIGHT + LANE_HEIGHT + LANE_HEIGHT / 2);
+  g_assert_cmpuint (sp_timeline_view_get_n_lanes (f.view), ==, 4);
+  g_assert_cmpstr (sp_timeline_view_get_lane_label (f.view, 1), ==, "▾ proc (1)");
+  g_assert_cmpstr (sp_timeline_view_get_lane_label (f.view, 2), ==, "    2");
+  g_assert_cmpstr (sp_timeline_view_get_lane_label (f.view, 3), ==, "    main-thread (1)");
+  gtk_widget_measure (GTK_WIDGET (f.view), GTK_ORIENTATION_VERTICAL, WIDTH, &min, &nat, NULL, NULL);
+  g_assert_cmpint (nat, ==, RULER_HEIGHT + 4 * LANE_HEIGHT);
+  /* The process's bars all along (its two threads one after the other). */
+  gtk_window_set_default_size (f.window, WIDTH, RULER_HEIGHT + 4 * LANE_HEIGHT);
+  texture = render_view (&f);
+  g_assert_cmpuint (count_bar_pixels (texture, RULER_HEIGHT + 2 * LANE_HEIGHT - 2, LABEL_WIDTH, WIDTH), >=, 30);
+  tooltip = sp_timeline_view_describe (f.view, 0, 0.005);
+  g_assert_nonnull (strstr (tooltip, "of the CPUs"));
+  save_screenshot (&f, "timeline-grouped.png");
+  click_at (f.view, 20, RULER_HEIGHT + LANE_HEIGHT + LANE_HEIGHT / 2);
+  g_assert_cmpuint (sp_timeline_view_get_n_lanes (f.view), ==, 2);
+  /* No processes: a lane per thread again. */
+  sp_timeline_view_set_processes (f.view, NULL, 0, 0);
+  sp_timeline_view_set_samples (f.view, f.index, f.threads);
+  g_assert_cmpstr (sp_timeline_view_get_lane_label (f.view, 0), ==, "main-thread (1)");
+  fixture_teardown (&f);
+  g_array_unref (row.threads);
+}
+
 int
 main (int argc,
       char **argv)
@@ -322,5 +389,6 @@ main (int argc,
   g_test_add_func ("/ui/timeline-view/drawing", test_drawing);
   g_test_add_func ("/ui/timeline-view/selection", test_selection);
   g_test_add_func ("/ui/timeline-view/zoom", test_zoom);
+  g_test_add_func ("/ui/timeline-view/grouped", test_grouped);
   return g_test_run ();
 }
