@@ -277,8 +277,12 @@ test_processes_page (void)
   g_assert_true (window_test_wait (idle, window, 30));
   after = window_test_top_level_total (sp_window_get_call_tree_model (window));
   g_assert_cmpuint (before - after, ==, expected);
-  /* The Threads page follows: the workload's threads are unticked. */
-  g_assert_false (gtk_check_button_get_active (window_test_find_thread_check (GTK_WIDGET (window), "sp-alpha")));
+  /* The Threads page follows: the workload's threads are unticked (its
+   * own: other programs may have threads of that name). */
+  sp_window_show_view (window, "threads");
+  check = window_test_find_process_thread_check (GTK_WIDGET (window), "sp-alpha", workload);
+  g_assert_nonnull (check);
+  g_assert_false (gtk_check_button_get_active (check));
   gtk_window_destroy (GTK_WINDOW (window));
   remove_recording (spool);
 }

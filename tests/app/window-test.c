@@ -182,6 +182,32 @@ window_test_find_thread_check (GtkWidget *widget,
   return NULL;
 }
 
+GtkCheckButton *
+window_test_find_process_thread_check (GtkWidget *widget,
+                                       const char *name,
+                                       int pid)
+{
+  GtkColumnView *table = thread_table (widget);
+  g_autofree char *pid_text = g_strdup_printf ("%d", pid);
+  g_autoptr (GtkColumnViewColumn) samples = NULL;
+  g_autoptr (GPtrArray) rows = NULL;
+  guint name_column, pid_column;
+
+  if (table == NULL)
+    return NULL;
+  samples = g_list_model_get_item (gtk_column_view_get_columns (table), gui_test_column_index (table, "Samples"));
+  gtk_column_view_sort_by_column (table, samples, GTK_SORT_DESCENDING);
+  window_test_run (0.3);
+  rows = gui_test_table_rows (table);
+  name_column = gui_test_column_index (table, "Name");
+  pid_column = gui_test_column_index (table, "PID");
+  for (guint i = 0; i < rows->len; i++)
+    if (g_strcmp0 (gui_test_cell_text (gui_test_row_cell (rows->pdata[i], name_column)), name) == 0
+        && g_strcmp0 (gui_test_cell_text (gui_test_row_cell (rows->pdata[i], pid_column)), pid_text) == 0)
+      return GTK_CHECK_BUTTON (gui_test_row_cell (rows->pdata[i], gui_test_column_index (table, "Shown")));
+  return NULL;
+}
+
 gboolean
 window_test_is_shown (GtkWidget *widget)
 {
