@@ -450,8 +450,23 @@ main (int argc,
       return sp_perf_data_convert (&convert);
     }
   n_targets = (options.command != NULL) + (options.n_pids > 0) + options.system_wide;
-  if (options.output == NULL || n_targets != 1)
-    return usage (stderr, EXIT_USAGE);
+  /* The help, and last (where a terminal leaves it in view) what is
+   * wrong. */
+  if (n_targets != 1 || options.output == NULL)
+    {
+      usage (stderr, EXIT_USAGE);
+      if (n_targets > 1)
+        fprintf (stderr, "\nstackpulse-record: a recording follows one of: a command (after --), processes (-p) or "
+                 "the whole system (-a); %s were given\n",
+                 n_targets == 3 ? "all three"
+                 : options.system_wide ? (options.command != NULL ? "-a and a command" : "-a and -p")
+                                       : "-p and a command");
+      else if (n_targets == 0)
+        fprintf (stderr, "\nstackpulse-record: what to record? a command (after --), -p PID or -a\n");
+      else
+        fprintf (stderr, "\nstackpulse-record: -o OUT.spool is needed: where the recording goes\n");
+      return EXIT_USAGE;
+    }
   if (options.system_wide && options.off_cpu)
     {
       fprintf (stderr, "stackpulse-record: --off-cpu does not record the whole system yet (-a)\n");
