@@ -70,6 +70,7 @@ struct SpRecorder {
   int          *cpus;            /* -a: the CPUs sampled, in the order of their rings */
   size_t        n_cpus;
   uint64_t     *idle_per_cpu;    /* -a: the idle task's samples, per ring */
+  size_t        unreadable_processes; /* -a: whose maps this user may not read */
   size_t        draining_ring;
 };
 

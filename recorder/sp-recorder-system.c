@@ -5,6 +5,7 @@
 #include "sp-recorder-private.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,7 +80,22 @@ add_process (pid_t pid,
                                                                                                    : NULL,
                                  kernel_thread);
   if (!kernel_thread)
-    sp_proc_foreach_mapping (pid, add_mapping, &r->rec);
+    {
+      char maps[64];
+
+      /* Another user's process, to a recorder that is not root: the
+       * kernel samples it, but its code cannot be known. */
+      int fd;
+
+      snprintf (maps, sizeof maps, "/proc/%d/maps", (int) pid);
+      /* The kernel's check is at open (ptrace access), not in the mode. */
+      fd = open (maps, O_RDONLY | O_CLOEXEC);
+      if (fd >= 0)
+        close (fd);
+      else if (errno == EACCES || errno == EPERM)
+        r->unreadable_processes++;
+      sp_proc_foreach_mapping (pid, add_mapping, &r->rec);
+    }
   /* Reading /proc and the files' build-ids from a cold disk can take
    * seconds: the rings must not overflow meanwhile. */
   _sp_recorder_drain (r);
@@ -96,4 +112,8 @@ _sp_recorder_scan_system (SpRecorder *r)
 
   r->side.scan_processes = n;
   r->side.scan_ns = _sp_recorder_monotonic_ns () - started;
+  if (r->unreadable_processes > 0)
+    fprintf (stderr, "stackpulse-record: warning: %zu processes are other users', whose memory maps this user may "
+             "not read: their samples are recorded, but their code will be unnamed; record as root (or with "
+             "CAP_SYS_PTRACE) to name it\n", r->unreadable_processes);
 }
