@@ -92,8 +92,8 @@ add_process (pid_t pid,
       fd = open (maps, O_RDONLY | O_CLOEXEC);
       if (fd >= 0)
         close (fd);
-      else if (errno == EACCES || errno == EPERM)
-        r->unreadable_processes++;
+      else if ((errno == EACCES || errno == EPERM) && geteuid () != 0)
+        r->unreadable_processes++;  /* (root is refused only by a process on its way out) */
       sp_proc_foreach_mapping (pid, add_mapping, &r->rec);
     }
   /* Reading /proc and the files' build-ids from a cold disk can take

@@ -35,6 +35,7 @@
  * hundred ms, which its queue absorbs (with copies cut to the threads'
  * stacks, a second at 4 kHz is a few MB). */
 #define UNWIND_MAX_LAG_NS     (1000 * 1000000ull)
+#define FINAL_UNWIND_BUDGET_NS (5000 * 1000000ull)
 
 /* A sample's stack copy without the bytes above its thread's stack (the
  * kernel copies --stack-size bytes whatever the thread's depth): what is
@@ -202,11 +203,20 @@ pump (SpRecorder *r,
   _sp_recorder_drain (r);
   if (r->unwinder == NULL)
     return sp_event_queue_flush (&r->queue, watermark, 0, apply_record, r);
-  /* The last flush (no watermark) has all the time it needs: it drops
-   * nothing. */
-  r->rec.drop_before_ns = watermark != UINT64_MAX && now > UNWIND_MAX_LAG_NS ? now - UNWIND_MAX_LAG_NS : 0;
-  return sp_event_queue_flush (&r->queue, watermark, watermark == UINT64_MAX ? 0 : now + UNWIND_BUDGET_NS,
-                               apply_record, r);
+  /* The last flush (no watermark) has FINAL_UNWIND_BUDGET_NS to unwind
+   * what is waiting, which is enough but for a recorder that fell far
+   * behind (-F 50000 on every CPU): what it has not unwound then is
+   * dropped (counted), so that a stop stops. */
+  if (watermark == UINT64_MAX)
+    {
+      r->rec.drop_before_ns = 0;
+      if (sp_event_queue_flush (&r->queue, UINT64_MAX, now + FINAL_UNWIND_BUDGET_NS, apply_record, r))
+        return true;
+      r->rec.drop_before_ns = UINT64_MAX;
+      return sp_event_queue_flush (&r->queue, UINT64_MAX, 0, apply_record, r);
+    }
+  r->rec.drop_before_ns = now > UNWIND_MAX_LAG_NS ? now - UNWIND_MAX_LAG_NS : 0;
+  return sp_event_queue_flush (&r->queue, watermark, now + UNWIND_BUDGET_NS, apply_record, r);
 }
 
 static void
