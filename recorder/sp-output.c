@@ -663,9 +663,11 @@ sp_output_discard (SpOutput *out)
 
   const char *offcpu = out->offcpu_temp_name != NULL ? out->offcpu_temp_name : out->offcpu_name;
 
-  /* Only the file this run created, if it is still the one there. */
-  if (out->spool_fd >= 0 && name != NULL && fstat (out->spool_fd, &ours) == 0
-      && fstatat (out->dir_fd, name, &there, AT_SYMLINK_NOFOLLOW) == 0 && same_file (&ours, &there))
+  /* Only the file this run created, if it is still the one there (known
+   * by the device and inode it was created with: the writer may have
+   * closed spool_fd already). */
+  if (name != NULL && out->spool_ino != 0 && fstatat (out->dir_fd, name, &there, AT_SYMLINK_NOFOLLOW) == 0
+      && there.st_dev == out->spool_dev && there.st_ino == out->spool_ino)
     unlinkat (out->dir_fd, name, 0);
   if (out->offcpu_fd >= 0 && offcpu != NULL && fstat (out->offcpu_fd, &ours) == 0
       && fstatat (out->dir_fd, offcpu, &there, AT_SYMLINK_NOFOLLOW) == 0 && same_file (&ours, &there))

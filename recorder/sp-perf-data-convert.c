@@ -388,6 +388,24 @@ is_mapping_left_out (const struct perf_event_header *header)
   return pid == -1;
 }
 
+/* perf's mapping of the kernel ("[kernel.kallsyms]_text", pid -1) says
+ * where _text was, which moves at each boot (KASLR). */
+static void
+note_kernel_text (Conversion *c,
+                  const struct perf_event_header *header)
+{
+  size_t name_at = header->type == PERF_RECORD_MMAP ? 32 : 64;
+  const char *name = (const char *) (header + 1) + name_at;
+  size_t room = header->size - sizeof *header;
+  int32_t pid;
+
+  if ((header->type != PERF_RECORD_MMAP && header->type != PERF_RECORD_MMAP2) || room < name_at + 17)
+    return;
+  memcpy (&pid, header + 1, 4);
+  if (pid == -1 && strncmp (name, "[kernel.kallsyms]", 17) == 0)
+    memcpy (&c->data.kernel_text, (const uint8_t *) (header + 1) + 24, 8);
+}
+
 static bool
 queue_record (Conversion *c,
               const struct perf_event_header *header)
@@ -420,6 +438,7 @@ queue_record (Conversion *c,
     case PERF_RECORD_EXIT:
     case PERF_RECORD_LOST:
     case PERF_RECORD_THROTTLE:
+      note_kernel_text (c, header);
       if (is_mapping_left_out (header) || !sp_perf_data_encode_other (&c->conv, header, c->record))
         return true;
       break;

@@ -16,6 +16,20 @@
 #define MAX_EVENTS       4096
 #define MAX_IDS          (1u << 20)
 
+/* Every event's ids together: a small file may point all of its events
+ * at one large ids section (or repeat attribute records), which must not
+ * become gigabytes of memory. */
+static bool
+ids_fit (const SpPerfData *data,
+         uint64_t more)
+{
+  uint64_t total = more;
+
+  for (size_t i = 0; i < data->n_events; i++)
+    total += data->events[i].n_ids;
+  return total <= MAX_IDS;
+}
+
 static bool
 read_at (int fd,
          uint64_t offset,
@@ -97,7 +111,8 @@ read_file_attrs (SpPerfData *data,
 
       ok = read_at (data->fd, header->attrs.offset + offset, entry, entry_size);
       memcpy (&ids, entry + entry_size - sizeof ids, sizeof ids);
-      ok = ok && section_fits (&ids, data->file_size) && ids.size / 8 <= MAX_IDS && (event = add_event (data)) != NULL;
+      ok = ok && section_fits (&ids, data->file_size) && ids.size / 8 <= MAX_IDS && ids_fit (data, ids.size / 8)
+           && (event = add_event (data)) != NULL;
       if (!ok)
         break;
       copy_attr (&event->attr, entry, entry_size - sizeof ids);
@@ -311,7 +326,8 @@ sp_perf_data_add_attr_record (SpPerfData *data,
   if (body_size < PERF_ATTR_SIZE_VER0)
     return false;
   memcpy (&attr_size, body + offsetof (struct perf_event_attr, size), 4);
-  if (attr_size < PERF_ATTR_SIZE_VER0 || attr_size > body_size || (event = add_event (data)) == NULL)
+  if (attr_size < PERF_ATTR_SIZE_VER0 || attr_size > body_size || !ids_fit (data, (body_size - attr_size) / 8)
+      || (event = add_event (data)) == NULL)
     return false;
   copy_attr (&event->attr, body, attr_size);
   event->n_ids = (body_size - attr_size) / 8;

@@ -57,6 +57,8 @@ typedef struct {
   uint64_t  data_offset;
   uint64_t  data_end;      /* UINT64_MAX for a pipe */
   bool      data_size_unknown; /* perf did not finish: data runs to the end of the file */
+  uint64_t  kernel_text;   /* where the recording's kernel had _text (its
+                            * [kernel.kallsyms] MMAP's pgoff), 0: unknown */
   SpPerfDataEvent *events;
   size_t    n_events;
   SpPerfDataFeatures features;

@@ -45,6 +45,36 @@ running_kernel_build_id (char *out,
     }
 }
 
+/* Where the running kernel's _text is (/proc/kallsyms), 0: unknown or
+ * hidden. */
+static uint64_t
+running_kernel_text (void)
+{
+  static uint64_t text;
+  static bool looked;
+  FILE *file;
+  char line[512];
+
+  if (looked)
+    return text;
+  looked = true;
+  file = fopen ("/proc/kallsyms", "re");
+  while (file != NULL && fgets (line, sizeof line, file) != NULL)
+    {
+      char kind, name[256];
+      unsigned long long address;
+
+      if (sscanf (line, "%llx %c %255s", &address, &kind, name) == 3 && strcmp (name, "_text") == 0)
+        {
+          text = address;
+          break;
+        }
+    }
+  if (file != NULL)
+    fclose (file);
+  return text;
+}
+
 /* This machine's kallsyms when it runs the kernel that recorded the file;
  * otherwise kernel frames stay unnamed, and the side file says why. */
 bool
@@ -75,6 +105,12 @@ sp_perf_data_kernel_symbols (const SpPerfData *data,
                       "recorded (same release %s, another build)", uts.release);
             return false;
           }
+      if (data->kernel_text != 0 && running_kernel_text () != 0 && running_kernel_text () != data->kernel_text)
+        {
+          snprintf (note, note_size, "unnamed: recorded in another boot of this kernel (it lay elsewhere: "
+                    "KASLR), whose addresses this machine's /proc/kallsyms does not give");
+          return false;
+        }
       if (sp_kallsyms_load (kallsyms, "/proc/kallsyms"))
         {
           snprintf (note, note_size, "this machine's /proc/kallsyms (the kernel that recorded it)");

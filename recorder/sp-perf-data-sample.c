@@ -244,7 +244,8 @@ sp_perf_data_encode_sample (SpPerfDataConverter *conv,
    * checked before the copy. */
   size = 8 * (1 + 3 + 1 + f.n_callchain);
   if (conv->unwind)
-    size += 8 * (1 + (f.regs != NULL ? conv->n_regs : 0) + 1 + (f.stack_size > 0 ? 1 : 0)) + f.stack_size;
+    size += 8 * (1 + (f.regs != NULL ? conv->n_regs : 0) + 1 + (f.stack_size > 0 ? 1 : 0))
+            + ((f.stack_size + 7) & ~(size_t) 7);  /* put () writes whole words */
   if (size > MAX_RECORD)
     {
       conv->n_malformed++;

@@ -282,6 +282,52 @@ test_other_kernel (void)
   g_assert_false (g_key_file_has_group (rec->meta, "kernel-symbols"));
 }
 
+/* The kernel's mapping moved by 2 MiB, as KASLR moves it at each boot:
+ * the same kernel, another boot, whose addresses this machine's
+ * /proc/kallsyms does not give. The unedited file is named. */
+static void
+test_other_boot (void)
+{
+  const char *perf = sp_test_perf_data_needs_perf ();
+  g_autofree char *data = NULL;
+  g_autofree char *bytes = NULL;
+  g_autofree char *moved = NULL;
+  g_autofree char *note = NULL;
+  g_autoptr (SpTestRecording) same = NULL;
+  g_autoptr (SpTestRecording) rec = NULL;
+  const char *name;
+  gsize len;
+  guint64 text;
+  char *dir;
+
+  if (perf == NULL)
+    return;
+  dir = sp_test_make_dir ();
+  data = record_threads (perf, dir);
+  same = sp_test_recording_new (g_strdup (dir), sp_test_convert (dir, data, NULL));
+  g_assert_cmpint (same->result->exit_code, ==, 0);
+  sp_test_recording_load (same);
+  g_assert_true (g_key_file_has_group (same->meta, "kernel-symbols"));
+  g_assert_true (g_file_get_contents (data, &bytes, &len, NULL));
+  /* perf maps the kernel with an MMAP record (pid -1) whose name follows
+   * pid, tid, addr, len and pgoff (_text's address). */
+  name = memmem (bytes, len, "[kernel.kallsyms]", 17);
+  g_assert_nonnull (name);
+  g_assert_cmpuint (name - bytes, >=, 40);
+  memcpy (&text, name - 8, 8);
+  g_assert_cmpuint (text >> 32, ==, 0xffffffffu);
+  text += 2 << 20;
+  memcpy ((char *) name - 8, &text, 8);
+  moved = write_file (dir, "other-boot.data", bytes, len);
+  rec = sp_test_recording_new (dir, sp_test_convert (dir, moved, NULL));
+  g_assert_cmpint (rec->result->exit_code, ==, 0);
+  sp_test_recording_load (rec);
+  sp_test_assert_contains (rec->result->err, "kernel frames are unnamed: recorded in another boot");
+  note = g_key_file_get_string (rec->meta, "input", "kernel_symbols", NULL);
+  g_assert_true (g_str_has_prefix (note, "unnamed: recorded in another boot"));
+  g_assert_false (g_key_file_has_group (rec->meta, "kernel-symbols"));
+}
+
 int
 main (int argc,
       char **argv)
@@ -292,5 +338,6 @@ main (int argc,
   g_test_add_func ("/perf-data/cancel", test_cancel);
   g_test_add_func ("/perf-data/wrong-use", test_wrong_use);
   g_test_add_func ("/perf-data/other-kernel", test_other_kernel);
+  g_test_add_func ("/perf-data/other-boot", test_other_boot);
   return g_test_run ();
 }
