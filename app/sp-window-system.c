@@ -28,6 +28,8 @@ _sp_window_show_processes (SpWindow *self,
                             self->analysis != NULL ? sp_analysis_get_filter (self->analysis) : NULL);
   /* The timeline groups its lanes by process (before the samples come). */
   sp_timeline_view_set_processes (self->timeline_view, rows, n_cpus, interval_ns);
+  if (self->analysis != NULL)
+    sp_timeline_view_set_hidden_threads (self->timeline_view, sp_analysis_get_filter (self->analysis));
   /* Hidden while shown, the stack would show another page: the first. */
   if (rows == NULL && g_strcmp0 (gtk_stack_get_visible_child_name (self->views), "processes") == 0)
     gtk_stack_set_visible_child_name (self->views, "threads");
@@ -52,6 +54,8 @@ process_toggled (SpProcessList *list,
         sp_analysis_set_thread_hidden (self->analysis, g_array_index (row->threads, guint32, t), !shown);
     }
   sp_thread_list_update_shown (self->thread_list, sp_analysis_get_filter (self->analysis));
+  /* The timeline leaves the process out too, and the CPU-usage lane its samples. */
+  sp_timeline_view_set_hidden_threads (self->timeline_view, sp_analysis_get_filter (self->analysis));
 }
 
 /* A thread's check on the Threads page: its process's check follows. */
@@ -70,6 +74,7 @@ process_check_follows (SpThreadList *list,
   idle = sp_process_list_get_idle_samples (self->process_list);
   sp_process_list_set_rows (self->process_list, rows, idle, sp_analysis_get_filter (self->analysis));
   g_array_unref (rows);
+  sp_timeline_view_set_hidden_threads (self->timeline_view, sp_analysis_get_filter (self->analysis));
 }
 
 void

@@ -27,6 +27,24 @@ busiest_thread_first (gconstpointer a,
   return x->tid < y->tid ? -1 : x->tid > y->tid;
 }
 
+static gboolean
+is_hidden (SpTimelineView *self,
+           guint32 thread)
+{
+  return g_hash_table_contains (self->hidden, GUINT_TO_POINTER (thread));
+}
+
+/* Whether every thread of process is hidden (its lane goes). */
+static gboolean
+all_hidden (SpTimelineView *self,
+            const SpProcessRow *process)
+{
+  for (guint i = 0; i < process->threads->len; i++)
+    if (!is_hidden (self, g_array_index (process->threads, guint32, i)))
+      return FALSE;
+  return process->threads->len > 0;
+}
+
 static void
 add_thread_lanes (SpTimelineView *self,
                   const SpProcessRow *process)
@@ -40,7 +58,7 @@ add_thread_lanes (SpTimelineView *self,
       const SpThreadRow *row;
       Lane lane = { t, process->pid, 0, NULL, LANE_THREAD, NULL };
 
-      if (t >= self->threads->len)
+      if (t >= self->threads->len || is_hidden (self, t))
         continue;
       row = &g_array_index (self->threads, SpThreadRow, t);
       lane.tid = row->tid;
@@ -70,6 +88,8 @@ _sp_timeline_groups_build_lanes (SpTimelineView *self)
       Lane lane = { G_MAXUINT32, process->pid, 0, NULL, LANE_PROCESS, process->threads };
       const char *name = process->name != NULL ? process->name : "(unnamed)";
 
+      if (all_hidden (self, process))
+        continue;
       lane.label = g_strdup_printf ("%s %s%s%s (%d)", unfolded ? "▾" : "▸", process->kernel_thread ? "[" : "", name,
                                     process->kernel_thread ? "]" : "", process->pid);
       g_array_append_val (self->lanes, lane);
@@ -79,7 +99,8 @@ _sp_timeline_groups_build_lanes (SpTimelineView *self)
 }
 
 static guint32
-threads_count (const SpTimeline *tl,
+threads_count (SpTimelineView *self,
+               const SpTimeline *tl,
                const GArray *threads,
                guint b)
 {
@@ -89,20 +110,22 @@ threads_count (const SpTimeline *tl,
     {
       guint32 t = g_array_index (threads, guint32, i);
 
-      if (t < tl->n_threads)
+      if (t < tl->n_threads && !is_hidden (self, t))
         count += tl->counts[(gsize) t * tl->n_buckets + b];
     }
   return count;
 }
 
 static guint32
-cpu_count (const SpTimeline *tl,
+cpu_count (SpTimelineView *self,
+           const SpTimeline *tl,
            guint b)
 {
   guint32 count = 0;
 
   for (guint t = 0; t < tl->n_threads; t++)
-    count += tl->counts[(gsize) t * tl->n_buckets + b];
+    if (!is_hidden (self, t))
+      count += tl->counts[(gsize) t * tl->n_buckets + b];
   return count;
 }
 
@@ -117,8 +140,8 @@ _sp_timeline_lane_count (SpTimelineView *self,
     return 0;
   switch (lane->kind)
     {
-    case LANE_PROCESS: return threads_count (tl, lane->threads, b);
-    case LANE_CPU: return cpu_count (tl, b);
+    case LANE_PROCESS: return threads_count (self, tl, lane->threads, b);
+    case LANE_CPU: return cpu_count (self, tl, b);
     default: return lane->thread < tl->n_threads ? tl->counts[(gsize) lane->thread * tl->n_buckets + b] : 0;
     }
 }
@@ -164,7 +187,7 @@ _sp_timeline_groups_measure (SpTimelineView *self)
   if (tl == NULL || self->processes == NULL)
     return;
   for (guint b = 0; b < tl->n_buckets; b++)
-    self->cpu_max = MAX (self->cpu_max, cpu_count (tl, b));
+    self->cpu_max = MAX (self->cpu_max, cpu_count (self, tl, b));
   /* Against the CPUs' capacity: a bucket of every CPU busy is full (a
    * sample's timestamp may fall a bucket late: never over the top). */
   if (self->n_cpus > 0 && self->interval_ns > 0)
@@ -174,7 +197,7 @@ _sp_timeline_groups_measure (SpTimelineView *self)
       const SpProcessRow *process = &g_array_index (self->processes, SpProcessRow, i);
 
       for (guint b = 0; b < tl->n_buckets && process->n_samples > 0; b++)
-        self->process_max = MAX (self->process_max, threads_count (tl, process->threads, b));
+        self->process_max = MAX (self->process_max, threads_count (self, tl, process->threads, b));
     }
 }
 
@@ -205,9 +228,24 @@ sp_timeline_view_set_processes (SpTimelineView *self,
   self->interval_ns = interval_ns;
   if (processes == NULL)
     g_hash_table_remove_all (self->expanded);
+  /* Another recording, or the same one grown: the caller says again what
+   * is hidden (sp_timeline_view_set_hidden_threads). */
+  g_hash_table_remove_all (self->hidden);
   /* The lanes borrow the rows' thread lists: made anew from these. */
   if (self->index != NULL)
     sp_timeline_view_set_samples (self, self->index, self->threads);
+}
+
+/* The lanes made anew (a process unfolded, threads hidden) and drawn. */
+static void
+relayout (SpTimelineView *self)
+{
+  if (self->processes == NULL || self->threads == NULL)
+    return;
+  _sp_timeline_groups_build_lanes (self);
+  gtk_widget_queue_resize (GTK_WIDGET (self));
+  g_clear_pointer (&self->render_node, gsk_render_node_unref);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
 void
@@ -221,10 +259,22 @@ sp_timeline_view_set_process_expanded (SpTimelineView *self,
     g_hash_table_add (self->expanded, GINT_TO_POINTER (pid));
   else
     g_hash_table_remove (self->expanded, GINT_TO_POINTER (pid));
-  if (self->processes == NULL || self->threads == NULL)
-    return;
-  _sp_timeline_groups_build_lanes (self);
-  gtk_widget_queue_resize (GTK_WIDGET (self));
-  g_clear_pointer (&self->render_node, gsk_render_node_unref);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  relayout (self);
+}
+
+void
+sp_timeline_view_set_hidden_threads (SpTimelineView *self,
+                                     const SpFilter *filter)
+{
+  guint n_threads;
+
+  g_return_if_fail (SP_IS_TIMELINE_VIEW (self));
+
+  n_threads = self->threads != NULL ? self->threads->len : 0;
+  g_hash_table_remove_all (self->hidden);
+  for (guint t = 0; filter != NULL && t < n_threads; t++)
+    if (sp_filter_is_thread_hidden (filter, t))
+      g_hash_table_add (self->hidden, GUINT_TO_POINTER (t));
+  _sp_timeline_groups_measure (self);
+  relayout (self);
 }

@@ -53,6 +53,8 @@ struct _SpTimelineView
   GHashTable    *blocking_names;  /* with states: immutable */
   GArray        *processes;       /* SpProcessRow, or NULL: lanes grouped by process when set */
   GHashTable    *expanded;        /* the pids whose process lanes are unfolded */
+  GHashTable    *hidden;          /* with processes: thread indices unticked, left out of
+                                   * the lanes and of the CPU-usage lane */
   guint32        process_max;     /* the busiest bucket of a process lane, of the CPU lane */
   guint32        cpu_max;
   guint          n_cpus;          /* with processes: 0 when unknown */

@@ -654,6 +654,7 @@ sp_timeline_view_finalize (GObject *object)
   g_clear_pointer (&self->blocking_names, g_hash_table_unref);
   g_clear_pointer (&self->processes, g_array_unref);
   g_clear_pointer (&self->expanded, g_hash_table_unref);
+  g_clear_pointer (&self->hidden, g_hash_table_unref);
 
   G_OBJECT_CLASS (sp_timeline_view_parent_class)->finalize (object);
 }
@@ -715,6 +716,7 @@ sp_timeline_view_init (SpTimelineView *self)
   self->lanes = g_array_new (FALSE, FALSE, sizeof (Lane));
   g_array_set_clear_func (self->lanes, clear_lane);
   self->expanded = g_hash_table_new (g_direct_hash, g_direct_equal);
+  self->hidden = g_hash_table_new (g_direct_hash, g_direct_equal);
   self->sel_to_ns = G_MAXUINT64;
   self->pointer_x = -1;
   self->whole_range = TRUE;

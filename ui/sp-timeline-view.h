@@ -5,6 +5,7 @@
 
 #include <gtk/gtk.h>
 
+#include "sp-filter.h"
 #include "sp-sample-index.h"
 #include "sp-thread-states.h"
 #include "sp-timeline.h"
@@ -39,6 +40,12 @@ void sp_timeline_view_set_processes (SpTimelineView *self,
                                      GArray *processes,
                                      guint n_cpus,
                                      guint64 interval_ns);
+/* With processes: the threads filter hides leave the lanes, and the
+ * CPU-usage lane counts the others only (a process unticked on the
+ * Processes page). NULL: none hidden. */
+void sp_timeline_view_set_hidden_threads (SpTimelineView *self,
+                                          const SpFilter *filter);
+
 /* Unfolds (or folds) the lane of process pid, as a click on its label does. */
 void sp_timeline_view_set_process_expanded (SpTimelineView *self,
                                             gint32 pid,

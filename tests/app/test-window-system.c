@@ -194,6 +194,23 @@ lane_starting (SpTimelineView *timeline,
   return -1;
 }
 
+/* The lane of process pid ("▸ name (pid)", "▾ ..."), or -1. */
+static int
+process_lane (SpTimelineView *timeline,
+              GPid pid)
+{
+  g_autofree char *suffix = g_strdup_printf (" (%d)", (int) pid);
+
+  for (guint i = 0; i < sp_timeline_view_get_n_lanes (timeline); i++)
+    {
+      const char *label = sp_timeline_view_get_lane_label (timeline, i);
+
+      if ((g_str_has_prefix (label, "▸ ") || g_str_has_prefix (label, "▾ ")) && g_str_has_suffix (label, suffix))
+        return (int) i;
+    }
+  return -1;
+}
+
 /* The workload's process lane, then its three named threads' lanes right
  * under it once unfolded. */
 static void
@@ -268,7 +285,8 @@ test_processes_page (void)
   sp_window_show_view (window, "processes");
   window_test_run (0.2);
 
-  /* Unticked, its samples leave the call tree. */
+  /* Unticked, its samples leave the call tree, and its lane the timeline. */
+  g_assert_cmpint (process_lane (sp_window_get_timeline_view (window), workload), >=, 0);
   before = window_test_top_level_total (sp_window_get_call_tree_model (window));
   check = process_check (GTK_WIDGET (window), workload);
   g_assert_nonnull (check);
@@ -277,6 +295,7 @@ test_processes_page (void)
   g_assert_true (window_test_wait (idle, window, 30));
   after = window_test_top_level_total (sp_window_get_call_tree_model (window));
   g_assert_cmpuint (before - after, ==, expected);
+  g_assert_cmpint (process_lane (sp_window_get_timeline_view (window), workload), ==, -1);
   /* The Threads page follows: the workload's threads are unticked (its
    * own: other programs may have threads of that name). */
   sp_window_show_view (window, "threads");
