@@ -11,6 +11,8 @@
 #include "sp-process-rows.h"
 #include "sp-thread-rows.h"
 
+#define MAX_COMMAND_CHARS 100
+
 /* -a: the idle task's samples, which are no process's. */
 static void
 print_idle (GKeyFile *meta,
@@ -48,8 +50,20 @@ sp_report_processes (SpProfile *profile,
         fprintf (out, "%d\t%s\t%s\t%" G_GUINT64_FORMAT "\t%.6f\t%.3f\n", row->pid, name, command_line, row->n_samples,
                  row->cpu_ns / 1e9, share);
       else
-        fprintf (out, "%8d %-16s %8" G_GUINT64_FORMAT " %9.3f %6.1f%%  %s\n", row->pid, name, row->n_samples,
-                 row->cpu_ns / 1e9, share, command_line);
+        {
+          /* A line a terminal shows whole: a command line can be pages
+           * (an environment passed as JSON); --tsv has it all. */
+          if (g_utf8_strlen (command_line, -1) > MAX_COMMAND_CHARS)
+            {
+              char *cut = g_strdup_printf ("%.*s…", (int) (g_utf8_offset_to_pointer (command_line, MAX_COMMAND_CHARS)
+                                                           - command_line), command_line);
+
+              g_free (command_line);
+              command_line = cut;
+            }
+          fprintf (out, "%8d %-16s %8" G_GUINT64_FORMAT " %9.3f %6.1f%%  %s\n", row->pid, name, row->n_samples,
+                   row->cpu_ns / 1e9, share, command_line);
+        }
     }
   if (!tsv)
     print_idle (meta, out);
