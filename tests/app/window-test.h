@@ -30,12 +30,11 @@ GtkCheckButton *window_test_find_check_button (GtkWidget *widget,
 
 /* The check button of the Threads page's row whose Name is name, or
  * NULL when the page has no such row. */
-/* The check of thread name of process pid, the table sorted by samples
- * first (busiest on top: a table shows the rows it has room for, and a
- * recording of the whole system has many, with names that repeat). */
-GtkCheckButton *window_test_find_process_thread_check (GtkWidget *widget,
-                                                       const char *name,
-                                                       int pid);
+/* Whether the Threads page ticks thread name of process pid: 1, 0, or -1
+ * when it has no such thread. */
+int window_test_process_thread_shown (GtkWidget *widget,
+                                      const char *name,
+                                      int pid);
 
 GtkCheckButton *window_test_find_thread_check (GtkWidget *widget,
                                                const char *name);
