@@ -31,7 +31,8 @@ static gboolean
 is_hidden (SpTimelineView *self,
            guint32 thread)
 {
-  return g_hash_table_contains (self->hidden, GUINT_TO_POINTER (thread));
+  /* Asked per thread and bucket at each draw: nothing hidden, no lookup. */
+  return g_hash_table_size (self->hidden) > 0 && g_hash_table_contains (self->hidden, GUINT_TO_POINTER (thread));
 }
 
 /* Whether every thread of process is hidden (its lane goes). */
