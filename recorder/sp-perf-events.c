@@ -9,23 +9,26 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "sp-perf-access.h"
 
-/* 512 KiB per CPU: 4 kHz of deep frame-pointer stacks for 100 ms. */
+/* A sampling ring holds this long of samples at the frequency asked for:
+ * the thread that drains the rings (sp-ring-drain.c) wakes when one is a
+ * quarter full, or every 50 ms, and has the rest of this to be scheduled
+ * on a busy machine before the kernel has to drop samples. */
+#define RING_FILL_MS       200
+/* 512 KiB per CPU at least: 4 kHz of deep frame-pointer stacks for 100 ms. */
 #define RING_PAGES_DEFAULT 128
-/* 4 MiB per CPU with stack copies: 16 KiB samples at 4 kHz for 60 ms,
- * three times the longest unwinding round. Bigger rings measured no
- * fewer losses, only more memory and colder caches for the kernel's
- * copies (bench/run-unwind). */
-#define RING_PAGES_STACKS  1024
-/* -a: 16 MiB per CPU with stack copies, a second at 1 kHz: the one
- * thread that drains every CPU's ring also reads each file a stack first
- * runs through, and /proc, and a busy disk can keep it that long. */
-#define RING_PAGES_SYSTEM_STACKS 4096
+/* 16 MiB per CPU at most (the kernel's copies go to colder caches in a
+ * bigger ring, and it is locked memory): 200 ms of 16 KiB copies at 4 kHz. */
+#define RING_PAGES_MAX     4096
+/* Callchain entries a sample is reckoned to carry: the kernel's frames,
+ * or in fp mode a deep user stack. */
+#define CALLCHAIN_ESTIMATE 32
 #define RING_PAGES_MIN     8
 /* 32 KiB per CPU: about 700 switch records, 1/4 of them a wakeup. */
 #define RING_PAGES_RECORDS_LIMITED 8
@@ -64,6 +67,69 @@ sp_perf_max_stack (void)
   return value > 0 ? (unsigned) value : 127;
 }
 
+size_t
+sp_perf_events_sample_bytes (const SpPerfConfig *config)
+{
+  /* header, ip, pid/tid, time; the callchain's count and entries */
+  size_t bytes = 8 + 8 + 8 + 8 + 8 + 8 * CALLCHAIN_ESTIMATE;
+
+  /* the registers' ABI and values; the copy's size, bytes and dyn_size */
+  if (config->call_graph != SP_CALL_GRAPH_FP)
+    bytes += 8 + 8 * (size_t) __builtin_popcountll (config->regs_mask) + 8 + config->stack_size + 8;
+  return bytes;
+}
+
+/* What a user without CAP_IPC_LOCK may lock in perf rings, in pages:
+ * perf_event_mlock_kb per online CPU, and RLIMIT_MEMLOCK beyond that
+ * (SIZE_MAX: no limit). */
+static size_t
+lockable_pages (void)
+{
+  long cpus = sysconf (_SC_NPROCESSORS_ONLN);
+  size_t page_kb = (size_t) sysconf (_SC_PAGESIZE) / 1024;
+  size_t pages = (size_t) read_sysctl_int ("/proc/sys/kernel/perf_event_mlock_kb", 516) / page_kb
+                 * (size_t) (cpus > 0 ? cpus : 1);
+  struct rlimit limit;
+
+  if (getrlimit (RLIMIT_MEMLOCK, &limit) == 0)
+    {
+      if (limit.rlim_cur == RLIM_INFINITY)
+        return SIZE_MAX;
+      pages += (size_t) (limit.rlim_cur / (rlim_t) sysconf (_SC_PAGESIZE));
+    }
+  return pages;
+}
+
+/* Each sampling ring's pages (a power of two): RING_FILL_MS of samples at
+ * the frequency, within RING_PAGES_DEFAULT and RING_PAGES_MAX; without
+ * root, an even share of what the user may lock among every CPU's rings
+ * (with --off-cpu the switch rings are as big, and the rings of switch
+ * records are opened first), so that no CPU gets a ring the others had
+ * no room left for. */
+static size_t
+ring_pages_for (const SpPerfConfig *config)
+{
+  long cpus = sysconf (_SC_NPROCESSORS_CONF);
+  size_t page_size = (size_t) sysconf (_SC_PAGESIZE);
+  uint64_t want = (uint64_t) config->frequency_hz * sp_perf_events_sample_bytes (config) * RING_FILL_MS / 1000;
+  size_t pages = RING_PAGES_DEFAULT, lockable, rings, share;
+
+  while (pages < RING_PAGES_MAX && (uint64_t) pages * page_size < want)
+    pages *= 2;
+  if (geteuid () == 0 || (lockable = lockable_pages ()) == SIZE_MAX)
+    return pages;
+  cpus = cpus > 0 ? cpus : 1;
+  rings = (size_t) cpus * (config->off_cpu ? 2 : 1);
+  if (config->off_cpu)
+    lockable -= lockable > (size_t) cpus * (RING_PAGES_RECORDS_LIMITED + 1) ? (size_t) cpus * (RING_PAGES_RECORDS_LIMITED + 1)
+                                                                          : lockable;
+  share = lockable / rings;
+  /* The ring's first page is the kernel's header. */
+  while (pages > RING_PAGES_MIN && pages + 1 > share)
+    pages /= 2;
+  return pages;
+}
+
 void
 sp_perf_events_init (SpPerfEvents *events,
                      const SpPerfConfig *config)
@@ -81,7 +147,7 @@ sp_perf_events_init (SpPerfEvents *events,
   events->record_rings = calloc ((size_t) events->n_cpus, sizeof (SpPerfRing));
   for (int cpu = 0; cpu < events->n_cpus; cpu++)
     events->ring_fd_of_cpu[cpu] = events->switch_ring_fd_of_cpu[cpu] = events->record_ring_fd_of_cpu[cpu] = -1;
-  events->ring_pages = config->call_graph == SP_CALL_GRAPH_FP ? RING_PAGES_DEFAULT : RING_PAGES_STACKS;
+  events->ring_pages = ring_pages_for (config);
   /* Switch records are 48 bytes: without CAP_IPC_LOCK (not root) their
    * rings stay small, opened before the sampling rings, they would take
    * the user's locked-memory allowance (perf_event_mlock_kb) from them. */
@@ -502,8 +568,6 @@ sp_perf_events_add_cpu (SpPerfEvents *events,
    * then the sampling events carry the records), the same for all. */
   if (events->n_rings == 0)
     {
-      if (events->config.call_graph != SP_CALL_GRAPH_FP)
-        events->ring_pages = RING_PAGES_SYSTEM_STACKS;
       events->task_records_apart = open_task_records (events, cpu) >= 0;
     }
   else if (events->task_records_apart && open_task_records (events, cpu) < 0)

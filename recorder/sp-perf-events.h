@@ -112,5 +112,9 @@ void sp_perf_events_close (SpPerfEvents *events);
 /* The sample_type of every event of a configuration. */
 uint64_t sp_perf_events_sample_type (const SpPerfConfig *config);
 
+/* The bytes a sample of the configuration takes in a ring, with its
+ * stack copy whole (a reckoning: callchains vary). */
+size_t sp_perf_events_sample_bytes (const SpPerfConfig *config);
+
 /* The kernel's limit on callchain entries, from /proc. */
 unsigned sp_perf_max_stack (void);

@@ -16,6 +16,8 @@
 #include "sp-perf-events.h"
 #include "sp-recorder.h"
 #include "sp-recording.h"
+#include "sp-ring-drain.h"
+#include "sp-stack-tops.h"
 #include "sp-side-file.h"
 #include "sp-target.h"
 #include "sp-unwinder.h"
@@ -35,7 +37,10 @@ struct SpRecorder {
   SpRecording   rec;
   SpOffCpuRecording off_cpu;   /* writer NULL without --off-cpu */
   SpUnwinder   *unwinder;      /* dwarf and auto; NULL: fp */
-  uint64_t      cut_record[65536 / 8]; /* a sample with its stack copy cut (8-aligned, as in the ring) */
+  SpStackTops   stack_tops;    /* the unwinder's, shared with the drain (with the unwinder only) */
+  SpRingDrain   drain;         /* the thread that empties the rings */
+  SpRecordBuffer taken;        /* the records taken from it last */
+  uint64_t     *drain_idle;    /* -a: its idle counts per ring, as last taken */
   SpSpoolWriter *writer;
   SpOutput      output;
   SpSideFile    side_file;
@@ -71,7 +76,6 @@ struct SpRecorder {
   size_t        n_cpus;
   uint64_t     *idle_per_cpu;    /* -a: the idle task's samples, per ring */
   size_t        unreadable_processes; /* -a: whose maps this user may not read */
-  size_t        draining_ring;
 };
 
 
@@ -93,9 +97,10 @@ _sp_recorder_wall_us (void)
   return (uint64_t) tv.tv_sec * 1000000ull + (uint64_t) tv.tv_usec;
 }
 
-/* Every ring's records into the time queue, unwritten (what a long
- * setup step does now and then, so that the rings do not overflow). */
-void _sp_recorder_drain (SpRecorder *r);
+/* The records the drain's thread took out of the rings since the last
+ * time, into the time queue, unwritten; returns the time before which
+ * every record is out of the rings. */
+uint64_t _sp_recorder_take (SpRecorder *r);
 
 /* ---- sp-recorder-system.c (-a) ------------------------------------------ */
 

@@ -97,8 +97,9 @@ add_process (pid_t pid,
       sp_proc_foreach_mapping (pid, add_mapping, &r->rec);
     }
   /* Reading /proc and the files' build-ids from a cold disk can take
-   * seconds: the rings must not overflow meanwhile. */
-  _sp_recorder_drain (r);
+   * seconds: the drain's thread keeps the rings from overflowing
+   * meanwhile, and what it took goes into the time queue now and then. */
+  _sp_recorder_take (r);
 }
 
 /* After the events are enabled, before the rings are read: what starts,

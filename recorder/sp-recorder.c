@@ -36,134 +36,7 @@
  * stacks, a second at 4 kHz is a few MB). */
 #define UNWIND_MAX_LAG_NS     (1000 * 1000000ull)
 #define FINAL_UNWIND_BUDGET_NS (5000 * 1000000ull)
-
-/* A sample's stack copy without the bytes above its thread's stack (the
- * kernel copies --stack-size bytes whatever the thread's depth): what is
- * queued is often a tenth of what the ring holds. NULL: keep it whole. */
-static const struct perf_event_header *
-cut_stack_copy (SpRecorder *r,
-                const struct perf_event_header *header)
-{
-  SpPerfSample sample;
-  uint64_t top, sp, keep;
-  size_t at;
-  uint8_t *out;
-
-  if (r->unwinder == NULL || header->type != PERF_RECORD_SAMPLE
-      || !sp_perf_sample_parse (&r->rec.layout, header, &sample) || sample.regs == NULL || sample.stack == NULL)
-    return NULL;
-  top = sp_unwinder_stack_top (r->unwinder, (int32_t) sample.tid);
-  sp = sp_unwinder_user_sp (sample.regs);
-  if (top <= sp || top - sp >= sp_perf_sample_stack_bytes (&sample))
-    return NULL;
-  keep = (top - sp + 7) & ~(uint64_t) 7;
-  at = sp_perf_sample_stack_offset (&sample, header);
-  out = (uint8_t *) r->cut_record;
-  /* Everything before the copy, its new size, the kept bytes, and the
-   * kernel's dyn_size (which still says whether the copy was cut). */
-  memcpy (out, header, at);
-  memcpy (out + at, &keep, 8);
-  memcpy (out + at + 8, sample.stack, keep);
-  memcpy (out + at + 8 + keep, &sample.stack_used, 8);
-  ((struct perf_event_header *) (void *) out)->size = (uint16_t) (at + 16 + keep);
-  return (const struct perf_event_header *) (void *) out;
-}
-
-/* -a: a sample of the idle task (pid 0) is idle time on the CPU whose
- * ring it came from, counted there and never queued. */
-static bool
-count_if_idle (SpRecorder *r,
-               const struct perf_event_header *header)
-{
-  SpPerfSample sample;
-
-  if (r->idle_per_cpu == NULL || header->type != PERF_RECORD_SAMPLE
-      || !sp_perf_sample_parse (&r->rec.layout, header, &sample) || sample.pid != 0)
-    return false;
-  r->idle_per_cpu[r->draining_ring]++;
-  r->rec.n_idle++;
-  return true;
-}
-
-static void
-queue_record (const struct perf_event_header *header,
-              void *user_data)
-{
-  SpRecorder *r = user_data;
-  const struct perf_event_header *cut;
-
-  if (count_if_idle (r, header))
-    return;
-  cut = cut_stack_copy (r, header);
-
-  if (!sp_event_queue_push (&r->queue, cut != NULL ? cut : header, sp_recording_record_time (header)))
-    r->queue_failed = true;
-}
-
-/* -a: an exec's command line, read now: by the time the exec is applied
- * (after the samples before it are unwound) a short program may be gone. */
-static void
-note_exec_line (SpRecorder *r,
-                const struct perf_event_header *header)
-{
-  char line[4096];
-  uint32_t pid;
-
-  if (!r->rec.system_wide || header->type != PERF_RECORD_COMM || !(header->misc & PERF_RECORD_MISC_COMM_EXEC)
-      || header->size < sizeof *header + 8)
-    return;
-  memcpy (&pid, header + 1, sizeof pid);
-  if (sp_system_command_line ((pid_t) pid, line, sizeof line))
-    sp_recording_note_exec_line (&r->rec, (int32_t) pid, line);
-}
-
-/* The switch rings' records: the switch records as they are, the
- * context-switch samples and the losses retyped so that they are not
- * taken for on-CPU ones (the copy is cut as a sample's). */
-static void
-queue_switch_record (const struct perf_event_header *header,
-                     void *user_data)
-{
-  SpRecorder *r = user_data;
-  uint64_t time = sp_recording_record_time (header);
-  const struct perf_event_header *cut;
-  struct perf_event_header *copy;
-  uint32_t type;
-
-  if (header->type == PERF_RECORD_SWITCH)
-    {
-      /* Its own type: the off-CPU recording and the recording take it. */
-      if (!sp_event_queue_push (&r->queue, header, time))
-        r->queue_failed = true;
-      return;
-    }
-  if (header->type == PERF_RECORD_MMAP || header->type == PERF_RECORD_MMAP2 || header->type == PERF_RECORD_COMM
-      || header->type == PERF_RECORD_FORK || header->type == PERF_RECORD_EXIT
-      || (r->events.task_records_apart && header->type == PERF_RECORD_LOST))
-    {
-      note_exec_line (r, header);
-      /* -a: the task records' own events (task_records_apart), whose
-       * losses count with the samples' (lost_samples). */
-      if (!sp_event_queue_push (&r->queue, header, time))
-        r->queue_failed = true;
-      return;
-    }
-  if (header->type == PERF_RECORD_SAMPLE)
-    type = SP_RECORD_SWITCH_SAMPLE;
-  else if (header->type == PERF_RECORD_LOST)
-    type = SP_RECORD_SWITCH_LOST;
-  else if (header->type == PERF_RECORD_LOST_SAMPLES)
-    type = SP_RECORD_SWITCH_LOST_SAMPLES;
-  else
-    return;
-  cut = cut_stack_copy (r, header);
-  copy = (struct perf_event_header *) (void *) r->cut_record;
-  if (cut == NULL)
-    memcpy (copy, header, header->size);
-  copy->type = type;
-  if (!sp_event_queue_push (&r->queue, copy, time))
-    r->queue_failed = true;
-}
+#define QUEUE_LIMIT_MIN       (16u << 20)
 
 static void
 apply_record (const struct perf_event_header *header,
@@ -178,45 +51,90 @@ apply_record (const struct perf_event_header *header,
     sp_recording_handle (&r->rec, header, time);
 }
 
-void
-_sp_recorder_drain (SpRecorder *r)
+/* The records the drain's thread took out of the rings since the last
+ * time, into the time queue; returns the time before which every record
+ * is out of the rings. */
+uint64_t
+_sp_recorder_take (SpRecorder *r)
 {
-  /* Switch samples first: each comes before its switch-out record. */
-  for (size_t i = 0; i < r->events.n_switch_rings; i++)
-    sp_perf_ring_drain (&r->events.switch_rings[i], queue_switch_record, r);
-  for (size_t i = 0; i < r->events.n_record_rings; i++)
-    sp_perf_ring_drain (&r->events.record_rings[i], queue_switch_record, r);
-  for (size_t i = 0; i < r->events.n_rings; i++)
+  SpDrainTaken taken;
+  const struct perf_event_header *header;
+  uint64_t time, idle = 0;
+  size_t offset = 0;
+
+  sp_ring_drain_take (&r->drain, &r->taken, r->idle_per_cpu != NULL ? r->drain_idle : NULL, &taken);
+  while ((header = sp_record_buffer_next (&r->taken, &offset, &time)) != NULL)
     {
-      r->draining_ring = i;
-      sp_perf_ring_drain (&r->events.rings[i], queue_record, r);
+      if (header->type == SP_RECORD_EXEC_LINE)
+        {
+          uint32_t pid;
+
+          memcpy (&pid, header + 1, sizeof pid);
+          sp_recording_note_exec_line (&r->rec, (int32_t) pid, (const char *) (header + 1) + sizeof pid);
+        }
+      else if (!sp_event_queue_push (&r->queue, header, time))
+        r->queue_failed = true;
     }
+  r->taken.used = 0;
+  /* Left out at the backlog's bound: behind, as those the unwinding
+   * drops (dropped_samples). */
+  r->rec.n_dropped += taken.counts.dropped_samples;
+  r->off_cpu.n_dropped += taken.counts.dropped_switch_samples;
+  r->side.queue_dropped += taken.counts.dropped_samples + taken.counts.dropped_switch_samples;
+  r->side.queue_peak_bytes = sp_record_backlog_peak (&r->drain.backlog);
+  r->side.ring_samples = taken.ring_samples;
+  r->queue_failed |= taken.counts.failed;
+  if (r->idle_per_cpu != NULL)
+    {
+      for (size_t i = 0; i < r->events.n_rings; i++)
+        {
+          idle += r->drain_idle[i] - r->idle_per_cpu[i];
+          r->idle_per_cpu[i] = r->drain_idle[i];
+        }
+      r->rec.n_idle += idle;
+    }
+  sp_record_backlog_hold (&r->drain.backlog, r->queue.arena_used);
+  return taken.drained_through_ns;
 }
 
-/* Drains every ring, then writes what is old enough to be in order;
- * false when unwinding ran out of its time and records are waiting. */
+/* Takes what was drained, then writes what is old enough to be in
+ * order (everything when final); false when unwinding ran out of its
+ * time and records are waiting. *watermark gets the time before which
+ * every record was handed out when it returns true. */
 static bool
 pump (SpRecorder *r,
       uint64_t now,
-      uint64_t watermark)
+      bool final,
+      uint64_t *watermark)
 {
-  _sp_recorder_drain (r);
+  uint64_t drained = _sp_recorder_take (r);
+  bool done;
+
+  *watermark = final ? UINT64_MAX : drained > ORDERING_SLACK_NS ? drained - ORDERING_SLACK_NS : 0;
   if (r->unwinder == NULL)
-    return sp_event_queue_flush (&r->queue, watermark, 0, apply_record, r);
+    done = sp_event_queue_flush (&r->queue, *watermark, 0, apply_record, r);
   /* The last flush (no watermark) has FINAL_UNWIND_BUDGET_NS to unwind
    * what is waiting, which is enough but for a recorder that fell far
    * behind (-F 50000 on every CPU): what it has not unwound then is
    * dropped (counted), so that a stop stops. */
-  if (watermark == UINT64_MAX)
+  else if (final)
     {
       r->rec.drop_before_ns = 0;
-      if (sp_event_queue_flush (&r->queue, UINT64_MAX, now + FINAL_UNWIND_BUDGET_NS, apply_record, r))
-        return true;
-      r->rec.drop_before_ns = UINT64_MAX;
-      return sp_event_queue_flush (&r->queue, UINT64_MAX, 0, apply_record, r);
+      done = sp_event_queue_flush (&r->queue, UINT64_MAX, now + FINAL_UNWIND_BUDGET_NS, apply_record, r);
+      if (!done)
+        {
+          r->rec.drop_before_ns = UINT64_MAX;
+          done = sp_event_queue_flush (&r->queue, UINT64_MAX, 0, apply_record, r);
+        }
     }
-  r->rec.drop_before_ns = now > UNWIND_MAX_LAG_NS ? now - UNWIND_MAX_LAG_NS : 0;
-  return sp_event_queue_flush (&r->queue, watermark, now + UNWIND_BUDGET_NS, apply_record, r);
+  else
+    {
+      r->rec.drop_before_ns = now > UNWIND_MAX_LAG_NS ? now - UNWIND_MAX_LAG_NS : 0;
+      done = sp_event_queue_flush (&r->queue, *watermark, now + UNWIND_BUDGET_NS, apply_record, r);
+    }
+  /* What the queue holds counts toward the backlog's bound. */
+  sp_record_backlog_hold (&r->drain.backlog, r->queue.arena_used);
+  return done;
 }
 
 static void
@@ -497,27 +415,19 @@ should_end (SpRecorder *r,
 static void
 loop (SpRecorder *r)
 {
-  size_t n_fds = 2 + r->events.n_rings + r->events.n_switch_rings + r->events.n_record_rings;
-  struct pollfd *fds = calloc (n_fds, sizeof *fds);
+  struct pollfd fds[3];
+  bool backlog = false;
 
   fds[0] = (struct pollfd) { r->signal_fd, POLLIN, 0 };
   fds[1] = (struct pollfd) { r->options->control_stdin ? STDIN_FILENO : -1, POLLIN, 0 };
-  for (size_t i = 0; i < r->events.n_rings; i++)
-    fds[2 + i] = (struct pollfd) { r->events.rings[i].fd, POLLIN, 0 };
-  for (size_t i = 0; i < r->events.n_switch_rings; i++)
-    fds[2 + r->events.n_rings + i] = (struct pollfd) { r->events.switch_rings[i].fd, POLLIN, 0 };
-  for (size_t i = 0; i < r->events.n_record_rings; i++)
-    fds[2 + r->events.n_rings + r->events.n_switch_rings + i] =
-      (struct pollfd) { r->events.record_rings[i].fd, POLLIN, 0 };
-
-  bool backlog = false;
-
+  /* The drain's thread says when it took records out of the rings. */
+  fds[2] = (struct pollfd) { sp_ring_drain_wake_fd (&r->drain), POLLIN, 0 };
   for (;;)
     {
-      uint64_t now;
+      uint64_t now, watermark;
 
       /* With records waiting to be unwound, only look, do not sleep. */
-      poll (fds, n_fds, backlog ? 0 : POLL_MS);
+      poll (fds, 3, backlog ? 0 : POLL_MS);
       if (fds[0].revents & POLLIN)
         read_signals (r);
       if (fds[1].fd >= 0 && (fds[1].revents & (POLLIN | POLLHUP)))
@@ -525,14 +435,13 @@ loop (SpRecorder *r)
       reap_child (r);
 
       now = _sp_recorder_monotonic_ns ();
-      backlog = !pump (r, now, now - ORDERING_SLACK_NS);
+      backlog = !pump (r, now, false, &watermark);
       if (!backlog)
-        r->applied_through_ns = now - ORDERING_SLACK_NS;
+        r->applied_through_ns = watermark;
       periodic_work (r, now);
       if (should_end (r, now) || r->rec.failed || r->queue_failed || r->spool_overwritten)
         break;
     }
-  free (fds);
 }
 
 /* ---- Setting up ------------------------------------------------------ */
@@ -722,9 +631,14 @@ finish (SpRecorder *r)
   char size[32];
 
   sp_perf_events_disable (&r->events);
+  /* The thread ends, and the rings are drained once more: what the
+   * kernel wrote until the events stopped. */
+  sp_ring_drain_stop (&r->drain);
   if (!r->rec.failed && !r->spool_overwritten)
     {
-      pump (r, now, UINT64_MAX);
+      uint64_t watermark;
+
+      pump (r, now, true, &watermark);
       sp_recording_finish (&r->rec);
     }
   sp_offcpu_recording_finish (&r->off_cpu, now);
@@ -779,11 +693,19 @@ finish (SpRecorder *r)
 static void
 cleanup (SpRecorder *r)
 {
+  /* The drain's thread reads the rings: it ends before they are unmapped. */
+  sp_ring_drain_clear (&r->drain);
   sp_perf_events_close (&r->events);
   sp_event_queue_clear (&r->queue);
+  sp_record_buffer_clear (&r->taken);
+  free (r->drain_idle);
   sp_offcpu_recording_clear (&r->off_cpu);
   sp_recording_clear (&r->rec);
-  sp_unwinder_free (r->unwinder);
+  if (r->unwinder != NULL)
+    {
+      sp_unwinder_free (r->unwinder);
+      sp_stack_tops_clear (&r->stack_tops);
+    }
   if (r->writer != NULL)
     sp_spool_writer_close (r->writer, NULL);
   if (r->signal_fd >= 0)
@@ -875,12 +797,54 @@ setup_unwinding (SpRecorder *r,
       fprintf (stderr, "stackpulse-record: %s\n", message);
       return false;
     }
+  /* The drain's thread cuts the stack copies where the unwinder found
+   * the threads' stacks end. */
+  sp_stack_tops_init (&r->stack_tops);
+  sp_unwinder_share_stack_tops (r->unwinder, &r->stack_tops);
   if (!sp_recording_set_unwinder (&r->rec, r->unwinder, &layout, config->switch_stack_size))
     {
       fprintf (stderr, "stackpulse-record: out of memory\n");
       return false;
     }
   return true;
+}
+
+/* The bound of the records waiting to be unwound: a second of samples
+ * at their full size on every ring that carries stack copies (what
+ * unwinding may lag before it drops them anyway), at least 16 MiB, at
+ * most an eighth of the memory. */
+static size_t
+queue_limit (const SpRecorder *r)
+{
+  uint64_t rings = r->events.n_rings + r->events.n_switch_rings;
+  uint64_t limit = rings * r->options->frequency_hz * sp_perf_events_sample_bytes (&r->events.config);
+  long pages = sysconf (_SC_PHYS_PAGES), page_size = sysconf (_SC_PAGESIZE);
+  uint64_t most = pages > 0 && page_size > 0 ? (uint64_t) pages * (uint64_t) page_size / 8 : 0;
+
+  if (most < QUEUE_LIMIT_MIN)
+    most = QUEUE_LIMIT_MIN;
+  if (limit < QUEUE_LIMIT_MIN)
+    limit = QUEUE_LIMIT_MIN;
+  return (size_t) (limit < most ? limit : most);
+}
+
+/* The thread that drains the rings, from now on (the events are set up,
+ * not yet enabled). */
+static int
+start_draining (SpRecorder *r)
+{
+  r->drain_idle = calloc (r->events.n_rings > 0 ? r->events.n_rings : 1, sizeof (uint64_t));
+  if (r->drain_idle == NULL
+      || !sp_ring_drain_init (&r->drain, &r->events, &r->rec.layout, r->unwinder != NULL ? &r->stack_tops : NULL,
+                              r->idle_per_cpu != NULL, queue_limit (r))
+      || !sp_ring_drain_start (&r->drain))
+    {
+      fprintf (stderr, "stackpulse-record: cannot start the thread that reads the rings: %s\n", strerror (errno));
+      return SP_RECORDER_EXIT_FAILED;
+    }
+  r->side.ring_bytes = r->events.ring_pages * (uint64_t) sysconf (_SC_PAGESIZE);
+  r->side.queue_limit_bytes = r->drain.backlog.limit;
+  return 0;
 }
 
 int
@@ -924,6 +888,8 @@ sp_recorder_run (const SpRecorderOptions *o)
   else
     status = o->command != NULL ? setup_launch (&r) : o->system_wide ? _sp_recorder_setup_system (&r)
                                                                      : setup_attach (&r);
+  if (status == 0)
+    status = start_draining (&r);
   if (status == 0)
     status = start (&r);
   if (status != 0)

@@ -172,8 +172,16 @@ write_recording (FILE *out,
   put_u64 (out, "lost_samples", rec->n_lost);
   put_u64 (out, "throttled", rec->n_throttled);
   put_u64 (out, "truncated_stacks", rec->n_truncated);
-  if (rec->unwinder != NULL)
+  if (rec->unwinder != NULL || rec->n_dropped > 0)
     put_u64 (out, "dropped_samples", rec->n_dropped);
+  if (info->queue_limit_bytes > 0)
+    {
+      put_u64 (out, "ring_bytes", info->ring_bytes);
+      put_u64 (out, "ring_samples", info->ring_samples);
+      put_u64 (out, "queue_limit_bytes", info->queue_limit_bytes);
+      put_u64 (out, "queue_peak_bytes", info->queue_peak_bytes);
+      put_u64 (out, "queue_dropped_samples", info->queue_dropped);
+    }
   if (info->exit_status >= 0)
     put_u64 (out, "exit_status", (uint64_t) info->exit_status);
   if (info->error != NULL)

@@ -77,6 +77,12 @@ typedef struct {
   const uint64_t *idle_per_cpu; /* -a: the idle task's samples on each of cpus */
   size_t       scan_processes; /* -a: processes /proc listed at the start */
   uint64_t     scan_ns;        /* -a: how long reading them took */
+  /* The rings and the drain's backlog (sp-ring-drain.h); 0 in a conversion. */
+  uint64_t     ring_bytes;     /* each sampling ring (per CPU) */
+  uint64_t     queue_limit_bytes; /* records waiting to be unwound, at most */
+  uint64_t     queue_peak_bytes;  /* the most that waited */
+  uint64_t     queue_dropped;     /* samples left out at that limit (in dropped_samples) */
+  uint64_t     ring_samples;      /* samples read from the sampling rings (idle ones not) */
 } SpSideInfo;
 
 /* Where the side file goes, and room kept for it: an unnamed file

@@ -270,6 +270,13 @@ sp_unwinder_stack_top (const SpUnwinder *unwinder,
   return thread != NULL ? thread->stack_top : 0;
 }
 
+void
+sp_unwinder_share_stack_tops (SpUnwinder *unwinder,
+                              SpStackTops *tops)
+{
+  unwinder->shared_tops = tops;
+}
+
 /* A complete unwind read nothing above the thread's outermost frame: the
  * highest word it read bounds what any later unwind of the thread needs
  * (with a margin for the words an outermost frame's CFI may look at). */
@@ -282,7 +289,11 @@ _sp_unwinder_learn_stack_top (SpUnwinder *unwinder,
   uint64_t top = read_end + 256;
 
   if (thread != NULL && top > thread->stack_top)
-    thread->stack_top = top;
+    {
+      thread->stack_top = top;
+      if (unwinder->shared_tops != NULL)
+        sp_stack_tops_set (unwinder->shared_tops, tid, top);
+    }
 }
 
 void
@@ -294,6 +305,8 @@ sp_unwinder_forget_thread (SpUnwinder *unwinder,
   if (thread != NULL)
     {
       thread->stack_top = 0;
+      if (unwinder->shared_tops != NULL)
+        sp_stack_tops_set (unwinder->shared_tops, tid, 0);
       if (thread->tail != NULL)
         thread->tail->valid = false;
     }

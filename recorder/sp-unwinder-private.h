@@ -12,6 +12,7 @@
 #include <elfutils/libdwfl.h>
 
 #include "sp-intern-table.h"
+#include "sp-stack-tops.h"
 #include "sp-unwind-file.h"
 #include "sp-unwinder.h"
 
@@ -115,6 +116,7 @@ struct SpUnwinder {
   size_t            n_loaded_files;
 
   SpUnwindStats     stats;
+  SpStackTops      *shared_tops;         /* where the stack tops are published, or NULL */
   uint64_t         *check_frames;        /* scratch for the auto check */
 };
 

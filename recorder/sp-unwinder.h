@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "sp-spool-format.h"
+#include "sp-stack-tops.h"
 
 typedef enum {
   SP_UNWIND_COMPLETE,      /* reached the thread's outermost frame */
@@ -133,6 +134,11 @@ uint64_t sp_unwinder_user_sp (const uint64_t *regs);
  * there before it is queued. 0 while unknown. */
 uint64_t sp_unwinder_stack_top (const SpUnwinder *unwinder,
                                 int32_t tid);
+
+/* From now on every stack top learnt (and forgotten) is also set in
+ * tops, which another thread may read (the ring drain's cuts). */
+void sp_unwinder_share_stack_tops (SpUnwinder *unwinder,
+                                   SpStackTops *tops);
 
 /* Thread tid ended: its id may be a new thread's. */
 void sp_unwinder_forget_thread (SpUnwinder *unwinder,
