@@ -87,6 +87,9 @@ usage (FILE *out,
          "                         differences in the side file ([unwinding]\n"
          "                         checked, check_mismatches) and print them on\n"
          "                         stderr (slow)\n"
+         "      --queue-limit BYTES  bound the records waiting to be unwound to\n"
+         "                         BYTES instead of a second of samples (side file:\n"
+         "                         queue_limit_bytes); samples over it are dropped\n"
          "\n"
          "Run as root by pkexec or sudo (PKEXEC_UID or SUDO_UID set), the recorder\n"
          "samples as root but runs the command as that user, and the files it\n"
@@ -252,7 +255,7 @@ main (int argc,
       char **argv)
 {
   enum { OPT_CALL_GRAPH = 256, OPT_STACK_SIZE, OPT_NO_KERNEL, OPT_DURATION, OPT_CONTROL_STDIN, OPT_PROGRESS_FD,
-         OPT_ENV, OPT_CHECK_AUTO, OPT_OFF_CPU, OPT_OFF_CPU_STACK_SIZE, OPT_INPUT, OPT_EVENT };
+         OPT_ENV, OPT_CHECK_AUTO, OPT_OFF_CPU, OPT_OFF_CPU_STACK_SIZE, OPT_INPUT, OPT_EVENT, OPT_QUEUE_LIMIT };
   /* What a recording follows: -a, -p, or a command. */
   int n_targets;
   static const struct option long_options[] = {
@@ -270,6 +273,7 @@ main (int argc,
     { "directory", required_argument, NULL, 'C' },
     { "help", no_argument, NULL, 'h' },
     { "check-auto", no_argument, NULL, OPT_CHECK_AUTO },
+    { "queue-limit", required_argument, NULL, OPT_QUEUE_LIMIT },
     { "off-cpu", no_argument, NULL, OPT_OFF_CPU },
     { "off-cpu-stack-size", required_argument, NULL, OPT_OFF_CPU_STACK_SIZE },
     { "input", required_argument, NULL, OPT_INPUT },
@@ -406,6 +410,15 @@ main (int argc,
         case OPT_CHECK_AUTO:
           recording_only = "--check-auto";
           options.check_auto = true;
+          break;
+        case OPT_QUEUE_LIMIT:
+          recording_only = "--queue-limit";
+          if (!parse_unsigned (optarg, 4096, ULONG_MAX, &value))
+            {
+              fprintf (stderr, "stackpulse-record: --queue-limit takes at least 4096 bytes, not '%s'\n", optarg);
+              return EXIT_USAGE;
+            }
+          options.queue_limit = (size_t) value;
           break;
         case OPT_INPUT:
           convert.input = optarg;

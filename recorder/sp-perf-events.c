@@ -568,6 +568,11 @@ sp_perf_events_add_cpu (SpPerfEvents *events,
    * then the sampling events carry the records), the same for all. */
   if (events->n_rings == 0)
     {
+      /* -a with stack copies: 16 MiB per CPU whatever the frequency (a
+       * second at 1 kHz): every process on the machine competes with the
+       * drain's thread for the CPU (docs/SYSTEM-WIDE.md). */
+      if (events->config.call_graph != SP_CALL_GRAPH_FP && events->ring_pages < RING_PAGES_MAX)
+        events->ring_pages = RING_PAGES_MAX;
       events->task_records_apart = open_task_records (events, cpu) >= 0;
     }
   else if (events->task_records_apart && open_task_records (events, cpu) < 0)

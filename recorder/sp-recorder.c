@@ -80,7 +80,7 @@ _sp_recorder_take (SpRecorder *r)
    * drops (dropped_samples). */
   r->rec.n_dropped += taken.counts.dropped_samples;
   r->off_cpu.n_dropped += taken.counts.dropped_switch_samples;
-  r->side.queue_dropped += taken.counts.dropped_samples + taken.counts.dropped_switch_samples;
+  r->side.queue_dropped += taken.counts.dropped_samples;
   r->side.queue_peak_bytes = sp_record_backlog_peak (&r->drain.backlog);
   r->side.ring_samples = taken.ring_samples;
   r->queue_failed |= taken.counts.failed;
@@ -821,6 +821,8 @@ queue_limit (const SpRecorder *r)
   long pages = sysconf (_SC_PHYS_PAGES), page_size = sysconf (_SC_PAGESIZE);
   uint64_t most = pages > 0 && page_size > 0 ? (uint64_t) pages * (uint64_t) page_size / 8 : 0;
 
+  if (r->options->queue_limit > 0)
+    return r->options->queue_limit;
   if (most < QUEUE_LIMIT_MIN)
     most = QUEUE_LIMIT_MIN;
   if (limit < QUEUE_LIMIT_MIN)

@@ -10,7 +10,9 @@
  * fp-mode figure is printed beside it. A recursion deeper than the stack
  * copy ends its stacks in the truncated marker; auto mode takes frame
  * pointers where they hold and gives the same stacks; the unwinding
- * statistics of the side file match the spool. */
+ * statistics of the side file match the spool. At 4 kHz every sample
+ * read from the rings is written or counted as dropped, and the records
+ * waiting to be unwound stay within their bound (docs/UNWINDING.md). */
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <stdlib.h>
@@ -311,6 +313,65 @@ test_recursion_deeper_than_the_copy (void)
   sp_test_assert_meta_int (rec, "unwinding", "truncated", (gint64) truncated);
 }
 
+/* Samples read from the rings, of a deep recursion at 4 kHz (16 KiB
+ * copies, unwound with libdw): each is in the spool or counted as
+ * dropped, and the records waiting to be unwound stayed within their
+ * bound. Whether the kernel lost any depends on how the machine schedules
+ * the drain's thread, so lost_samples is only shown. */
+static SpTestRecording *
+record_deep_at_4khz (const char *queue_limit)
+{
+  g_autofree char *workload = sp_test_workload ("deep");
+  SpTestRecording *rec = sp_test_record (
+    (const char *const[]) { "-F", "4000", "--call-graph", "dwarf", queue_limit != NULL ? "--queue-limit" : NULL,
+                            queue_limit, NULL },
+    (const char *const[]) { workload, "1", "100", NULL });
+  guint64 ring_samples, samples, dropped, peak, limit;
+
+  g_test_message ("recorder's stderr:\n%s", rec->result->err);
+  g_assert_cmpint (rec->result->exit_code, ==, 0);
+  sp_test_recording_load (rec);
+  ring_samples = sp_test_meta_u64 (rec, "recording", "ring_samples");
+  samples = sp_test_meta_u64 (rec, "recording", "samples");
+  dropped = sp_test_meta_u64 (rec, "recording", "dropped_samples");
+  peak = sp_test_meta_u64 (rec, "recording", "queue_peak_bytes");
+  limit = sp_test_meta_u64 (rec, "recording", "queue_limit_bytes");
+  g_test_message ("%" G_GUINT64_FORMAT " samples from the rings: %" G_GUINT64_FORMAT " in the spool, %"
+                  G_GUINT64_FORMAT " dropped (%" G_GUINT64_FORMAT " at the queue's bound), %" G_GUINT64_FORMAT
+                  " lost by the kernel; the queue held at most %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " bytes",
+                  ring_samples, samples, dropped, sp_test_meta_u64 (rec, "recording", "queue_dropped_samples"),
+                  sp_test_meta_u64 (rec, "recording", "lost_samples"), peak, limit);
+  g_assert_cmpuint (samples, >, 0);
+  g_assert_cmpuint (samples + dropped, ==, ring_samples);
+  g_assert_cmpuint (sp_test_meta_u64 (rec, "recording", "queue_dropped_samples"), <=, dropped);
+  g_assert_cmpuint (sp_test_meta_u64 (rec, "recording", "ring_bytes"), >=, 4096);
+  /* Samples never pass the bound; a mapping or task record is kept
+   * beyond it (a few hundred bytes each). */
+  g_assert_cmpuint (peak, <=, limit + 16384);
+  return rec;
+}
+
+static void
+test_every_sample_accounted (void)
+{
+  g_autoptr (SpTestRecording) rec = record_deep_at_4khz (NULL);
+
+  g_assert_cmpuint (sp_test_meta_u64 (rec, "recording", "queue_limit_bytes"), >=, 16u << 20);
+}
+
+/* A bound of 64 KiB, a few stack copies: the drain's thread takes a
+ * quarter of a ring (or 50 ms of samples) at a time, which cannot fit,
+ * so samples are left out at the bound and counted, rather than waited
+ * for or held without limit. */
+static void
+test_queue_bound_drops (void)
+{
+  g_autoptr (SpTestRecording) rec = record_deep_at_4khz ("65536");
+
+  sp_test_assert_meta_int (rec, "recording", "queue_limit_bytes", 65536);
+  g_assert_cmpuint (sp_test_meta_u64 (rec, "recording", "queue_dropped_samples"), >, 0);
+}
+
 /* What auto takes through its fast paths (frame pointers, the leaf's CFI
  * rule, the thread's previous outer frames) is exactly what libdw finds:
  * with --check-auto the recorder unwinds those samples with DWARF too
@@ -425,5 +486,7 @@ main (int argc,
   g_test_add_func ("/recorder/unwind/auto-uses-frame-pointers", test_auto_uses_frame_pointers);
   g_test_add_func ("/recorder/unwind/attach-without-frame-pointers", test_attach_without_frame_pointers);
   g_test_add_func ("/recorder/unwind/auto-agrees-with-dwarf", test_auto_agrees_with_dwarf);
+  g_test_add_func ("/recorder/unwind/every-sample-accounted", test_every_sample_accounted);
+  g_test_add_func ("/recorder/unwind/queue-bound-drops", test_queue_bound_drops);
   return g_test_run ();
 }
