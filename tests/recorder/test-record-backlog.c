@@ -59,6 +59,22 @@ take_all (SpRecordBacklog *backlog,
   return n;
 }
 
+/* Adds record id (of 504 bytes, time id * 10) with the lock held. */
+static gboolean
+add_one (SpRecordBacklog *backlog,
+         guint32 type,
+         guint64 id,
+         SpBacklogKind kind)
+{
+  TestRecord record = make_record (type, id, 504);
+  gboolean added;
+
+  sp_record_backlog_lock (backlog);
+  added = sp_record_backlog_add (backlog, &record.header, id * 10, kind);
+  sp_record_backlog_unlock (backlog);
+  return added;
+}
+
 static void
 test_order_and_bound (void)
 {
@@ -66,25 +82,14 @@ test_order_and_bound (void)
   SpRecordBuffer buffer = { 0 };
   SpBacklogCounts counts;
   guint64 next_id = 0, taken;
+
   /* Each record takes 8 (its time) + 504 bytes: the bound fits 4. */
-  guint16 size = 504;
-  gboolean added;
-
   sp_record_backlog_init (&backlog, 4 * 512);
-  sp_record_backlog_lock (&backlog);
   for (guint64 id = 0; id < 6; id++)
-    {
-      TestRecord record = make_record (PERF_RECORD_SAMPLE, id, size);
-
-      added = sp_record_backlog_add (&backlog, &record.header, id * 10, SP_BACKLOG_SAMPLE);
-      g_assert_true (added == (id < 4));
-    }
-  /* A mapping is kept over the bound. */
-  TestRecord mapping = make_record (PERF_RECORD_MMAP2, 6, size);
-  g_assert_true (sp_record_backlog_add (&backlog, &mapping.header, 60, SP_BACKLOG_KEEP));
-  TestRecord switch_sample = make_record (PERF_RECORD_SAMPLE, 7, size);
-  g_assert_false (sp_record_backlog_add (&backlog, &switch_sample.header, 70, SP_BACKLOG_SWITCH_SAMPLE));
-  sp_record_backlog_unlock (&backlog);
+    g_assert_true (add_one (&backlog, PERF_RECORD_SAMPLE, id, SP_BACKLOG_SAMPLE) == (id < 4));
+  /* A mapping is kept over the bound, a switch-out's stack is not. */
+  g_assert_true (add_one (&backlog, PERF_RECORD_MMAP2, 6, SP_BACKLOG_KEEP));
+  g_assert_false (add_one (&backlog, PERF_RECORD_SAMPLE, 7, SP_BACKLOG_SWITCH_SAMPLE));
 
   taken = take_all (&backlog, &buffer, &next_id, &counts);
   g_assert_cmpuint (taken, ==, 5);
@@ -96,15 +101,9 @@ test_order_and_bound (void)
   /* What the taker holds counts: holding the whole bound, no sample fits;
    * holding nothing, the bound is free again. The counts start over. */
   sp_record_backlog_hold (&backlog, 4 * 512);
-  sp_record_backlog_lock (&backlog);
-  TestRecord late = make_record (PERF_RECORD_SAMPLE, 8, size);
-  g_assert_false (sp_record_backlog_add (&backlog, &late.header, 80, SP_BACKLOG_SAMPLE));
-  sp_record_backlog_unlock (&backlog);
+  g_assert_false (add_one (&backlog, PERF_RECORD_SAMPLE, 8, SP_BACKLOG_SAMPLE));
   sp_record_backlog_hold (&backlog, 0);
-  sp_record_backlog_lock (&backlog);
-  TestRecord later = make_record (PERF_RECORD_SAMPLE, 9, size);
-  g_assert_true (sp_record_backlog_add (&backlog, &later.header, 90, SP_BACKLOG_SAMPLE));
-  sp_record_backlog_unlock (&backlog);
+  g_assert_true (add_one (&backlog, PERF_RECORD_SAMPLE, 9, SP_BACKLOG_SAMPLE));
   taken = take_all (&backlog, &buffer, &next_id, &counts);
   g_assert_cmpuint (taken, ==, 1);
   g_assert_cmpuint (counts.dropped_samples, ==, 1);
