@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sp-recorder.c: the recording loop.
  *
- * poll() wakes on ring-buffer watermarks, signals (signalfd), the control
- * channel, or every 50 ms. Each round drains every ring into the time
- * queue and writes out the records that are safely in order; the spool is
- * flushed every 100 ms and the side file refreshed after each flush
- * (sp-recorder-files.c). A write that fails (a full disk) ends the
- * recording at once, with the spool cut back to its last record. */
+ * The rings are emptied by a thread of their own (sp-ring-drain.c); this
+ * loop's poll() wakes when that thread took records out, on signals
+ * (signalfd), the control channel, or every 50 ms. Each round takes the
+ * drained records into the time queue and writes out (unwinding them)
+ * those that are safely in order; the spool is flushed every 100 ms and
+ * the side file refreshed after each flush (sp-recorder-files.c). A write
+ * that fails (a full disk) ends the recording at once, with the spool cut
+ * back to its last record. */
 #include "sp-recorder-private.h"
 
 #include <errno.h>
@@ -24,10 +26,12 @@
 
 #define POLL_MS               50
 #define PROGRESS_INTERVAL_NS  (1000 * 1000000ull)
-/* Records this much older than "now" are surely all out of the rings. */
+/* Records this much older than the start of the drain's last pass over
+ * every ring were surely all out of the rings then. */
 #define ORDERING_SLACK_NS     (10 * 1000000ull)
 #define KILL_GRACE_NS         (3000 * 1000000ull)
-/* Unwinding gets this long per round before the rings are drained again. */
+/* Unwinding gets this long per round before new records are taken, the
+ * spool flushed and signals read. */
 #define UNWIND_BUDGET_NS      (20 * 1000000ull)
 /* Stack samples this far behind are dropped rather than unwound: the
  * recorder has fallen behind and must catch up (they are counted). A
@@ -36,6 +40,7 @@
  * stacks, a second at 4 kHz is a few MB). */
 #define UNWIND_MAX_LAG_NS     (1000 * 1000000ull)
 #define FINAL_UNWIND_BUDGET_NS (5000 * 1000000ull)
+/* The backlog's bound is never less (queue_limit). */
 #define QUEUE_LIMIT_MIN       (16u << 20)
 
 static void
