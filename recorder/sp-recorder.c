@@ -40,6 +40,8 @@
  * stacks, a second at 4 kHz is a few MB). */
 #define UNWIND_MAX_LAG_NS     (1000 * 1000000ull)
 #define FINAL_UNWIND_BUDGET_NS (5000 * 1000000ull)
+/* A buffer of drained records bigger than this is freed once taken. */
+#define TAKEN_KEEP_BYTES      (1u << 20)
 /* The backlog's bound is never less (queue_limit). */
 #define QUEUE_LIMIT_MIN       (16u << 20)
 
@@ -81,6 +83,11 @@ _sp_recorder_take (SpRecorder *r)
         r->queue_failed = true;
     }
   r->taken.used = 0;
+  /* The buffer goes back to the drain as its next one: a large one (the
+   * recorder was behind) is let go, so that the records' memory is not
+   * held twice, here and in the time queue, after the backlog is gone. */
+  if (r->taken.capacity > TAKEN_KEEP_BYTES)
+    sp_record_buffer_clear (&r->taken);
   /* Left out at the backlog's bound: behind, as those the unwinding
    * drops (dropped_samples). */
   r->rec.n_dropped += taken.counts.dropped_samples;
