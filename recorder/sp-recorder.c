@@ -42,7 +42,9 @@
 #define FINAL_UNWIND_BUDGET_NS (5000 * 1000000ull)
 /* A buffer of drained records bigger than this is freed once taken. */
 #define TAKEN_KEEP_BYTES      (1u << 20)
-/* The backlog's bound is never less (queue_limit). */
+/* The backlog's bound (queue_limit): this long of samples, never less
+ * than QUEUE_LIMIT_MIN. */
+#define QUEUE_LIMIT_MS        250
 #define QUEUE_LIMIT_MIN       (16u << 20)
 
 static void
@@ -821,15 +823,19 @@ setup_unwinding (SpRecorder *r,
   return true;
 }
 
-/* The bound of the records waiting to be unwound: a second of samples
- * at their full size on every ring that carries stack copies (what
- * unwinding may lag before it drops them anyway), at least 16 MiB, at
- * most an eighth of the memory. */
+/* The bound of the records waiting to be unwound: QUEUE_LIMIT_MS of
+ * samples at their full size on every ring that carries stack copies, at
+ * least 16 MiB, at most an eighth of the memory. A quarter second
+ * absorbs the unwinding thread's stalls on a busy machine (and the slow
+ * first unwinds, whose copies are not cut yet); a longer lag costs
+ * samples, counted, rather than memory (which is about twice the records
+ * it holds: the time queue compacts into a second arena). */
 static size_t
 queue_limit (const SpRecorder *r)
 {
   uint64_t rings = r->events.n_rings + r->events.n_switch_rings;
-  uint64_t limit = rings * r->options->frequency_hz * sp_perf_events_sample_bytes (&r->events.config);
+  uint64_t limit = rings * r->options->frequency_hz * sp_perf_events_sample_bytes (&r->events.config)
+                   * QUEUE_LIMIT_MS / 1000;
   long pages = sysconf (_SC_PHYS_PAGES), page_size = sysconf (_SC_PAGESIZE);
   uint64_t most = pages > 0 && page_size > 0 ? (uint64_t) pages * (uint64_t) page_size / 8 : 0;
 
