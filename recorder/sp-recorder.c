@@ -825,7 +825,8 @@ setup_unwinding (SpRecorder *r,
 
 /* The bound of the records waiting to be unwound: QUEUE_LIMIT_MS of
  * samples at their full size on every ring that carries stack copies, at
- * least 16 MiB, at most an eighth of the memory. A quarter second
+ * least 16 MiB and what those rings hold, at most an eighth of the
+ * memory. A quarter second
  * absorbs the unwinding thread's stalls on a busy machine (and the slow
  * first unwinds, whose copies are not cut yet); a longer lag costs
  * samples, counted, rather than memory (which is about twice the records
@@ -836,6 +837,7 @@ queue_limit (const SpRecorder *r)
   uint64_t rings = r->events.n_rings + r->events.n_switch_rings;
   uint64_t limit = rings * r->options->frequency_hz * sp_perf_events_sample_bytes (&r->events.config)
                    * QUEUE_LIMIT_MS / 1000;
+  uint64_t ring_total = rings * r->events.ring_pages * (uint64_t) sysconf (_SC_PAGESIZE);
   long pages = sysconf (_SC_PHYS_PAGES), page_size = sysconf (_SC_PAGESIZE);
   uint64_t most = pages > 0 && page_size > 0 ? (uint64_t) pages * (uint64_t) page_size / 8 : 0;
 
@@ -845,6 +847,10 @@ queue_limit (const SpRecorder *r)
     most = QUEUE_LIMIT_MIN;
   if (limit < QUEUE_LIMIT_MIN)
     limit = QUEUE_LIMIT_MIN;
+  /* A backlog smaller than the rings would drop what they could hold
+   * (-a keeps 16 MiB rings whatever the frequency). */
+  if (limit < ring_total)
+    limit = ring_total;
   return (size_t) (limit < most ? limit : most);
 }
 
