@@ -68,7 +68,8 @@ _sp_recorder_take (SpRecorder *r)
 {
   SpDrainTaken taken;
   const struct perf_event_header *header;
-  uint64_t time, idle = 0;
+  uint64_t time, idle = 0, now = _sp_recorder_monotonic_ns ();
+  uint64_t too_old = r->unwinder != NULL && now > UNWIND_MAX_LAG_NS ? now - UNWIND_MAX_LAG_NS : 0;
   size_t offset = 0;
 
   sp_ring_drain_take (&r->drain, &r->taken, r->idle_per_cpu != NULL ? r->drain_idle : NULL, &taken);
@@ -81,6 +82,13 @@ _sp_recorder_take (SpRecorder *r)
           memcpy (&pid, header + 1, sizeof pid);
           sp_recording_note_exec_line (&r->rec, (int32_t) pid, (const char *) (header + 1) + sizeof pid);
         }
+      /* Already too far behind to be unwound: dropped now rather than
+       * queued, so that the backlog's room goes to the newer samples
+       * (after a long stall, such as -a's scan of /proc, the oldest go,
+       * as at unwinding). A switch-out's stack goes through the queue,
+       * where its dropping also ends its thread's pairing. */
+      else if (header->type == PERF_RECORD_SAMPLE && time < too_old)
+        r->rec.n_dropped++;
       else if (!sp_event_queue_push (&r->queue, header, time))
         r->queue_failed = true;
     }
