@@ -55,7 +55,8 @@ sp_offcpu_recording_is_switch_ring (uint32_t type)
 bool
 sp_offcpu_recording_wants (uint32_t type)
 {
-  return type == PERF_RECORD_SWITCH || type == PERF_RECORD_EXIT || sp_offcpu_recording_is_switch_ring (type);
+  return type == PERF_RECORD_SWITCH || type == PERF_RECORD_SWITCH_CPU_WIDE || type == PERF_RECORD_EXIT
+         || sp_offcpu_recording_is_switch_ring (type);
 }
 
 uint64_t
@@ -245,6 +246,10 @@ handle_switch (SpOffCpuRecording *off,
   if (header->size < sizeof *header + sizeof id)
     return;
   memcpy (&id, (const uint8_t *) header + header->size - sizeof id, sizeof id);
+  /* A per-CPU event's record of a task on its way out names no thread
+   * (tid -1): its exit record has ended it already. */
+  if ((int32_t) id.tid <= 0)
+    return;
   thread = sp_recording_thread (off->rec, (int32_t) id.pid, (int32_t) id.tid);
   if (thread == NULL || thread->exit_ns != 0)
     return;  /* the last switch-out of a thread that ended is no wait */
@@ -307,6 +312,10 @@ sp_offcpu_recording_handle (SpOffCpuRecording *off,
     return;
   switch (header->type)
     {
+    /* Per-CPU events of a launch's cgroup: the same, as its sample_id
+     * names the thread switching out or in (the other one in the record
+     * is left to its own record). */
+    case PERF_RECORD_SWITCH_CPU_WIDE:
     case PERF_RECORD_SWITCH:      handle_switch (off, header, time); break;
     case SP_RECORD_SWITCH_SAMPLE: handle_switch_sample (off, header, time); break;
     case SP_RECORD_SWITCH_LOST:

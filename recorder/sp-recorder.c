@@ -129,8 +129,12 @@ queue_switch_record (const struct perf_event_header *header,
   const struct perf_event_header *cut;
   struct perf_event_header *copy;
   uint32_t type;
+  /* A launch's cgroup with --off-cpu: the rings of records carry the
+   * switch records with the task records, and what they lose is nearly
+   * all switch records (two at every switch): counted as those. */
+  bool losses_are_switches = r->events.cgroup_fd >= 0 && r->events.config.off_cpu;
 
-  if (header->type == PERF_RECORD_SWITCH)
+  if (header->type == PERF_RECORD_SWITCH || header->type == PERF_RECORD_SWITCH_CPU_WIDE)
     {
       /* Its own type: the off-CPU recording and the recording take it. */
       if (!sp_event_queue_push (&r->queue, header, time))
@@ -139,7 +143,7 @@ queue_switch_record (const struct perf_event_header *header,
     }
   if (header->type == PERF_RECORD_MMAP || header->type == PERF_RECORD_MMAP2 || header->type == PERF_RECORD_COMM
       || header->type == PERF_RECORD_FORK || header->type == PERF_RECORD_EXIT
-      || (r->events.task_records_apart && header->type == PERF_RECORD_LOST))
+      || (r->events.task_records_apart && !losses_are_switches && header->type == PERF_RECORD_LOST))
     {
       note_exec_line (r, header);
       /* -a: the task records' own events (task_records_apart), whose
@@ -672,6 +676,8 @@ setup_launch (SpRecorder *r)
       fprintf (stderr, "stackpulse-record: %s\n", message);
       return SP_RECORDER_EXIT_FAILED;
     }
+  if (_sp_recorder_setup_cgroup (r))
+    return 0;
   /* The switch records' own rings first: without them the cpu-clock
    * events carry the records. */
   if (!sp_perf_events_add_task (&r->events, r->launch.pid,
@@ -780,6 +786,9 @@ static void
 cleanup (SpRecorder *r)
 {
   sp_perf_events_close (&r->events);
+  /* After the events: what the program left running goes on in the
+   * recorder's own cgroup. */
+  sp_cgroup_remove (&r->cgroup);
   sp_event_queue_clear (&r->queue);
   sp_offcpu_recording_clear (&r->off_cpu);
   sp_recording_clear (&r->rec);
@@ -846,6 +855,14 @@ start (SpRecorder *r)
         _sp_recorder_scan_system (r);
       return 0;
     }
+  /* Per-CPU events of the launch's cgroup count from their enabling
+   * (what comes before the exec is left out by the recording). */
+  if (r->cgroup.dir_fd >= 0 && !sp_perf_events_enable (&r->events))
+    {
+      fprintf (stderr, "stackpulse-record: cannot enable the events: %s\n", strerror (errno));
+      sp_launch_abort (&r->launch);
+      return SP_RECORDER_EXIT_FAILED;
+    }
   r->launched = true;
   if (!sp_launch_release (&r->launch, &failed_step, &failed_errno))
     {
@@ -896,6 +913,7 @@ sp_recorder_run (const SpRecorderOptions *o)
 
   r.options = o;
   r.signal_fd = -1;
+  sp_cgroup_init (&r.cgroup);
   r.progress_tty = isatty (STDERR_FILENO);
   r.side = (SpSideInfo) {
     .command = o->command,

@@ -180,6 +180,10 @@ write_recording (FILE *out,
     put_string (out, "error", info->error);
   if (info->off_cpu)
     write_off_cpu (out, info);
+  if (info->cgroup != NULL)
+    put_string (out, "cgroup", info->cgroup);
+  if (info->cgroup_refused != NULL)
+    put_string (out, "cgroup_refused", info->cgroup_refused);
   if (info->system_wide)
     write_system_wide (out, info, rec);
   else if (rec->n_idle > 0)

@@ -162,10 +162,12 @@ missed_stacks (SpTestRecording *rec)
   return sp_test_meta_u64 (rec, "recording", "off_cpu_dropped") + sp_test_meta_u64 (rec, "recording", "off_cpu_lost");
 }
 
-/* copy_size: --off-cpu-stack-size, or NULL for the default. */
+/* copy_size: --off-cpu-stack-size, or NULL for the default; option: one
+ * more option (--no-cgroup), or NULL. */
 static SpTestRecording *
 record_offcpu (gboolean as_nobody,
                const char *copy_size,
+               const char *option,
                char **workload_out)
 {
   g_autofree char *dir = sp_test_make_dir ();
@@ -173,17 +175,24 @@ record_offcpu (gboolean as_nobody,
   g_autofree char *built_workload = sp_test_workload ("offcpu");
   g_autofree char *workload = sp_test_copy_program (built_workload, dir);
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  const char *const record[] = { recorder, "-o", "out.spool", "-F", "1000", "--off-cpu", "--", workload, SECONDS,
-                                 NULL };
-  const char *const sized[] = { recorder, "-o", "out.spool", "-F", "1000", "--off-cpu", "--off-cpu-stack-size",
-                                copy_size, "--", workload, SECONDS, NULL };
+  const char *const record[] = { recorder, "-o", "out.spool", "-F", "1000", "--off-cpu", NULL };
+  const char *const command[] = { "--", workload, SECONDS, NULL };
   SpTestRecording *rec;
   SpChildResult *result;
 
   g_assert_cmpint (g_chmod (dir, 0777), ==, 0);
   if (as_nobody)
     sp_test_add_as_nobody (argv);
-  for (const char *const *arg = copy_size != NULL ? sized : record; *arg != NULL; arg++)
+  for (const char *const *arg = record; *arg != NULL; arg++)
+    g_ptr_array_add (argv, (char *) *arg);
+  if (copy_size != NULL)
+    {
+      g_ptr_array_add (argv, "--off-cpu-stack-size");
+      g_ptr_array_add (argv, (char *) copy_size);
+    }
+  if (option != NULL)
+    g_ptr_array_add (argv, (char *) option);
+  for (const char *const *arg = command; *arg != NULL; arg++)
     g_ptr_array_add (argv, (char *) *arg);
   g_ptr_array_add (argv, NULL);
   result = sp_test_run (dir, "record", (const char *const *) argv->pdata);
@@ -246,6 +255,64 @@ check_offcpu (SpTestRecording *rec,
   sp_offcpu_reader_free (reader);
 }
 
+/* Where a cgroup2 hierarchy is mounted, root's launch with --off-cpu is
+ * followed by per-CPU events of a cgroup made for it, taken away after. */
+static void
+assert_own_cgroup (SpTestRecording *rec)
+{
+  g_autofree char *mounts = NULL;
+  g_autofree char *cgroup = g_key_file_get_string (rec->meta, "recording", "cgroup", NULL);
+  g_autofree char *refused = g_key_file_get_string (rec->meta, "recording", "cgroup_refused", NULL);
+
+  g_test_message ("cgroup: %s%s%s", cgroup != NULL ? cgroup : "none", refused != NULL ? ", refused: " : "",
+                  refused != NULL ? refused : "");
+  g_assert_true (g_file_get_contents ("/proc/self/mountinfo", &mounts, NULL, NULL));
+  if (strstr (mounts, " - cgroup2 ") == NULL && strstr (mounts, "perf_event") == NULL)
+    {
+      g_assert_nonnull (refused);
+      return;
+    }
+  g_assert_nonnull (cgroup);
+  g_assert_null (refused);
+  g_assert_true (g_str_has_prefix (cgroup, "/stackpulse-record."));
+  /* Gone: no directory of that name in any cgroup hierarchy. */
+  for (const char *top = mounts; (top = strstr (top, " - cgroup")) != NULL; top++)
+    {
+      const char *line = top;
+      g_autofree char *point = NULL;
+      g_autofree char *path = NULL;
+      char name[4096];
+
+      while (line > mounts && line[-1] != '\n')
+        line--;
+      g_assert_cmpint (sscanf (line, "%*s %*s %*s %*s %4095s", name), ==, 1);
+      point = g_strdup (name);
+      path = g_build_filename (point, cgroup, NULL);
+      g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+    }
+}
+
+/* --no-cgroup: root's launch followed by per-task events, as any user's,
+ * with the same figures. */
+static void
+test_root_per_task (void)
+{
+  g_autofree char *workload = NULL;
+  g_autoptr (SpTestRecording) rec = NULL;
+
+  if (!sp_test_case_needs_perf ())
+    return;
+  if (getuid () != 0)
+    {
+      g_test_skip ("the switch-out stacks need root here");
+      return;
+    }
+  rec = record_offcpu (FALSE, NULL, "--no-cgroup", &workload);
+  g_assert_false (g_key_file_has_key (rec->meta, "recording", "cgroup", NULL));
+  g_assert_false (g_key_file_has_key (rec->meta, "recording", "cgroup_refused", NULL));
+  check_offcpu (rec, workload, TRUE);
+}
+
 static void
 test_root (void)
 {
@@ -260,7 +327,8 @@ test_root (void)
       g_test_skip ("the switch-out stacks need root here");
       return;
     }
-  rec = record_offcpu (FALSE, NULL, &workload);
+  rec = record_offcpu (FALSE, NULL, NULL, &workload);
+  assert_own_cgroup (rec);
   stacks = g_key_file_get_string (rec->meta, "recording", "off_cpu_stacks", NULL);
   g_assert_cmpstr (stacks, ==, "kernel+user");
   g_assert_false (g_key_file_has_key (rec->meta, "recording", "off_cpu_stacks_reason", NULL));
@@ -292,7 +360,7 @@ test_short_copy (void)
       g_test_skip ("the switch-out stacks need root here");
       return;
     }
-  rec = record_offcpu (FALSE, "128", &workload);
+  rec = record_offcpu (FALSE, "128", NULL, &workload);
   g_assert_cmpuint (sp_test_meta_u64 (rec, "recording", "off_cpu_stack_size"), ==, 128);
   switches = sp_test_meta_u64 (rec, "recording", "off_cpu_switches");
   tails = sp_test_meta_u64 (rec, "recording", "off_cpu_frame_pointer_tails");
@@ -334,7 +402,7 @@ test_nobody (void)
       g_test_skip ("needs root (to become nobody) and kernel.perf_event_paranoid >= 2");
       return;
     }
-  rec = record_offcpu (TRUE, NULL, &workload);
+  rec = record_offcpu (TRUE, NULL, NULL, &workload);
   stacks = g_key_file_get_string (rec->meta, "recording", "off_cpu_stacks", NULL);
   reason = g_key_file_get_string (rec->meta, "recording", "off_cpu_stacks_reason", NULL);
   g_assert_cmpstr (stacks, ==, "none");
@@ -433,6 +501,7 @@ main (int argc,
   if (!sp_test_require_perf ())
     return 0;
   g_test_add_func ("/recorder/offcpu/root", test_root);
+  g_test_add_func ("/recorder/offcpu/root-per-task", test_root_per_task);
   g_test_add_func ("/recorder/offcpu/short-copy", test_short_copy);
   g_test_add_func ("/recorder/offcpu/nobody", test_nobody);
   g_test_add_func ("/recorder/offcpu/companion-file", test_companion_file);
