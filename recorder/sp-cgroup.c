@@ -3,6 +3,7 @@
  * there for a launch, and taking it away again. */
 #include "sp-cgroup.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -16,7 +17,7 @@ sp_cgroup_init (SpCgroup *cgroup)
 {
   memset (cgroup, 0, sizeof *cgroup);
   cgroup->dir_fd = -1;
-  cgroup->mount_fd = -1;
+  cgroup->home_fd = -1;
 }
 
 /* mountinfo escapes space, tab, newline and backslash as \ooo. */
@@ -92,16 +93,21 @@ find_hierarchy (char *mount_point,
   return *v1 || found_v2;
 }
 
-/* The recorder's own cgroup in that hierarchy, without its leading '/'. */
+/* A process's cgroup in that hierarchy (from /proc/PID/cgroup, "self"
+ * for the recorder), without its leading '/'. */
 static bool
-find_home (bool v1,
-           char *home,
-           size_t size)
+find_cgroup_of (const char *pid,
+                bool v1,
+                char *home,
+                size_t size)
 {
-  FILE *file = fopen ("/proc/self/cgroup", "re");
+  char proc_path[64];
   char line[PATH_MAX + 256];
   bool found = false;
+  FILE *file;
 
+  snprintf (proc_path, sizeof proc_path, "/proc/%s/cgroup", pid);
+  file = fopen (proc_path, "re");
   if (file == NULL)
     return false;
   while (!found && fgets (line, sizeof line, file) != NULL)
@@ -125,12 +131,40 @@ find_home (bool v1,
   return found;
 }
 
+static bool
+find_home (bool v1,
+           char *home,
+           size_t size)
+{
+  return find_cgroup_of ("self", v1, home, size);
+}
+
+bool
+sp_cgroup_holds (const SpCgroup *cgroup,
+                 pid_t pid,
+                 char *where,
+                 size_t where_size)
+{
+  char text[32], now[PATH_MAX];
+  size_t len = strlen (cgroup->path) - 1;  /* without its leading '/' */
+
+  snprintf (text, sizeof text, "%d", (int) pid);
+  where[0] = '\0';
+  if (!find_cgroup_of (text, cgroup->v1, now, sizeof now))
+    return true;  /* gone: its exit is in the rings */
+  if (strncmp (now, cgroup->path + 1, len) == 0 && (now[len] == '\0' || now[len] == '/'))
+    return true;
+  snprintf (where, where_size, "/%s", now);
+  return false;
+}
+
 bool
 sp_cgroup_create (SpCgroup *cgroup,
                   char *message,
                   size_t size)
 {
   char mount_point[PATH_MAX];
+  int mount_fd;
   bool v1;
 
   sp_cgroup_init (cgroup);
@@ -144,35 +178,47 @@ sp_cgroup_create (SpCgroup *cgroup,
       snprintf (message, size, "no cgroup hierarchy with perf_event is mounted");
       return false;
     }
+  cgroup->v1 = v1;
   if (!find_home (v1, cgroup->home, sizeof cgroup->home))
     {
       snprintf (message, size, "this process's cgroup is not in /proc/self/cgroup");
       return false;
     }
-  cgroup->mount_fd = open (mount_point, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (cgroup->mount_fd < 0)
+  mount_fd = open (mount_point, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  cgroup->home_fd = mount_fd < 0 ? -1 : openat (mount_fd, cgroup->home[0] != '\0' ? cgroup->home : ".",
+                                                O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (mount_fd >= 0)
+    close (mount_fd);
+  if (cgroup->home_fd < 0)
     {
-      snprintf (message, size, "cannot open %s: %s", mount_point, strerror (errno));
+      snprintf (message, size, "cannot open the cgroup /%s in %s: %s", cgroup->home, mount_point, strerror (errno));
       return false;
     }
   snprintf (cgroup->name, sizeof cgroup->name, "stackpulse-record.%d", (int) getpid ());
-  snprintf (cgroup->path, sizeof cgroup->path, "/%s", cgroup->name);
-  /* A directory of that name is an earlier recorder's of the same pid,
-   * killed before it could remove it: taken away only when empty. */
-  if (mkdirat (cgroup->mount_fd, cgroup->name, 0755) != 0
-      && !(errno == EEXIST && unlinkat (cgroup->mount_fd, cgroup->name, AT_REMOVEDIR) == 0
-           && mkdirat (cgroup->mount_fd, cgroup->name, 0755) == 0))
+  if (snprintf (cgroup->path, sizeof cgroup->path, "%s%s/%s", cgroup->home[0] != '\0' ? "/" : "", cgroup->home,
+                cgroup->name) >= (int) sizeof cgroup->path)
     {
-      snprintf (message, size, "cannot make a cgroup in %s: %s", mount_point, strerror (errno));
+      snprintf (message, size, "the recorder's cgroup's path is too long");
       cgroup->name[0] = '\0';
       sp_cgroup_remove (cgroup);
       return false;
     }
-  cgroup->dir_fd = openat (cgroup->mount_fd, cgroup->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  /* A directory of that name is an earlier recorder's of the same pid,
+   * killed before it could remove it: taken away only when empty. */
+  if (mkdirat (cgroup->home_fd, cgroup->name, 0755) != 0
+      && !(errno == EEXIST && unlinkat (cgroup->home_fd, cgroup->name, AT_REMOVEDIR) == 0
+           && mkdirat (cgroup->home_fd, cgroup->name, 0755) == 0))
+    {
+      snprintf (message, size, "cannot make a cgroup in /%s: %s", cgroup->home, strerror (errno));
+      cgroup->name[0] = '\0';
+      sp_cgroup_remove (cgroup);
+      return false;
+    }
+  cgroup->dir_fd = openat (cgroup->home_fd, cgroup->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   if (cgroup->dir_fd < 0)
     {
       snprintf (message, size, "cannot open the cgroup %s: %s", cgroup->path, strerror (errno));
-      unlinkat (cgroup->mount_fd, cgroup->name, AT_REMOVEDIR);
+      unlinkat (cgroup->home_fd, cgroup->name, AT_REMOVEDIR);
       cgroup->name[0] = '\0';
       sp_cgroup_remove (cgroup);
       return false;
@@ -214,37 +260,106 @@ sp_cgroup_add_process (SpCgroup *cgroup,
   return false;
 }
 
-/* Moves every process listed in the cgroup back home; how many were
- * listed. */
-static size_t
-move_home (SpCgroup *cgroup)
+/* A cgroup's cgroup.procs, whole (a pid may be cut between two reads),
+ * NUL-terminated; NULL when it cannot be read. */
+static char *
+read_procs (int dir)
 {
-  char home_procs[PATH_MAX + 16];
-  char text[4096];
-  size_t listed = 0;
+  int fd = openat (dir, "cgroup.procs", O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  size_t used = 0, capacity = 4096;
+  char *text = fd >= 0 ? malloc (capacity) : NULL;
   ssize_t n;
-  int fd = openat (cgroup->dir_fd, "cgroup.procs", O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 
-  if (fd < 0)
-    return 0;
-  snprintf (home_procs, sizeof home_procs, "%s%scgroup.procs", cgroup->home, cgroup->home[0] != '\0' ? "/" : "");
-  while ((n = read (fd, text, sizeof text - 1)) > 0)
+  if (text == NULL)
     {
-      text[n] = '\0';
-      for (char *p = text, *end; *p != '\0'; p = end)
+      if (fd >= 0)
+        close (fd);
+      return NULL;
+    }
+  while ((n = read (fd, text + used, capacity - used - 1)) > 0)
+    {
+      used += (size_t) n;
+      if (capacity - used - 1 == 0)
         {
-          long pid = strtol (p, &end, 10);
+          char *bigger = realloc (text, capacity * 2);
 
-          if (end == p)
+          if (bigger == NULL)
             break;
-          listed++;
-          if (!write_pid (cgroup->mount_fd, home_procs, (pid_t) pid) && errno != ESRCH)
-            fprintf (stderr, "stackpulse-record: warning: cannot move process %ld back to the cgroup /%s: %s\n", pid,
-                     cgroup->home, strerror (errno));
+          text = bigger;
+          capacity *= 2;
         }
     }
   close (fd);
+  text[used] = '\0';
+  return text;
+}
+
+/* Moves every process listed in the cgroup at dir back home; how many
+ * were listed. */
+static size_t
+move_home (const SpCgroup *cgroup,
+           int dir)
+{
+  char *text = read_procs (dir);
+  size_t listed = 0;
+
+  if (text == NULL)
+    return 0;
+  for (char *p = text, *end; *p != '\0'; p = end)
+    {
+      long pid = strtol (p, &end, 10);
+
+      if (end == p)
+        break;
+      listed++;
+      if (!write_pid (cgroup->home_fd, "cgroup.procs", (pid_t) pid) && errno != ESRCH)
+        fprintf (stderr, "stackpulse-record: warning: cannot move process %ld back to the cgroup /%s: %s\n", pid,
+                 cgroup->home, strerror (errno));
+    }
+  free (text);
   return listed;
+}
+
+/* Empties the cgroup name in parent (and the cgroups the recorded program
+ * made in it, which must go for it to go) and removes it; depth: how far
+ * below the recorder's own. */
+static void
+remove_tree (const SpCgroup *cgroup,
+             int parent,
+             const char *name,
+             int depth)
+{
+  int dir = openat (parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  DIR *listing;
+  struct dirent *entry;
+
+  if (dir < 0)
+    return;
+  listing = depth < 16 ? fdopendir (dup (dir)) : NULL;
+  while (listing != NULL && (entry = readdir (listing)) != NULL)
+    if (entry->d_type == DT_DIR && strcmp (entry->d_name, ".") != 0 && strcmp (entry->d_name, "..") != 0)
+      {
+        remove_tree (cgroup, dir, entry->d_name, depth + 1);
+        fprintf (stderr, "stackpulse-record: removed the cgroup %s/%s, which the recorded program made\n",
+                 depth == 0 ? cgroup->path : "…", entry->d_name);
+      }
+  if (listing != NULL)
+    closedir (listing);
+  /* What forks while it is moved is listed in a next round. */
+  for (int round = 0; round < 8 && move_home (cgroup, dir) > 0; round++)
+    ;
+  close (dir);
+  /* A process on its way out still counts for a moment. */
+  for (int tries = 0; unlinkat (parent, name, AT_REMOVEDIR) != 0; tries++)
+    {
+      if (errno != EBUSY || tries == 50)
+        {
+          fprintf (stderr, "stackpulse-record: warning: cannot remove the cgroup %s%s%s: %s\n", cgroup->path,
+                   depth > 0 ? "/…/" : "", depth > 0 ? name : "", strerror (errno));
+          break;
+        }
+      usleep (2000);
+    }
 }
 
 void
@@ -252,28 +367,13 @@ sp_cgroup_remove (SpCgroup *cgroup)
 {
   if (cgroup->dir_fd >= 0)
     {
-      /* What forks while it is moved is listed in a next round. */
-      for (int round = 0; round < 8 && move_home (cgroup) > 0; round++)
-        ;
       close (cgroup->dir_fd);
       cgroup->dir_fd = -1;
     }
-  if (cgroup->mount_fd >= 0 && cgroup->name[0] != '\0')
-    {
-      /* A process on its way out still counts for a moment. */
-      for (int tries = 0; unlinkat (cgroup->mount_fd, cgroup->name, AT_REMOVEDIR) != 0; tries++)
-        {
-          if (errno != EBUSY || tries == 50)
-            {
-              fprintf (stderr, "stackpulse-record: warning: cannot remove the cgroup %s: %s\n", cgroup->path,
-                       strerror (errno));
-              break;
-            }
-          usleep (2000);
-        }
-      cgroup->name[0] = '\0';
-    }
-  if (cgroup->mount_fd >= 0)
-    close (cgroup->mount_fd);
-  cgroup->mount_fd = -1;
+  if (cgroup->home_fd >= 0 && cgroup->name[0] != '\0')
+    remove_tree (cgroup, cgroup->home_fd, cgroup->name, 0);
+  cgroup->name[0] = '\0';
+  if (cgroup->home_fd >= 0)
+    close (cgroup->home_fd);
+  cgroup->home_fd = -1;
 }

@@ -138,7 +138,8 @@ handle_switch_sample (SpOffCpuRecording *off,
   if (!sp_recording_sample_frames (rec, header, time, true, &sample, &n, &dropped))
     return;
   thread = sp_recording_thread (rec, (int32_t) sample.pid, (int32_t) sample.tid);
-  if (thread == NULL)
+  /* A per-CPU event sees an ended thread's last switch too: no wait. */
+  if (thread == NULL || thread->exit_ns != 0)
     return;
   if (thread->pending_ns != 0)
     off->n_dropped++;  /* a sample whose switch-out never came */
@@ -301,6 +302,10 @@ handle_switch_lost (SpOffCpuRecording *off,
       memcpy (&lost, (const uint8_t *) (header + 1) + offset, sizeof lost);
       off->n_lost += lost;
     }
+  /* A launch's cgroup: its task records share these rings, and the exec
+   * the recording waits for may be among what was lost. Better a few
+   * samples from before the exec than none of the program's. */
+  sp_recording_await_exec (off->rec, 0);
 }
 
 void

@@ -624,4 +624,5 @@ sp_perf_events_close (SpPerfEvents *events)
   free (events->rings);
   free (events->ring_fd_of_cpu);
   memset (events, 0, sizeof *events);
+  events->cgroup_fd = -1;
 }

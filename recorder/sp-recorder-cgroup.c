@@ -10,6 +10,8 @@
 
 #include "sp-system-target.h"
 
+#define CHECK_INTERVAL_NS (1000 * 1000000ull)
+
 /* Undoes a half-made attempt: no event of the cgroup stays open. */
 static bool
 refuse (SpRecorder *r,
@@ -19,6 +21,8 @@ refuse (SpRecorder *r,
 
   snprintf (r->cgroup_refused, sizeof r->cgroup_refused, "%s", why);
   r->side.cgroup_refused = r->cgroup_refused;
+  fprintf (stderr, "stackpulse-record: note: no cgroup of its own for the program (%s): following it with "
+           "per-task events, which cost it more at each context switch\n", why);
   if (r->events.cgroup_fd >= 0)
     {
       sp_perf_events_close (&r->events);
@@ -61,5 +65,41 @@ _sp_recorder_setup_cgroup (SpRecorder *r)
    * program's. */
   sp_recording_await_exec (&r->rec, (int32_t) r->launch.pid);
   r->side.cgroup = r->cgroup.path;
+  r->side.cgroup_left = r->cgroup_left;
   return true;
+}
+
+static bool
+said_to_have_left (const SpRecorder *r,
+                   int32_t pid)
+{
+  for (size_t i = 0; i < r->n_cgroup_left; i++)
+    if (r->cgroup_left[i] == pid)
+      return true;
+  return false;
+}
+
+void
+_sp_recorder_check_cgroup (SpRecorder *r,
+                           uint64_t now)
+{
+  if (r->cgroup.dir_fd < 0 || now - r->cgroup_checked_ns < CHECK_INTERVAL_NS
+      || r->n_cgroup_left == sizeof r->cgroup_left / sizeof r->cgroup_left[0])
+    return;
+  r->cgroup_checked_ns = now;
+  for (size_t i = 0; i < r->rec.thread_index.count; i++)
+    {
+      const SpThreadInfo *thread = &r->rec.threads[i];
+      char where[PATH_MAX];
+
+      /* Processes move whole: their leaders tell. */
+      if (thread->tid != thread->pid || thread->exit_ns != 0 || said_to_have_left (r, thread->pid)
+          || sp_cgroup_holds (&r->cgroup, (pid_t) thread->pid, where, sizeof where))
+        continue;
+      fprintf (stderr, "stackpulse-record: warning: process %d (%s) left the recording's cgroup for %s: it is no "
+               "longer recorded; record with --no-cgroup to follow it\n", (int) thread->pid, thread->name, where);
+      if (r->n_cgroup_left < sizeof r->cgroup_left / sizeof r->cgroup_left[0])
+        r->cgroup_left[r->n_cgroup_left++] = thread->pid;
+      r->side.n_cgroup_left = r->n_cgroup_left;
+    }
 }

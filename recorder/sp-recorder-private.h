@@ -50,6 +50,9 @@ struct SpRecorder {
   SpLaunch      launch;
   SpCgroup      cgroup;          /* dir_fd -1: none (per-task events) */
   char          cgroup_refused[256]; /* why not, when it was tried */
+  uint64_t      cgroup_checked_ns;   /* when followed processes were last looked for in it */
+  int           cgroup_left[16];     /* processes seen outside it (said once each) */
+  size_t        n_cgroup_left;
   bool          launched;
   bool          child_done;
   int           child_status;
@@ -116,6 +119,12 @@ void _sp_recorder_scan_system (SpRecorder *r);
  * False when that cannot be (r->cgroup_refused says why, nothing is left
  * of the attempt): then per-task events follow the child. */
 bool _sp_recorder_setup_cgroup (SpRecorder *r);
+
+/* Now and then: whether a followed process left the cgroup (systemd-run
+ * --scope, su -l, a container tool), which its events then no longer
+ * see; said once per process on stderr and in the side file. */
+void _sp_recorder_check_cgroup (SpRecorder *r,
+                                uint64_t now);
 
 /* ---- sp-recorder-files.c ------------------------------------------------ */
 

@@ -260,6 +260,7 @@ periodic_work (SpRecorder *r,
                uint64_t now)
 {
   _sp_recorder_flush (r, now);
+  _sp_recorder_check_cgroup (r, now);
   if (now - r->last_progress_ns >= PROGRESS_INTERVAL_NS)
     {
       report_progress (r, now, false);

@@ -517,6 +517,10 @@ sp_recording_sample_frames (SpRecording *rec,
     return false;
   if (rec->awaited_exec_pid != 0 && (int32_t) sample->pid == rec->awaited_exec_pid)
     return false;  /* the launch before its exec: the recorder's code, not the program's */
+  /* A per-CPU event's sample of a task on its way out, already unhashed,
+   * names no thread (-1): its exit record ended it. */
+  if ((int32_t) sample->tid < 0 || (int32_t) sample->pid < 0)
+    return false;
   /* 64-bit user state only: a 32-bit process's registers are another set. */
   unwind = rec->unwinder != NULL && sample->regs_abi == PERF_SAMPLE_REGS_ABI_64 && sample->regs != NULL;
   if (unwind && time < rec->drop_before_ns)

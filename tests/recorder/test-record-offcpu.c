@@ -15,6 +15,7 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -274,7 +275,8 @@ assert_own_cgroup (SpTestRecording *rec)
     }
   g_assert_nonnull (cgroup);
   g_assert_null (refused);
-  g_assert_true (g_str_has_prefix (cgroup, "/stackpulse-record."));
+  /* Made inside the recorder's own cgroup. */
+  g_assert_nonnull (strstr (cgroup, "/stackpulse-record."));
   /* Gone: no directory of that name in any cgroup hierarchy. */
   for (const char *top = mounts; (top = strstr (top, " - cgroup")) != NULL; top++)
     {
@@ -290,6 +292,96 @@ assert_own_cgroup (SpTestRecording *rec)
       path = g_build_filename (point, cgroup, NULL);
       g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
     }
+}
+
+/* The cgroup2 mount point, or NULL (then the cases below do not apply:
+ * they move processes between cgroup2 cgroups). */
+static char *
+cgroup2_mount (void)
+{
+  g_autofree char *mounts = NULL;
+  const char *line;
+  char point[4096];
+
+  if (!g_file_get_contents ("/proc/self/mountinfo", &mounts, NULL, NULL)
+      || (line = strstr (mounts, " - cgroup2 ")) == NULL
+      || (strstr (mounts, " - cgroup ") != NULL && strstr (mounts, "perf_event") != NULL))
+    return NULL;
+  while (line > mounts && line[-1] != '\n')
+    line--;
+  return sscanf (line, "%*s %*s %*s %*s %4095s", point) == 1 ? g_strdup (point) : NULL;
+}
+
+/* A shell script run under --off-cpu as root, given the cgroup2 mount as
+ * $0 and its own cgroup as $cg. */
+static SpTestRecording *
+record_script (const char *script)
+{
+  g_autofree char *dir = sp_test_make_dir ();
+  g_autofree char *mount = cgroup2_mount ();
+  g_autofree char *body = g_strconcat ("cg=$(sed -n 's/^0:://p' /proc/self/cgroup); ", script, NULL);
+  const char *const argv[] = { sp_test_recorder (), "-o", "out.spool", "--off-cpu", "--", "/bin/sh", "-c", body, mount,
+                               NULL };
+  SpTestRecording *rec = sp_test_recording_new (g_steal_pointer (&dir), sp_test_run (dir, "record", argv));
+
+  g_test_message ("stderr: %s", rec->result->err);
+  g_assert_cmpint (rec->result->exit_code, ==, 0);
+  sp_test_recording_load (rec);
+  return rec;
+}
+
+static gboolean
+cgroup_case_applies (void)
+{
+  g_autofree char *mount = NULL;
+
+  if (!sp_test_case_needs_perf ())
+    return FALSE;
+  mount = cgroup2_mount ();
+  if (getuid () != 0 || mount == NULL)
+    {
+      g_test_skip ("needs root and perf_event on a cgroup2 hierarchy");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* A program that moves itself out of the recording's cgroup is no longer
+ * seen by its events: said on stderr and in the side file. */
+static void
+test_cgroup_left (void)
+{
+  g_autoptr (SpTestRecording) rec = NULL;
+  g_autofree char *left = NULL;
+
+  if (!cgroup_case_applies ())
+    return;
+  rec = record_script ("echo $$ > \"$0${cg%/*}/cgroup.procs\"; sleep 1.5");
+  g_assert_nonnull (strstr (rec->result->err, "left the recording's cgroup"));
+  left = g_key_file_get_string (rec->meta, "recording", "cgroup_left", NULL);
+  g_assert_nonnull (left);
+  g_assert_cmpint (atoi (left), >, 0);
+}
+
+/* Cgroups the program makes inside the recording's go with it, said. */
+static void
+test_cgroup_nested (void)
+{
+  g_autoptr (SpTestRecording) rec = NULL;
+  g_autofree char *cgroup = NULL;
+  g_autofree char *mount = cgroup2_mount ();
+  g_autofree char *path = NULL;
+
+  if (!cgroup_case_applies ())
+    return;
+  rec = record_script ("mkdir \"$0$cg/sub\" && echo $$ > \"$0$cg/sub/cgroup.procs\" && sleep 0.5");
+  cgroup = g_key_file_get_string (rec->meta, "recording", "cgroup", NULL);
+  g_assert_nonnull (cgroup);
+  g_assert_nonnull (strstr (rec->result->err, "which the recorded program made"));
+  g_assert_null (strstr (rec->result->err, "cannot remove"));
+  g_assert_false (g_key_file_has_key (rec->meta, "recording", "cgroup_left", NULL));
+  path = g_build_filename (mount, cgroup, NULL);
+  g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
 }
 
 /* --no-cgroup: root's launch followed by per-task events, as any user's,
@@ -502,6 +594,8 @@ main (int argc,
     return 0;
   g_test_add_func ("/recorder/offcpu/root", test_root);
   g_test_add_func ("/recorder/offcpu/root-per-task", test_root_per_task);
+  g_test_add_func ("/recorder/offcpu/cgroup-left", test_cgroup_left);
+  g_test_add_func ("/recorder/offcpu/cgroup-nested", test_cgroup_nested);
   g_test_add_func ("/recorder/offcpu/short-copy", test_short_copy);
   g_test_add_func ("/recorder/offcpu/nobody", test_nobody);
   g_test_add_func ("/recorder/offcpu/companion-file", test_companion_file);
