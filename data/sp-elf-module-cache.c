@@ -19,9 +19,7 @@
  * is written back when the symbolizer is freed or saved. */
 #include "sp-symbolizer-private.h"
 
-#include <elfutils/libdwelf.h>
 #include <gelf.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -110,11 +108,11 @@ file_identity (const char *path,
                           st->st_mtim.tv_nsec);
 }
 
-/* The separate debug file libdwfl will find for the module, by the same
- * call it makes (dwfl_module_getdwarf.c's find_debuginfo), on a Dwfl of
- * its own: the standard search keeps what it opens in the module it is
- * given. "none" when there is none; NULL when the file at the path is no
- * longer the one opened (st). */
+/* The separate debug file libdwfl finds for a module without a symbol
+ * table, on a Dwfl of its own: reading the symbol table makes libdwfl
+ * look for it (through sp-debug-file.c, which raises the same problems
+ * as for the module itself) and reads no DWARF. "none" when there is
+ * none; NULL when the file at the path is no longer the one opened (st). */
 static char *
 debug_file_identity (SpSymbolizer *self,
                      SpElfModule *module,
@@ -123,18 +121,10 @@ debug_file_identity (SpSymbolizer *self,
   int fd = _sp_file_open_regular (module->path, NULL);
   Dwfl *dwfl = fd >= 0 ? dwfl_begin (&self->dwfl_callbacks) : NULL;
   Dwfl_Module *mod = NULL;
-  const char *main_file = NULL;
-  const char *name = NULL;
-  const char *link = NULL;
-  char *found = NULL;
+  const char *debug_file = NULL;
   char *identity = NULL;
-  Dwarf_Addr start = 0;
-  Dwarf_Addr bias;
   void **userdata = NULL;
-  GElf_Word crc = 0;
   struct stat now;
-  Elf *elf = NULL;
-  int debug_fd;
 
   if (fd >= 0 && (fstat (fd, &now) != 0 || now.st_ino != st->st_ino || now.st_dev != st->st_dev
                   || now.st_size != st->st_size || now.st_mtim.tv_sec != st->st_mtim.tv_sec
@@ -148,21 +138,15 @@ debug_file_identity (SpSymbolizer *self,
     }
   mod = dwfl_report_offline (dwfl, module->path, module->path, fd);
   dwfl_report_end (dwfl, NULL, NULL);
-  if (mod != NULL && (elf = dwfl_module_getelf (mod, &bias)) != NULL)
-    name = dwfl_module_info (mod, &userdata, &start, NULL, NULL, NULL, &main_file, NULL);
-  if (name != NULL)
+  if (mod != NULL && dwfl_module_info (mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL) != NULL)
     {
       *userdata = self;
-      link = dwelf_elf_gnu_debuglink (elf, &crc);
-      debug_fd = self->dwfl_callbacks.find_debuginfo (mod, userdata, name, start, main_file, link, crc, &found);
-      if (debug_fd < 0)
+      dwfl_module_getsymtab (mod);
+      dwfl_module_info (mod, NULL, NULL, NULL, NULL, NULL, NULL, &debug_file);
+      if (debug_file == NULL)
         identity = g_strdup ("none");
-      else
-        {
-          identity = fstat (debug_fd, &now) == 0 && found != NULL ? file_identity (found, &now) : NULL;
-          close (debug_fd);
-        }
-      free (found);
+      else if (stat (debug_file, &now) == 0)
+        identity = file_identity (debug_file, &now);
     }
   dwfl_end (dwfl);
   return identity;
@@ -188,8 +172,14 @@ cache_key (SpSymbolizer *self,
   if (elf == NULL || g_str_equal (module->path, "[vdso]"))
     return NULL;
   sections = sections_of (elf);
-  if (!sections.has_symtab || (!self->no_dwarf && !sections.has_dwarf))
+  /* A module with symbols but no DWARF of its own would have libdwfl
+   * look for a debug file only when DWARF is opened, and that is what the
+   * cache spares: such a module (a program built without -g) is cheap to
+   * index and is not cached. */
+  if (!sections.has_symtab)
     debug = debug_file_identity (self, module, st);
+  else if (!self->no_dwarf && !sections.has_dwarf)
+    return NULL;
   else
     debug = g_strdup (self->no_dwarf ? "unused" : "in the module");
   if (debug == NULL)
