@@ -428,7 +428,7 @@ _sp_elf_module_index (SpSymbolizer *self,
   /* Opening DWARF decompresses every compressed debug section at once:
    * skipped when nobody wants lines or inline frames. */
   dwarf = self->no_dwarf ? NULL : dwfl_module_getdwarf (module->mod, &dwarf_bias);
-  if (!self->no_dwarf)
+  if (dwarf != NULL)
     self->cache_stats.dwarf_opened++;
   module->has_dwarf = dwarf != NULL && _sp_debug_file_alt_is_safe (self, module->mod, dwarf);
   if (n_functions == 0)

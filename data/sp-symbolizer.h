@@ -162,7 +162,7 @@ typedef struct {
   guint64 misses;           /* addresses resolved from the files */
   guint   modules_cached;   /* modules whose cache file was found */
   guint   modules_indexed;  /* modules whose segments and symbols were read */
-  guint   dwarf_opened;     /* modules whose DWARF was opened */
+  guint   dwarf_opened;     /* modules whose DWARF was opened (and found) */
   guint   files_written;    /* cache files written */
 } SpSymbolCacheStats;
 

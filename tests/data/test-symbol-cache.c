@@ -194,9 +194,12 @@ check_warm_equals_cold (const char *path,
   empty_cache ();
   cold = resolve_all (path, offsets, use_dwarf);
   assert_cold (cold);
-  g_assert_cmpuint (cold->stats.dwarf_opened, ==, use_dwarf ? 1 : 0);
+  g_assert_cmpuint (cold->stats.dwarf_opened, <=, use_dwarf ? 1 : 0);
   if (expect_inlined)
-    g_assert_cmpuint (cold->n_inlined, >, 0);
+    {
+      g_assert_cmpuint (cold->stats.dwarf_opened, ==, 1);
+      g_assert_cmpuint (cold->n_inlined, >, 0);
+    }
   warm = resolve_all (path, offsets, use_dwarf);
   assert_warm (warm);
   g_assert_cmpuint (warm->stats.hits, ==, cold->stats.misses);
