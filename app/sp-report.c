@@ -324,16 +324,14 @@ print_perf_input (const SpPerfInput *input,
     fprintf (out, "event:     %s%s%s\n", input->event, others != NULL ? "; " : "", others != NULL ? others : "");
 }
 
-/* Where the frames' names came from: the symbol cache
- * (docs/SYMBOL-CACHE.md) or the module files. */
-static void
-print_symbol_cache (SpProfile *profile,
-                    FILE *out)
+void
+sp_report_symbol_cache (SpProfile *profile,
+                        FILE *out)
 {
   SpSymbolCacheStats stats;
 
   sp_profile_get_symbol_cache_stats (profile, &stats);
-  fprintf (out, "\nsymbols:   %" G_GUINT64_FORMAT " addresses from the symbol cache, %" G_GUINT64_FORMAT
+  fprintf (out, "symbols:   %" G_GUINT64_FORMAT " addresses from the symbol cache, %" G_GUINT64_FORMAT
            " from the module files (modules whose DWARF was read: %u)\n", stats.hits, stats.misses, stats.dwarf_opened);
 }
 
@@ -377,7 +375,6 @@ sp_report_summary (SpProfile *profile,
     print_function_row (profile, NULL, &g_array_index (functions, SpFunctionCost, i), kept_samples (functions), out);
   print_stack_roots (profile, &summary.roots, out);
   print_unwinding (profile, &summary.roots, out);
-  print_symbol_cache (profile, out);
   problems = sp_profile_get_symbol_problems (profile);
   if (problems->len > 0)
     {
