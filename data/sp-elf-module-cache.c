@@ -160,14 +160,14 @@ cache_key (SpSymbolizer *self,
            const struct stat *st)
 {
   const unsigned char *bits = NULL;
-  GElf_Addr vaddr;
-  Dwarf_Addr bias;
-  Elf *elf = dwfl_module_getelf (module->mod, &bias);
-  int len = dwfl_module_build_id (module->mod, &bits, &vaddr);
-  g_autofree char *build_id = len > 0 ? sp_build_id_to_hex (bits, (gsize) len) : g_strdup ("none");
-  g_autofree char *identity = file_identity (module->path, st);
+  g_autofree char *build_id = NULL;
+  g_autofree char *identity = NULL;
   g_autofree char *debug = NULL;
   ElfSections sections;
+  Dwarf_Addr bias;
+  GElf_Addr vaddr;
+  Elf *elf = dwfl_module_getelf (module->mod, &bias);
+  int len;
 
   if (elf == NULL || g_str_equal (module->path, "[vdso]"))
     return NULL;
@@ -184,6 +184,9 @@ cache_key (SpSymbolizer *self,
     debug = g_strdup (self->no_dwarf ? "unused" : "in the module");
   if (debug == NULL)
     return NULL;
+  len = dwfl_module_build_id (module->mod, &bits, &vaddr);
+  build_id = len > 0 ? sp_build_id_to_hex (bits, (gsize) len) : g_strdup ("none");
+  identity = file_identity (module->path, st);
   return g_strdup_printf ("module %s\nbuild-id %s\nmode %s\ndebug file %s\n", identity, build_id,
                           self->no_dwarf ? "symbols" : "dwarf", debug);
 }

@@ -37,7 +37,7 @@ SpSymbolCacheDir *sp_symbol_cache_dir_open (const char *cache_home,
                                             guint64 max_bytes);
 void              sp_symbol_cache_dir_free (SpSymbolCacheDir *dir);
 const char       *sp_symbol_cache_dir_get_path (SpSymbolCacheDir *dir);
-/* The file a key is kept in (its name only): for tests. */
+/* The name of the file a key is kept in (in the folder). */
 char             *sp_symbol_cache_file_name (const char *key);
 
 /* A problem opening the module raised, replayed on a warm open. */

@@ -7,7 +7,9 @@
  * one module file; sp-dwarf-scopes.c indexes a compile unit's functions
  * and sp-dwarf-frames.c turns an address into its chain of inlined
  * functions with source lines; sp-kernel-symbols.c and
- * sp-perf-map.c read the other two sources of names. */
+ * sp-perf-map.c read the other two sources of names; sp-elf-module-cache.c
+ * answers a module's addresses from the persistent symbol cache
+ * (sp-symbol-cache.h) without indexing it. */
 #pragma once
 
 #include <elfutils/libdwfl.h>
