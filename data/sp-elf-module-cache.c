@@ -3,14 +3,14 @@
  *
  * A module's cache file is found by a key naming everything its frames
  * depend on, read without indexing the module:
- *   - the module file: its path, inode, size and modification time, and
- *     its build-id when it has one (strip keeps the build-id and drops
- *     the names; a package upgrade makes a new inode);
+ *   - the module file: its path, inode, size, modification and change
+ *     times, and its build-id when it has one (strip keeps the build-id
+ *     and drops the names; a package upgrade makes a new inode);
  *   - the mode: symbol tables only (--no-inline) or DWARF too;
  *   - the separate debug file libdwfl would read, found the way it would
  *     look for it (the same callback, sp-debug-file.c, when it would look:
  *     the module has no .symtab, or DWARF is wanted and the module has
- *     none), by path, inode, size and time: installing or upgrading a
+ *     none), by path, inode, size and times: installing or upgrading a
  *     -dbgsym package makes another key;
  *   - FORMAT_VERSION of sp-symbol-cache.c, for what the code makes of them.
  * A warm module answers from its file, and raises the problems indexing
@@ -99,13 +99,17 @@ sections_of (Elf *elf)
   return found;
 }
 
+/* The change time too: a file written over in place, to the same size,
+ * with its modification time set back (and no build-id, or one the write
+ * kept) is another file all the same. */
 static char *
 file_identity (const char *path,
                const struct stat *st)
 {
   return g_strdup_printf ("%s inode %" G_GUINT64_FORMAT " size %" G_GINT64_FORMAT " mtime %" G_GINT64_FORMAT
-                          ".%09ld", path, (guint64) st->st_ino, (gint64) st->st_size, (gint64) st->st_mtim.tv_sec,
-                          st->st_mtim.tv_nsec);
+                          ".%09ld ctime %" G_GINT64_FORMAT ".%09ld", path, (guint64) st->st_ino, (gint64) st->st_size,
+                          (gint64) st->st_mtim.tv_sec, st->st_mtim.tv_nsec, (gint64) st->st_ctim.tv_sec,
+                          st->st_ctim.tv_nsec);
 }
 
 /* The separate debug file libdwfl finds for a module without a symbol

@@ -448,6 +448,61 @@ test_replaced_module (void)
   sp_test_remove_tree (dir);
 }
 
+/* The same file written over in place with other names, to the same
+ * size, its modification time set back (and its build-id kept): the
+ * change time tells it from the one cached. */
+static void
+test_rewritten_in_place (void)
+{
+  const char *original = target ("SP_SYMBOLIZER_TARGET");
+  g_autofree char *tmp = g_path_get_dirname (cache_home);
+  g_autofree char *path = g_build_filename (tmp, "rewritten", NULL);
+  g_autofree char *contents = NULL;
+  g_autoptr (GArray) offsets = NULL;
+  g_autoptr (Resolution) before = NULL;
+  g_autoptr (Resolution) after = NULL;
+  g_autoptr (Resolution) uncached = NULL;
+  struct timespec times[2];
+  struct stat st;
+  gsize length;
+  guint renamed = 0;
+  int fd;
+
+  if (original == NULL)
+    return;
+  g_assert_true (g_file_get_contents (original, &contents, &length, NULL));
+  g_assert_true (g_file_set_contents (path, contents, (gssize) length, NULL));
+  offsets = code_offsets (path, 3);
+  empty_cache ();
+  before = resolve_all (path, offsets, TRUE);
+  g_assert_cmpuint (before->stats.files_written, ==, 1);
+
+  /* sp_target_* becomes xp_target_* everywhere (symbol table, DWARF). */
+  for (char *at = contents; (at = memmem (at, length - (gsize) (at - contents), "sp_target_", 10)) != NULL; at++)
+    {
+      *at = 'x';
+      renamed++;
+    }
+  g_assert_cmpuint (renamed, >, 0);
+  g_assert_cmpint (stat (path, &st), ==, 0);
+  g_usleep (20 * 1000);  /* past the file system's clock tick */
+  fd = open (path, O_WRONLY | O_CLOEXEC);
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (write (fd, contents, length), ==, (gssize) length);
+  times[0] = st.st_atim;
+  times[1] = st.st_mtim;
+  g_assert_cmpint (futimens (fd, times), ==, 0);
+  close (fd);
+
+  after = resolve_all (path, offsets, TRUE);
+  g_assert_cmpuint (after->stats.hits, ==, 0);
+  uncached = resolve_with (path, offsets, TRUE, FALSE);
+  assert_same (after, uncached);
+  for (guint i = 0; i < after->lines->len; i++)
+    g_assert_null (strstr (g_ptr_array_index (after->lines, i), "sp_target_"));
+  g_unlink (path);
+}
+
 /* ---- The cache files themselves ----------------------------------------- */
 
 static SpSymbolFrame
@@ -649,6 +704,7 @@ main (int argc,
   g_test_add_func ("/symbol-cache/damaged/truncated", test_damaged_truncated);
   g_test_add_func ("/symbol-cache/damaged/flipped", test_damaged_flipped);
   g_test_add_func ("/symbol-cache/replaced-module", test_replaced_module);
+  g_test_add_func ("/symbol-cache/rewritten-in-place", test_rewritten_in_place);
   g_test_add_func ("/symbol-cache/concurrent-writers", test_concurrent_writers);
   g_test_add_func ("/symbol-cache/size-bound", test_size_bound);
   g_test_add_func ("/symbol-cache/private-folder", test_private_folder);
