@@ -325,6 +325,17 @@ print_perf_input (const SpPerfInput *input,
 }
 
 void
+sp_report_symbol_cache (SpProfile *profile,
+                        FILE *out)
+{
+  SpSymbolCacheStats stats;
+
+  sp_profile_get_symbol_cache_stats (profile, &stats);
+  fprintf (out, "symbols:   %" G_GUINT64_FORMAT " addresses from the symbol cache, %" G_GUINT64_FORMAT
+           " from the module files (modules whose DWARF was read: %u)\n", stats.hits, stats.misses, stats.dwarf_opened);
+}
+
+void
 sp_report_summary (SpProfile *profile,
                    const SpFilter *filter,
                    FILE *out)
