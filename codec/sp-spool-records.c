@@ -451,13 +451,13 @@ static bool
 grow_samples (SpSpoolReader *r)
 {
   size_t capacity = r->samples_capacity == 0 ? 4096 : r->samples_capacity * 2;
-  uint64_t *ts = realloc (r->sample_ts, capacity * sizeof (uint64_t));
+  int32_t *offset = realloc (r->sample_ts_offset, capacity * sizeof (int32_t));
   uint32_t *stack;
   void *thread;
 
-  if (ts == NULL)
+  if (offset == NULL)
     return false;
-  r->sample_ts = ts;
+  r->sample_ts_offset = offset;
   stack = realloc (r->sample_stack, capacity * sizeof (uint32_t));
   if (stack == NULL)
     return false;
@@ -467,6 +467,44 @@ grow_samples (SpSpoolReader *r)
     return false;
   r->sample_thread = thread;
   r->samples_capacity = capacity;
+  return true;
+}
+
+/* Sample n's time, into its block (the first of a block sets its base). */
+static bool
+store_time (SpSpoolReader *r,
+            size_t n,
+            uint64_t ts)
+{
+  size_t b = n >> SP_TIME_BLOCK_BITS;
+  size_t i = n & (SP_TIME_BLOCK_SIZE - 1);
+  TimeBlock *block;
+  int64_t offset;
+
+  if (i == 0)
+    {
+      if (!sp_array_reserve ((void **) &r->time_blocks, &r->time_blocks_capacity, b + 1, sizeof (TimeBlock)))
+        return false;
+      r->time_blocks[b] = (TimeBlock) { ts, NULL };
+      r->n_time_blocks = b + 1;
+    }
+  block = &r->time_blocks[b];
+  offset = (int64_t) (ts - block->base_ns);
+  if (__builtin_expect (block->wide_ns == NULL && offset == (int32_t) offset, 1))
+    {
+      r->sample_ts_offset[n] = (int32_t) offset;
+      return true;
+    }
+  if (block->wide_ns == NULL)
+    {
+      block->wide_ns = malloc (SP_TIME_BLOCK_SIZE * sizeof (uint64_t));
+      if (block->wide_ns == NULL)
+        return false;
+      for (size_t k = 0; k < i; k++)
+        block->wide_ns[k] = block->base_ns + (uint64_t) (int64_t) r->sample_ts_offset[n - i + k];
+    }
+  block->wide_ns[i] = ts;
+  r->sample_ts_offset[n] = 0;
   return true;
 }
 
@@ -499,7 +537,8 @@ parse_sample (SpSpoolReader *r,
     return no_memory (c);
   if (__builtin_expect (thread > UINT16_MAX && !r->wide_threads, 0) && !widen_sample_threads (r))
     return no_memory (c);
-  r->sample_ts[n] = ts;
+  if (!store_time (r, n, ts))
+    return no_memory (c);
   r->sample_stack[n] = (uint32_t) stack;
   if (r->wide_threads)
     ((uint32_t *) r->sample_thread)[n] = (uint32_t) thread;
@@ -507,6 +546,8 @@ parse_sample (SpSpoolReader *r,
     ((uint16_t *) r->sample_thread)[n] = (uint16_t) thread;
   r->n_samples = n + 1;
   r->last_timestamp_ns = ts;
+  r->min_timestamp_ns = n == 0 || ts < r->min_timestamp_ns ? ts : r->min_timestamp_ns;
+  r->max_timestamp_ns = n == 0 || ts > r->max_timestamp_ns ? ts : r->max_timestamp_ns;
   return true;
 }
 

@@ -198,8 +198,9 @@ update_spans (SpSampleIndex *index,
               gsize first,
               gsize last)
 {
-  const uint64_t *ts = sp_spool_reader_get_sample_timestamps (reader);
   gsize n_threads = sp_spool_reader_get_n_threads (reader);
+  guint64 ts[SP_SPOOL_SAMPLE_BATCH];
+  guint32 thread[SP_SPOOL_SAMPLE_BATCH];
 
   while (index->first_ns->len < n_threads)
     {
@@ -209,15 +210,21 @@ update_spans (SpSampleIndex *index,
       g_array_append_val (index->last_ns, zero);
     }
   g_array_set_size (index->n_samples, index->first_ns->len);
-  for (gsize i = first; i < last; i++)
+  for (gsize start = first; start < last; start += SP_SPOOL_SAMPLE_BATCH)
     {
-      guint32 t = sp_spool_reader_get_sample_thread (reader, i);
-      guint64 *f = &g_array_index (index->first_ns, guint64, t);
-      guint64 *l = &g_array_index (index->last_ns, guint64, t);
+      gsize batch = MIN (last - start, SP_SPOOL_SAMPLE_BATCH);
 
-      *f = MIN (*f, ts[i]);
-      *l = MAX (*l, ts[i]);
-      g_array_index (index->n_samples, guint64, t)++;
+      sp_spool_reader_copy_sample_timestamps (reader, start, batch, ts);
+      sp_spool_reader_copy_sample_threads (reader, start, batch, thread);
+      for (gsize i = 0; i < batch; i++)
+        {
+          guint64 *f = &g_array_index (index->first_ns, guint64, thread[i]);
+          guint64 *l = &g_array_index (index->last_ns, guint64, thread[i]);
+
+          *f = MIN (*f, ts[i]);
+          *l = MAX (*l, ts[i]);
+          g_array_index (index->n_samples, guint64, thread[i])++;
+        }
     }
 }
 
@@ -287,11 +294,15 @@ sort_all (SpSampleIndex *index,
           const SpSpoolReader *reader,
           gsize n)
 {
-  const uint64_t *ts = sp_spool_reader_get_sample_timestamps (reader);
   g_autofree Entry *entries = g_new (Entry, MAX (n, 1));
 
   for (gsize i = 0; i < n; i++)
-    entries[i] = (Entry) { ts[i], (guint32) i, sp_spool_reader_get_sample_thread (reader, i) };
+    {
+      SpSample sample;
+
+      sp_spool_reader_get_sample (reader, i, &sample);
+      entries[i] = (Entry) { sample.timestamp_ns, (guint32) i, sample.thread };
+    }
   qsort (entries, n, sizeof (Entry), compare_entries);
   g_ptr_array_set_size (index->blocks, 0);
   index->n = 0;
@@ -300,49 +311,70 @@ sort_all (SpSampleIndex *index,
     append (index, entries[i].time, entries[i].thread, entries[i].sample, n - i);
 }
 
+/* Takes in sample i: appended when no earlier than the last position,
+ * else moved back past the later ones that came before it. FALSE when
+ * the moves so far say the file is far from sorted. */
+static inline gboolean
+take_sample (SpSampleIndex *index,
+             gsize i,
+             guint64 time,
+             guint32 thread,
+             gsize n,
+             gsize *moves)
+{
+  gsize j = index->n;
+
+  if (j == 0 || index->last_time <= time)
+    {
+      append (index, time, thread, (guint32) i, n - i);
+      return TRUE;
+    }
+  /* A late sample: the slow path may copy blocks, the tail among them. */
+  index->tail = NULL;
+  grow (index);
+  while (j > 0 && time_at (index, j - 1) > time && *moves <= MAX_MOVES_PER_SAMPLE * n)
+    {
+      const Block *prev = block_at (index, j - 1);
+      gsize k = (j - 1) & (BLOCK_SIZE - 1);
+      Entry moved = { prev->time[k], prev->sample[k], prev->thread[k] };
+
+      /* (set_entry may copy the block prev points to.) */
+      set_entry (index, j, moved.time, moved.thread, moved.sample);
+      j--;
+      (*moves)++;
+    }
+  if (*moves > MAX_MOVES_PER_SAMPLE * n)
+    return FALSE;
+  set_entry (index, j, time, thread, (guint32) i);
+  return TRUE;
+}
+
 void
 sp_sample_index_update (SpSampleIndex *index,
                         const SpSpoolReader *reader)
 {
-  const uint64_t *ts = sp_spool_reader_get_sample_timestamps (reader);
   gsize n = sp_spool_reader_get_n_samples (reader);
   gsize old = index->n;
   gsize moves = 0;
+  guint64 ts[SP_SPOOL_SAMPLE_BATCH];
+  guint32 thread[SP_SPOOL_SAMPLE_BATCH];
 
   g_return_if_fail (!index->frozen);
   if (n <= old)
     return;
   update_spans (index, reader, old, n);
-  for (gsize i = old; i < n; i++)
+  for (gsize start = old; start < n; start += SP_SPOOL_SAMPLE_BATCH)
     {
-      gsize j = index->n;
+      gsize batch = MIN (n - start, SP_SPOOL_SAMPLE_BATCH);
 
-      if (j == 0 || index->last_time <= ts[i])
-        {
-          append (index, ts[i], sp_spool_reader_get_sample_thread (reader, i), (guint32) i, n - i);
-          continue;
-        }
-      /* A late sample: the slow path may copy blocks, the tail among them. */
-      index->tail = NULL;
-      grow (index);
-      /* Move it back past the later samples that came earlier. */
-      while (j > 0 && time_at (index, j - 1) > ts[i] && moves <= MAX_MOVES_PER_SAMPLE * n)
-        {
-          const Block *prev = block_at (index, j - 1);
-          gsize k = (j - 1) & (BLOCK_SIZE - 1);
-          Entry moved = { prev->time[k], prev->sample[k], prev->thread[k] };
-
-          /* (set_entry may copy the block prev points to.) */
-          set_entry (index, j, moved.time, moved.thread, moved.sample);
-          j--;
-          moves++;
-        }
-      if (moves > MAX_MOVES_PER_SAMPLE * n)
-        {
-          sort_all (index, reader, n);
-          return;
-        }
-      set_entry (index, j, ts[i], sp_spool_reader_get_sample_thread (reader, i), (guint32) i);
+      sp_spool_reader_copy_sample_timestamps (reader, start, batch, ts);
+      sp_spool_reader_copy_sample_threads (reader, start, batch, thread);
+      for (gsize k = 0; k < batch; k++)
+        if (!take_sample (index, start + k, ts[k], thread[k], n, &moves))
+          {
+            sort_all (index, reader, n);
+            return;
+          }
     }
 }
 

@@ -21,7 +21,7 @@ test_buckets (void)
 {
   g_autoptr (SpProfile) profile = profile_from_text (two_threads);
   const SpSpoolReader *reader = sp_profile_get_reader (profile);
-  guint64 t0 = sp_spool_reader_get_sample_timestamps (reader)[0];
+  guint64 t0 = sp_spool_reader_get_sample_timestamp (reader, 0);
   g_autoptr (SpSampleIndex) index = sp_sample_index_new ();
   g_autoptr (SpTimeline) timeline = NULL;
   guint64 first, last;
