@@ -551,6 +551,96 @@ parse_sample (SpSpoolReader *r,
   return true;
 }
 
+/* A varint of at most 9 bytes, the caller having checked there are 10
+ * to read; false for a longer one (the careful path decodes it). */
+static inline bool
+read_u64_unchecked (const uint8_t **pp,
+                    uint64_t *out)
+{
+  const uint8_t *p = *pp;
+  uint64_t v = p[0];
+
+  if (v < 0x80)
+    {
+      *out = v;
+      *pp = p + 1;
+      return true;
+    }
+  v &= 0x7F;
+  for (unsigned i = 1; i < SP_VARINT_MAX_LEN - 1; i++)
+    {
+      v |= (uint64_t) (p[i] & 0x7F) << (7 * i);
+      if (p[i] < 0x80)
+        {
+          *out = v;
+          *pp = p + i + 1;
+          return true;
+        }
+    }
+  return false;
+}
+
+/* Room for a whole sample record of the longest varints. */
+#define MAX_SAMPLE_RECORD (1 + 3 * SP_VARINT_MAX_LEN)
+
+/* The sample records that follow one parse_sample took, the bulk of a
+ * spool, decoded with the reader's state in locals, as long as they are
+ * the common case: small varints, valid ids, room in the arrays, within
+ * the current time block. Anything else (a fault among it) stops the run
+ * at its record, for parse_sample to decode or refuse with its message.
+ * Returns where it stopped, always a record's start. */
+static const uint8_t *
+parse_sample_run (SpSpoolReader *r,
+                  const uint8_t *p,
+                  const uint8_t *end)
+{
+  size_t n = r->n_samples;
+  size_t capacity = r->samples_capacity;
+  uint64_t last = r->last_timestamp_ns;
+  uint64_t lowest = r->min_timestamp_ns;
+  uint64_t highest = r->max_timestamp_ns;
+  uint64_t n_threads = r->n_threads;
+  uint64_t n_nodes = r->n_stack_nodes;
+  const TimeBlock *block;
+
+  if (n == 0 || r->wide_threads || (n & (SP_TIME_BLOCK_SIZE - 1)) == 0)
+    return p;
+  block = &r->time_blocks[n >> SP_TIME_BLOCK_BITS];
+  if (block->wide_ns != NULL)
+    return p;
+  /* The run ends with the block: the next one needs its base set. */
+  while (end - p >= MAX_SAMPLE_RECORD && *p == SP_SPOOL_REC_SAMPLE && n < capacity
+         && (n & (SP_TIME_BLOCK_SIZE - 1)) != 0)
+    {
+      const uint8_t *q = p + 1;
+      uint64_t raw, thread, stack, ts;
+      int64_t delta, offset;
+
+      if (!read_u64_unchecked (&q, &raw) || !read_u64_unchecked (&q, &thread)
+          || !read_u64_unchecked (&q, &stack))
+        break;
+      delta = sp_zigzag_decode (raw);
+      ts = last + (uint64_t) delta;
+      offset = (int64_t) (ts - block->base_ns);
+      if ((delta >= 0 ? ts < last : ts > last) || thread >= n_threads || thread > UINT16_MAX || stack >= n_nodes
+          || offset != (int32_t) offset)
+        break;
+      r->sample_ts_offset[n] = (int32_t) offset;
+      r->sample_stack[n] = (uint32_t) stack;
+      ((uint16_t *) r->sample_thread)[n] = (uint16_t) thread;
+      n++;
+      last = ts;
+      lowest = ts < lowest ? ts : lowest;
+      highest = ts > highest ? ts : highest;
+      p = q;
+    }
+  r->n_samples = n;
+  r->last_timestamp_ns = last;
+  r->min_timestamp_ns = lowest;
+  r->max_timestamp_ns = highest;
+  return p;
+}
+
 static bool
 parse_process_exec (SpSpoolReader *r,
                     Cursor *c)
@@ -622,7 +712,11 @@ _sp_spool_reader_parse_records (SpSpoolReader *r,
       c.record = c.p;
       switch (*c.p++)
         {
-        case SP_SPOOL_REC_SAMPLE:            ok = parse_sample (r, &c); break;
+        case SP_SPOOL_REC_SAMPLE:
+          ok = parse_sample (r, &c);
+          if (ok)
+            c.p = parse_sample_run (r, c.p, c.end);
+          break;
         case SP_SPOOL_REC_STACK:             ok = parse_stack_node (r, &c); break;
         case SP_SPOOL_REC_FRAME:             ok = parse_frame (r, &c); break;
         case SP_SPOOL_REC_THREAD:            ok = parse_thread (r, &c); break;
