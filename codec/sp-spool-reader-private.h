@@ -13,12 +13,12 @@
 
 #define SP_SPOOL_NOT_DEACTIVATED UINT64_MAX
 
-/* Sample times are kept as 32-bit offsets from a base per block of
+/* Sample times are kept as 32-bit offsets from a base per block of 256
  * samples: 4 bytes a sample instead of 8. Samples come nearly in time
- * order, so a block's samples lie within a few milliseconds of its first;
- * a block with one that does not (more than 2.1 s away: a hand-made or
- * damaged file) keeps its times whole instead. */
-#define SP_TIME_BLOCK_BITS 12
+ * order, so a block's samples lie within 2.1 s of its first at any rate
+ * above 120 Hz; a block with one that does not (a sleepy program, a
+ * hand-made file) keeps its times whole instead. */
+#define SP_TIME_BLOCK_BITS 8
 #define SP_TIME_BLOCK_SIZE ((size_t) 1 << SP_TIME_BLOCK_BITS)
 
 typedef struct {
