@@ -14,13 +14,31 @@
 #define BLOCK_SIZE ((gsize) 1 << BLOCK_BITS)
 #define FIRST_CAPACITY 1024
 #define MAX_MOVES_PER_SAMPLE 16
+/* Times are offsets from a base per 256 positions: 2.1 s either way
+ * holds 256 samples of any rate above 120 Hz. */
+#define BASE_BITS 8
+#define NO_BASE G_MAXUINT64
+
+/* A position as most are kept: 8 bytes. */
+typedef struct {
+  gint32  time;      /* from its base */
+  guint16 thread;
+  gint16  sample;    /* the sample's number minus the position */
+} Compact;
+
+/* A position of a block where one of those did not fit. */
+typedef struct {
+  guint64 time;
+  guint32 thread;
+  guint32 sample;
+} Whole;
 
 typedef struct {
   gatomicrefcount ref_count;
   gsize           capacity;
-  guint64        *time;
-  guint32        *thread;
-  guint32        *sample;
+  guint64         base_ns[BLOCK_SIZE >> BASE_BITS];   /* NO_BASE before the first write */
+  Compact        *compact;   /* NULL once the block is whole */
+  Whole          *whole;
 } Block;
 
 struct _SpSampleIndex
@@ -45,9 +63,9 @@ block_new (gsize capacity)
 
   g_atomic_ref_count_init (&block->ref_count);
   block->capacity = capacity;
-  block->time = g_new (guint64, capacity);
-  block->thread = g_new (guint32, capacity);
-  block->sample = g_new (guint32, capacity);
+  for (gsize i = 0; i < G_N_ELEMENTS (block->base_ns); i++)
+    block->base_ns[i] = NO_BASE;
+  block->compact = g_new (Compact, capacity);
   return block;
 }
 
@@ -58,9 +76,8 @@ block_unref (gpointer data)
 
   if (!g_atomic_ref_count_dec (&block->ref_count))
     return;
-  g_free (block->time);
-  g_free (block->thread);
-  g_free (block->sample);
+  g_free (block->compact);
+  g_free (block->whole);
   g_free (block);
 }
 
@@ -69,12 +86,95 @@ block_copy (const Block *block,
             gsize used,
             gsize capacity)
 {
-  Block *copy = block_new (capacity);
+  Block *copy = g_new0 (Block, 1);
 
-  memcpy (copy->time, block->time, used * sizeof (guint64));
-  memcpy (copy->thread, block->thread, used * sizeof (guint32));
-  memcpy (copy->sample, block->sample, used * sizeof (guint32));
+  g_atomic_ref_count_init (&copy->ref_count);
+  copy->capacity = capacity;
+  memcpy (copy->base_ns, block->base_ns, sizeof copy->base_ns);
+  if (block->compact != NULL)
+    {
+      copy->compact = g_new (Compact, capacity);
+      memcpy (copy->compact, block->compact, used * sizeof (Compact));
+    }
+  else
+    {
+      copy->whole = g_new (Whole, capacity);
+      memcpy (copy->whole, block->whole, used * sizeof (Whole));
+    }
   return copy;
+}
+
+/* Position i of block (its first position is first). */
+static inline void
+block_get (const Block *block,
+           gsize first,
+           gsize i,
+           guint64 *time,
+           guint32 *thread,
+           guint32 *sample)
+{
+  if (G_LIKELY (block->compact != NULL))
+    {
+      const Compact *c = &block->compact[i];
+
+      *time = block->base_ns[i >> BASE_BITS] + (guint64) (gint64) c->time;
+      *thread = c->thread;
+      *sample = (guint32) ((gint64) (first + i) + c->sample);
+    }
+  else
+    {
+      *time = block->whole[i].time;
+      *thread = block->whole[i].thread;
+      *sample = block->whole[i].sample;
+    }
+}
+
+/* Keeps every position whole from now on: one did not fit compactly. */
+static void
+block_make_whole (Block *block,
+                  gsize first)
+{
+  block->whole = g_new0 (Whole, block->capacity);
+  for (gsize i = 0; i < block->capacity; i++)
+    block_get (block, first, i, &block->whole[i].time, &block->whole[i].thread, &block->whole[i].sample);
+  g_clear_pointer (&block->compact, g_free);
+}
+
+static inline void
+block_set (Block *block,
+           gsize first,
+           gsize i,
+           guint64 time,
+           guint32 thread,
+           guint32 sample)
+{
+  if (G_LIKELY (block->compact != NULL))
+    {
+      guint64 *base = &block->base_ns[i >> BASE_BITS];
+      gint64 offset = (gint64) (time - (*base == NO_BASE ? (*base = time) : *base));
+      gint64 distance = (gint64) sample - (gint64) (first + i);
+
+      if (G_LIKELY (offset == (gint32) offset && thread <= G_MAXUINT16 && distance == (gint16) distance))
+        {
+          block->compact[i] = (Compact) { (gint32) offset, (guint16) thread, (gint16) distance };
+          return;
+        }
+      block_make_whole (block, first);
+    }
+  block->whole[i] = (Whole) { time, thread, sample };
+}
+
+/* Block b grown to capacity entries (the same layout, used ones kept). */
+static void
+block_grow (Block *block,
+            gsize used,
+            gsize capacity)
+{
+  if (block->compact != NULL)
+    block->compact = g_renew (Compact, block->compact, capacity);
+  else
+    block->whole = g_renew (Whole, block->whole, capacity);
+  block->capacity = capacity;
 }
 
 /* How many positions of block b are in use. */
@@ -97,8 +197,12 @@ block_for_write (SpSampleIndex *index,
 
   while (capacity < need)
     capacity = MIN (capacity * 2, BLOCK_SIZE);
-  if (capacity == block->capacity && g_atomic_ref_count_compare (&block->ref_count, 1))
-    return block;
+  if (g_atomic_ref_count_compare (&block->ref_count, 1))
+    {
+      if (capacity != block->capacity)
+        block_grow (block, block_used (index, b), capacity);
+      return block;
+    }
   block = block_copy (block, block_used (index, b), capacity);
   block_unref (g_ptr_array_index (index->blocks, b));
   g_ptr_array_index (index->blocks, b) = block;
@@ -113,11 +217,8 @@ set_entry (SpSampleIndex *index,
            guint32 sample)
 {
   Block *block = block_for_write (index, (guint) (pos >> BLOCK_BITS), (pos & (BLOCK_SIZE - 1)) + 1);
-  gsize i = pos & (BLOCK_SIZE - 1);
 
-  block->time[i] = time;
-  block->thread[i] = thread;
-  block->sample[i] = sample;
+  block_set (block, pos & ~(BLOCK_SIZE - 1), pos & (BLOCK_SIZE - 1), time, thread, sample);
 }
 
 static inline const Block *
@@ -127,11 +228,26 @@ block_at (const SpSampleIndex *index,
   return g_ptr_array_index (index->blocks, pos >> BLOCK_BITS);
 }
 
+static inline void
+entry_at (const SpSampleIndex *index,
+          gsize pos,
+          guint64 *time,
+          guint32 *thread,
+          guint32 *sample)
+{
+  block_get (block_at (index, pos), pos & ~(BLOCK_SIZE - 1), pos & (BLOCK_SIZE - 1), time, thread, sample);
+}
+
 static inline guint64
 time_at (const SpSampleIndex *index,
          gsize pos)
 {
-  return block_at (index, pos)->time[pos & (BLOCK_SIZE - 1)];
+  const Block *block = block_at (index, pos);
+  gsize i = pos & (BLOCK_SIZE - 1);
+
+  if (G_LIKELY (block->compact != NULL))
+    return block->base_ns[i >> BASE_BITS] + (guint64) (gint64) block->compact[i].time;
+  return block->whole[i].time;
 }
 
 /* ---- The index ---------------------------------------------------------- */
@@ -264,9 +380,7 @@ append (SpSampleIndex *index,
   else if (block == NULL || i >= block->capacity)
     block = block_for_write (index, index->blocks->len - 1, MIN (i + MAX (coming, i), BLOCK_SIZE));
   index->tail = block;
-  block->time[i] = time;
-  block->thread[i] = thread;
-  block->sample[i] = sample;
+  block_set (block, index->n - i, i, time, thread, sample);
   index->last_time = time;
   index->n++;
 }
@@ -334,11 +448,9 @@ take_sample (SpSampleIndex *index,
   grow (index);
   while (j > 0 && time_at (index, j - 1) > time && *moves <= MAX_MOVES_PER_SAMPLE * n)
     {
-      const Block *prev = block_at (index, j - 1);
-      gsize k = (j - 1) & (BLOCK_SIZE - 1);
-      Entry moved = { prev->time[k], prev->sample[k], prev->thread[k] };
+      Entry moved;
 
-      /* (set_entry may copy the block prev points to.) */
+      entry_at (index, j - 1, &moved.time, &moved.thread, &moved.sample);
       set_entry (index, j, moved.time, moved.thread, moved.sample);
       j--;
       (*moves)++;
@@ -397,21 +509,35 @@ sp_sample_index_get_run (const SpSampleIndex *index,
                          SpSampleRun *run)
 {
   const Block *block = block_at (index, pos);
+  gsize first = pos & ~(BLOCK_SIZE - 1);
   gsize i = pos & (BLOCK_SIZE - 1);
 
   g_assert (pos < end && end <= index->n);
-  run->time = block->time + i;
-  run->thread = block->thread + i;
-  run->sample = block->sample + i;
-  run->n = MIN (end - pos, BLOCK_SIZE - i);
+  run->n = MIN (MIN (end - pos, BLOCK_SIZE - i), SP_SAMPLE_RUN_MAX);
+  if (block->compact != NULL)
+    for (gsize k = 0; k < run->n; k++)
+      {
+        const Compact *c = &block->compact[i + k];
+
+        run->time[k] = block->base_ns[(i + k) >> BASE_BITS] + (guint64) (gint64) c->time;
+        run->thread[k] = c->thread;
+        run->sample[k] = (guint32) ((gint64) (pos + k) + c->sample);
+      }
+  else
+    for (gsize k = 0; k < run->n; k++)
+      block_get (block, first, i + k, &run->time[k], &run->thread[k], &run->sample[k]);
 }
 
 guint32
 sp_sample_index_get_sample (const SpSampleIndex *index,
                             gsize pos)
 {
+  guint64 time;
+  guint32 thread, sample;
+
   g_return_val_if_fail (pos < index->n, 0);
-  return block_at (index, pos)->sample[pos & (BLOCK_SIZE - 1)];
+  entry_at (index, pos, &time, &thread, &sample);
+  return sample;
 }
 
 static gsize

@@ -222,6 +222,51 @@ test_snapshot (void)
   g_rmdir (dir);
 }
 
+/* Positions that do not fit the index's compact form (a time more than
+ * 2.1 s from its block's first, a sample arriving 40,000 samples late)
+ * are kept whole: the order stays sorted and every sample keeps its time,
+ * thread and number. */
+static void
+test_whole_blocks (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("stackpulse-timeline-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "wide.spool", NULL);
+  SpFrame frame = { 0x1000, 0x1000, SP_SPOOL_NO_ID, SP_FRAME_USER };
+  SpSpoolError err;
+  SpSpoolWriter *writer = sp_spool_writer_create (path, 0, 1000, &err);
+  g_autoptr (SpProfile) profile = NULL;
+  g_autoptr (SpSampleIndex) index = sp_sample_index_new ();
+  g_autoptr (GArray) order = NULL;
+  const SpSpoolReader *reader;
+  guint64 now = 1000000;
+
+  for (guint i = 0; i < 70000; i++)
+    {
+      /* Sample 50,000 belongs 40,000 samples earlier; 20,000 jumps 10 s. */
+      guint64 t = i == 50000 ? 1000000 + 10000 * 100 + 50 : (now += i == 20000 ? 10000000000 : 100);
+
+      g_assert_true (sp_spool_writer_write_sample (writer, t, 1, 1 + (i % 3), &frame, 1, NULL, &err));
+    }
+  g_assert_true (sp_spool_writer_close (writer, &err));
+  profile = sp_profile_open (path, &error);
+  g_assert_no_error (error);
+  reader = sp_profile_get_reader (profile);
+  sp_sample_index_update (index, reader);
+  g_assert_cmpuint (sp_sample_index_get_n_samples (index), ==, 70000);
+  order = read_order (index);
+  g_assert_cmpuint (sp_sample_index_get_sample (index, 10000), ==, 50000);
+  for (guint pos = 0; pos < order->len; pos++)
+    {
+      guint64 *pair = &((guint64 *) order->data)[2 * pos];
+
+      g_assert_cmpuint (pair[0], ==, sp_spool_reader_get_sample_timestamp (reader, pair[1]));
+    }
+  g_assert_cmpuint (sp_sample_index_get_thread_samples (index, 0), ==, 70000 / 3 + 1);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int argc,
       char **argv)
@@ -231,5 +276,6 @@ main (int argc,
   g_test_add_func ("/data/timeline/order", test_order);
   g_test_add_func ("/data/timeline/follow", test_follow);
   g_test_add_func ("/data/timeline/snapshot", test_snapshot);
+  g_test_add_func ("/data/timeline/whole-blocks", test_whole_blocks);
   return g_test_run ();
 }
