@@ -7,6 +7,9 @@
  *                                      whole-file reader, the sample index,
  *                                      stack counting of every sample and of
  *                                      a tenth of the time span; samples/s
+ *   bench-stages memory SPOOL          what each step of an open keeps, in
+ *                                      a fresh process: read, indexed,
+ *                                      counted, the first tree
  *   bench-stages window SPOOL TIMEOUT  the window's model: SpAnalysis opens
  *                                      the spool as the window does (its
  *                                      worker, trees with inline frames, the
@@ -23,6 +26,7 @@
 
 #include "bench-probe.h"
 #include "sp-analysis.h"
+#include "sp-call-tree.h"
 #include "sp-sample-index.h"
 #include "sp-stack-counts.h"
 
@@ -105,6 +109,7 @@ run_stages (const char *path,
       return 1;
     }
   reader = sp_profile_get_reader (profile);
+  print_memory ("profile");
   for (unsigned i = 0; i < repeat; i++)
     {
       double w = bench_wall_now (), c = bench_cpu_now ();
@@ -150,6 +155,39 @@ run_stages (const char *path,
       printf ("range_samples %" PRIu64 "\n", chosen);
     }
   printf ("samples %zu\n", n);
+  return 0;
+}
+
+/* ---- Memory, step by step ---------------------------------------------- */
+
+/* In a fresh process, as the window's worker opens a file: what each step
+ * adds to the memory held (RssAnon) and to the peak. */
+static int
+run_memory (const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SpProfile) profile = NULL;
+  g_autoptr (SpSampleIndex) index = sp_sample_index_new ();
+  g_autoptr (SpStackCounts) counts = NULL;
+  g_autoptr (SpCallTree) tree = NULL;
+
+  print_memory ("start");
+  profile = sp_profile_open_follow (path, &error);
+  if (profile == NULL)
+    {
+      fprintf (stderr, "bench-stages: %s: %s\n", path, error->message);
+      return 1;
+    }
+  sp_profile_update (profile);
+  sp_profile_finish (profile);
+  print_memory ("read");
+  sp_sample_index_update (index, sp_profile_get_reader (profile));
+  print_memory ("indexed");
+  counts = sp_stack_counts_new (profile, NULL);
+  print_memory ("counted");
+  tree = sp_call_tree_new (profile, NULL, counts, FALSE);
+  print_memory ("tree");
+  printf ("samples %zu\n", sp_spool_reader_get_n_samples (sp_profile_get_reader (profile)));
   return 0;
 }
 
@@ -224,8 +262,10 @@ main (int argc,
 {
   if (argc == 4 && strcmp (argv[1], "stages") == 0)
     return run_stages (argv[2], (unsigned) CLAMP (strtoul (argv[3], NULL, 10), 1, 50));
+  if (argc == 3 && strcmp (argv[1], "memory") == 0)
+    return run_memory (argv[2]);
   if (argc == 4 && strcmp (argv[1], "window") == 0)
     return run_window (argv[2], (unsigned) CLAMP (strtoul (argv[3], NULL, 10), 1, 3600));
-  fprintf (stderr, "Usage: bench-stages stages SPOOL REPEAT | window SPOOL TIMEOUT_S\n");
+  fprintf (stderr, "Usage: bench-stages stages SPOOL REPEAT | memory SPOOL | window SPOOL TIMEOUT_S\n");
   return 2;
 }
