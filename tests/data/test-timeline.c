@@ -170,6 +170,24 @@ read_order (const SpSampleIndex *index)
   return order;
 }
 
+/* A spool writer on name in a new temporary folder (*dir, *path). */
+static SpSpoolWriter *
+writer_in_temp (const char *name,
+                char **dir,
+                char **path)
+{
+  g_autoptr (GError) error = NULL;
+  SpSpoolWriter *writer;
+  SpSpoolError err;
+
+  *dir = g_dir_make_tmp ("stackpulse-timeline-XXXXXX", &error);
+  g_assert_no_error (error);
+  *path = g_build_filename (*dir, name, NULL);
+  writer = sp_spool_writer_create (*path, 0, 1000, &err);
+  g_assert_nonnull (writer);
+  return writer;
+}
+
 /* A snapshot stays as it was while the index grows past it, across the
  * index's storage blocks and with late samples moved back into blocks the
  * snapshot shares. */
@@ -177,11 +195,11 @@ static void
 test_snapshot (void)
 {
   g_autoptr (GError) error = NULL;
-  g_autofree char *dir = g_dir_make_tmp ("stackpulse-timeline-XXXXXX", &error);
-  g_autofree char *path = g_build_filename (dir, "grow.spool", NULL);
+  g_autofree char *dir = NULL;
+  g_autofree char *path = NULL;
   SpFrame frame = { 0x1000, 0x1000, SP_SPOOL_NO_ID, SP_FRAME_USER };
   SpSpoolError err;
-  SpSpoolWriter *writer = sp_spool_writer_create (path, 0, 1000, &err);
+  SpSpoolWriter *writer = writer_in_temp ("grow.spool", &dir, &path);
   g_autoptr (SpProfile) live = NULL;
   g_autoptr (SpSampleIndex) index = sp_sample_index_new ();
   g_autoptr (GPtrArray) snapshots = g_ptr_array_new_with_free_func ((GDestroyNotify) sp_sample_index_unref);
@@ -223,18 +241,18 @@ test_snapshot (void)
 }
 
 /* Positions that do not fit the index's compact form (a time more than
- * 2.1 s from its block's first, a sample arriving 40,000 samples late)
+ * 2.1 s from its base, a sample arriving 40,000 samples late)
  * are kept whole: the order stays sorted and every sample keeps its time,
  * thread and number. */
 static void
 test_whole_blocks (void)
 {
   g_autoptr (GError) error = NULL;
-  g_autofree char *dir = g_dir_make_tmp ("stackpulse-timeline-XXXXXX", &error);
-  g_autofree char *path = g_build_filename (dir, "wide.spool", NULL);
+  g_autofree char *dir = NULL;
+  g_autofree char *path = NULL;
   SpFrame frame = { 0x1000, 0x1000, SP_SPOOL_NO_ID, SP_FRAME_USER };
   SpSpoolError err;
-  SpSpoolWriter *writer = sp_spool_writer_create (path, 0, 1000, &err);
+  SpSpoolWriter *writer = writer_in_temp ("wide.spool", &dir, &path);
   g_autoptr (SpProfile) profile = NULL;
   g_autoptr (SpSampleIndex) index = sp_sample_index_new ();
   g_autoptr (GArray) order = NULL;
