@@ -17,7 +17,7 @@
 /* Times are offsets from a base per 256 positions: 2.1 s either way
  * holds 256 samples of any rate above 120 Hz. */
 #define BASE_BITS 8
-#define NO_BASE G_MAXUINT64
+#define N_BASES (BLOCK_SIZE >> BASE_BITS)
 
 /* A position as most are kept: 8 bytes. */
 typedef struct {
@@ -36,7 +36,8 @@ typedef struct {
 typedef struct {
   gatomicrefcount ref_count;
   gsize           capacity;
-  guint64         base_ns[BLOCK_SIZE >> BASE_BITS];   /* NO_BASE before the first write */
+  guint64         base_ns[N_BASES];
+  gboolean        has_base[N_BASES];   /* set by the first write of its positions */
   Compact        *compact;   /* NULL once the block is whole */
   Whole          *whole;
 } Block;
@@ -63,8 +64,6 @@ block_new (gsize capacity)
 
   g_atomic_ref_count_init (&block->ref_count);
   block->capacity = capacity;
-  for (gsize i = 0; i < G_N_ELEMENTS (block->base_ns); i++)
-    block->base_ns[i] = NO_BASE;
   block->compact = g_new (Compact, capacity);
   return block;
 }
@@ -91,6 +90,7 @@ block_copy (const Block *block,
   g_atomic_ref_count_init (&copy->ref_count);
   copy->capacity = capacity;
   memcpy (copy->base_ns, block->base_ns, sizeof copy->base_ns);
+  memcpy (copy->has_base, block->has_base, sizeof copy->has_base);
   if (block->compact != NULL)
     {
       copy->compact = g_new (Compact, capacity);
@@ -150,10 +150,16 @@ block_set (Block *block,
 {
   if (G_LIKELY (block->compact != NULL))
     {
-      guint64 *base = &block->base_ns[i >> BASE_BITS];
-      gint64 offset = (gint64) (time - (*base == NO_BASE ? (*base = time) : *base));
-      gint64 distance = (gint64) sample - (gint64) (first + i);
+      gsize b = i >> BASE_BITS;
+      gint64 offset, distance;
 
+      if (!block->has_base[b])
+        {
+          block->base_ns[b] = time;
+          block->has_base[b] = TRUE;
+        }
+      offset = (gint64) (time - block->base_ns[b]);
+      distance = (gint64) sample - (gint64) (first + i);
       if (G_LIKELY (offset == (gint32) offset && thread <= G_MAXUINT16 && distance == (gint16) distance))
         {
           block->compact[i] = (Compact) { (gint32) offset, (guint16) thread, (gint16) distance };
