@@ -19,28 +19,36 @@
 #define BASE_BITS 8
 #define N_BASES (BLOCK_SIZE >> BASE_BITS)
 
-/* A position as most are kept: 8 bytes. */
-typedef struct {
+/* A position, in the narrowest form all of its block's fit: 6 bytes
+ * while threads fit 8 bits and samples are at most 127 positions from
+ * their place in the file, 8 bytes with 16 bits for both, 16 whole. */
+typedef enum {
+  FORM_NARROW,
+  FORM_COMPACT,
+  FORM_WHOLE,
+} Form;
+
+typedef struct __attribute__ ((packed)) {
   gint32  time;      /* from its base */
+  guint8  thread;
+  gint8   sample;    /* the sample's number minus the position */
+} Narrow;
+
+typedef struct {
+  gint32  time;
   guint16 thread;
-  gint16  sample;    /* the sample's number minus the position */
+  gint16  sample;
 } Compact;
 
-/* A position of a block where one of those did not fit. */
 typedef struct {
   guint64 time;
   guint32 thread;
   guint32 sample;
 } Whole;
 
-typedef struct {
-  gatomicrefcount ref_count;
-  gsize           capacity;
-  guint64         base_ns[N_BASES];
-  gboolean        has_base[N_BASES];   /* set by the first write of its positions */
-  Compact        *compact;   /* NULL once the block is whole */
-  Whole          *whole;
-} Block;
+G_STATIC_ASSERT (sizeof (Narrow) == 6);
+
+static const gsize form_size[] = { sizeof (Narrow), sizeof (Compact), sizeof (Whole) };
 
 struct _SpSampleIndex
 {
@@ -51,9 +59,18 @@ struct _SpSampleIndex
   GArray         *first_ns;   /* guint64 per thread, G_MAXUINT64 when none */
   GArray         *last_ns;
   GArray         *n_samples;  /* guint64 per thread */
-  Block          *tail;       /* the last block when the index alone holds it, else NULL */
+  struct _Block  *tail;       /* the last block when the index alone holds it, else NULL */
   guint64         last_time;  /* of the last position */
 };
+
+typedef struct _Block {
+  gatomicrefcount ref_count;
+  gsize           capacity;
+  guint64         base_ns[N_BASES];
+  gboolean        has_base[N_BASES];   /* set by the first write of its positions */
+  Form            form;
+  gpointer        positions;           /* capacity of the form's struct */
+} Block;
 
 /* ---- Blocks ------------------------------------------------------------ */
 
@@ -64,7 +81,8 @@ block_new (gsize capacity)
 
   g_atomic_ref_count_init (&block->ref_count);
   block->capacity = capacity;
-  block->compact = g_new (Compact, capacity);
+  block->form = FORM_NARROW;
+  block->positions = g_malloc (capacity * form_size[FORM_NARROW]);
   return block;
 }
 
@@ -75,8 +93,7 @@ block_unref (gpointer data)
 
   if (!g_atomic_ref_count_dec (&block->ref_count))
     return;
-  g_free (block->compact);
-  g_free (block->whole);
+  g_free (block->positions);
   g_free (block);
 }
 
@@ -85,22 +102,12 @@ block_copy (const Block *block,
             gsize used,
             gsize capacity)
 {
-  Block *copy = g_new0 (Block, 1);
+  Block *copy = g_memdup2 (block, sizeof *block);
 
   g_atomic_ref_count_init (&copy->ref_count);
   copy->capacity = capacity;
-  memcpy (copy->base_ns, block->base_ns, sizeof copy->base_ns);
-  memcpy (copy->has_base, block->has_base, sizeof copy->has_base);
-  if (block->compact != NULL)
-    {
-      copy->compact = g_new (Compact, capacity);
-      memcpy (copy->compact, block->compact, used * sizeof (Compact));
-    }
-  else
-    {
-      copy->whole = g_new (Whole, capacity);
-      memcpy (copy->whole, block->whole, used * sizeof (Whole));
-    }
+  copy->positions = g_malloc (capacity * form_size[block->form]);
+  memcpy (copy->positions, block->positions, used * form_size[block->form]);
   return copy;
 }
 
@@ -113,31 +120,81 @@ block_get (const Block *block,
            guint32 *thread,
            guint32 *sample)
 {
-  if (G_LIKELY (block->compact != NULL))
-    {
-      const Compact *c = &block->compact[i];
+  guint64 base = block->base_ns[i >> BASE_BITS];
 
-      *time = block->base_ns[i >> BASE_BITS] + (guint64) (gint64) c->time;
-      *thread = c->thread;
-      *sample = (guint32) ((gint64) (first + i) + c->sample);
-    }
-  else
+  switch (block->form)
     {
-      *time = block->whole[i].time;
-      *thread = block->whole[i].thread;
-      *sample = block->whole[i].sample;
+    case FORM_NARROW:
+      {
+        const Narrow *p = (const Narrow *) block->positions + i;
+
+        *time = base + (guint64) (gint64) p->time;
+        *thread = p->thread;
+        *sample = (guint32) ((gint64) (first + i) + p->sample);
+        return;
+      }
+    case FORM_COMPACT:
+      {
+        const Compact *p = (const Compact *) block->positions + i;
+
+        *time = base + (guint64) (gint64) p->time;
+        *thread = p->thread;
+        *sample = (guint32) ((gint64) (first + i) + p->sample);
+        return;
+      }
+    case FORM_WHOLE:
+    default:
+      {
+        const Whole *p = (const Whole *) block->positions + i;
+
+        *time = p->time;
+        *thread = p->thread;
+        *sample = p->sample;
+        return;
+      }
     }
 }
 
-/* Keeps every position whole from now on: one did not fit compactly. */
-static void
-block_make_whole (Block *block,
-                  gsize first)
+/* Writes position i in the block's form, which the caller made fit. */
+static inline void
+block_put (Block *block,
+           gsize i,
+           gint64 offset,
+           gint64 distance,
+           guint64 time,
+           guint32 thread,
+           guint32 sample)
 {
-  block->whole = g_new0 (Whole, block->capacity);
+  if (block->form == FORM_NARROW)
+    ((Narrow *) block->positions)[i] = (Narrow) { (gint32) offset, (guint8) thread, (gint8) distance };
+  else if (block->form == FORM_COMPACT)
+    ((Compact *) block->positions)[i] = (Compact) { (gint32) offset, (guint16) thread, (gint16) distance };
+  else
+    ((Whole *) block->positions)[i] = (Whole) { time, thread, sample };
+}
+
+/* Rewrites every position in a wider form (positions not written yet
+ * are rewritten too, harmlessly: they are written before they are read). */
+static void
+block_widen (Block *block,
+             gsize first,
+             Form form)
+{
+  Block wider = *block;
+
+  wider.form = form;
+  wider.positions = g_malloc0 (block->capacity * form_size[form]);
   for (gsize i = 0; i < block->capacity; i++)
-    block_get (block, first, i, &block->whole[i].time, &block->whole[i].thread, &block->whole[i].sample);
-  g_clear_pointer (&block->compact, g_free);
+    {
+      guint64 time, base = block->base_ns[i >> BASE_BITS];
+      guint32 thread, sample;
+
+      block_get (block, first, i, &time, &thread, &sample);
+      block_put (&wider, i, (gint64) (time - base), (gint64) sample - (gint64) (first + i), time, thread, sample);
+    }
+  g_free (block->positions);
+  block->positions = wider.positions;
+  block->form = form;
 }
 
 static inline void
@@ -148,38 +205,37 @@ block_set (Block *block,
            guint32 thread,
            guint32 sample)
 {
-  if (G_LIKELY (block->compact != NULL))
-    {
-      gsize b = i >> BASE_BITS;
-      gint64 offset, distance;
+  gsize b = i >> BASE_BITS;
+  gint64 offset, distance;
+  Form needed;
 
-      if (!block->has_base[b])
-        {
-          block->base_ns[b] = time;
-          block->has_base[b] = TRUE;
-        }
-      offset = (gint64) (time - block->base_ns[b]);
-      distance = (gint64) sample - (gint64) (first + i);
-      if (G_LIKELY (offset == (gint32) offset && thread <= G_MAXUINT16 && distance == (gint16) distance))
-        {
-          block->compact[i] = (Compact) { (gint32) offset, (guint16) thread, (gint16) distance };
-          return;
-        }
-      block_make_whole (block, first);
+  if (!block->has_base[b])
+    {
+      block->base_ns[b] = time;
+      block->has_base[b] = TRUE;
     }
-  block->whole[i] = (Whole) { time, thread, sample };
+  offset = (gint64) (time - block->base_ns[b]);
+  distance = (gint64) sample - (gint64) (first + i);
+  if (offset != (gint32) offset)
+    needed = FORM_WHOLE;
+  else if (thread <= G_MAXUINT8 && distance == (gint8) distance)
+    needed = FORM_NARROW;
+  else if (thread <= G_MAXUINT16 && distance == (gint16) distance)
+    needed = FORM_COMPACT;
+  else
+    needed = FORM_WHOLE;
+  if (G_UNLIKELY (needed > block->form))
+    block_widen (block, first, needed);
+  block_put (block, i, offset, distance, time, thread, sample);
 }
 
-/* Block b grown to capacity entries (the same layout, used ones kept). */
+/* The block grown to capacity positions (its form, used ones kept). */
 static void
 block_grow (Block *block,
             gsize used,
             gsize capacity)
 {
-  if (block->compact != NULL)
-    block->compact = g_renew (Compact, block->compact, capacity);
-  else
-    block->whole = g_renew (Whole, block->whole, capacity);
+  block->positions = g_realloc (block->positions, capacity * form_size[block->form]);
   block->capacity = capacity;
 }
 
@@ -250,10 +306,15 @@ time_at (const SpSampleIndex *index,
 {
   const Block *block = block_at (index, pos);
   gsize i = pos & (BLOCK_SIZE - 1);
+  guint64 base = block->base_ns[i >> BASE_BITS];
 
-  if (G_LIKELY (block->compact != NULL))
-    return block->base_ns[i >> BASE_BITS] + (guint64) (gint64) block->compact[i].time;
-  return block->whole[i].time;
+  switch (block->form)
+    {
+    case FORM_NARROW: return base + (guint64) (gint64) ((const Narrow *) block->positions)[i].time;
+    case FORM_COMPACT: return base + (guint64) (gint64) ((const Compact *) block->positions)[i].time;
+    case FORM_WHOLE:
+    default: return ((const Whole *) block->positions)[i].time;
+    }
 }
 
 /* ---- The index ---------------------------------------------------------- */
@@ -520,14 +581,15 @@ sp_sample_index_get_run (const SpSampleIndex *index,
 
   g_assert (pos < end && end <= index->n);
   run->n = MIN (MIN (end - pos, BLOCK_SIZE - i), SP_SAMPLE_RUN_MAX);
-  if (block->compact != NULL)
+  /* The common form decoded in a loop of its own. */
+  if (block->form == FORM_NARROW)
     for (gsize k = 0; k < run->n; k++)
       {
-        const Compact *c = &block->compact[i + k];
+        const Narrow *p = (const Narrow *) block->positions + i + k;
 
-        run->time[k] = block->base_ns[(i + k) >> BASE_BITS] + (guint64) (gint64) c->time;
-        run->thread[k] = c->thread;
-        run->sample[k] = (guint32) ((gint64) (pos + k) + c->sample);
+        run->time[k] = block->base_ns[(i + k) >> BASE_BITS] + (guint64) (gint64) p->time;
+        run->thread[k] = p->thread;
+        run->sample[k] = (guint32) ((gint64) (pos + k) + p->sample);
       }
   else
     for (gsize k = 0; k < run->n; k++)

@@ -240,6 +240,59 @@ test_snapshot (void)
   g_rmdir (dir);
 }
 
+/* Every position of index names a sample of reader with its time and
+ * thread. */
+static void
+check_against_reader (const SpSampleIndex *index,
+                      const SpSpoolReader *reader)
+{
+  gsize n = sp_sample_index_get_n_samples (index);
+  SpSampleRun run;
+
+  for (gsize pos = 0; pos < n; pos += run.n)
+    {
+      sp_sample_index_get_run (index, pos, n, &run);
+      for (gsize i = 0; i < run.n; i++)
+        {
+          g_assert_cmpuint (run.time[i], ==, sp_spool_reader_get_sample_timestamp (reader, run.sample[i]));
+          g_assert_cmpuint (run.thread[i], ==, sp_spool_reader_get_sample_thread (reader, run.sample[i]));
+        }
+    }
+}
+
+/* 300 threads (beyond 8 bits) and a sample 1,300 late (beyond 8 bits of
+ * distance): the index's 8-byte form, in order, each sample as read. */
+static void
+test_compact_blocks (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *path = NULL;
+  SpFrame frame = { 0x1000, 0x1000, SP_SPOOL_NO_ID, SP_FRAME_USER };
+  SpSpoolError err;
+  SpSpoolWriter *writer = writer_in_temp ("compact.spool", &dir, &path);
+  g_autoptr (SpProfile) profile = NULL;
+  g_autoptr (SpSampleIndex) index = sp_sample_index_new ();
+  g_autoptr (GArray) order = NULL;
+
+  for (guint i = 0; i < 2000; i++)
+    {
+      guint64 t = i == 1500 ? 1000000 + 200 * 100 + 50 : 1000000 + (guint64) i * 100;
+
+      g_assert_true (sp_spool_writer_write_sample (writer, t, 1, 1 + (i % 300), &frame, 1, NULL, &err));
+    }
+  g_assert_true (sp_spool_writer_close (writer, &err));
+  profile = sp_profile_open (path, &error);
+  g_assert_no_error (error);
+  sp_sample_index_update (index, sp_profile_get_reader (profile));
+  order = read_order (index);
+  g_assert_cmpuint (order->len, ==, 2000);
+  g_assert_cmpuint (sp_sample_index_get_sample (index, 201), ==, 1500);
+  check_against_reader (index, sp_profile_get_reader (profile));
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 /* Positions that do not fit the index's compact form (a time more than
  * 2.1 s from its base, a sample arriving 40,000 samples late)
  * are kept whole: the order stays sorted and every sample keeps its time,
@@ -274,12 +327,7 @@ test_whole_blocks (void)
   g_assert_cmpuint (sp_sample_index_get_n_samples (index), ==, 70000);
   order = read_order (index);
   g_assert_cmpuint (sp_sample_index_get_sample (index, 10000), ==, 50000);
-  for (guint pos = 0; pos < order->len; pos++)
-    {
-      guint64 *pair = &((guint64 *) order->data)[2 * pos];
-
-      g_assert_cmpuint (pair[0], ==, sp_spool_reader_get_sample_timestamp (reader, pair[1]));
-    }
+  check_against_reader (index, reader);
   g_assert_cmpuint (sp_sample_index_get_thread_samples (index, 0), ==, 70000 / 3 + 1);
   g_unlink (path);
   g_rmdir (dir);
@@ -295,5 +343,6 @@ main (int argc,
   g_test_add_func ("/data/timeline/follow", test_follow);
   g_test_add_func ("/data/timeline/snapshot", test_snapshot);
   g_test_add_func ("/data/timeline/whole-blocks", test_whole_blocks);
+  g_test_add_func ("/data/timeline/compact-blocks", test_compact_blocks);
   return g_test_run ();
 }
