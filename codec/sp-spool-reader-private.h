@@ -80,8 +80,8 @@ struct _SpSpoolReader
   size_t         n_time_blocks;
   size_t         time_blocks_capacity;
   uint32_t      *sample_stack;
-  void          *sample_thread;          /* uint16_t or uint32_t */
-  bool           wide_threads;
+  void          *sample_thread;          /* uint8_t, uint16_t or uint32_t */
+  size_t         thread_width;           /* bytes a thread index takes: 1, 2, 4 */
   size_t         n_samples;
   size_t         samples_capacity;
   uint64_t       last_timestamp_ns;

@@ -147,6 +147,7 @@ sp_spool_reader_open_follow (const char *path,
       return NULL;
     }
   r->fd = fd;
+  r->thread_width = 1;
   sp_intern_table_init (&r->pending_of_pid, 1);
   return r;
 }
@@ -212,7 +213,7 @@ shrink_tables (SpSpoolReader *r)
   capacity = r->samples_capacity;
   shrink ((void **) &r->sample_stack, &capacity, r->n_samples, sizeof (uint32_t));
   capacity = r->samples_capacity;
-  shrink (&r->sample_thread, &capacity, r->n_samples, r->wide_threads ? 4 : 2);
+  shrink (&r->sample_thread, &capacity, r->n_samples, r->thread_width);
   r->samples_capacity = capacity;
   shrink ((void **) &r->time_blocks, &r->time_blocks_capacity, r->n_time_blocks, sizeof (TimeBlock));
   shrink ((void **) &r->stack_nodes, &r->stack_nodes_capacity, r->n_stack_nodes, sizeof (SpStackNode));
@@ -317,9 +318,11 @@ uint32_t
 sp_spool_reader_get_sample_thread (const SpSpoolReader *r,
                                    size_t index)
 {
-  if (r->wide_threads)
-    return ((const uint32_t *) r->sample_thread)[index];
-  return ((const uint16_t *) r->sample_thread)[index];
+  if (r->thread_width == 1)
+    return ((const uint8_t *) r->sample_thread)[index];
+  if (r->thread_width == 2)
+    return ((const uint16_t *) r->sample_thread)[index];
+  return ((const uint32_t *) r->sample_thread)[index];
 }
 
 uint64_t
@@ -363,11 +366,14 @@ sp_spool_reader_copy_sample_threads (const SpSpoolReader *r,
                                      size_t n,
                                      uint32_t *out)
 {
-  if (r->wide_threads)
-    memcpy (out, (const uint32_t *) r->sample_thread + first, n * sizeof (uint32_t));
-  else
+  if (r->thread_width == 1)
+    for (size_t i = 0; i < n; i++)
+      out[i] = ((const uint8_t *) r->sample_thread)[first + i];
+  else if (r->thread_width == 2)
     for (size_t i = 0; i < n; i++)
       out[i] = ((const uint16_t *) r->sample_thread)[first + i];
+  else
+    memcpy (out, (const uint32_t *) r->sample_thread + first, n * sizeof (uint32_t));
 }
 
 bool

@@ -67,7 +67,7 @@ const SpThread *sp_spool_reader_get_threads (const SpSpoolReader *reader);
 const SpProcessExec *sp_spool_reader_get_process_execs (const SpSpoolReader *reader);
 
 /* Samples are stored by column and compactly (times as 32-bit offsets
- * within blocks, thread indexes in 16 bits while they fit): stack ids as
+ * within blocks, thread indexes in 8 or 16 bits while they fit): stack ids as
  * an array, the rest through accessors, one sample or a run at a time. */
 const uint32_t *sp_spool_reader_get_sample_stacks (const SpSpoolReader *reader);
 uint64_t sp_spool_reader_get_sample_timestamp (const SpSpoolReader *reader,

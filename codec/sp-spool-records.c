@@ -430,21 +430,50 @@ parse_thread (SpSpoolReader *r,
   return true;
 }
 
-/* Thread indexes start at 16 bits each and widen once when one needs it. */
+/* Thread indexes start at 8 bits each and widen (to 16, then 32) once
+ * one needs it: most recordings have fewer than 256 threads. */
 static bool
-widen_sample_threads (SpSpoolReader *r)
+widen_sample_threads (SpSpoolReader *r,
+                      size_t width)
 {
-  const uint16_t *narrow = r->sample_thread;
-  uint32_t *wide = malloc ((r->samples_capacity ? r->samples_capacity : 1) * sizeof (uint32_t));
+  size_t capacity = r->samples_capacity ? r->samples_capacity : 1;
+  void *wide = malloc (capacity * width);
 
   if (wide == NULL)
     return false;
   for (size_t i = 0; i < r->n_samples; i++)
-    wide[i] = narrow[i];
+    {
+      uint32_t t = sp_spool_reader_get_sample_thread (r, i);
+
+      if (width == 2)
+        ((uint16_t *) wide)[i] = (uint16_t) t;
+      else
+        ((uint32_t *) wide)[i] = t;
+    }
   free (r->sample_thread);
   r->sample_thread = wide;
-  r->wide_threads = true;
+  r->thread_width = width;
   return true;
+}
+
+/* The bytes thread index t needs. */
+static inline size_t
+thread_width_of (uint64_t t)
+{
+  return t > UINT16_MAX ? 4 : t > UINT8_MAX ? 2 : 1;
+}
+
+static inline void
+store_thread (SpSpoolReader *r,
+              size_t n,
+              uint64_t thread)
+{
+  if (r->thread_width == 1)
+    ((uint8_t *) r->sample_thread)[n] = (uint8_t) thread;
+  else if (r->thread_width == 2)
+    ((uint16_t *) r->sample_thread)[n] = (uint16_t) thread;
+  else
+    ((uint32_t *) r->sample_thread)[n] = (uint32_t) thread;
 }
 
 static bool
@@ -462,7 +491,7 @@ grow_samples (SpSpoolReader *r)
   if (stack == NULL)
     return false;
   r->sample_stack = stack;
-  thread = realloc (r->sample_thread, capacity * (r->wide_threads ? 4 : 2));
+  thread = realloc (r->sample_thread, capacity * r->thread_width);
   if (thread == NULL)
     return false;
   r->sample_thread = thread;
@@ -535,15 +564,13 @@ parse_sample (SpSpoolReader *r,
 
   if (__builtin_expect (n == r->samples_capacity, 0) && !grow_samples (r))
     return no_memory (c);
-  if (__builtin_expect (thread > UINT16_MAX && !r->wide_threads, 0) && !widen_sample_threads (r))
+  if (__builtin_expect (thread_width_of (thread) > r->thread_width, 0)
+      && !widen_sample_threads (r, thread_width_of (thread)))
     return no_memory (c);
   if (!store_time (r, n, ts))
     return no_memory (c);
   r->sample_stack[n] = (uint32_t) stack;
-  if (r->wide_threads)
-    ((uint32_t *) r->sample_thread)[n] = (uint32_t) thread;
-  else
-    ((uint16_t *) r->sample_thread)[n] = (uint16_t) thread;
+  store_thread (r, n, thread);
   r->n_samples = n + 1;
   r->last_timestamp_ns = ts;
   r->min_timestamp_ns = n == 0 || ts < r->min_timestamp_ns ? ts : r->min_timestamp_ns;
@@ -601,9 +628,10 @@ parse_sample_run (SpSpoolReader *r,
   uint64_t highest = r->max_timestamp_ns;
   uint64_t n_threads = r->n_threads;
   uint64_t n_nodes = r->n_stack_nodes;
+  size_t width = r->thread_width;
   const TimeBlock *block;
 
-  if (n == 0 || r->wide_threads || (n & (SP_TIME_BLOCK_SIZE - 1)) == 0)
+  if (n == 0 || (n & (SP_TIME_BLOCK_SIZE - 1)) == 0)
     return p;
   block = &r->time_blocks[n >> SP_TIME_BLOCK_BITS];
   if (block->wide_ns != NULL)
@@ -622,12 +650,12 @@ parse_sample_run (SpSpoolReader *r,
       delta = sp_zigzag_decode (raw);
       ts = last + (uint64_t) delta;
       offset = (int64_t) (ts - block->base_ns);
-      if ((delta >= 0 ? ts < last : ts > last) || thread >= n_threads || thread > UINT16_MAX || stack >= n_nodes
-          || offset != (int32_t) offset)
+      if ((delta >= 0 ? ts < last : ts > last) || thread >= n_threads || thread_width_of (thread) > width
+          || stack >= n_nodes || offset != (int32_t) offset)
         break;
       r->sample_ts_offset[n] = (int32_t) offset;
       r->sample_stack[n] = (uint32_t) stack;
-      ((uint16_t *) r->sample_thread)[n] = (uint16_t) thread;
+      store_thread (r, n, thread);
       n++;
       last = ts;
       lowest = ts < lowest ? ts : lowest;
