@@ -260,77 +260,75 @@ check_against_reader (const SpSampleIndex *index,
     }
 }
 
-/* 300 threads (beyond 8 bits) and a sample 1,300 late (beyond 8 bits of
- * distance): the index's 8-byte form, in order, each sample as read. */
-static void
-test_compact_blocks (void)
+/* Indexes a spool of n samples, sample i at time_of (i) of thread
+ * 1 + i % n_tids, and checks the order is sorted and every position names
+ * a sample with its time and thread. */
+static SpSampleIndex *
+index_written (guint n,
+               guint64 (*time_of) (guint i),
+               guint n_tids)
 {
   g_autoptr (GError) error = NULL;
   g_autofree char *dir = NULL;
   g_autofree char *path = NULL;
   SpFrame frame = { 0x1000, 0x1000, SP_SPOOL_NO_ID, SP_FRAME_USER };
   SpSpoolError err;
-  SpSpoolWriter *writer = writer_in_temp ("compact.spool", &dir, &path);
+  SpSpoolWriter *writer = writer_in_temp ("written.spool", &dir, &path);
   g_autoptr (SpProfile) profile = NULL;
-  g_autoptr (SpSampleIndex) index = sp_sample_index_new ();
   g_autoptr (GArray) order = NULL;
+  SpSampleIndex *index = sp_sample_index_new ();
 
-  for (guint i = 0; i < 2000; i++)
-    {
-      guint64 t = i == 1500 ? 1000000 + 200 * 100 + 50 : 1000000 + (guint64) i * 100;
-
-      g_assert_true (sp_spool_writer_write_sample (writer, t, 1, 1 + (i % 300), &frame, 1, NULL, &err));
-    }
+  for (guint i = 0; i < n; i++)
+    g_assert_true (sp_spool_writer_write_sample (writer, time_of (i), 1, 1 + (i % n_tids), &frame, 1, NULL, &err));
   g_assert_true (sp_spool_writer_close (writer, &err));
   profile = sp_profile_open (path, &error);
   g_assert_no_error (error);
   sp_sample_index_update (index, sp_profile_get_reader (profile));
+  g_assert_cmpuint (sp_sample_index_get_n_samples (index), ==, n);
   order = read_order (index);
-  g_assert_cmpuint (order->len, ==, 2000);
-  g_assert_cmpuint (sp_sample_index_get_sample (index, 201), ==, 1500);
   check_against_reader (index, sp_profile_get_reader (profile));
   g_unlink (path);
   g_rmdir (dir);
+  return index;
 }
 
-/* Positions that do not fit the index's compact form (a time more than
- * 2.1 s from its base, a sample arriving 40,000 samples late)
- * are kept whole: the order stays sorted and every sample keeps its time,
- * thread and number. */
+/* 100 ns apart, but sample 1,500 belongs between 200 and 201. */
+static guint64
+one_late_by_1300 (guint i)
+{
+  return i == 1500 ? 1000000 + 200 * 100 + 50 : 1000000 + (guint64) i * 100;
+}
+
+/* 300 threads (beyond 8 bits) and a sample 1,300 late (beyond 8 bits of
+ * distance): the index's 8-byte form. */
+static void
+test_compact_blocks (void)
+{
+  g_autoptr (SpSampleIndex) index = index_written (2000, one_late_by_1300, 300);
+
+  g_assert_cmpuint (sp_sample_index_get_sample (index, 201), ==, 1500);
+}
+
+/* 100 ns apart with a 10 s jump at sample 20,000; sample 50,000 belongs
+ * between 10,000 and 10,001. */
+static guint64
+jump_and_one_late_by_40000 (guint i)
+{
+  if (i == 50000)
+    return 1000000 + 10000 * 100 + 50;
+  return 1000000 + (guint64) i * 100 + (i >= 20000 ? G_GUINT64_CONSTANT (10000000000) : 0);
+}
+
+/* Positions that do not fit the index's 8-byte form (a time more than
+ * 2.1 s from its base, a sample arriving 40,000 samples late) are kept
+ * whole. */
 static void
 test_whole_blocks (void)
 {
-  g_autoptr (GError) error = NULL;
-  g_autofree char *dir = NULL;
-  g_autofree char *path = NULL;
-  SpFrame frame = { 0x1000, 0x1000, SP_SPOOL_NO_ID, SP_FRAME_USER };
-  SpSpoolError err;
-  SpSpoolWriter *writer = writer_in_temp ("wide.spool", &dir, &path);
-  g_autoptr (SpProfile) profile = NULL;
-  g_autoptr (SpSampleIndex) index = sp_sample_index_new ();
-  g_autoptr (GArray) order = NULL;
-  const SpSpoolReader *reader;
-  guint64 now = 1000000;
+  g_autoptr (SpSampleIndex) index = index_written (70000, jump_and_one_late_by_40000, 3);
 
-  for (guint i = 0; i < 70000; i++)
-    {
-      /* Sample 50,000 belongs 40,000 samples earlier; 20,000 jumps 10 s. */
-      guint64 t = i == 50000 ? 1000000 + 10000 * 100 + 50 : (now += i == 20000 ? 10000000000 : 100);
-
-      g_assert_true (sp_spool_writer_write_sample (writer, t, 1, 1 + (i % 3), &frame, 1, NULL, &err));
-    }
-  g_assert_true (sp_spool_writer_close (writer, &err));
-  profile = sp_profile_open (path, &error);
-  g_assert_no_error (error);
-  reader = sp_profile_get_reader (profile);
-  sp_sample_index_update (index, reader);
-  g_assert_cmpuint (sp_sample_index_get_n_samples (index), ==, 70000);
-  order = read_order (index);
-  g_assert_cmpuint (sp_sample_index_get_sample (index, 10000), ==, 50000);
-  check_against_reader (index, reader);
+  g_assert_cmpuint (sp_sample_index_get_sample (index, 10001), ==, 50000);
   g_assert_cmpuint (sp_sample_index_get_thread_samples (index, 0), ==, 70000 / 3 + 1);
-  g_unlink (path);
-  g_rmdir (dir);
 }
 
 int
