@@ -166,16 +166,9 @@ print_unwinding (SpProfile *profile,
 static guint64
 recorded_ns (const SpSpoolReader *reader)
 {
-  gsize n = sp_spool_reader_get_n_samples (reader);
-  const uint64_t *ts = sp_spool_reader_get_sample_timestamps (reader);
-  guint64 first = G_MAXUINT64, last = 0;
+  guint64 first, last;
 
-  for (gsize i = 0; i < n; i++)
-    {
-      first = MIN (first, ts[i]);
-      last = MAX (last, ts[i]);
-    }
-  return n > 0 ? last - first : 0;
+  return sp_spool_reader_get_sample_time_span (reader, &first, &last) ? last - first : 0;
 }
 
 static SpRecordingState

@@ -295,7 +295,7 @@ time_origin (SpProfile *profile,
   gboolean any = sp_spool_reader_get_n_samples (reader) > 0;
   guint64 off_first, off_last;
 
-  *origin = any ? sp_spool_reader_get_sample_timestamps (reader)[0] : G_MAXUINT64;
+  *origin = any ? sp_spool_reader_get_sample_timestamp (reader, 0) : G_MAXUINT64;
   if (sp_profile_has_off_cpu (profile) && sp_profile_get_off_cpu_span (profile, &off_first, &off_last))
     {
       *origin = MIN (*origin, off_first);
@@ -314,9 +314,8 @@ warn_range_outside (SpProfile *profile,
                     gboolean uses_states)
 {
   const SpSpoolReader *reader = sp_profile_get_reader (profile);
-  const guint64 *timestamps = sp_spool_reader_get_sample_timestamps (reader);
   gsize n = sp_spool_reader_get_n_samples (reader);
-  guint64 last = n > 0 ? timestamps[n - 1] : 0, off_first, off_last, origin;
+  guint64 last = n > 0 ? sp_spool_reader_get_sample_timestamp (reader, n - 1) : 0, off_first, off_last, origin;
 
   if (!time_origin (profile, &origin))
     return;

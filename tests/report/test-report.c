@@ -435,17 +435,20 @@ count_in_range (const char *from,
                 const char *to)
 {
   const SpSpoolReader *reader = recorded.rec->reader;
-  const uint64_t *ts = sp_spool_reader_get_sample_timestamps (reader);
   gsize n = sp_spool_reader_get_n_samples (reader);
   guint64 first = G_MAXUINT64, start, end;
   guint64 count = 0;
 
   for (gsize i = 0; i < n; i++)
-    first = MIN (first, ts[i]);
+    first = MIN (first, sp_spool_reader_get_sample_timestamp (reader, i));
   start = first + (guint64) (g_ascii_strtod (from, NULL) * 1e9);
   end = to != NULL ? first + (guint64) (g_ascii_strtod (to, NULL) * 1e9) : G_MAXUINT64;
   for (gsize i = 0; i < n; i++)
-    count += ts[i] >= start && ts[i] < end;
+    {
+      guint64 ts = sp_spool_reader_get_sample_timestamp (reader, i);
+
+      count += ts >= start && ts < end;
+    }
   return count;
 }
 
