@@ -166,16 +166,9 @@ print_unwinding (SpProfile *profile,
 static guint64
 recorded_ns (const SpSpoolReader *reader)
 {
-  gsize n = sp_spool_reader_get_n_samples (reader);
-  const uint64_t *ts = sp_spool_reader_get_sample_timestamps (reader);
-  guint64 first = G_MAXUINT64, last = 0;
+  guint64 first, last;
 
-  for (gsize i = 0; i < n; i++)
-    {
-      first = MIN (first, ts[i]);
-      last = MAX (last, ts[i]);
-    }
-  return n > 0 ? last - first : 0;
+  return sp_spool_reader_get_sample_time_span (reader, &first, &last) ? last - first : 0;
 }
 
 static SpRecordingState
@@ -322,6 +315,17 @@ print_perf_input (const SpPerfInput *input,
     fprintf (out, "perf:      %s\n", input->perf_cmdline);
   if (input->event != NULL)
     fprintf (out, "event:     %s%s%s\n", input->event, others != NULL ? "; " : "", others != NULL ? others : "");
+}
+
+void
+sp_report_symbol_cache (SpProfile *profile,
+                        FILE *out)
+{
+  SpSymbolCacheStats stats;
+
+  sp_profile_get_symbol_cache_stats (profile, &stats);
+  fprintf (out, "symbols:   %" G_GUINT64_FORMAT " addresses from the symbol cache, %" G_GUINT64_FORMAT
+           " from the module files (modules whose DWARF was read: %u)\n", stats.hits, stats.misses, stats.dwarf_opened);
 }
 
 void

@@ -17,6 +17,11 @@ typedef struct {
 /* How the recording stands when it is not complete ("interrupted: ...",
  * "in progress: ..."), or NULL. */
 char *sp_report_recording_state (SpProfile *profile);
+/* Where the frames' names came from: the symbol cache
+ * (docs/SYMBOL-CACHE.md) or the module files, and how many modules' DWARF
+ * was read; one line ("symbols: …"). */
+void sp_report_symbol_cache (SpProfile *profile,
+                             FILE *out);
 void sp_report_summary (SpProfile *profile, const SpFilter *filter, FILE *out);
 void sp_report_top (SpProfile *profile, const SpFilter *filter, const SpReportOptions *options, FILE *out);
 void sp_report_tree (SpProfile *profile, const SpFilter *filter, const SpReportOptions *options, FILE *out);

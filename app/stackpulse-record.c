@@ -59,6 +59,10 @@ usage (FILE *out,
          "                         in frame-pointer code the stack goes on along the\n"
          "                         frame pointers (cheaper on programs that switch\n"
          "                         very often; see docs/OFF-CPU.md)\n"
+         "      --no-cgroup        as root with --off-cpu, follow the launched command\n"
+         "                         with per-task events, not with per-CPU events of a\n"
+         "                         cgroup made for it (the default: far cheaper for\n"
+         "                         programs that switch often; docs/OFF-CPU.md)\n"
          "      --duration SEC     stop after SEC seconds\n"
          "      --control-stdin    stop on a line \"stop\" or end of input on stdin\n"
          "      --progress-fd N    write key=value progress lines to fd N each second\n"
@@ -256,7 +260,8 @@ main (int argc,
       char **argv)
 {
   enum { OPT_CALL_GRAPH = 256, OPT_STACK_SIZE, OPT_NO_KERNEL, OPT_DURATION, OPT_CONTROL_STDIN, OPT_PROGRESS_FD,
-         OPT_ENV, OPT_CHECK_AUTO, OPT_OFF_CPU, OPT_OFF_CPU_STACK_SIZE, OPT_INPUT, OPT_EVENT, OPT_QUEUE_LIMIT };
+         OPT_ENV, OPT_CHECK_AUTO, OPT_OFF_CPU, OPT_OFF_CPU_STACK_SIZE, OPT_INPUT, OPT_EVENT,
+         OPT_NO_CGROUP, OPT_QUEUE_LIMIT };
   /* What a recording follows: -a, -p, or a command. */
   int n_targets;
   static const struct option long_options[] = {
@@ -277,6 +282,7 @@ main (int argc,
     { "queue-limit", required_argument, NULL, OPT_QUEUE_LIMIT },
     { "off-cpu", no_argument, NULL, OPT_OFF_CPU },
     { "off-cpu-stack-size", required_argument, NULL, OPT_OFF_CPU_STACK_SIZE },
+    { "no-cgroup", no_argument, NULL, OPT_NO_CGROUP },
     { "input", required_argument, NULL, OPT_INPUT },
     { "event", required_argument, NULL, OPT_EVENT },
     { NULL, 0, NULL, 0 },
@@ -359,6 +365,10 @@ main (int argc,
         case OPT_OFF_CPU:
           recording_only = "--off-cpu";
           options.off_cpu = true;
+          break;
+        case OPT_NO_CGROUP:
+          recording_only = "--no-cgroup";
+          options.per_task_events = true;
           break;
         case OPT_DURATION:
           recording_only = "--duration";

@@ -65,6 +65,8 @@ typedef struct {
   char     **collapse_module;
   gboolean   no_inline;
   gboolean   no_debuginfod;
+  gboolean   no_symbol_cache;
+  gboolean   symbol_cache_stats;
   gboolean   bottom_up;
   double     min_percent;
   int        limit;
@@ -293,7 +295,7 @@ time_origin (SpProfile *profile,
   gboolean any = sp_spool_reader_get_n_samples (reader) > 0;
   guint64 off_first, off_last;
 
-  *origin = any ? sp_spool_reader_get_sample_timestamps (reader)[0] : G_MAXUINT64;
+  *origin = any ? sp_spool_reader_get_sample_timestamp (reader, 0) : G_MAXUINT64;
   if (sp_profile_has_off_cpu (profile) && sp_profile_get_off_cpu_span (profile, &off_first, &off_last))
     {
       *origin = MIN (*origin, off_first);
@@ -312,9 +314,8 @@ warn_range_outside (SpProfile *profile,
                     gboolean uses_states)
 {
   const SpSpoolReader *reader = sp_profile_get_reader (profile);
-  const guint64 *timestamps = sp_spool_reader_get_sample_timestamps (reader);
   gsize n = sp_spool_reader_get_n_samples (reader);
-  guint64 last = n > 0 ? timestamps[n - 1] : 0, off_first, off_last, origin;
+  guint64 last = n > 0 ? sp_spool_reader_get_sample_timestamp (reader, n - 1) : 0, off_first, off_last, origin;
 
   if (!time_origin (profile, &origin))
     return;
@@ -590,6 +591,7 @@ open_recording (const char *command,
    * frames, DWARF has nothing to give them. */
   sp_profile_set_dwarf (profile, !o->no_inline || g_str_equal (command, "annotate"));
   sp_report_use_debuginfod (profile, !o->no_debuginfod);
+  sp_profile_set_symbol_cache (profile, !o->no_symbol_cache);
   *filter_out = make_filter (profile, o, o->metric != SP_METRIC_CPU || g_str_equal (command, "threads"), &ok);
   if (!ok)
     {
@@ -641,21 +643,16 @@ run_export (SpProfile *profile,
   return 0;
 }
 
-/* command: a name of the table but "dump" and "diff"; function: for
- * callers and callees. */
+/* The command on an open recording. */
 static int
-run (const char *command,
-     const char *function,
-     const char *path,
-     const Options *o)
+run_on (const char *command,
+        const char *function,
+        SpProfile *profile,
+        SpFilter *filter,
+        const Options *o)
 {
-  g_autoptr (SpFilter) filter = NULL;
-  g_autoptr (SpProfile) profile = open_recording (command, path, NULL, o, &filter);
   SpReportOptions report = { o->min_percent, (guint) MAX (o->limit, 0), o->bottom_up };
   SpExportFormat format;
-
-  if (profile == NULL)
-    return 1;
 
   if (g_str_equal (command, "summary"))
     sp_report_summary (profile, filter, stdout);
@@ -682,6 +679,26 @@ run (const char *command,
       return 1;
     }
   return fflush (stdout) == 0 ? 0 : 1;
+}
+
+/* command: a name of the table but "dump" and "diff"; function: for
+ * callers and callees. */
+static int
+run (const char *command,
+     const char *function,
+     const char *path,
+     const Options *o)
+{
+  g_autoptr (SpFilter) filter = NULL;
+  g_autoptr (SpProfile) profile = open_recording (command, path, NULL, o, &filter);
+  int status;
+
+  if (profile == NULL)
+    return 1;
+  status = run_on (command, function, profile, filter, o);
+  if (o->symbol_cache_stats)
+    sp_report_symbol_cache (profile, stderr);
+  return status;
 }
 
 static const Command *
@@ -744,6 +761,10 @@ main (int argc,
     { "drop", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.drop, "Drop samples with FUNC", "FUNC" },
     { "collapse-module", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.collapse_module, "Collapse module M into one node", "M" },
     { "no-inline", 0, 0, G_OPTION_ARG_NONE, &o.no_inline, "Do not show inlined functions as frames", NULL },
+    { "no-symbol-cache", 0, 0, G_OPTION_ARG_NONE, &o.no_symbol_cache,
+      "Neither read nor write the symbol cache ($XDG_CACHE_HOME/stackpulse/symbols)", NULL },
+    { "symbol-cache-stats", 0, 0, G_OPTION_ARG_NONE, &o.symbol_cache_stats,
+      "Say on stderr how many addresses came from the symbol cache", NULL },
     { "no-debuginfod", 0, 0, G_OPTION_ARG_NONE, &o.no_debuginfod,
       "Do not fetch missing debug info or sources from DEBUGINFOD_URLS' servers (nor use what they sent "
       "before)", NULL },

@@ -52,7 +52,6 @@ time_ranges (SpProfile *profile,
              size_t range_samples)
 {
   const SpSpoolReader *reader = sp_profile_get_reader (profile);
-  const uint64_t *ts = sp_spool_reader_get_sample_timestamps (reader);
   size_t n = sp_spool_reader_get_n_samples (reader);
   double walls[N_RANGES];
   uint64_t chosen = 0;
@@ -67,7 +66,8 @@ time_ranges (SpProfile *profile,
       SpFilter *filter = sp_filter_new ();
       TreeTiming timing;
 
-      sp_filter_set_time_range (filter, ts[first], ts[first + range_samples]);
+      sp_filter_set_time_range (filter, sp_spool_reader_get_sample_timestamp (reader, first),
+                                sp_spool_reader_get_sample_timestamp (reader, first + range_samples));
       timing = time_tree (profile, filter, false);
       walls[runs++] = timing.wall;
       chosen = timing.samples;

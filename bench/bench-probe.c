@@ -252,7 +252,6 @@ bench_kv_u64 (const BenchKv *kv,
 static uint64_t
 reader_checksum (const SpSpoolReader *reader)
 {
-  const uint64_t *ts = sp_spool_reader_get_sample_timestamps (reader);
   const uint32_t *stacks = sp_spool_reader_get_sample_stacks (reader);
   const SpThread *threads = sp_spool_reader_get_threads (reader);
   size_t n = sp_spool_reader_get_n_samples (reader);
@@ -260,7 +259,7 @@ reader_checksum (const SpSpoolReader *reader)
 
   for (size_t i = 0; i < n; i++)
     {
-      h = bench_mix (h, ts[i]);
+      h = bench_mix (h, sp_spool_reader_get_sample_timestamp (reader, i));
       h = bench_mix (h, stacks[i]);
       h = bench_mix (h, threads[sp_spool_reader_get_sample_thread (reader, i)].tid);
     }

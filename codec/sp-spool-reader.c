@@ -20,6 +20,11 @@
 
 static const uint8_t empty_file[1];
 
+/* madvise works on whole pages; 64 kB is a multiple of every page size
+ * Linux uses on the machines we run on. */
+#define PAGE_GRAIN ((size_t) 64 << 10)
+#define PARSE_WINDOW ((size_t) 32 << 20)
+
 static void
 unmap (SpSpoolReader *r)
 {
@@ -27,6 +32,7 @@ unmap (SpSpoolReader *r)
     munmap ((void *) r->map, r->map_len);
   r->map = NULL;
   r->map_len = 0;
+  r->released = 0;
 }
 
 /* Maps the whole file as it is now; a file only ever grows. */
@@ -68,7 +74,43 @@ map_file (SpSpoolReader *r,
   madvise (map, (size_t) st.st_size, MADV_SEQUENTIAL);
   r->map = map;
   r->map_len = (size_t) st.st_size;
+  /* The new mapping has none of the parsed pages resident. */
+  r->released = (size_t) r->parsed & ~(PAGE_GRAIN - 1);
   return true;
+}
+
+/* Gives back the pages of the map the parser is done with: the tables
+ * hold all that is kept of them, and the file's pages would otherwise
+ * count in the process's memory as much as the tables themselves. */
+static void
+release_parsed_pages (SpSpoolReader *r)
+{
+  size_t done = (size_t) r->parsed & ~(PAGE_GRAIN - 1);
+
+  if (r->map == empty_file || done <= r->released)
+    return;
+  madvise ((uint8_t *) r->map + r->released, done - r->released, MADV_DONTNEED);
+  r->released = done;
+}
+
+/* Parses the map in windows, releasing the pages behind each. A record
+ * cut by a window's end is parsed again whole with the next window. */
+static bool
+parse_map (SpSpoolReader *r,
+           SpSpoolError *fault)
+{
+  size_t limit = (size_t) r->parsed;
+
+  for (;;)
+    {
+      bool ok;
+
+      limit = r->map_len - limit > PARSE_WINDOW ? limit + PARSE_WINDOW : r->map_len;
+      ok = _sp_spool_reader_parse_records (r, r->map, limit, fault);
+      release_parsed_pages (r);
+      if (limit == r->map_len || (!ok && fault->code != SP_SPOOL_ERROR_TRUNCATED))
+        return ok;
+    }
 }
 
 /* The shared safe open, worded as the codec's error. */
@@ -105,6 +147,7 @@ sp_spool_reader_open_follow (const char *path,
       return NULL;
     }
   r->fd = fd;
+  r->thread_width = 1;
   sp_intern_table_init (&r->pending_of_pid, 1);
   return r;
 }
@@ -123,7 +166,7 @@ sp_spool_reader_update (SpSpoolReader *r,
     goto damaged;
 
   sp_spool_error_clear (&fault);
-  if (_sp_spool_reader_parse_records (r, r->map, r->map_len, &fault))
+  if (parse_map (r, &fault))
     {
       sp_spool_error_clear (&r->tail);
       return true;
@@ -166,12 +209,13 @@ shrink_tables (SpSpoolReader *r)
 {
   size_t capacity = r->samples_capacity;
 
-  shrink ((void **) &r->sample_ts, &capacity, r->n_samples, sizeof (uint64_t));
+  shrink ((void **) &r->sample_ts_offset, &capacity, r->n_samples, sizeof (int32_t));
   capacity = r->samples_capacity;
   shrink ((void **) &r->sample_stack, &capacity, r->n_samples, sizeof (uint32_t));
   capacity = r->samples_capacity;
-  shrink (&r->sample_thread, &capacity, r->n_samples, r->wide_threads ? 4 : 2);
+  shrink (&r->sample_thread, &capacity, r->n_samples, r->thread_width);
   r->samples_capacity = capacity;
+  shrink ((void **) &r->time_blocks, &r->time_blocks_capacity, r->n_time_blocks, sizeof (TimeBlock));
   shrink ((void **) &r->stack_nodes, &r->stack_nodes_capacity, r->n_stack_nodes, sizeof (SpStackNode));
   capacity = r->frames_capacity;
   shrink ((void **) &r->frames, &capacity, r->n_frames, sizeof (SpFrame));
@@ -236,7 +280,10 @@ sp_spool_reader_free (SpSpoolReader *r)
   free (r->stack_nodes);
   free (r->threads);
   free (r->execs);
-  free (r->sample_ts);
+  for (size_t i = 0; i < r->n_time_blocks; i++)
+    free (r->time_blocks[i].wide_ns);
+  free (r->time_blocks);
+  free (r->sample_ts_offset);
   free (r->sample_stack);
   free (r->sample_thread);
   free (r);
@@ -265,16 +312,80 @@ const SpFrame *sp_spool_reader_get_frames (const SpSpoolReader *r) { return r->f
 const SpStackNode *sp_spool_reader_get_stack_nodes (const SpSpoolReader *r) { return r->stack_nodes; }
 const SpThread *sp_spool_reader_get_threads (const SpSpoolReader *r) { return r->threads; }
 const SpProcessExec *sp_spool_reader_get_process_execs (const SpSpoolReader *r) { return r->execs; }
-const uint64_t *sp_spool_reader_get_sample_timestamps (const SpSpoolReader *r) { return r->sample_ts; }
 const uint32_t *sp_spool_reader_get_sample_stacks (const SpSpoolReader *r) { return r->sample_stack; }
 
 uint32_t
 sp_spool_reader_get_sample_thread (const SpSpoolReader *r,
                                    size_t index)
 {
-  if (r->wide_threads)
-    return ((const uint32_t *) r->sample_thread)[index];
-  return ((const uint16_t *) r->sample_thread)[index];
+  if (r->thread_width == 1)
+    return ((const uint8_t *) r->sample_thread)[index];
+  if (r->thread_width == 2)
+    return ((const uint16_t *) r->sample_thread)[index];
+  return ((const uint32_t *) r->sample_thread)[index];
+}
+
+uint64_t
+sp_spool_reader_get_sample_timestamp (const SpSpoolReader *r,
+                                      size_t index)
+{
+  const TimeBlock *block = &r->time_blocks[index >> SP_TIME_BLOCK_BITS];
+
+  if (block->wide_ns != NULL)
+    return block->wide_ns[index & (SP_TIME_BLOCK_SIZE - 1)];
+  return block->base_ns + (uint64_t) (int64_t) r->sample_ts_offset[index];
+}
+
+void
+sp_spool_reader_copy_sample_timestamps (const SpSpoolReader *r,
+                                        size_t first,
+                                        size_t n,
+                                        uint64_t *out)
+{
+  size_t end = first + n;
+
+  for (size_t i = first; i < end;)
+    {
+      const TimeBlock *block = &r->time_blocks[i >> SP_TIME_BLOCK_BITS];
+      size_t block_end = ((i >> SP_TIME_BLOCK_BITS) + 1) << SP_TIME_BLOCK_BITS;
+      size_t stop = block_end < end ? block_end : end;
+
+      if (block->wide_ns != NULL)
+        memcpy (out, block->wide_ns + (i & (SP_TIME_BLOCK_SIZE - 1)), (stop - i) * sizeof (uint64_t));
+      else
+        for (size_t k = i; k < stop; k++)
+          out[k - i] = block->base_ns + (uint64_t) (int64_t) r->sample_ts_offset[k];
+      out += stop - i;
+      i = stop;
+    }
+}
+
+void
+sp_spool_reader_copy_sample_threads (const SpSpoolReader *r,
+                                     size_t first,
+                                     size_t n,
+                                     uint32_t *out)
+{
+  if (r->thread_width == 1)
+    for (size_t i = 0; i < n; i++)
+      out[i] = ((const uint8_t *) r->sample_thread)[first + i];
+  else if (r->thread_width == 2)
+    for (size_t i = 0; i < n; i++)
+      out[i] = ((const uint16_t *) r->sample_thread)[first + i];
+  else
+    memcpy (out, (const uint32_t *) r->sample_thread + first, n * sizeof (uint32_t));
+}
+
+bool
+sp_spool_reader_get_sample_time_span (const SpSpoolReader *r,
+                                      uint64_t *first_ns,
+                                      uint64_t *last_ns)
+{
+  if (r->n_samples == 0)
+    return false;
+  *first_ns = r->min_timestamp_ns;
+  *last_ns = r->max_timestamp_ns;
+  return true;
 }
 
 void
@@ -282,7 +393,7 @@ sp_spool_reader_get_sample (const SpSpoolReader *r,
                             size_t index,
                             SpSample *sample)
 {
-  sample->timestamp_ns = r->sample_ts[index];
+  sample->timestamp_ns = sp_spool_reader_get_sample_timestamp (r, index);
   sample->thread = sp_spool_reader_get_sample_thread (r, index);
   sample->stack = r->sample_stack[index];
 }
@@ -291,8 +402,8 @@ uint64_t
 sp_spool_reader_get_sample_time_us (const SpSpoolReader *r,
                                     size_t index)
 {
-  uint64_t first = r->sample_ts[0];
-  uint64_t ts = r->sample_ts[index];
+  uint64_t first = sp_spool_reader_get_sample_timestamp (r, 0);
+  uint64_t ts = sp_spool_reader_get_sample_timestamp (r, index);
   uint64_t since = ts > first ? (ts - first) / 1000 : 0;
 
   return r->start_timestamp_us > UINT64_MAX - since ? UINT64_MAX : r->start_timestamp_us + since;

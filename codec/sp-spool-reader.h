@@ -66,15 +66,37 @@ const SpStackNode *sp_spool_reader_get_stack_nodes (const SpSpoolReader *reader)
 const SpThread *sp_spool_reader_get_threads (const SpSpoolReader *reader);
 const SpProcessExec *sp_spool_reader_get_process_execs (const SpSpoolReader *reader);
 
-/* Samples are stored by column: timestamps and stack ids as arrays,
- * thread indexes through the accessor (16 bits each while they fit). */
-const uint64_t *sp_spool_reader_get_sample_timestamps (const SpSpoolReader *reader);
+/* Samples are stored by column and compactly (times as 32-bit offsets
+ * within blocks, thread indexes in 8 or 16 bits while they fit): stack ids as
+ * an array, the rest through accessors, one sample or a run at a time. */
 const uint32_t *sp_spool_reader_get_sample_stacks (const SpSpoolReader *reader);
+uint64_t sp_spool_reader_get_sample_timestamp (const SpSpoolReader *reader,
+                                              size_t index);
 uint32_t sp_spool_reader_get_sample_thread (const SpSpoolReader *reader,
                                             size_t index);
 void sp_spool_reader_get_sample (const SpSpoolReader *reader,
                                  size_t index,
                                  SpSample *sample);
+
+/* The times (or thread indexes) of samples [first, first + n) into out;
+ * loops over every sample take them SP_SPOOL_SAMPLE_BATCH at a time into
+ * arrays on the stack. */
+#define SP_SPOOL_SAMPLE_BATCH 1024
+
+void sp_spool_reader_copy_sample_timestamps (const SpSpoolReader *reader,
+                                             size_t first,
+                                             size_t n,
+                                             uint64_t *out);
+void sp_spool_reader_copy_sample_threads (const SpSpoolReader *reader,
+                                          size_t first,
+                                          size_t n,
+                                          uint32_t *out);
+
+/* The earliest and latest sample time (kept while parsing); false
+ * without samples. */
+bool sp_spool_reader_get_sample_time_span (const SpSpoolReader *reader,
+                                           uint64_t *first_ns,
+                                           uint64_t *last_ns);
 
 /* A sample's time on the profile's wall clock, in microseconds:
  * start_us + (ts - first sample's ts) / 1000, saturating at both ends. */

@@ -430,43 +430,110 @@ parse_thread (SpSpoolReader *r,
   return true;
 }
 
-/* Thread indexes start at 16 bits each and widen once when one needs it. */
+/* Thread indexes start at 8 bits each and widen (to 16, then 32) once
+ * one needs it: most recordings have fewer than 256 threads. */
 static bool
-widen_sample_threads (SpSpoolReader *r)
+widen_sample_threads (SpSpoolReader *r,
+                      size_t width)
 {
-  const uint16_t *narrow = r->sample_thread;
-  uint32_t *wide = malloc ((r->samples_capacity ? r->samples_capacity : 1) * sizeof (uint32_t));
+  size_t capacity = r->samples_capacity ? r->samples_capacity : 1;
+  void *wide = malloc (capacity * width);
 
   if (wide == NULL)
     return false;
   for (size_t i = 0; i < r->n_samples; i++)
-    wide[i] = narrow[i];
+    {
+      uint32_t t = sp_spool_reader_get_sample_thread (r, i);
+
+      if (width == 2)
+        ((uint16_t *) wide)[i] = (uint16_t) t;
+      else
+        ((uint32_t *) wide)[i] = t;
+    }
   free (r->sample_thread);
   r->sample_thread = wide;
-  r->wide_threads = true;
+  r->thread_width = width;
   return true;
+}
+
+/* The bytes thread index t needs. */
+static inline size_t
+thread_width_of (uint64_t t)
+{
+  return t > UINT16_MAX ? 4 : t > UINT8_MAX ? 2 : 1;
+}
+
+static inline void
+store_thread (SpSpoolReader *r,
+              size_t n,
+              uint64_t thread)
+{
+  if (r->thread_width == 1)
+    ((uint8_t *) r->sample_thread)[n] = (uint8_t) thread;
+  else if (r->thread_width == 2)
+    ((uint16_t *) r->sample_thread)[n] = (uint16_t) thread;
+  else
+    ((uint32_t *) r->sample_thread)[n] = (uint32_t) thread;
 }
 
 static bool
 grow_samples (SpSpoolReader *r)
 {
   size_t capacity = r->samples_capacity == 0 ? 4096 : r->samples_capacity * 2;
-  uint64_t *ts = realloc (r->sample_ts, capacity * sizeof (uint64_t));
+  int32_t *offset = realloc (r->sample_ts_offset, capacity * sizeof (int32_t));
   uint32_t *stack;
   void *thread;
 
-  if (ts == NULL)
+  if (offset == NULL)
     return false;
-  r->sample_ts = ts;
+  r->sample_ts_offset = offset;
   stack = realloc (r->sample_stack, capacity * sizeof (uint32_t));
   if (stack == NULL)
     return false;
   r->sample_stack = stack;
-  thread = realloc (r->sample_thread, capacity * (r->wide_threads ? 4 : 2));
+  thread = realloc (r->sample_thread, capacity * r->thread_width);
   if (thread == NULL)
     return false;
   r->sample_thread = thread;
   r->samples_capacity = capacity;
+  return true;
+}
+
+/* Sample n's time, into its block (the first of a block sets its base). */
+static bool
+store_time (SpSpoolReader *r,
+            size_t n,
+            uint64_t ts)
+{
+  size_t b = n >> SP_TIME_BLOCK_BITS;
+  size_t i = n & (SP_TIME_BLOCK_SIZE - 1);
+  TimeBlock *block;
+  int64_t offset;
+
+  if (i == 0)
+    {
+      if (!sp_array_reserve ((void **) &r->time_blocks, &r->time_blocks_capacity, b + 1, sizeof (TimeBlock)))
+        return false;
+      r->time_blocks[b] = (TimeBlock) { ts, NULL };
+      r->n_time_blocks = b + 1;
+    }
+  block = &r->time_blocks[b];
+  offset = (int64_t) (ts - block->base_ns);
+  if (__builtin_expect (block->wide_ns == NULL && offset == (int32_t) offset, 1))
+    {
+      r->sample_ts_offset[n] = (int32_t) offset;
+      return true;
+    }
+  if (block->wide_ns == NULL)
+    {
+      block->wide_ns = malloc (SP_TIME_BLOCK_SIZE * sizeof (uint64_t));
+      if (block->wide_ns == NULL)
+        return false;
+      for (size_t k = 0; k < i; k++)
+        block->wide_ns[k] = block->base_ns + (uint64_t) (int64_t) r->sample_ts_offset[n - i + k];
+    }
+  block->wide_ns[i] = ts;
+  r->sample_ts_offset[n] = 0;
   return true;
 }
 
@@ -497,17 +564,109 @@ parse_sample (SpSpoolReader *r,
 
   if (__builtin_expect (n == r->samples_capacity, 0) && !grow_samples (r))
     return no_memory (c);
-  if (__builtin_expect (thread > UINT16_MAX && !r->wide_threads, 0) && !widen_sample_threads (r))
+  if (__builtin_expect (thread_width_of (thread) > r->thread_width, 0)
+      && !widen_sample_threads (r, thread_width_of (thread)))
     return no_memory (c);
-  r->sample_ts[n] = ts;
+  if (!store_time (r, n, ts))
+    return no_memory (c);
   r->sample_stack[n] = (uint32_t) stack;
-  if (r->wide_threads)
-    ((uint32_t *) r->sample_thread)[n] = (uint32_t) thread;
-  else
-    ((uint16_t *) r->sample_thread)[n] = (uint16_t) thread;
+  store_thread (r, n, thread);
   r->n_samples = n + 1;
   r->last_timestamp_ns = ts;
+  r->min_timestamp_ns = n == 0 || ts < r->min_timestamp_ns ? ts : r->min_timestamp_ns;
+  r->max_timestamp_ns = n == 0 || ts > r->max_timestamp_ns ? ts : r->max_timestamp_ns;
   return true;
+}
+
+/* A varint of at most 9 bytes, the caller having checked there are 10
+ * to read; false for a longer one (the careful path decodes it). */
+static inline bool
+read_u64_unchecked (const uint8_t **pp,
+                    uint64_t *out)
+{
+  const uint8_t *p = *pp;
+  uint64_t v = p[0];
+
+  if (v < 0x80)
+    {
+      *out = v;
+      *pp = p + 1;
+      return true;
+    }
+  v &= 0x7F;
+  for (unsigned i = 1; i < SP_VARINT_MAX_LEN - 1; i++)
+    {
+      v |= (uint64_t) (p[i] & 0x7F) << (7 * i);
+      if (p[i] < 0x80)
+        {
+          *out = v;
+          *pp = p + i + 1;
+          return true;
+        }
+    }
+  return false;
+}
+
+/* Room for a whole sample record of the longest varints. */
+#define MAX_SAMPLE_RECORD (1 + 3 * SP_VARINT_MAX_LEN)
+
+/* The sample records that follow one parse_sample took, the bulk of a
+ * spool, decoded with the reader's state in locals, as long as they are
+ * the common case: small varints, valid ids, room in the arrays, within
+ * the current time block. Anything else (a fault among it) stops the run
+ * at its record, for parse_sample to decode or refuse with its message.
+ * Returns where it stopped, always a record's start. */
+static const uint8_t *
+parse_sample_run (SpSpoolReader *r,
+                  const uint8_t *p,
+                  const uint8_t *end)
+{
+  size_t n = r->n_samples;
+  size_t capacity = r->samples_capacity;
+  uint64_t last = r->last_timestamp_ns;
+  uint64_t lowest = r->min_timestamp_ns;
+  uint64_t highest = r->max_timestamp_ns;
+  uint64_t n_threads = r->n_threads;
+  uint64_t n_nodes = r->n_stack_nodes;
+  size_t width = r->thread_width;
+  const TimeBlock *block;
+
+  if (n == 0 || (n & (SP_TIME_BLOCK_SIZE - 1)) == 0)
+    return p;
+  block = &r->time_blocks[n >> SP_TIME_BLOCK_BITS];
+  if (block->wide_ns != NULL)
+    return p;
+  /* The run ends with the block: the next one needs its base set. */
+  while (end - p >= MAX_SAMPLE_RECORD && *p == SP_SPOOL_REC_SAMPLE && n < capacity
+         && (n & (SP_TIME_BLOCK_SIZE - 1)) != 0)
+    {
+      const uint8_t *q = p + 1;
+      uint64_t raw, thread, stack, ts;
+      int64_t delta, offset;
+
+      if (!read_u64_unchecked (&q, &raw) || !read_u64_unchecked (&q, &thread)
+          || !read_u64_unchecked (&q, &stack))
+        break;
+      delta = sp_zigzag_decode (raw);
+      ts = last + (uint64_t) delta;
+      offset = (int64_t) (ts - block->base_ns);
+      if ((delta >= 0 ? ts < last : ts > last) || thread >= n_threads || thread_width_of (thread) > width
+          || stack >= n_nodes || offset != (int32_t) offset)
+        break;
+      r->sample_ts_offset[n] = (int32_t) offset;
+      r->sample_stack[n] = (uint32_t) stack;
+      store_thread (r, n, thread);
+      n++;
+      last = ts;
+      lowest = ts < lowest ? ts : lowest;
+      highest = ts > highest ? ts : highest;
+      p = q;
+    }
+  r->n_samples = n;
+  r->last_timestamp_ns = last;
+  r->min_timestamp_ns = lowest;
+  r->max_timestamp_ns = highest;
+  return p;
 }
 
 static bool
@@ -581,7 +740,11 @@ _sp_spool_reader_parse_records (SpSpoolReader *r,
       c.record = c.p;
       switch (*c.p++)
         {
-        case SP_SPOOL_REC_SAMPLE:            ok = parse_sample (r, &c); break;
+        case SP_SPOOL_REC_SAMPLE:
+          ok = parse_sample (r, &c);
+          if (ok)
+            c.p = parse_sample_run (r, c.p, c.end);
+          break;
         case SP_SPOOL_REC_STACK:             ok = parse_stack_node (r, &c); break;
         case SP_SPOOL_REC_FRAME:             ok = parse_frame (r, &c); break;
         case SP_SPOOL_REC_THREAD:            ok = parse_thread (r, &c); break;

@@ -208,6 +208,9 @@ sp_analysis_job_run (SpAnalysisJob *job,
       /* The symbol problems are known now: later trees have the same frames. */
       sp_spool_summary_from_profile (job->profile, &result->summary);
       result->have_summary = TRUE;
+      /* Here, in the worker, rather than when the window lets the
+       * recording go: the next open of it reads no DWARF. */
+      sp_profile_save_symbol_cache (job->profile);
     }
   result->finished = (job->work & SP_WORK_FINISH) != 0;
   result->metric = job->filter->metric;

@@ -335,16 +335,15 @@ sp_diff_span_seconds (SpProfile *profile,
                       const SpFilter *filter)
 {
   const SpSpoolReader *reader = sp_profile_get_reader (profile);
-  const guint64 *timestamps = sp_spool_reader_get_sample_timestamps (reader);
   gsize n = sp_spool_reader_get_n_samples (reader);
   guint64 interval_ns = sp_spool_reader_get_sample_interval_us (reader) * 1000;
   guint64 first = G_MAXUINT64, last = 0, off_first, off_last;
 
   if (n > 0)
     {
-      first = timestamps[0];
+      first = sp_spool_reader_get_sample_timestamp (reader, 0);
       /* A sample stands for the interval it ends. */
-      last = timestamps[n - 1] + interval_ns;
+      last = sp_spool_reader_get_sample_timestamp (reader, n - 1) + interval_ns;
     }
   if (filter->metric != SP_METRIC_CPU && sp_profile_has_off_cpu (profile)
       && sp_profile_get_off_cpu_span (profile, &off_first, &off_last))

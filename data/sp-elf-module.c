@@ -56,6 +56,9 @@ _sp_elf_module_free (SpElfModule *module)
   g_clear_pointer (&module->symbols, g_array_unref);
   g_clear_pointer (&module->segments, g_array_unref);
   g_clear_pointer (&module->dwfl, dwfl_end);
+  g_clear_pointer (&module->cached, sp_symbol_cache_file_free);
+  g_clear_pointer (&module->index_problems, g_array_unref);
+  g_free (module->cache_key);
   g_free (module->path);
   g_free (module);
 }
@@ -331,17 +334,17 @@ vdso_as_file (void)
  * block its open() forever. */
 static int
 open_module_file (SpSymbolizer *self,
-                  const char *path)
+                  const char *path,
+                  struct stat *st)
 {
   g_autoptr (GError) error = NULL;
   int fd = _sp_file_open_regular (path, &error);
-  struct stat st;
 
   if (fd < 0)
     _sp_symbolizer_add_problem (self, SP_SYMBOL_PROBLEM_UNREADABLE, path, "%s", error->message);
   /* Empty is no ELF; and files in /proc say size 0, and some block a
    * read (/proc/kmsg). */
-  else if (fstat (fd, &st) != 0 || st.st_size == 0)
+  else if (fstat (fd, st) != 0 || st->st_size == 0)
     {
       _sp_symbolizer_add_problem (self, SP_SYMBOL_PROBLEM_UNREADABLE, path, "%s is empty", path);
       close (fd);
@@ -350,21 +353,22 @@ open_module_file (SpSymbolizer *self,
   return fd;
 }
 
-/* Reports the file to a Dwfl of its own and indexes it. */
+/* Reports the file to a Dwfl of its own; st: the file's. */
 static gboolean
-load_file (SpSymbolizer *self,
-           SpElfModule *module)
+report_file (SpSymbolizer *self,
+             SpElfModule *module,
+             struct stat *st)
 {
   gboolean vdso = g_str_equal (module->path, "[vdso]");
-  int fd = vdso ? vdso_as_file () : open_module_file (self, module->path);
-  Dwarf_Addr dwarf_bias;
-  guint n_functions;
-  Dwarf *dwarf;
+  int fd = vdso ? vdso_as_file () : open_module_file (self, module->path, st);
   void **userdata;
-  Elf *elf;
 
-  if (fd < 0)
-    return FALSE;
+  if (fd < 0 || (vdso && fstat (fd, st) != 0))
+    {
+      if (fd >= 0)
+        close (fd);
+      return FALSE;
+    }
   module->dwfl = dwfl_begin (&self->dwfl_callbacks);
   if (module->dwfl == NULL)
     {
@@ -376,19 +380,56 @@ load_file (SpSymbolizer *self,
   /* For _sp_debug_file_find, which reports what it skips. */
   if (module->mod != NULL && dwfl_module_info (module->mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL) != NULL)
     *userdata = self;
-  elf = module->mod != NULL ? dwfl_module_getelf (module->mod, &module->bias) : NULL;
-  if (elf == NULL)
+  if (module->mod == NULL || dwfl_module_getelf (module->mod, &module->bias) == NULL)
     {
       _sp_symbolizer_add_problem (self, SP_SYMBOL_PROBLEM_UNREADABLE, module->path,
                                   "%s: cannot read it as ELF (%s)", module->path, dwfl_errmsg (-1));
       return FALSE;
     }
+  return TRUE;
+}
 
+/* The problems raised since the first of them, for the cache to raise
+ * again where it spares the indexing. */
+static GArray *
+problems_since (SpSymbolizer *self,
+                guint first)
+{
+  GArray *problems = sp_symbol_problems_copy (NULL);
+
+  for (guint i = first; i < self->problem_details->len; i++)
+    {
+      const SpSymbolProblem *p = &g_array_index (self->problem_details, SpSymbolProblem, i);
+      SpSymbolProblem own = { p->kind, g_strdup (p->file), g_strdup (p->message) };
+
+      g_array_append_val (problems, own);
+    }
+  return problems;
+}
+
+void
+_sp_elf_module_index (SpSymbolizer *self,
+                      SpElfModule *module)
+{
+  gboolean vdso = g_str_equal (module->path, "[vdso]");
+  guint first_problem = self->problem_details->len;
+  Dwarf_Addr dwarf_bias;
+  guint n_functions;
+  Dwarf *dwarf;
+  Elf *elf;
+
+  if (module->indexed || module->mod == NULL)
+    return;
+  module->indexed = TRUE;
+  self->cache_stats.modules_indexed++;
+  elf = dwfl_module_getelf (module->mod, &module->bias);
   module->segments = read_segments (elf);
   module->symbols = read_symbols (self, module->mod, elf, module->bias, &n_functions);
   /* Opening DWARF decompresses every compressed debug section at once:
    * skipped when nobody wants lines or inline frames. */
   dwarf = self->no_dwarf ? NULL : dwfl_module_getdwarf (module->mod, &dwarf_bias);
+  if (dwarf != NULL)
+    self->cache_stats.dwarf_opened++;
   module->has_dwarf = dwarf != NULL && _sp_debug_file_alt_is_safe (self, module->mod, dwarf);
   if (n_functions == 0)
     _sp_symbolizer_add_problem (self, SP_SYMBOL_PROBLEM_NO_SYMBOLS, module->path, "%s: no symbols", module->path);
@@ -396,7 +437,7 @@ load_file (SpSymbolizer *self,
     _sp_symbolizer_add_problem (self, SP_SYMBOL_PROBLEM_NO_DEBUG_INFO, module->path,
                                 "%s: no debug info (install its -dbgsym package for source lines)",
                                 module->path);
-  return TRUE;
+  module->index_problems = problems_since (self, first_problem);
 }
 
 SpElfModule *
@@ -405,6 +446,7 @@ _sp_elf_module_open (SpSymbolizer *self,
                      guint64 inode)
 {
   SpElfModule *module = g_new0 (SpElfModule, 1);
+  struct stat st;
 
   module->path = g_strdup (path);
   module->key.path = module->path;
@@ -413,11 +455,13 @@ _sp_elf_module_open (SpSymbolizer *self,
   module->units = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL,
                                          (GDestroyNotify) _sp_dwarf_scopes_free);
 
-  if ((!g_str_equal (path, "[vdso]") && !check_file (self, path, inode)) || !load_file (self, module))
+  if ((!g_str_equal (path, "[vdso]") && !check_file (self, path, inode)) || !report_file (self, module, &st))
     {
       g_clear_pointer (&module->dwfl, dwfl_end);
       module->mod = NULL;
     }
+  else if (!_sp_elf_module_cache_open (self, module, &st))
+    _sp_elf_module_index (self, module);
   return module;
 }
 
@@ -450,6 +494,11 @@ _sp_elf_module_resolve (SpSymbolizer *self,
   Dwarf_Addr address;
   guint n = 0;
 
+  if ((n = _sp_elf_module_cache_lookup (self, module, file_offset, frames, max)) > 0)
+    return n;
+  _sp_elf_module_index (self, module);
+  module->n_resolved++;
+  self->cache_stats.misses++;
   memset (frames, 0, sizeof *frames);
   if (!offset_to_address (module, file_offset, &address))
     return 1;

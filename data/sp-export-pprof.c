@@ -385,17 +385,10 @@ chosen_span (Pprof *p,
              guint64 *start_ns,
              guint64 *duration_ns)
 {
-  gsize n = sp_spool_reader_get_n_samples (p->reader);
-  const uint64_t *ts = sp_spool_reader_get_sample_timestamps (p->reader);
-  guint64 first = G_MAXUINT64, last = 0, from, to;
+  guint64 first, last, from, to;
 
-  for (gsize i = 0; i < n; i++)
-    {
-      first = MIN (first, ts[i]);
-      last = MAX (last, ts[i]);
-    }
   *start_ns = *duration_ns = 0;
-  if (n == 0)
+  if (!sp_spool_reader_get_sample_time_span (p->reader, &first, &last))
     return;
   from = MAX (first, p->filter != NULL ? p->filter->from_ns : 0);
   to = MIN (last, p->filter != NULL ? p->filter->to_ns : G_MAXUINT64);

@@ -377,6 +377,9 @@ sp_profile_get_thread_states (SpProfile *self)
 guint sp_profile_get_n_functions (SpProfile *self) { return (guint) g_atomic_int_get ((gint *) &self->n_functions); }
 const GPtrArray *sp_profile_get_symbol_problems (SpProfile *self) { return sp_symbolizer_get_problems (self->symbolizer); }
 const GArray *sp_profile_get_symbol_problem_details (SpProfile *self) { return sp_symbolizer_get_problem_details (self->symbolizer); }
+void sp_profile_set_symbol_cache (SpProfile *self, gboolean use) { sp_symbolizer_set_cache (self->symbolizer, use, NULL); }
+void sp_profile_get_symbol_cache_stats (SpProfile *self, SpSymbolCacheStats *stats) { sp_symbolizer_get_cache_stats (self->symbolizer, stats); }
+void sp_profile_save_symbol_cache (SpProfile *self) { sp_symbolizer_save_cache (self->symbolizer); }
 
 const SpFunction *
 sp_profile_get_function (SpProfile *self,

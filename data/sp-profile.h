@@ -191,6 +191,19 @@ const GPtrArray *sp_profile_get_symbol_problems (SpProfile *self);
  * them there (sp_symbol_problems_copy). */
 const GArray *sp_profile_get_symbol_problem_details (SpProfile *self);
 
+/* Whether frames are resolved through the persistent symbol cache (the
+ * default; docs/SYMBOL-CACHE.md). Before the first frame is resolved. */
+void sp_profile_set_symbol_cache (SpProfile *self,
+                                  gboolean use);
+/* How the persistent symbol cache served the frames resolved so far
+ * (docs/SYMBOL-CACHE.md); the updating thread's. */
+void sp_profile_get_symbol_cache_stats (SpProfile *self,
+                                        SpSymbolCacheStats *stats);
+/* Writes the addresses resolved from the module files since the last
+ * save to the symbol cache (freeing the profile does too): in the
+ * updating thread, once a recording is read. */
+void sp_profile_save_symbol_cache (SpProfile *self);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpProfile, sp_profile_unref)
 
 G_END_DECLS

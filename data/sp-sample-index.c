@@ -14,14 +14,41 @@
 #define BLOCK_SIZE ((gsize) 1 << BLOCK_BITS)
 #define FIRST_CAPACITY 1024
 #define MAX_MOVES_PER_SAMPLE 16
+/* Times are offsets from a base per 256 positions: 2.1 s either way
+ * holds 256 samples of any rate above 120 Hz. */
+#define BASE_BITS 8
+#define N_BASES (BLOCK_SIZE >> BASE_BITS)
+
+/* A position, in the narrowest form all of its block's fit: 6 bytes
+ * while threads fit 8 bits and samples are at most 127 positions from
+ * their place in the file, 8 bytes with 16 bits for both, 16 whole. */
+typedef enum {
+  FORM_NARROW,
+  FORM_COMPACT,
+  FORM_WHOLE,
+} Form;
+
+typedef struct __attribute__ ((packed)) {
+  gint32  time;      /* from its base */
+  guint8  thread;
+  gint8   sample;    /* the sample's number minus the position */
+} Narrow;
 
 typedef struct {
-  gatomicrefcount ref_count;
-  gsize           capacity;
-  guint64        *time;
-  guint32        *thread;
-  guint32        *sample;
-} Block;
+  gint32  time;
+  guint16 thread;
+  gint16  sample;
+} Compact;
+
+typedef struct {
+  guint64 time;
+  guint32 thread;
+  guint32 sample;
+} Whole;
+
+G_STATIC_ASSERT (sizeof (Narrow) == 6);
+
+static const gsize form_size[] = { sizeof (Narrow), sizeof (Compact), sizeof (Whole) };
 
 struct _SpSampleIndex
 {
@@ -32,9 +59,18 @@ struct _SpSampleIndex
   GArray         *first_ns;   /* guint64 per thread, G_MAXUINT64 when none */
   GArray         *last_ns;
   GArray         *n_samples;  /* guint64 per thread */
-  Block          *tail;       /* the last block when the index alone holds it, else NULL */
+  struct _Block  *tail;       /* the last block when the index alone holds it, else NULL */
   guint64         last_time;  /* of the last position */
 };
+
+typedef struct _Block {
+  gatomicrefcount ref_count;
+  gsize           capacity;
+  guint64         base_ns[N_BASES];
+  gboolean        has_base[N_BASES];   /* set by the first write of its positions */
+  Form            form;
+  gpointer        positions;           /* capacity of the form's struct */
+} Block;
 
 /* ---- Blocks ------------------------------------------------------------ */
 
@@ -45,9 +81,8 @@ block_new (gsize capacity)
 
   g_atomic_ref_count_init (&block->ref_count);
   block->capacity = capacity;
-  block->time = g_new (guint64, capacity);
-  block->thread = g_new (guint32, capacity);
-  block->sample = g_new (guint32, capacity);
+  block->form = FORM_NARROW;
+  block->positions = g_malloc (capacity * form_size[FORM_NARROW]);
   return block;
 }
 
@@ -58,9 +93,7 @@ block_unref (gpointer data)
 
   if (!g_atomic_ref_count_dec (&block->ref_count))
     return;
-  g_free (block->time);
-  g_free (block->thread);
-  g_free (block->sample);
+  g_free (block->positions);
   g_free (block);
 }
 
@@ -69,12 +102,141 @@ block_copy (const Block *block,
             gsize used,
             gsize capacity)
 {
-  Block *copy = block_new (capacity);
+  Block *copy = g_memdup2 (block, sizeof *block);
 
-  memcpy (copy->time, block->time, used * sizeof (guint64));
-  memcpy (copy->thread, block->thread, used * sizeof (guint32));
-  memcpy (copy->sample, block->sample, used * sizeof (guint32));
+  g_atomic_ref_count_init (&copy->ref_count);
+  copy->capacity = capacity;
+  copy->positions = g_malloc (capacity * form_size[block->form]);
+  memcpy (copy->positions, block->positions, used * form_size[block->form]);
   return copy;
+}
+
+/* Position i of block (its first position is first). */
+static inline void
+block_get (const Block *block,
+           gsize first,
+           gsize i,
+           guint64 *time,
+           guint32 *thread,
+           guint32 *sample)
+{
+  guint64 base = block->base_ns[i >> BASE_BITS];
+
+  switch (block->form)
+    {
+    case FORM_NARROW:
+      {
+        const Narrow *p = (const Narrow *) block->positions + i;
+
+        *time = base + (guint64) (gint64) p->time;
+        *thread = p->thread;
+        *sample = (guint32) ((gint64) (first + i) + p->sample);
+        return;
+      }
+    case FORM_COMPACT:
+      {
+        const Compact *p = (const Compact *) block->positions + i;
+
+        *time = base + (guint64) (gint64) p->time;
+        *thread = p->thread;
+        *sample = (guint32) ((gint64) (first + i) + p->sample);
+        return;
+      }
+    case FORM_WHOLE:
+    default:
+      {
+        const Whole *p = (const Whole *) block->positions + i;
+
+        *time = p->time;
+        *thread = p->thread;
+        *sample = p->sample;
+        return;
+      }
+    }
+}
+
+/* Writes position i in the block's form, which the caller made fit. */
+static inline void
+block_put (Block *block,
+           gsize i,
+           gint64 offset,
+           gint64 distance,
+           guint64 time,
+           guint32 thread,
+           guint32 sample)
+{
+  if (block->form == FORM_NARROW)
+    ((Narrow *) block->positions)[i] = (Narrow) { (gint32) offset, (guint8) thread, (gint8) distance };
+  else if (block->form == FORM_COMPACT)
+    ((Compact *) block->positions)[i] = (Compact) { (gint32) offset, (guint16) thread, (gint16) distance };
+  else
+    ((Whole *) block->positions)[i] = (Whole) { time, thread, sample };
+}
+
+/* Rewrites every position in a wider form (positions not written yet
+ * are rewritten too, harmlessly: they are written before they are read). */
+static void
+block_widen (Block *block,
+             gsize first,
+             Form form)
+{
+  Block wider = *block;
+
+  wider.form = form;
+  wider.positions = g_malloc0 (block->capacity * form_size[form]);
+  for (gsize i = 0; i < block->capacity; i++)
+    {
+      guint64 time, base = block->base_ns[i >> BASE_BITS];
+      guint32 thread, sample;
+
+      block_get (block, first, i, &time, &thread, &sample);
+      block_put (&wider, i, (gint64) (time - base), (gint64) sample - (gint64) (first + i), time, thread, sample);
+    }
+  g_free (block->positions);
+  block->positions = wider.positions;
+  block->form = form;
+}
+
+static inline void
+block_set (Block *block,
+           gsize first,
+           gsize i,
+           guint64 time,
+           guint32 thread,
+           guint32 sample)
+{
+  gsize b = i >> BASE_BITS;
+  gint64 offset, distance;
+  Form needed;
+
+  if (!block->has_base[b])
+    {
+      block->base_ns[b] = time;
+      block->has_base[b] = TRUE;
+    }
+  offset = (gint64) (time - block->base_ns[b]);
+  distance = (gint64) sample - (gint64) (first + i);
+  if (offset != (gint32) offset)
+    needed = FORM_WHOLE;
+  else if (thread <= G_MAXUINT8 && distance == (gint8) distance)
+    needed = FORM_NARROW;
+  else if (thread <= G_MAXUINT16 && distance == (gint16) distance)
+    needed = FORM_COMPACT;
+  else
+    needed = FORM_WHOLE;
+  if (G_UNLIKELY (needed > block->form))
+    block_widen (block, first, needed);
+  block_put (block, i, offset, distance, time, thread, sample);
+}
+
+/* The block grown to capacity positions (its form, used ones kept). */
+static void
+block_grow (Block *block,
+            gsize used,
+            gsize capacity)
+{
+  block->positions = g_realloc (block->positions, capacity * form_size[block->form]);
+  block->capacity = capacity;
 }
 
 /* How many positions of block b are in use. */
@@ -97,8 +259,12 @@ block_for_write (SpSampleIndex *index,
 
   while (capacity < need)
     capacity = MIN (capacity * 2, BLOCK_SIZE);
-  if (capacity == block->capacity && g_atomic_ref_count_compare (&block->ref_count, 1))
-    return block;
+  if (g_atomic_ref_count_compare (&block->ref_count, 1))
+    {
+      if (capacity != block->capacity)
+        block_grow (block, block_used (index, b), capacity);
+      return block;
+    }
   block = block_copy (block, block_used (index, b), capacity);
   block_unref (g_ptr_array_index (index->blocks, b));
   g_ptr_array_index (index->blocks, b) = block;
@@ -113,11 +279,8 @@ set_entry (SpSampleIndex *index,
            guint32 sample)
 {
   Block *block = block_for_write (index, (guint) (pos >> BLOCK_BITS), (pos & (BLOCK_SIZE - 1)) + 1);
-  gsize i = pos & (BLOCK_SIZE - 1);
 
-  block->time[i] = time;
-  block->thread[i] = thread;
-  block->sample[i] = sample;
+  block_set (block, pos & ~(BLOCK_SIZE - 1), pos & (BLOCK_SIZE - 1), time, thread, sample);
 }
 
 static inline const Block *
@@ -127,11 +290,31 @@ block_at (const SpSampleIndex *index,
   return g_ptr_array_index (index->blocks, pos >> BLOCK_BITS);
 }
 
+static inline void
+entry_at (const SpSampleIndex *index,
+          gsize pos,
+          guint64 *time,
+          guint32 *thread,
+          guint32 *sample)
+{
+  block_get (block_at (index, pos), pos & ~(BLOCK_SIZE - 1), pos & (BLOCK_SIZE - 1), time, thread, sample);
+}
+
 static inline guint64
 time_at (const SpSampleIndex *index,
          gsize pos)
 {
-  return block_at (index, pos)->time[pos & (BLOCK_SIZE - 1)];
+  const Block *block = block_at (index, pos);
+  gsize i = pos & (BLOCK_SIZE - 1);
+  guint64 base = block->base_ns[i >> BASE_BITS];
+
+  switch (block->form)
+    {
+    case FORM_NARROW: return base + (guint64) (gint64) ((const Narrow *) block->positions)[i].time;
+    case FORM_COMPACT: return base + (guint64) (gint64) ((const Compact *) block->positions)[i].time;
+    case FORM_WHOLE:
+    default: return ((const Whole *) block->positions)[i].time;
+    }
 }
 
 /* ---- The index ---------------------------------------------------------- */
@@ -198,8 +381,9 @@ update_spans (SpSampleIndex *index,
               gsize first,
               gsize last)
 {
-  const uint64_t *ts = sp_spool_reader_get_sample_timestamps (reader);
   gsize n_threads = sp_spool_reader_get_n_threads (reader);
+  guint64 ts[SP_SPOOL_SAMPLE_BATCH];
+  guint32 thread[SP_SPOOL_SAMPLE_BATCH];
 
   while (index->first_ns->len < n_threads)
     {
@@ -209,15 +393,21 @@ update_spans (SpSampleIndex *index,
       g_array_append_val (index->last_ns, zero);
     }
   g_array_set_size (index->n_samples, index->first_ns->len);
-  for (gsize i = first; i < last; i++)
+  for (gsize start = first; start < last; start += SP_SPOOL_SAMPLE_BATCH)
     {
-      guint32 t = sp_spool_reader_get_sample_thread (reader, i);
-      guint64 *f = &g_array_index (index->first_ns, guint64, t);
-      guint64 *l = &g_array_index (index->last_ns, guint64, t);
+      gsize batch = MIN (last - start, SP_SPOOL_SAMPLE_BATCH);
 
-      *f = MIN (*f, ts[i]);
-      *l = MAX (*l, ts[i]);
-      g_array_index (index->n_samples, guint64, t)++;
+      sp_spool_reader_copy_sample_timestamps (reader, start, batch, ts);
+      sp_spool_reader_copy_sample_threads (reader, start, batch, thread);
+      for (gsize i = 0; i < batch; i++)
+        {
+          guint64 *f = &g_array_index (index->first_ns, guint64, thread[i]);
+          guint64 *l = &g_array_index (index->last_ns, guint64, thread[i]);
+
+          *f = MIN (*f, ts[i]);
+          *l = MAX (*l, ts[i]);
+          g_array_index (index->n_samples, guint64, thread[i])++;
+        }
     }
 }
 
@@ -257,9 +447,7 @@ append (SpSampleIndex *index,
   else if (block == NULL || i >= block->capacity)
     block = block_for_write (index, index->blocks->len - 1, MIN (i + MAX (coming, i), BLOCK_SIZE));
   index->tail = block;
-  block->time[i] = time;
-  block->thread[i] = thread;
-  block->sample[i] = sample;
+  block_set (block, index->n - i, i, time, thread, sample);
   index->last_time = time;
   index->n++;
 }
@@ -287,11 +475,15 @@ sort_all (SpSampleIndex *index,
           const SpSpoolReader *reader,
           gsize n)
 {
-  const uint64_t *ts = sp_spool_reader_get_sample_timestamps (reader);
   g_autofree Entry *entries = g_new (Entry, MAX (n, 1));
 
   for (gsize i = 0; i < n; i++)
-    entries[i] = (Entry) { ts[i], (guint32) i, sp_spool_reader_get_sample_thread (reader, i) };
+    {
+      SpSample sample;
+
+      sp_spool_reader_get_sample (reader, i, &sample);
+      entries[i] = (Entry) { sample.timestamp_ns, (guint32) i, sample.thread };
+    }
   qsort (entries, n, sizeof (Entry), compare_entries);
   g_ptr_array_set_size (index->blocks, 0);
   index->n = 0;
@@ -300,49 +492,68 @@ sort_all (SpSampleIndex *index,
     append (index, entries[i].time, entries[i].thread, entries[i].sample, n - i);
 }
 
+/* Takes in sample i: appended when no earlier than the last position,
+ * else moved back past the later ones that came before it. FALSE when
+ * the moves so far say the file is far from sorted. */
+static inline gboolean
+take_sample (SpSampleIndex *index,
+             gsize i,
+             guint64 time,
+             guint32 thread,
+             gsize n,
+             gsize *moves)
+{
+  gsize j = index->n;
+
+  if (j == 0 || index->last_time <= time)
+    {
+      append (index, time, thread, (guint32) i, n - i);
+      return TRUE;
+    }
+  /* A late sample: the slow path may copy blocks, the tail among them. */
+  index->tail = NULL;
+  grow (index);
+  while (j > 0 && time_at (index, j - 1) > time && *moves <= MAX_MOVES_PER_SAMPLE * n)
+    {
+      Entry moved;
+
+      entry_at (index, j - 1, &moved.time, &moved.thread, &moved.sample);
+      set_entry (index, j, moved.time, moved.thread, moved.sample);
+      j--;
+      (*moves)++;
+    }
+  if (*moves > MAX_MOVES_PER_SAMPLE * n)
+    return FALSE;
+  set_entry (index, j, time, thread, (guint32) i);
+  return TRUE;
+}
+
 void
 sp_sample_index_update (SpSampleIndex *index,
                         const SpSpoolReader *reader)
 {
-  const uint64_t *ts = sp_spool_reader_get_sample_timestamps (reader);
   gsize n = sp_spool_reader_get_n_samples (reader);
   gsize old = index->n;
   gsize moves = 0;
+  guint64 ts[SP_SPOOL_SAMPLE_BATCH];
+  guint32 thread[SP_SPOOL_SAMPLE_BATCH];
 
   g_return_if_fail (!index->frozen);
   if (n <= old)
     return;
   update_spans (index, reader, old, n);
-  for (gsize i = old; i < n; i++)
+  for (gsize start = old; start < n; start += SP_SPOOL_SAMPLE_BATCH)
     {
-      gsize j = index->n;
+      gsize batch = MIN (n - start, SP_SPOOL_SAMPLE_BATCH);
 
-      if (j == 0 || index->last_time <= ts[i])
-        {
-          append (index, ts[i], sp_spool_reader_get_sample_thread (reader, i), (guint32) i, n - i);
-          continue;
-        }
-      /* A late sample: the slow path may copy blocks, the tail among them. */
-      index->tail = NULL;
-      grow (index);
-      /* Move it back past the later samples that came earlier. */
-      while (j > 0 && time_at (index, j - 1) > ts[i] && moves <= MAX_MOVES_PER_SAMPLE * n)
-        {
-          const Block *prev = block_at (index, j - 1);
-          gsize k = (j - 1) & (BLOCK_SIZE - 1);
-          Entry moved = { prev->time[k], prev->sample[k], prev->thread[k] };
-
-          /* (set_entry may copy the block prev points to.) */
-          set_entry (index, j, moved.time, moved.thread, moved.sample);
-          j--;
-          moves++;
-        }
-      if (moves > MAX_MOVES_PER_SAMPLE * n)
-        {
-          sort_all (index, reader, n);
-          return;
-        }
-      set_entry (index, j, ts[i], sp_spool_reader_get_sample_thread (reader, i), (guint32) i);
+      sp_spool_reader_copy_sample_timestamps (reader, start, batch, ts);
+      sp_spool_reader_copy_sample_threads (reader, start, batch, thread);
+      for (gsize k = 0; k < batch; k++)
+        if (!take_sample (index, start + k, ts[k], thread[k], n, &moves))
+          {
+            sort_all (index, reader, n);
+            return;
+          }
     }
 }
 
@@ -365,21 +576,36 @@ sp_sample_index_get_run (const SpSampleIndex *index,
                          SpSampleRun *run)
 {
   const Block *block = block_at (index, pos);
+  gsize first = pos & ~(BLOCK_SIZE - 1);
   gsize i = pos & (BLOCK_SIZE - 1);
 
   g_assert (pos < end && end <= index->n);
-  run->time = block->time + i;
-  run->thread = block->thread + i;
-  run->sample = block->sample + i;
-  run->n = MIN (end - pos, BLOCK_SIZE - i);
+  run->n = MIN (MIN (end - pos, BLOCK_SIZE - i), SP_SAMPLE_RUN_MAX);
+  /* The common form decoded in a loop of its own. */
+  if (block->form == FORM_NARROW)
+    for (gsize k = 0; k < run->n; k++)
+      {
+        const Narrow *p = (const Narrow *) block->positions + i + k;
+
+        run->time[k] = block->base_ns[(i + k) >> BASE_BITS] + (guint64) (gint64) p->time;
+        run->thread[k] = p->thread;
+        run->sample[k] = (guint32) ((gint64) (pos + k) + p->sample);
+      }
+  else
+    for (gsize k = 0; k < run->n; k++)
+      block_get (block, first, i + k, &run->time[k], &run->thread[k], &run->sample[k]);
 }
 
 guint32
 sp_sample_index_get_sample (const SpSampleIndex *index,
                             gsize pos)
 {
+  guint64 time;
+  guint32 thread, sample;
+
   g_return_val_if_fail (pos < index->n, 0);
-  return block_at (index, pos)->sample[pos & (BLOCK_SIZE - 1)];
+  entry_at (index, pos, &time, &thread, &sample);
+  return sample;
 }
 
 static gsize

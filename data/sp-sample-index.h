@@ -10,7 +10,12 @@
  * There is one index per profile. The thread that updates it (the
  * analysis worker) hands other threads snapshots: immutable versions that
  * share the index's storage in blocks (copy on write), so a snapshot of a
- * growing recording costs the block being written, not the whole index. */
+ * growing recording costs the block being written, not the whole index.
+ *
+ * A position takes 8 bytes: its time as an offset within its block, its
+ * thread in 16 bits and its sample as a distance from the position (the
+ * spool is nearly in time order); a block where one of them does not fit
+ * keeps its positions whole (16 bytes each). */
 #pragma once
 
 #include <glib.h>
@@ -39,13 +44,15 @@ gsize sp_sample_index_get_n_samples (const SpSampleIndex *index);
 /* The threads the reader had at the last update (with or without samples). */
 guint sp_sample_index_get_n_threads (const SpSampleIndex *index);
 
-/* A run of the time order that is contiguous in memory: positions
- * [pos, pos + n) are time[i], thread[i], sample[i] for i < n. */
+/* A run of the time order, decoded (the index keeps it compactly):
+ * positions [pos, pos + n) are time[i], thread[i], sample[i] for i < n. */
+#define SP_SAMPLE_RUN_MAX 1024
+
 typedef struct {
-  const guint64 *time;
-  const guint32 *thread;
-  const guint32 *sample;   /* the sample's number in the spool */
-  gsize          n;
+  guint64 time[SP_SAMPLE_RUN_MAX];
+  guint32 thread[SP_SAMPLE_RUN_MAX];
+  guint32 sample[SP_SAMPLE_RUN_MAX];   /* the sample's number in the spool */
+  gsize   n;
 } SpSampleRun;
 
 /* The run starting at pos and ending at end at the latest (pos < end <=

@@ -39,16 +39,16 @@ summarize_samples (const SpSpoolReader *reader,
                    SpSpoolSummary *summary)
 {
   const SpStackNode *nodes = sp_spool_reader_get_stack_nodes (reader);
-  const uint64_t *ts = sp_spool_reader_get_sample_timestamps (reader);
   const uint32_t *stacks = sp_spool_reader_get_sample_stacks (reader);
   gsize n = sp_spool_reader_get_n_samples (reader);
   g_autofree guint8 *truncated = mark_truncated_nodes (reader);
-  guint64 first = n > 0 ? ts[0] : 0;
-  guint64 last = first;
+  guint64 first = n > 0 ? sp_spool_reader_get_sample_timestamp (reader, 0) : 0;
+  guint64 earliest, last = first;
 
+  /* From the file's first sample to the latest one. */
+  sp_spool_reader_get_sample_time_span (reader, &earliest, &last);
   for (gsize i = 0; i < n; i++)
     {
-      last = MAX (last, ts[i]);
       summary->n_truncated_samples += truncated[stacks[i]];
       summary->max_depth = MAX (summary->max_depth, nodes[stacks[i]].depth);
     }
@@ -103,7 +103,7 @@ summarize_off_cpu (SpProfile *profile,
   if (summary->n_samples > 0)
     {
       /* As summarize_samples takes them: the first sample, the latest. */
-      guint64 sample_first = sp_spool_reader_get_sample_timestamps (sp_profile_get_reader (profile))[0];
+      guint64 sample_first = sp_spool_reader_get_sample_timestamp (sp_profile_get_reader (profile), 0);
 
       last = MAX (last, sample_first + summary->duration_ns);
       first = MIN (first, sample_first);

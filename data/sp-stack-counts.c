@@ -114,7 +114,8 @@ weigh_time (SpStackCounts *counts,
   counts->total = totals.weight;
 }
 
-/* Samples [first, last) in file order. */
+/* Samples [first, last) in file order, a batch at a time; their times
+ * only with a time range to check. */
 static guint64
 count_samples (SpStackCountsState *state,
                const SpSpoolReader *reader,
@@ -122,22 +123,30 @@ count_samples (SpStackCountsState *state,
                gsize first,
                gsize last)
 {
-  const uint64_t *ts = sp_spool_reader_get_sample_timestamps (reader);
   const uint32_t *stacks = sp_spool_reader_get_sample_stacks (reader);
   const SpThread *threads = sp_spool_reader_get_threads (reader);
   guint64 from = filter ? filter->from_ns : 0;
   guint64 to = filter ? filter->to_ns : G_MAXUINT64;
+  gboolean whole_span = from == 0 && to == G_MAXUINT64;
   g_autofree guint8 *shown = thread_mask (reader, filter);
+  guint64 ts[SP_SPOOL_SAMPLE_BATCH];
+  guint32 thread[SP_SPOOL_SAMPLE_BATCH];
   guint64 chosen = 0;
 
-  for (gsize i = first; i < last; i++)
+  for (gsize start = first; start < last; start += SP_SPOOL_SAMPLE_BATCH)
     {
-      uint32_t thread = sp_spool_reader_get_sample_thread (reader, i);
+      gsize batch = MIN (last - start, SP_SPOOL_SAMPLE_BATCH);
 
-      if (ts[i] < from || ts[i] >= to || !shown[thread])
-        continue;
-      chosen++;
-      count_one (state, stacks[i], threads[thread].pid);
+      sp_spool_reader_copy_sample_threads (reader, start, batch, thread);
+      if (!whole_span)
+        sp_spool_reader_copy_sample_timestamps (reader, start, batch, ts);
+      for (gsize i = 0; i < batch; i++)
+        {
+          if ((!whole_span && (ts[i] < from || ts[i] >= to)) || !shown[thread[i]])
+            continue;
+          chosen++;
+          count_one (state, stacks[start + i], threads[thread[i]].pid);
+        }
     }
   return chosen;
 }

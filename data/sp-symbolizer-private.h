@@ -7,7 +7,9 @@
  * one module file; sp-dwarf-scopes.c indexes a compile unit's functions
  * and sp-dwarf-frames.c turns an address into its chain of inlined
  * functions with source lines; sp-kernel-symbols.c and
- * sp-perf-map.c read the other two sources of names. */
+ * sp-perf-map.c read the other two sources of names; sp-elf-module-cache.c
+ * answers a module's addresses from the persistent symbol cache
+ * (sp-symbol-cache.h) without indexing it. */
 #pragma once
 
 #include <elfutils/libdwfl.h>
@@ -15,6 +17,7 @@
 #include <glib.h>
 
 #include "sp-recorded-files.h"
+#include "sp-symbol-cache.h"
 #include "sp-symbolizer.h"
 
 G_BEGIN_DECLS
@@ -48,6 +51,13 @@ struct _SpSymbolizer {
   /* What the side file says each module file was (sp-symbolizer-recorded.c);
    * NULL before loaded. */
   SpRecordedFiles          *recorded_files;
+
+  /* The persistent symbol cache (sp-elf-module-cache.c) */
+  gboolean                  cache_off;
+  char                     *cache_home;  /* NULL: $XDG_CACHE_HOME */
+  gboolean                  cache_dir_tried;
+  SpSymbolCacheDir         *cache_dir;   /* NULL: no cache */
+  SpSymbolCacheStats        cache_stats;
 };
 
 /* ---- Sorted address ranges (sp-symbol-ranges.c) ------------------------ */
@@ -100,6 +110,15 @@ typedef struct {
   gboolean       has_dwarf;
   GHashTable    *units;     /* Dwarf_Off -> SpDwarfScopes, as asked for */
   GHashTable    *results;   /* guint64 file offset -> SpResolved */
+
+  /* Segments, symbols and DWARF are read (indexed) when the module is
+   * opened, unless the symbol cache has a file for it: then only when an
+   * address is not in that file (sp-elf-module-cache.c). */
+  gboolean           indexed;
+  char              *cache_key;       /* NULL: not cached */
+  SpSymbolCacheFile *cached;          /* the cache's file, NULL when there was none */
+  GArray            *index_problems;  /* SpSymbolProblem raised while indexing */
+  guint              n_resolved;      /* addresses resolved from the files, not the cache */
 } SpElfModule;
 
 /* What one address resolved to, cached. */
@@ -118,12 +137,35 @@ SpElfModule *_sp_elf_module_open (SpSymbolizer *self,
                                   const char *path,
                                   guint64 inode);
 void         _sp_elf_module_free (SpElfModule *module);
+/* Reads the module's segments, symbols and DWARF unless done. */
+void         _sp_elf_module_index (SpSymbolizer *self,
+                                   SpElfModule *module);
 /* Innermost first, at most max, at least 1. */
 guint        _sp_elf_module_resolve (SpSymbolizer *self,
                                      SpElfModule *module,
                                      guint64 file_offset,
                                      SpSymbolFrame *frames,
                                      guint max);
+
+/* ---- The persistent symbol cache (sp-elf-module-cache.c) ------------- */
+
+/* Finds the module's file in the cache (its key: the module file, its
+ * separate debug file, the mode); TRUE when there is one, whose problems
+ * are then raised as indexing raised them. The module is reported to its
+ * Dwfl, not indexed. */
+gboolean _sp_elf_module_cache_open (SpSymbolizer *self,
+                                    SpElfModule *module,
+                                    const struct stat *st);
+/* The address's frames from the cache file (strings interned), or 0. */
+guint    _sp_elf_module_cache_lookup (SpSymbolizer *self,
+                                      SpElfModule *module,
+                                      guint64 file_offset,
+                                      SpSymbolFrame *frames,
+                                      guint max);
+/* Writes what the module resolved from its files to the cache. */
+void     _sp_elf_module_cache_save (SpSymbolizer *self,
+                                    SpElfModule *module);
+void     _sp_symbolizer_cache_clear (SpSymbolizer *self);
 
 /* ---- Separate debug files (sp-debug-file.c) ---------------------------- */
 

@@ -55,6 +55,8 @@ sp_symbolizer_free (SpSymbolizer *self)
 {
   if (self == NULL)
     return;
+  sp_symbolizer_save_cache (self);
+  _sp_symbolizer_cache_clear (self);
   /* Modules first: display_names is keyed by pointers into their files. */
   g_clear_pointer (&self->modules, g_hash_table_unref);
   g_clear_pointer (&self->display_names, g_hash_table_unref);
@@ -434,6 +436,7 @@ sp_symbolizer_source_path (SpSymbolizer *self,
       || !is_file_path (module->path))
     return file;
   elf_module = lookup_module (self, module);
+  _sp_elf_module_index (self, elf_module);
   if (elf_module->mod == NULL || !elf_module->has_dwarf
       || (cudie = unit_at (elf_module->mod, vaddr + elf_module->bias, &bias)) == NULL
       || (comp_dir = dwarf_formstring (dwarf_attr (cudie, DW_AT_comp_dir, &attr))) == NULL)
@@ -465,6 +468,7 @@ sp_symbolizer_get_debug_file (SpSymbolizer *self,
   if (module->is_kernel || module->path == NULL || !is_file_path (module->path))
     return NULL;
   elf_module = lookup_module (self, module);
+  _sp_elf_module_index (self, elf_module);
   /* libdwfl looked for it when the file had no symbol table, or for DWARF. */
   if (elf_module->mod == NULL
       || dwfl_module_info (elf_module->mod, NULL, NULL, NULL, NULL, NULL, NULL, &debug_file) == NULL)
@@ -499,6 +503,7 @@ sp_symbolizer_forget_modules (SpSymbolizer *self)
 
   g_return_if_fail (self != NULL);
 
+  sp_symbolizer_save_cache (self);
   g_hash_table_iter_init (&iter, self->modules);
   while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &module))
     g_hash_table_add (forgotten, g_strdup (module->path));

@@ -145,6 +145,34 @@ const char *sp_symbolizer_source_path (SpSymbolizer *self,
 const char *sp_symbolizer_get_debug_file (SpSymbolizer *self,
                                           const SpModule *module);
 
+/* ---- The persistent symbol cache (docs/SYMBOL-CACHE.md) --------------- */
+
+/* What each module's addresses resolved to is kept in
+ * $XDG_CACHE_HOME/stackpulse/symbols/ (on by default; off where
+ * STACKPULSE_SYMBOL_CACHE=0), so that opening a recording of the same
+ * files again reads no DWARF for the addresses known. With use FALSE,
+ * none; cache_home: the folder to keep it under instead of
+ * $XDG_CACHE_HOME (NULL: that one). Before the first lookup. */
+void sp_symbolizer_set_cache (SpSymbolizer *self,
+                              gboolean use,
+                              const char *cache_home);
+
+typedef struct {
+  guint64 hits;             /* addresses answered by the cache */
+  guint64 misses;           /* addresses resolved from the files */
+  guint   modules_cached;   /* modules whose cache file was found */
+  guint   modules_indexed;  /* modules whose segments and symbols were read */
+  guint   dwarf_opened;     /* modules whose DWARF was opened (and found) */
+  guint   files_written;    /* cache files written */
+} SpSymbolCacheStats;
+
+void sp_symbolizer_get_cache_stats (SpSymbolizer *self,
+                                    SpSymbolCacheStats *stats);
+
+/* Writes what was resolved from the files since the last save to the
+ * cache (sp_symbolizer_free does too). */
+void sp_symbolizer_save_cache (SpSymbolizer *self);
+
 /* ---- debuginfod (sp-symbolizer-debuginfod.c, docs/DEBUGINFOD.md) ------- */
 
 /* What a module whose ELF has a build-id, but no symbols or no debug info

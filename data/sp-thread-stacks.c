@@ -35,21 +35,29 @@ count_samples (Tally *tally,
                const SpSpoolReader *reader,
                const SpFilter *filter)
 {
-  const uint64_t *ts = sp_spool_reader_get_sample_timestamps (reader);
   const uint32_t *stacks = sp_spool_reader_get_sample_stacks (reader);
   gsize n = sp_spool_reader_get_n_samples (reader);
   gsize n_threads = sp_spool_reader_get_n_threads (reader);
   guint64 from = filter != NULL ? filter->from_ns : 0;
   guint64 to = filter != NULL ? filter->to_ns : G_MAXUINT64;
   g_autofree guint8 *shown = g_malloc (MAX (n_threads, 1));
+  guint64 ts[SP_SPOOL_SAMPLE_BATCH];
+  guint32 thread[SP_SPOOL_SAMPLE_BATCH];
 
   for (gsize t = 0; t < n_threads; t++)
     shown[t] = thread_shown (filter, (guint32) t);
-  for (gsize i = 0; i < n; i++)
+  for (gsize first = 0; first < n; first += SP_SPOOL_SAMPLE_BATCH)
     {
-      tally->thread = sp_spool_reader_get_sample_thread (reader, i);
-      if (ts[i] >= from && ts[i] < to && shown[tally->thread])
-        add (tally, stacks[i], 1);
+      gsize batch = MIN (n - first, SP_SPOOL_SAMPLE_BATCH);
+
+      sp_spool_reader_copy_sample_timestamps (reader, first, batch, ts);
+      sp_spool_reader_copy_sample_threads (reader, first, batch, thread);
+      for (gsize i = 0; i < batch; i++)
+        {
+          tally->thread = thread[i];
+          if (ts[i] >= from && ts[i] < to && shown[tally->thread])
+            add (tally, stacks[first + i], 1);
+        }
     }
 }
 

@@ -55,7 +55,8 @@ sp_offcpu_recording_is_switch_ring (uint32_t type)
 bool
 sp_offcpu_recording_wants (uint32_t type)
 {
-  return type == PERF_RECORD_SWITCH || type == PERF_RECORD_EXIT || sp_offcpu_recording_is_switch_ring (type);
+  return type == PERF_RECORD_SWITCH || type == PERF_RECORD_SWITCH_CPU_WIDE || type == PERF_RECORD_EXIT
+         || sp_offcpu_recording_is_switch_ring (type);
 }
 
 uint64_t
@@ -137,7 +138,8 @@ handle_switch_sample (SpOffCpuRecording *off,
   if (!sp_recording_sample_frames (rec, header, time, true, &sample, &n, &dropped))
     return;
   thread = sp_recording_thread (rec, (int32_t) sample.pid, (int32_t) sample.tid);
-  if (thread == NULL)
+  /* A per-CPU event sees an ended thread's last switch too: no wait. */
+  if (thread == NULL || thread->exit_ns != 0)
     return;
   if (thread->pending_ns != 0)
     off->n_dropped++;  /* a sample whose switch-out never came */
@@ -245,6 +247,10 @@ handle_switch (SpOffCpuRecording *off,
   if (header->size < sizeof *header + sizeof id)
     return;
   memcpy (&id, (const uint8_t *) header + header->size - sizeof id, sizeof id);
+  /* A per-CPU event's record of a task on its way out names no thread
+   * (tid -1): its exit record has ended it already. */
+  if ((int32_t) id.tid <= 0)
+    return;
   thread = sp_recording_thread (off->rec, (int32_t) id.pid, (int32_t) id.tid);
   if (thread == NULL || thread->exit_ns != 0)
     return;  /* the last switch-out of a thread that ended is no wait */
@@ -296,6 +302,10 @@ handle_switch_lost (SpOffCpuRecording *off,
       memcpy (&lost, (const uint8_t *) (header + 1) + offset, sizeof lost);
       off->n_lost += lost;
     }
+  /* A launch's cgroup: its task records share these rings, and the exec
+   * the recording waits for may be among what was lost. Better a few
+   * samples from before the exec than none of the program's. */
+  sp_recording_await_exec (off->rec, 0);
 }
 
 void
@@ -307,6 +317,10 @@ sp_offcpu_recording_handle (SpOffCpuRecording *off,
     return;
   switch (header->type)
     {
+    /* Per-CPU events of a launch's cgroup: the same, as its sample_id
+     * names the thread switching out or in (the other one in the record
+     * is left to its own record). */
+    case PERF_RECORD_SWITCH_CPU_WIDE:
     case PERF_RECORD_SWITCH:      handle_switch (off, header, time); break;
     case SP_RECORD_SWITCH_SAMPLE: handle_switch_sample (off, header, time); break;
     case SP_RECORD_SWITCH_LOST:

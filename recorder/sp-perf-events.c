@@ -32,6 +32,8 @@
 #define RING_PAGES_MIN     8
 /* 32 KiB per CPU: about 700 switch records, 1/4 of them a wakeup. */
 #define RING_PAGES_RECORDS_LIMITED 8
+/* 2 MiB per CPU: 40 ms of switch records at 400,000 switches a second. */
+#define RING_PAGES_CGROUP_RECORDS 512
 
 static long
 perf_event_open (struct perf_event_attr *attr,
@@ -41,6 +43,19 @@ perf_event_open (struct perf_event_attr *attr,
                  unsigned long flags)
 {
   return syscall (SYS_perf_event_open, attr, pid, cpu, group_fd, flags);
+}
+
+/* One event of task tid on cpu, or with a cgroup (sp_perf_events_add_cgroup)
+ * of every task in it there. */
+static int
+open_event (const SpPerfEvents *events,
+            struct perf_event_attr *attr,
+            pid_t tid,
+            int cpu)
+{
+  if (events->cgroup_fd >= 0)
+    return (int) perf_event_open (attr, events->cgroup_fd, cpu, -1, PERF_FLAG_FD_CLOEXEC | PERF_FLAG_PID_CGROUP);
+  return (int) perf_event_open (attr, tid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 }
 
 static int
@@ -147,6 +162,7 @@ sp_perf_events_init (SpPerfEvents *events,
   events->record_rings = calloc ((size_t) events->n_cpus, sizeof (SpPerfRing));
   for (int cpu = 0; cpu < events->n_cpus; cpu++)
     events->ring_fd_of_cpu[cpu] = events->switch_ring_fd_of_cpu[cpu] = events->record_ring_fd_of_cpu[cpu] = -1;
+  events->cgroup_fd = -1;
   events->ring_pages = ring_pages_for (config);
   /* Switch records are 48 bytes: without CAP_IPC_LOCK (not root) their
    * rings stay small, opened before the sampling rings, they would take
@@ -375,12 +391,12 @@ open_one (SpPerfEvents *events,
   int fd;
 
   fill_attr (events, &attr, kernel, switch_records);
-  fd = (int) perf_event_open (&attr, tid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+  fd = open_event (events, &attr, tid, cpu);
   if (fd < 0 && kernel && (errno == EACCES || errno == EPERM))
     {
       /* Kernel stacks refused: user stacks may still be allowed. */
       fill_attr (events, &attr, false, switch_records);
-      fd = (int) perf_event_open (&attr, tid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+      fd = open_event (events, &attr, tid, cpu);
       if (fd >= 0)
         events->kernel_refused = true;
     }
@@ -433,7 +449,7 @@ open_in_ring_set (SpPerfEvents *events,
                   int *err)
 {
   char message[512];
-  int fd = (int) perf_event_open (attr, tid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+  int fd = open_event (events, attr, tid, cpu);
 
   if (fd < 0 && errno == ENODEV)
     return -ENODEV;
@@ -532,7 +548,8 @@ explain_cpu_failure (int err,
  * processes and map their code. */
 static int
 open_task_records (SpPerfEvents *events,
-                   int cpu)
+                   int cpu,
+                   bool switch_records)
 {
   struct perf_event_attr attr;
   int err;
@@ -543,6 +560,7 @@ open_task_records (SpPerfEvents *events,
   attr.freq = 0;
   attr.sample_period = 1;
   attr.mmap = attr.mmap2 = attr.comm = attr.comm_exec = attr.task = 1;
+  attr.context_switch = switch_records;
   return open_in_ring_set (events, (RingSet) { events->record_ring_fd_of_cpu, events->record_rings,
                                                &events->n_record_rings, &events->record_ring_pages },
                            &attr, -1, cpu, &err);
@@ -573,9 +591,9 @@ sp_perf_events_add_cpu (SpPerfEvents *events,
        * drain's thread for the CPU (docs/SYSTEM-WIDE.md). */
       if (events->config.call_graph != SP_CALL_GRAPH_FP && events->ring_pages < RING_PAGES_MAX)
         events->ring_pages = RING_PAGES_MAX;
-      events->task_records_apart = open_task_records (events, cpu) >= 0;
+      events->task_records_apart = open_task_records (events, cpu, false) >= 0;
     }
-  else if (events->task_records_apart && open_task_records (events, cpu) < 0)
+  else if (events->task_records_apart && open_task_records (events, cpu, false) < 0)
     {
       snprintf (message, size, "cannot open the task records of CPU %d: %s", cpu, strerror (errno));
       return false;
@@ -587,6 +605,57 @@ sp_perf_events_add_cpu (SpPerfEvents *events,
       return false;
     }
   return keep_sampling_event (events, cpu, fd, message, size);
+}
+
+bool
+sp_perf_events_add_cgroup (SpPerfEvents *events,
+                           int cgroup_fd,
+                           const int *cpus,
+                           size_t n_cpus,
+                           char *message,
+                           size_t size)
+{
+  events->cgroup_fd = cgroup_fd;
+  /* Root (no locked-memory limit): the switch records of every task of
+   * the cgroup on a CPU share one ring with its task records. */
+  if (events->config.off_cpu)
+    events->record_ring_pages = RING_PAGES_CGROUP_RECORDS;
+  events->per_cpu = true;
+  events->task_records_apart = true;
+  events->config.enable_on_exec = false;
+  for (size_t i = 0; i < n_cpus; i++)
+    {
+      int cpu = cpus[i];
+      int fd;
+
+      if (cpu < 0 || cpu >= events->n_cpus)
+        continue;
+      fd = open_task_records (events, cpu, events->config.off_cpu);
+      if (fd == -ENODEV)
+        continue;  /* offline CPU */
+      if (fd < 0)
+        {
+          snprintf (message, size, "cannot open the task records of the cgroup on CPU %d: %s", cpu,
+                    strerror (errno));
+          return false;
+        }
+      fd = open_one (events, -1, cpu, false);
+      if (fd < 0)
+        {
+          explain_cpu_failure (errno, cpu, message, size);
+          return false;
+        }
+      if (!keep_sampling_event (events, cpu, fd, message, size))
+        return false;
+      if (events->config.off_cpu && !events->switch_refused)
+        open_switch_sampler (events, -1, cpu);
+    }
+  if (events->n_rings == 0)
+    {
+      snprintf (message, size, "no CPU could be sampled");
+      return false;
+    }
+  return true;
 }
 
 bool
@@ -624,4 +693,5 @@ sp_perf_events_close (SpPerfEvents *events)
   free (events->rings);
   free (events->ring_fd_of_cpu);
   memset (events, 0, sizeof *events);
+  events->cgroup_fd = -1;
 }

@@ -72,6 +72,8 @@ typedef struct {
   bool         task_records_apart; /* -a: the task, mapping and name records
                                  * come from dummy events in the rings of
                                  * records, not from the sampling events */
+  int          cgroup_fd;       /* >= 0: every event is a per-CPU event of
+                                 * the tasks in this cgroup (sp-cgroup.h) */
 } SpPerfEvents;
 
 void sp_perf_events_init (SpPerfEvents *events,
@@ -103,6 +105,20 @@ bool sp_perf_events_add_cpu (SpPerfEvents *events,
  * could be had: then the cpu-clock events must carry them. */
 bool sp_perf_events_add_switch_task (SpPerfEvents *events,
                                      pid_t tid);
+
+/* A launch as root, its program in a cgroup of its own (sp-cgroup.h):
+ * per-CPU events of that cgroup's tasks on each of cpus, never switched
+ * with the tasks. The task records, and with off_cpu the switch records
+ * (PERF_RECORD_SWITCH_CPU_WIDE, one at each switch-out and switch-in of a
+ * task of the cgroup), on dummy events in the rings of records; the
+ * cpu-clock samples; with off_cpu the context-switch samples. Enabled by
+ * sp_perf_events_enable, not at an exec. On failure, message says why. */
+bool sp_perf_events_add_cgroup (SpPerfEvents *events,
+                                int cgroup_fd,
+                                const int *cpus,
+                                size_t n_cpus,
+                                char *message,
+                                size_t message_size);
 
 bool sp_perf_events_enable (SpPerfEvents *events);
 void sp_perf_events_disable (SpPerfEvents *events);

@@ -9,6 +9,7 @@
 #include <sys/time.h>
 #include <time.h>
 
+#include "sp-cgroup.h"
 #include "sp-event-queue.h"
 #include "sp-kallsyms.h"
 #include "sp-offcpu-recording.h"
@@ -52,6 +53,11 @@ struct SpRecorder {
   size_t        n_flush_points;
   size_t        flush_points_size;
   SpLaunch      launch;
+  SpCgroup      cgroup;          /* dir_fd -1: none (per-task events) */
+  char          cgroup_refused[256]; /* why not, when it was tried */
+  uint64_t      cgroup_checked_ns;   /* when followed processes were last looked for in it */
+  int           cgroup_left[16];     /* processes seen outside it (said once each) */
+  size_t        n_cgroup_left;
   bool          launched;
   bool          child_done;
   int           child_status;
@@ -110,6 +116,20 @@ int _sp_recorder_setup_system (SpRecorder *r);
 
 /* The processes and threads running now, from /proc. */
 void _sp_recorder_scan_system (SpRecorder *r);
+
+/* ---- sp-recorder-cgroup.c ----------------------------------------------- */
+
+/* A launch as root with --off-cpu: the held child moved into a cgroup of
+ * its own and per-CPU events of that cgroup opened (sp-cgroup.h says why).
+ * False when that cannot be (r->cgroup_refused says why, nothing is left
+ * of the attempt): then per-task events follow the child. */
+bool _sp_recorder_setup_cgroup (SpRecorder *r);
+
+/* Now and then: whether a followed process left the cgroup (systemd-run
+ * --scope, su -l, a container tool), which its events then no longer
+ * see; said once per process on stderr and in the side file. */
+void _sp_recorder_check_cgroup (SpRecorder *r,
+                                uint64_t now);
 
 /* ---- sp-recorder-files.c ------------------------------------------------ */
 

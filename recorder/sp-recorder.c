@@ -196,6 +196,7 @@ periodic_work (SpRecorder *r,
                uint64_t now)
 {
   _sp_recorder_flush (r, now);
+  _sp_recorder_check_cgroup (r, now);
   if (now - r->last_progress_ns >= PROGRESS_INTERVAL_NS)
     {
       report_progress (r, now, false);
@@ -603,6 +604,8 @@ setup_launch (SpRecorder *r)
       fprintf (stderr, "stackpulse-record: %s\n", message);
       return SP_RECORDER_EXIT_FAILED;
     }
+  if (_sp_recorder_setup_cgroup (r))
+    return 0;
   /* The switch records' own rings first: without them the cpu-clock
    * events carry the records. */
   if (!sp_perf_events_add_task (&r->events, r->launch.pid,
@@ -718,6 +721,9 @@ cleanup (SpRecorder *r)
   /* The drain's thread reads the rings: it ends before they are unmapped. */
   sp_ring_drain_clear (&r->drain);
   sp_perf_events_close (&r->events);
+  /* After the events: what the program left running goes on in the
+   * recorder's own cgroup. */
+  sp_cgroup_remove (&r->cgroup);
   sp_event_queue_clear (&r->queue);
   sp_record_buffer_clear (&r->taken);
   free (r->drain_idle);
@@ -789,6 +795,14 @@ start (SpRecorder *r)
       if (r->options->system_wide)
         _sp_recorder_scan_system (r);
       return 0;
+    }
+  /* Per-CPU events of the launch's cgroup count from their enabling
+   * (what comes before the exec is left out by the recording). */
+  if (r->cgroup.dir_fd >= 0 && !sp_perf_events_enable (&r->events))
+    {
+      fprintf (stderr, "stackpulse-record: cannot enable the events: %s\n", strerror (errno));
+      sp_launch_abort (&r->launch);
+      return SP_RECORDER_EXIT_FAILED;
     }
   r->launched = true;
   if (!sp_launch_release (&r->launch, &failed_step, &failed_errno))
@@ -894,6 +908,7 @@ sp_recorder_run (const SpRecorderOptions *o)
 
   r.options = o;
   r.signal_fd = -1;
+  sp_cgroup_init (&r.cgroup);
   r.progress_tty = isatty (STDERR_FILENO);
   r.side = (SpSideInfo) {
     .command = o->command,

@@ -40,6 +40,9 @@ typedef struct {
   bool          off_cpu;         /* switch records to OUT.spool.offcpu, with the
                                   * switch-out stacks where kernel sampling is
                                   * allowed (docs/OFF-CPU.md) */
+  bool          per_task_events; /* --no-cgroup: a launch as root with --off-cpu is
+                                  * followed by per-task events, as any other,
+                                  * not by per-CPU events of a cgroup of its own */
   bool          check_auto;      /* a developer check, --call-graph auto only: every
                                   * stack taken through auto's fast paths is also
                                   * unwound with DWARF; differences are counted in

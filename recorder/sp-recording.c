@@ -257,6 +257,13 @@ take_exec_line (SpRecording *rec,
 }
 
 void
+sp_recording_await_exec (SpRecording *rec,
+                         int32_t pid)
+{
+  rec->awaited_exec_pid = pid;
+}
+
+void
 sp_recording_follow_system (SpRecording *rec,
                             int32_t recorder_pid)
 {
@@ -508,6 +515,12 @@ sp_recording_sample_frames (SpRecording *rec,
   *n_frames = 0;
   if (!sp_perf_sample_parse (&rec->layout, header, sample))
     return false;
+  if (rec->awaited_exec_pid != 0 && (int32_t) sample->pid == rec->awaited_exec_pid)
+    return false;  /* the launch before its exec: the recorder's code, not the program's */
+  /* A per-CPU event's sample of a task on its way out, already unhashed,
+   * names no thread (-1): its exit record ended it. */
+  if ((int32_t) sample->tid < 0 || (int32_t) sample->pid < 0)
+    return false;
   /* 64-bit user state only: a 32-bit process's registers are another set. */
   unwind = rec->unwinder != NULL && sample->regs_abi == PERF_SAMPLE_REGS_ABI_64 && sample->regs != NULL;
   if (unwind && time < rec->drop_before_ns)
@@ -642,6 +655,9 @@ handle_comm (SpRecording *rec,
     {
       SpProcessInfo *process = process_for (rec, (int32_t) pid_tid[0]);
       SpSpoolError err;
+
+      if ((int32_t) pid_tid[0] == rec->awaited_exec_pid)
+        rec->awaited_exec_pid = 0;
 
       if (process == NULL)
         return;

@@ -101,6 +101,7 @@ typedef struct {
   bool           system_wide;
   bool           count_idle;      /* -a, or a perf.data: pid 0 is idle time */
   int32_t        recorder_pid;
+  int32_t        awaited_exec_pid; /* its samples are left out until its exec; 0: none */
   uint64_t       n_idle;
   uint64_t       n_recorder_samples;
   /* Command lines read when an exec's record left its ring, for the exec
@@ -139,6 +140,13 @@ bool sp_recording_add_mapping (SpRecording *rec,
 
 /* -a: every CPU's tasks; processes get their command lines from /proc at
  * exec, and the idle task's samples are counted as idle time. */
+/* A launch whose events count before its exec (per-CPU events of its
+ * cgroup): pid's samples are not the program's until pid execs (its
+ * COMM record with the exec flag), and are left out, as per-task events
+ * enabled at the exec would never have taken them. */
+void sp_recording_await_exec (SpRecording *rec,
+                              int32_t pid);
+
 void sp_recording_follow_system (SpRecording *rec,
                                  int32_t recorder_pid);
 

@@ -137,8 +137,12 @@ queue_switch_record (const struct perf_event_header *header,
   const struct perf_event_header *cut;
   struct perf_event_header *copy;
   uint32_t type;
+  /* A launch's cgroup with --off-cpu: the rings of records carry the
+   * switch records with the task records, and what they lose is nearly
+   * all switch records (two at every switch): counted as those. */
+  bool losses_are_switches = d->events->cgroup_fd >= 0 && d->events->config.off_cpu;
 
-  if (header->type == PERF_RECORD_SWITCH)
+  if (header->type == PERF_RECORD_SWITCH || header->type == PERF_RECORD_SWITCH_CPU_WIDE)
     {
       /* Its own type: the off-CPU recording and the recording take it. */
       sp_record_backlog_add (&d->backlog, header, time, SP_BACKLOG_KEEP);
@@ -146,7 +150,7 @@ queue_switch_record (const struct perf_event_header *header,
     }
   if (header->type == PERF_RECORD_MMAP || header->type == PERF_RECORD_MMAP2 || header->type == PERF_RECORD_COMM
       || header->type == PERF_RECORD_FORK || header->type == PERF_RECORD_EXIT
-      || (d->events->task_records_apart && header->type == PERF_RECORD_LOST))
+      || (d->events->task_records_apart && !losses_are_switches && header->type == PERF_RECORD_LOST))
     {
       note_exec_line (d, header, time);
       /* -a: the task records' own events (task_records_apart), whose

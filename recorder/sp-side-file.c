@@ -188,6 +188,17 @@ write_recording (FILE *out,
     put_string (out, "error", info->error);
   if (info->off_cpu)
     write_off_cpu (out, info);
+  if (info->cgroup != NULL)
+    put_string (out, "cgroup", info->cgroup);
+  if (info->cgroup_refused != NULL)
+    put_string (out, "cgroup_refused", info->cgroup_refused);
+  if (info->n_cgroup_left > 0)
+    {
+      fputs ("cgroup_left=", out);
+      for (size_t i = 0; i < info->n_cgroup_left; i++)
+        fprintf (out, "%d;", info->cgroup_left[i]);
+      fputc ('\n', out);
+    }
   if (info->system_wide)
     write_system_wide (out, info, rec);
   else if (rec->n_idle > 0)

@@ -72,6 +72,12 @@ typedef struct {
   const char  *machine;
   const SpSideInput *input;
   bool         system_wide;   /* -a: every process on every CPU (docs/SYSTEM-WIDE.md) */
+  const char  *cgroup;        /* a launch followed by per-CPU events of this
+                               * cgroup (sp-cgroup.h), or NULL */
+  const char  *cgroup_refused; /* why a launch as root is followed by per-task
+                               * events after all, or NULL */
+  const int   *cgroup_left;   /* followed processes found outside the cgroup */
+  size_t       n_cgroup_left;
   const int   *cpus;          /* -a: the CPUs sampled */
   size_t       n_cpus;
   const uint64_t *idle_per_cpu; /* -a: the idle task's samples on each of cpus */

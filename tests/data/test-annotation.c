@@ -127,12 +127,13 @@ test_range_and_threads (void)
   g_autoptr (SpProfile) profile = profile_from_text (timed);
   g_autoptr (SpFilter) range = sp_filter_new ();
   g_autoptr (SpFilter) hidden = sp_filter_new ();
-  const guint64 *ts = sp_spool_reader_get_sample_timestamps (sp_profile_get_reader (profile));
+  const SpSpoolReader *reader = sp_profile_get_reader (profile);
   g_autofree char *in_range = NULL;
   g_autofree char *without = NULL;
   g_autofree char *all = annotate_text (profile, NULL, "work");
 
-  sp_filter_set_time_range (range, ts[10], ts[20]);
+  sp_filter_set_time_range (range, sp_spool_reader_get_sample_timestamp (reader, 10),
+                            sp_spool_reader_get_sample_timestamp (reader, 20));
   sp_filter_hide_thread (hidden, 1);
   in_range = annotate_text (profile, range, "work");
   without = annotate_text (profile, hidden, "work");

@@ -21,7 +21,7 @@ test_buckets (void)
 {
   g_autoptr (SpProfile) profile = profile_from_text (two_threads);
   const SpSpoolReader *reader = sp_profile_get_reader (profile);
-  guint64 t0 = sp_spool_reader_get_sample_timestamps (reader)[0];
+  guint64 t0 = sp_spool_reader_get_sample_timestamp (reader, 0);
   g_autoptr (SpSampleIndex) index = sp_sample_index_new ();
   g_autoptr (SpTimeline) timeline = NULL;
   guint64 first, last;
@@ -170,6 +170,24 @@ read_order (const SpSampleIndex *index)
   return order;
 }
 
+/* A spool writer on name in a new temporary folder (*dir, *path). */
+static SpSpoolWriter *
+writer_in_temp (const char *name,
+                char **dir,
+                char **path)
+{
+  g_autoptr (GError) error = NULL;
+  SpSpoolWriter *writer;
+  SpSpoolError err;
+
+  *dir = g_dir_make_tmp ("stackpulse-timeline-XXXXXX", &error);
+  g_assert_no_error (error);
+  *path = g_build_filename (*dir, name, NULL);
+  writer = sp_spool_writer_create (*path, 0, 1000, &err);
+  g_assert_nonnull (writer);
+  return writer;
+}
+
 /* A snapshot stays as it was while the index grows past it, across the
  * index's storage blocks and with late samples moved back into blocks the
  * snapshot shares. */
@@ -177,11 +195,11 @@ static void
 test_snapshot (void)
 {
   g_autoptr (GError) error = NULL;
-  g_autofree char *dir = g_dir_make_tmp ("stackpulse-timeline-XXXXXX", &error);
-  g_autofree char *path = g_build_filename (dir, "grow.spool", NULL);
+  g_autofree char *dir = NULL;
+  g_autofree char *path = NULL;
   SpFrame frame = { 0x1000, 0x1000, SP_SPOOL_NO_ID, SP_FRAME_USER };
   SpSpoolError err;
-  SpSpoolWriter *writer = sp_spool_writer_create (path, 0, 1000, &err);
+  SpSpoolWriter *writer = writer_in_temp ("grow.spool", &dir, &path);
   g_autoptr (SpProfile) live = NULL;
   g_autoptr (SpSampleIndex) index = sp_sample_index_new ();
   g_autoptr (GPtrArray) snapshots = g_ptr_array_new_with_free_func ((GDestroyNotify) sp_sample_index_unref);
@@ -222,6 +240,97 @@ test_snapshot (void)
   g_rmdir (dir);
 }
 
+/* Every position of index names a sample of reader with its time and
+ * thread. */
+static void
+check_against_reader (const SpSampleIndex *index,
+                      const SpSpoolReader *reader)
+{
+  gsize n = sp_sample_index_get_n_samples (index);
+  SpSampleRun run;
+
+  for (gsize pos = 0; pos < n; pos += run.n)
+    {
+      sp_sample_index_get_run (index, pos, n, &run);
+      for (gsize i = 0; i < run.n; i++)
+        {
+          g_assert_cmpuint (run.time[i], ==, sp_spool_reader_get_sample_timestamp (reader, run.sample[i]));
+          g_assert_cmpuint (run.thread[i], ==, sp_spool_reader_get_sample_thread (reader, run.sample[i]));
+        }
+    }
+}
+
+/* Indexes a spool of n samples, sample i at time_of (i) of thread
+ * 1 + i % n_tids, and checks the order is sorted and every position names
+ * a sample with its time and thread. */
+static SpSampleIndex *
+index_written (guint n,
+               guint64 (*time_of) (guint i),
+               guint n_tids)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *path = NULL;
+  SpFrame frame = { 0x1000, 0x1000, SP_SPOOL_NO_ID, SP_FRAME_USER };
+  SpSpoolError err;
+  SpSpoolWriter *writer = writer_in_temp ("written.spool", &dir, &path);
+  g_autoptr (SpProfile) profile = NULL;
+  g_autoptr (GArray) order = NULL;
+  SpSampleIndex *index = sp_sample_index_new ();
+
+  for (guint i = 0; i < n; i++)
+    g_assert_true (sp_spool_writer_write_sample (writer, time_of (i), 1, 1 + (i % n_tids), &frame, 1, NULL, &err));
+  g_assert_true (sp_spool_writer_close (writer, &err));
+  profile = sp_profile_open (path, &error);
+  g_assert_no_error (error);
+  sp_sample_index_update (index, sp_profile_get_reader (profile));
+  g_assert_cmpuint (sp_sample_index_get_n_samples (index), ==, n);
+  order = read_order (index);
+  check_against_reader (index, sp_profile_get_reader (profile));
+  g_unlink (path);
+  g_rmdir (dir);
+  return index;
+}
+
+/* 100 ns apart, but sample 1,500 belongs between 200 and 201. */
+static guint64
+one_late_by_1300 (guint i)
+{
+  return i == 1500 ? 1000000 + 200 * 100 + 50 : 1000000 + (guint64) i * 100;
+}
+
+/* 300 threads (beyond 8 bits) and a sample 1,300 late (beyond 8 bits of
+ * distance): the index's 8-byte form. */
+static void
+test_compact_blocks (void)
+{
+  g_autoptr (SpSampleIndex) index = index_written (2000, one_late_by_1300, 300);
+
+  g_assert_cmpuint (sp_sample_index_get_sample (index, 201), ==, 1500);
+}
+
+/* 100 ns apart with a 10 s jump at sample 20,000; sample 50,000 belongs
+ * between 10,000 and 10,001. */
+static guint64
+jump_and_one_late_by_40000 (guint i)
+{
+  if (i == 50000)
+    return 1000000 + 10000 * 100 + 50;
+  return 1000000 + (guint64) i * 100 + (i >= 20000 ? G_GUINT64_CONSTANT (10000000000) : 0);
+}
+
+/* Positions that do not fit the index's 8-byte form (a time more than
+ * 2.1 s from its base, a sample arriving 40,000 samples late) are kept
+ * whole. */
+static void
+test_whole_blocks (void)
+{
+  g_autoptr (SpSampleIndex) index = index_written (70000, jump_and_one_late_by_40000, 3);
+
+  g_assert_cmpuint (sp_sample_index_get_sample (index, 10001), ==, 50000);
+  g_assert_cmpuint (sp_sample_index_get_thread_samples (index, 0), ==, 70000 / 3 + 1);
+}
+
 int
 main (int argc,
       char **argv)
@@ -231,5 +340,7 @@ main (int argc,
   g_test_add_func ("/data/timeline/order", test_order);
   g_test_add_func ("/data/timeline/follow", test_follow);
   g_test_add_func ("/data/timeline/snapshot", test_snapshot);
+  g_test_add_func ("/data/timeline/whole-blocks", test_whole_blocks);
+  g_test_add_func ("/data/timeline/compact-blocks", test_compact_blocks);
   return g_test_run ();
 }

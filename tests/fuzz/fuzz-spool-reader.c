@@ -127,7 +127,7 @@ check_stacks_and_samples (const SpSpoolReader *r)
       sp_spool_reader_get_sample (r, i, &sample);
       CHECK (sample.thread < sp_spool_reader_get_n_threads (r));
       CHECK (sample.stack < n_nodes);
-      CHECK (sample.timestamp_ns == sp_spool_reader_get_sample_timestamps (r)[i]);
+      CHECK (sample.timestamp_ns == sp_spool_reader_get_sample_timestamp (r, i));
       CHECK (sample.stack == sp_spool_reader_get_sample_stacks (r)[i]);
     }
 }

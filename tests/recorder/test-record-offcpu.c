@@ -15,6 +15,7 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -162,10 +163,12 @@ missed_stacks (SpTestRecording *rec)
   return sp_test_meta_u64 (rec, "recording", "off_cpu_dropped") + sp_test_meta_u64 (rec, "recording", "off_cpu_lost");
 }
 
-/* copy_size: --off-cpu-stack-size, or NULL for the default. */
+/* copy_size: --off-cpu-stack-size, or NULL for the default; option: one
+ * more option (--no-cgroup), or NULL. */
 static SpTestRecording *
 record_offcpu (gboolean as_nobody,
                const char *copy_size,
+               const char *option,
                char **workload_out)
 {
   g_autofree char *dir = sp_test_make_dir ();
@@ -173,17 +176,24 @@ record_offcpu (gboolean as_nobody,
   g_autofree char *built_workload = sp_test_workload ("offcpu");
   g_autofree char *workload = sp_test_copy_program (built_workload, dir);
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  const char *const record[] = { recorder, "-o", "out.spool", "-F", "1000", "--off-cpu", "--", workload, SECONDS,
-                                 NULL };
-  const char *const sized[] = { recorder, "-o", "out.spool", "-F", "1000", "--off-cpu", "--off-cpu-stack-size",
-                                copy_size, "--", workload, SECONDS, NULL };
+  const char *const record[] = { recorder, "-o", "out.spool", "-F", "1000", "--off-cpu", NULL };
+  const char *const command[] = { "--", workload, SECONDS, NULL };
   SpTestRecording *rec;
   SpChildResult *result;
 
   g_assert_cmpint (g_chmod (dir, 0777), ==, 0);
   if (as_nobody)
     sp_test_add_as_nobody (argv);
-  for (const char *const *arg = copy_size != NULL ? sized : record; *arg != NULL; arg++)
+  for (const char *const *arg = record; *arg != NULL; arg++)
+    g_ptr_array_add (argv, (char *) *arg);
+  if (copy_size != NULL)
+    {
+      g_ptr_array_add (argv, "--off-cpu-stack-size");
+      g_ptr_array_add (argv, (char *) copy_size);
+    }
+  if (option != NULL)
+    g_ptr_array_add (argv, (char *) option);
+  for (const char *const *arg = command; *arg != NULL; arg++)
     g_ptr_array_add (argv, (char *) *arg);
   g_ptr_array_add (argv, NULL);
   result = sp_test_run (dir, "record", (const char *const *) argv->pdata);
@@ -246,6 +256,155 @@ check_offcpu (SpTestRecording *rec,
   sp_offcpu_reader_free (reader);
 }
 
+/* Where a cgroup2 hierarchy is mounted, root's launch with --off-cpu is
+ * followed by per-CPU events of a cgroup made for it, taken away after. */
+static void
+assert_own_cgroup (SpTestRecording *rec)
+{
+  g_autofree char *mounts = NULL;
+  g_autofree char *cgroup = g_key_file_get_string (rec->meta, "recording", "cgroup", NULL);
+  g_autofree char *refused = g_key_file_get_string (rec->meta, "recording", "cgroup_refused", NULL);
+
+  g_test_message ("cgroup: %s%s%s", cgroup != NULL ? cgroup : "none", refused != NULL ? ", refused: " : "",
+                  refused != NULL ? refused : "");
+  g_assert_true (g_file_get_contents ("/proc/self/mountinfo", &mounts, NULL, NULL));
+  if (strstr (mounts, " - cgroup2 ") == NULL && strstr (mounts, "perf_event") == NULL)
+    {
+      g_assert_nonnull (refused);
+      return;
+    }
+  g_assert_nonnull (cgroup);
+  g_assert_null (refused);
+  /* Made inside the recorder's own cgroup. */
+  g_assert_nonnull (strstr (cgroup, "/stackpulse-record."));
+  /* Gone: no directory of that name in any cgroup hierarchy. */
+  for (const char *top = mounts; (top = strstr (top, " - cgroup")) != NULL; top++)
+    {
+      const char *line = top;
+      g_autofree char *point = NULL;
+      g_autofree char *path = NULL;
+      char name[4096];
+
+      while (line > mounts && line[-1] != '\n')
+        line--;
+      g_assert_cmpint (sscanf (line, "%*s %*s %*s %*s %4095s", name), ==, 1);
+      point = g_strdup (name);
+      path = g_build_filename (point, cgroup, NULL);
+      g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+    }
+}
+
+/* The cgroup2 mount point, or NULL (then the cases below do not apply:
+ * they move processes between cgroup2 cgroups). */
+static char *
+cgroup2_mount (void)
+{
+  g_autofree char *mounts = NULL;
+  const char *line;
+  char point[4096];
+
+  if (!g_file_get_contents ("/proc/self/mountinfo", &mounts, NULL, NULL)
+      || (line = strstr (mounts, " - cgroup2 ")) == NULL
+      || (strstr (mounts, " - cgroup ") != NULL && strstr (mounts, "perf_event") != NULL))
+    return NULL;
+  while (line > mounts && line[-1] != '\n')
+    line--;
+  return sscanf (line, "%*s %*s %*s %*s %4095s", point) == 1 ? g_strdup (point) : NULL;
+}
+
+/* A shell script run under --off-cpu as root, given the cgroup2 mount as
+ * $0 and its own cgroup as $cg. */
+static SpTestRecording *
+record_script (const char *script)
+{
+  g_autofree char *dir = sp_test_make_dir ();
+  g_autofree char *mount = cgroup2_mount ();
+  g_autofree char *body = g_strconcat ("cg=$(sed -n 's/^0:://p' /proc/self/cgroup); ", script, NULL);
+  const char *const argv[] = { sp_test_recorder (), "-o", "out.spool", "--off-cpu", "--", "/bin/sh", "-c", body, mount,
+                               NULL };
+  SpTestRecording *rec = sp_test_recording_new (g_steal_pointer (&dir), sp_test_run (dir, "record", argv));
+
+  g_test_message ("stderr: %s", rec->result->err);
+  g_assert_cmpint (rec->result->exit_code, ==, 0);
+  sp_test_recording_load (rec);
+  return rec;
+}
+
+static gboolean
+cgroup_case_applies (void)
+{
+  g_autofree char *mount = NULL;
+
+  if (!sp_test_case_needs_perf ())
+    return FALSE;
+  mount = cgroup2_mount ();
+  if (getuid () != 0 || mount == NULL)
+    {
+      g_test_skip ("needs root and perf_event on a cgroup2 hierarchy");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* A program that moves itself out of the recording's cgroup is no longer
+ * seen by its events: said on stderr and in the side file. */
+static void
+test_cgroup_left (void)
+{
+  g_autoptr (SpTestRecording) rec = NULL;
+  g_autofree char *left = NULL;
+
+  if (!cgroup_case_applies ())
+    return;
+  rec = record_script ("echo $$ > \"$0${cg%/*}/cgroup.procs\"; sleep 1.5");
+  g_assert_nonnull (strstr (rec->result->err, "left the recording's cgroup"));
+  left = g_key_file_get_string (rec->meta, "recording", "cgroup_left", NULL);
+  g_assert_nonnull (left);
+  g_assert_cmpint (atoi (left), >, 0);
+}
+
+/* Cgroups the program makes inside the recording's go with it, said. */
+static void
+test_cgroup_nested (void)
+{
+  g_autoptr (SpTestRecording) rec = NULL;
+  g_autofree char *cgroup = NULL;
+  g_autofree char *mount = cgroup2_mount ();
+  g_autofree char *path = NULL;
+
+  if (!cgroup_case_applies ())
+    return;
+  rec = record_script ("mkdir \"$0$cg/sub\" && echo $$ > \"$0$cg/sub/cgroup.procs\" && sleep 0.5");
+  cgroup = g_key_file_get_string (rec->meta, "recording", "cgroup", NULL);
+  g_assert_nonnull (cgroup);
+  g_assert_nonnull (strstr (rec->result->err, "which the recorded program made"));
+  g_assert_null (strstr (rec->result->err, "cannot remove"));
+  g_assert_false (g_key_file_has_key (rec->meta, "recording", "cgroup_left", NULL));
+  path = g_build_filename (mount, cgroup, NULL);
+  g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+}
+
+/* --no-cgroup: root's launch followed by per-task events, as any user's,
+ * with the same figures. */
+static void
+test_root_per_task (void)
+{
+  g_autofree char *workload = NULL;
+  g_autoptr (SpTestRecording) rec = NULL;
+
+  if (!sp_test_case_needs_perf ())
+    return;
+  if (getuid () != 0)
+    {
+      g_test_skip ("the switch-out stacks need root here");
+      return;
+    }
+  rec = record_offcpu (FALSE, NULL, "--no-cgroup", &workload);
+  g_assert_false (g_key_file_has_key (rec->meta, "recording", "cgroup", NULL));
+  g_assert_false (g_key_file_has_key (rec->meta, "recording", "cgroup_refused", NULL));
+  check_offcpu (rec, workload, TRUE);
+}
+
 static void
 test_root (void)
 {
@@ -260,7 +419,8 @@ test_root (void)
       g_test_skip ("the switch-out stacks need root here");
       return;
     }
-  rec = record_offcpu (FALSE, NULL, &workload);
+  rec = record_offcpu (FALSE, NULL, NULL, &workload);
+  assert_own_cgroup (rec);
   stacks = g_key_file_get_string (rec->meta, "recording", "off_cpu_stacks", NULL);
   g_assert_cmpstr (stacks, ==, "kernel+user");
   g_assert_false (g_key_file_has_key (rec->meta, "recording", "off_cpu_stacks_reason", NULL));
@@ -292,7 +452,7 @@ test_short_copy (void)
       g_test_skip ("the switch-out stacks need root here");
       return;
     }
-  rec = record_offcpu (FALSE, "128", &workload);
+  rec = record_offcpu (FALSE, "128", NULL, &workload);
   g_assert_cmpuint (sp_test_meta_u64 (rec, "recording", "off_cpu_stack_size"), ==, 128);
   switches = sp_test_meta_u64 (rec, "recording", "off_cpu_switches");
   tails = sp_test_meta_u64 (rec, "recording", "off_cpu_frame_pointer_tails");
@@ -334,7 +494,7 @@ test_nobody (void)
       g_test_skip ("needs root (to become nobody) and kernel.perf_event_paranoid >= 2");
       return;
     }
-  rec = record_offcpu (TRUE, NULL, &workload);
+  rec = record_offcpu (TRUE, NULL, NULL, &workload);
   stacks = g_key_file_get_string (rec->meta, "recording", "off_cpu_stacks", NULL);
   reason = g_key_file_get_string (rec->meta, "recording", "off_cpu_stacks_reason", NULL);
   g_assert_cmpstr (stacks, ==, "none");
@@ -433,6 +593,9 @@ main (int argc,
   if (!sp_test_require_perf ())
     return 0;
   g_test_add_func ("/recorder/offcpu/root", test_root);
+  g_test_add_func ("/recorder/offcpu/root-per-task", test_root_per_task);
+  g_test_add_func ("/recorder/offcpu/cgroup-left", test_cgroup_left);
+  g_test_add_func ("/recorder/offcpu/cgroup-nested", test_cgroup_nested);
   g_test_add_func ("/recorder/offcpu/short-copy", test_short_copy);
   g_test_add_func ("/recorder/offcpu/nobody", test_nobody);
   g_test_add_func ("/recorder/offcpu/companion-file", test_companion_file);

