@@ -92,7 +92,7 @@ usage (FILE *out,
          "                         checked, check_mismatches) and print them on\n"
          "                         stderr (slow)\n"
          "      --queue-limit BYTES  bound the records waiting to be unwound to\n"
-         "                         BYTES instead of a quarter second of samples (side\n"
+         "                         BYTES instead of a second of samples (side\n"
          "                         file: queue_limit_bytes); samples over it are\n"
          "                         dropped\n"
          "\n"

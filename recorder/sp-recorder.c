@@ -44,7 +44,7 @@
 #define TAKEN_KEEP_BYTES      (1u << 20)
 /* The backlog's bound (queue_limit): this long of samples, never less
  * than QUEUE_LIMIT_MIN. */
-#define QUEUE_LIMIT_MS        250
+#define QUEUE_LIMIT_MS        1000
 #define QUEUE_LIMIT_MIN       (16u << 20)
 
 static void
@@ -848,11 +848,11 @@ setup_unwinding (SpRecorder *r,
 /* The bound of the records waiting to be unwound: QUEUE_LIMIT_MS of
  * samples at their full size on every ring that carries stack copies, at
  * least 16 MiB and what those rings hold, at most an eighth of the
- * memory. A quarter second
- * absorbs the unwinding thread's stalls on a busy machine (and the slow
- * first unwinds, whose copies are not cut yet); a longer lag costs
- * samples, counted, rather than memory (which is about twice the records
- * it holds: the time queue compacts into a second arena). */
+ * memory. A second: what unwinding may lag before it drops samples
+ * anyway (a quarter second made a loaded machine's test drop the samples
+ * of a program's first, slow, unwinds: their copies are not cut yet). The
+ * memory is about twice the records it holds at worst (the time queue
+ * compacts into a second arena). */
 static size_t
 queue_limit (const SpRecorder *r)
 {

@@ -48,7 +48,7 @@ typedef struct {
                                   * unwound with DWARF; differences are counted in
                                   * the side file and printed on stderr */
   size_t        queue_limit;     /* a developer's bound of the records waiting to
-                                  * be unwound, in bytes; 0: a quarter second of samples */
+                                  * be unwound, in bytes; 0: a second of samples */
 } SpRecorderOptions;
 
 int sp_recorder_run (const SpRecorderOptions *options);
