@@ -322,7 +322,10 @@ record_script (const char *script)
   g_autofree char *body = g_strconcat ("cg=$(sed -n 's/^0:://p' /proc/self/cgroup); ", script, NULL);
   const char *const argv[] = { sp_test_recorder (), "-o", "out.spool", "--off-cpu", "--", "/bin/sh", "-c", body, mount,
                                NULL };
-  SpTestRecording *rec = sp_test_recording_new (g_steal_pointer (&dir), sp_test_run (dir, "record", argv));
+  /* Run before dir is handed over: the order arguments are evaluated in
+   * is the compiler's (clang stole dir first, and the run had no folder). */
+  SpChildResult *result = sp_test_run (dir, "record", argv);
+  SpTestRecording *rec = sp_test_recording_new (g_steal_pointer (&dir), result);
 
   g_test_message ("stderr: %s", rec->result->err);
   g_assert_cmpint (rec->result->exit_code, ==, 0);
