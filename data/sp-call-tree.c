@@ -19,7 +19,8 @@ typedef struct {
   SpProfile         *profile;
   const SpStackNode *stack_nodes;
   GArray            *nodes;      /* SpCallTreeNode (self and total unused in a skeleton) */
-  SpInternTable      children;   /* (parent << 32 | function): key i is node i + 1 */
+  SpInternTable      wide;       /* (parent << 32 | function) of the children of wide parents */
+  GArray            *wide_nodes; /* guint32: key i of wide -> its node */
   guint32           *memo;       /* stack node as a caller -> tree node */
   guint32           *leaf_memo;  /* stack node exact (a leaf) -> tree node */
   guint8            *pid_free;   /* stack node chain: 0 unknown, 1 depends on pid, 2 does not */
@@ -31,33 +32,93 @@ struct _SpTreeSkeleton
   Builder builder;
 };
 
-/* Every node but the root is a (parent, function) key of the intern table,
- * which numbers keys in the order they come, as nodes are: key i is node
- * i + 1. (GLib 2.74's g_int64_hash looks at the low 32 bits only, which
- * made every node of one function share a hash chain.) */
+/* A parent with more children than this has them in the hash table;
+ * below it, walking the short list (most nodes have one to three
+ * children) is cheaper than a hash lookup, which misses the cache. */
+#define LIST_WALK_MAX 8
+
+static guint32
+find_child (Builder *b,
+            guint32 parent,
+            guint32 function)
+{
+  const SpCallTreeNode *nodes = (const SpCallTreeNode *) b->nodes->data;
+  guint64 key = (guint64) parent << 32 | function;
+  gint64 index;
+
+  if (nodes[parent].n_children <= LIST_WALK_MAX)
+    {
+      for (guint32 c = nodes[parent].first_child; c != SP_CALL_TREE_NONE; c = nodes[c].next_sibling)
+        if (nodes[c].function == function)
+          return c;
+      return SP_CALL_TREE_NONE;
+    }
+  index = sp_intern_table_lookup (&b->wide, &key);
+  return index < 0 ? SP_CALL_TREE_NONE : g_array_index (b->wide_nodes, guint32, index);
+}
+
+static void
+index_child (Builder *b,
+             guint32 parent,
+             guint32 child)
+{
+  guint64 key = (guint64) parent << 32 | g_array_index (b->nodes, SpCallTreeNode, child).function;
+  bool added;
+
+  if (sp_intern_table_intern (&b->wide, &key, &added) < 0)
+    g_error ("out of memory building a call tree");
+  g_array_append_val (b->wide_nodes, child);
+}
+
+/* Nodes are numbered in the order they come; the parent's list gets the
+ * new child in front. A parent that grows past LIST_WALK_MAX gets all its
+ * children indexed. */
 static guint32
 child_of (Builder *b,
           guint32 parent,
           guint32 function)
 {
-  guint64 key = (guint64) parent << 32 | function;
   SpCallTreeNode node = { function, parent, SP_CALL_TREE_NONE, SP_CALL_TREE_NONE, 0, 0, 0 };
+  guint32 id = find_child (b, parent, function);
   SpCallTreeNode *p;
-  bool added;
-  gint64 index = sp_intern_table_intern (&b->children, &key, &added);
-  guint32 id;
 
-  if (index < 0)
-    g_error ("out of memory building a call tree");
-  id = (guint32) index + 1;
-  if (!added)
+  if (id != SP_CALL_TREE_NONE)
     return id;
+  if (b->nodes->len >= SP_CALL_TREE_NONE - 1)
+    g_error ("out of memory building a call tree");
+  id = b->nodes->len;
   p = &g_array_index (b->nodes, SpCallTreeNode, parent);
   node.next_sibling = p->first_child;
   p->first_child = id;
   p->n_children++;
   g_array_append_val (b->nodes, node);
+  p = &g_array_index (b->nodes, SpCallTreeNode, parent);
+  if (p->n_children == LIST_WALK_MAX + 1)
+    for (guint32 c = p->first_child; c != SP_CALL_TREE_NONE; c = g_array_index (b->nodes, SpCallTreeNode, c).next_sibling)
+      index_child (b, parent, c);
+  else if (p->n_children > LIST_WALK_MAX + 1)
+    index_child (b, parent, id);
   return id;
+}
+
+/* Nodes holds the root alone. */
+static void
+builder_init (Builder *b)
+{
+  SpCallTreeNode root = { SP_CALL_TREE_NONE, SP_CALL_TREE_NONE, SP_CALL_TREE_NONE, SP_CALL_TREE_NONE, 0, 0, 0 };
+
+  b->nodes = g_array_new (FALSE, FALSE, sizeof (SpCallTreeNode));
+  g_array_append_val (b->nodes, root);
+  sp_intern_table_init (&b->wide, 1);
+  b->wide_nodes = g_array_new (FALSE, FALSE, sizeof (guint32));
+}
+
+/* Everything but nodes, which the tree may take. */
+static void
+builder_clear_index (Builder *b)
+{
+  sp_intern_table_clear (&b->wide);
+  g_clear_pointer (&b->wide_nodes, g_array_unref);
 }
 
 /* Descends from node along functions[], outermost at the end (the order
@@ -249,15 +310,12 @@ static Builder *
 skeleton_of (SpProfile *profile)
 {
   SpTreeSkeleton **slot = _sp_profile_get_skeleton_slot (profile);
-  SpCallTreeNode root = { SP_CALL_TREE_NONE, SP_CALL_TREE_NONE, SP_CALL_TREE_NONE, SP_CALL_TREE_NONE, 0, 0, 0 };
 
   if (*slot == NULL)
     {
       *slot = g_new0 (SpTreeSkeleton, 1);
       (*slot)->builder.profile = profile;
-      (*slot)->builder.nodes = g_array_new (FALSE, FALSE, sizeof (SpCallTreeNode));
-      sp_intern_table_init (&(*slot)->builder.children, 1);
-      g_array_append_val ((*slot)->builder.nodes, root);
+      builder_init (&(*slot)->builder);
     }
   cover_stack_nodes (&(*slot)->builder);
   return &(*slot)->builder;
@@ -269,7 +327,7 @@ _sp_tree_skeleton_free (SpTreeSkeleton *skeleton)
   if (skeleton == NULL)
     return;
   g_array_unref (skeleton->builder.nodes);
-  sp_intern_table_clear (&skeleton->builder.children);
+  builder_clear_index (&skeleton->builder);
   g_free (skeleton->builder.memo);
   g_free (skeleton->builder.leaf_memo);
   g_free (skeleton->builder.pid_free);
@@ -370,7 +428,6 @@ build_tree (SpProfile *profile,
             gboolean bottom_up)
 {
   g_autoptr (SpStackCounts) own_counts = NULL;
-  SpCallTreeNode root = { SP_CALL_TREE_NONE, SP_CALL_TREE_NONE, SP_CALL_TREE_NONE, SP_CALL_TREE_NONE, 0, 0, 0 };
   Builder b = { profile, sp_spool_reader_get_stack_nodes (sp_profile_get_reader (profile)) };
   PathInsert insert = { &b, bottom_up };
   SpCallTree *tree;
@@ -380,16 +437,14 @@ build_tree (SpProfile *profile,
   if (!bottom_up && (filter == NULL || filter->transforms->len == 0))
     return weigh_skeleton (profile, counts);
 
-  b.nodes = g_array_new (FALSE, FALSE, sizeof (SpCallTreeNode));
-  sp_intern_table_init (&b.children, 1);
-  g_array_append_val (b.nodes, root);
+  builder_init (&b);
   sp_stack_counts_foreach_path (counts, profile, filter, insert_path, &insert);
 
   tree = g_new0 (SpCallTree, 1);
   tree->bottom_up = bottom_up;
   tree->n_nodes = b.nodes->len;
   tree->nodes = (SpCallTreeNode *) g_array_free (b.nodes, FALSE);
-  sp_intern_table_clear (&b.children);
+  builder_clear_index (&b);
   if (!bottom_up)
     sum_totals (tree->nodes, tree->n_nodes);
   else
