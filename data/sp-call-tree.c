@@ -21,6 +21,7 @@ typedef struct {
   GArray            *nodes;      /* SpCallTreeNode (self and total unused in a skeleton) */
   SpInternTable      wide;       /* (parent << 32 | function) of the children of wide parents */
   GArray            *wide_nodes; /* guint32: key i of wide -> its node */
+  GArray            *pending;    /* guint32 stack nodes: a stack, each call pops what it pushed */
   guint32           *memo;       /* stack node as a caller -> tree node */
   guint32           *leaf_memo;  /* stack node exact (a leaf) -> tree node */
   guint8            *pid_free;   /* stack node chain: 0 unknown, 1 depends on pid, 2 does not */
@@ -111,14 +112,16 @@ builder_init (Builder *b)
   g_array_append_val (b->nodes, root);
   sp_intern_table_init (&b->wide, 1);
   b->wide_nodes = g_array_new (FALSE, FALSE, sizeof (guint32));
+  b->pending = g_array_new (FALSE, FALSE, sizeof (guint32));
 }
 
 /* Everything but nodes, which the tree may take. */
 static void
-builder_clear_index (Builder *b)
+builder_clear_scratch (Builder *b)
 {
   sp_intern_table_clear (&b->wide);
   g_clear_pointer (&b->wide_nodes, g_array_unref);
+  g_clear_pointer (&b->pending, g_array_unref);
 }
 
 /* Descends from node along functions[], outermost at the end (the order
@@ -141,7 +144,7 @@ static gboolean
 chain_is_pid_free (Builder *b,
                    guint32 node)
 {
-  g_autoptr (GArray) pending = g_array_new (FALSE, FALSE, sizeof (guint32));
+  guint base = b->pending->len;
   gboolean free_above = TRUE;
 
   for (guint32 n = node; n != SP_SPOOL_NO_ID; n = b->stack_nodes[n].prefix)
@@ -151,15 +154,16 @@ chain_is_pid_free (Builder *b,
           free_above = b->pid_free[n] == 2;
           break;
         }
-      g_array_append_val (pending, n);
+      g_array_append_val (b->pending, n);
     }
-  for (guint i = pending->len; i-- > 0;)
+  for (guint i = b->pending->len; i-- > base;)
     {
-      guint32 n = g_array_index (pending, guint32, i);
+      guint32 n = g_array_index (b->pending, guint32, i);
 
       free_above = free_above && !sp_profile_frame_depends_on_pid (b->profile, b->stack_nodes[n].frame_id);
       b->pid_free[n] = free_above ? 2 : 1;
     }
+  g_array_set_size (b->pending, base);
   return node == SP_SPOOL_NO_ID || b->pid_free[node] == 2;
 }
 
@@ -201,14 +205,13 @@ caller_node (Builder *b,
              guint32 node,
              gint32 pid)
 {
-  g_autoptr (GArray) pending = NULL;
+  guint base = b->pending->len;
   guint32 tree = 0;
 
   if (node == SP_SPOOL_NO_ID)
     return 0;
   if (b->memo[node] != UNSET)
     return b->memo[node];
-  pending = g_array_new (FALSE, FALSE, sizeof (guint32));
   for (guint32 n = node; n != SP_SPOOL_NO_ID; n = b->stack_nodes[n].prefix)
     {
       guint32 prefix = b->stack_nodes[n].prefix;
@@ -218,20 +221,21 @@ caller_node (Builder *b,
           tree = b->memo[n];
           break;
         }
-      g_array_append_val (pending, n);
+      g_array_append_val (b->pending, n);
       if (prefix != SP_SPOOL_NO_ID && prefix_is_exact (b, n, prefix))
         {
           tree = exact_node (b, prefix, pid);
           break;
         }
     }
-  for (guint i = pending->len; i-- > 0;)
+  for (guint i = b->pending->len; i-- > base;)
     {
-      guint32 n = g_array_index (pending, guint32, i);
+      guint32 n = g_array_index (b->pending, guint32, i);
 
       tree = descend_frame (b, tree, b->stack_nodes[n].frame_id, pid, FALSE);
       b->memo[n] = tree;
     }
+  g_array_set_size (b->pending, base);
   return tree;
 }
 
@@ -327,7 +331,7 @@ _sp_tree_skeleton_free (SpTreeSkeleton *skeleton)
   if (skeleton == NULL)
     return;
   g_array_unref (skeleton->builder.nodes);
-  builder_clear_index (&skeleton->builder);
+  builder_clear_scratch (&skeleton->builder);
   g_free (skeleton->builder.memo);
   g_free (skeleton->builder.leaf_memo);
   g_free (skeleton->builder.pid_free);
@@ -444,7 +448,7 @@ build_tree (SpProfile *profile,
   tree->bottom_up = bottom_up;
   tree->n_nodes = b.nodes->len;
   tree->nodes = (SpCallTreeNode *) g_array_free (b.nodes, FALSE);
-  builder_clear_index (&b);
+  builder_clear_scratch (&b);
   if (!bottom_up)
     sum_totals (tree->nodes, tree->n_nodes);
   else
