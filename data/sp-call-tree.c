@@ -21,7 +21,9 @@ typedef struct {
   GArray            *nodes;      /* SpCallTreeNode (self and total unused in a skeleton) */
   SpInternTable      wide;       /* (parent << 32 | function) of the children of wide parents */
   GArray            *wide_nodes; /* guint32: key i of wide -> its node */
-  GArray            *pending;    /* guint32 stack nodes: a stack, each call pops what it pushed */
+  guint32           *pending;    /* stack nodes to descend: a stack, each call pops what it pushed */
+  gsize              n_pending;
+  gsize              pending_size;
   guint32           *memo;       /* stack node as a caller -> tree node */
   guint32           *leaf_memo;  /* stack node exact (a leaf) -> tree node */
   guint8            *pid_free;   /* stack node chain: 0 unknown, 1 depends on pid, 2 does not */
@@ -112,7 +114,6 @@ builder_init (Builder *b)
   g_array_append_val (b->nodes, root);
   sp_intern_table_init (&b->wide, 1);
   b->wide_nodes = g_array_new (FALSE, FALSE, sizeof (guint32));
-  b->pending = g_array_new (FALSE, FALSE, sizeof (guint32));
 }
 
 /* Everything but nodes, which the tree may take. */
@@ -121,7 +122,7 @@ builder_clear_scratch (Builder *b)
 {
   sp_intern_table_clear (&b->wide);
   g_clear_pointer (&b->wide_nodes, g_array_unref);
-  g_clear_pointer (&b->pending, g_array_unref);
+  g_clear_pointer (&b->pending, g_free);
 }
 
 /* Descends from node along functions[], outermost at the end (the order
@@ -138,13 +139,26 @@ descend (Builder *b,
   return node;
 }
 
+/* Pushed per stack node visited: no call into GLib on that path. */
+static inline void
+push_pending (Builder *b,
+              guint32 node)
+{
+  if (b->n_pending == b->pending_size)
+    {
+      b->pending_size = MAX (b->pending_size * 2, 256);
+      b->pending = g_renew (guint32, b->pending, b->pending_size);
+    }
+  b->pending[b->n_pending++] = node;
+}
+
 /* Whether every frame from node to the root resolves the same for every
  * pid; computed root-down so each node is looked at once. */
 static gboolean
 chain_is_pid_free (Builder *b,
                    guint32 node)
 {
-  guint base = b->pending->len;
+  gsize base = b->n_pending;
   gboolean free_above = TRUE;
 
   for (guint32 n = node; n != SP_SPOOL_NO_ID; n = b->stack_nodes[n].prefix)
@@ -154,16 +168,16 @@ chain_is_pid_free (Builder *b,
           free_above = b->pid_free[n] == 2;
           break;
         }
-      g_array_append_val (b->pending, n);
+      push_pending (b, n);
     }
-  for (guint i = b->pending->len; i-- > base;)
+  for (gsize i = b->n_pending; i-- > base;)
     {
-      guint32 n = g_array_index (b->pending, guint32, i);
+      guint32 n = b->pending[i];
 
       free_above = free_above && !sp_profile_frame_depends_on_pid (b->profile, b->stack_nodes[n].frame_id);
       b->pid_free[n] = free_above ? 2 : 1;
     }
-  g_array_set_size (b->pending, base);
+  b->n_pending = base;
   return node == SP_SPOOL_NO_ID || b->pid_free[node] == 2;
 }
 
@@ -205,7 +219,7 @@ caller_node (Builder *b,
              guint32 node,
              gint32 pid)
 {
-  guint base = b->pending->len;
+  gsize base = b->n_pending;
   guint32 tree = 0;
 
   if (node == SP_SPOOL_NO_ID)
@@ -221,21 +235,21 @@ caller_node (Builder *b,
           tree = b->memo[n];
           break;
         }
-      g_array_append_val (b->pending, n);
+      push_pending (b, n);
       if (prefix != SP_SPOOL_NO_ID && prefix_is_exact (b, n, prefix))
         {
           tree = exact_node (b, prefix, pid);
           break;
         }
     }
-  for (guint i = b->pending->len; i-- > base;)
+  for (gsize i = b->n_pending; i-- > base;)
     {
-      guint32 n = g_array_index (b->pending, guint32, i);
+      guint32 n = b->pending[i];
 
       tree = descend_frame (b, tree, b->stack_nodes[n].frame_id, pid, FALSE);
       b->memo[n] = tree;
     }
-  g_array_set_size (b->pending, base);
+  b->n_pending = base;
   return tree;
 }
 
