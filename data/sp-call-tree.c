@@ -368,8 +368,63 @@ stack_node_in (Builder *b,
   return exact_node (b, stack->stack, stack->pid);
 }
 
-/* Weighs the skeleton with counts, then copies out the nodes with samples
- * (parents come before children, so one forward pass renumbers them). */
+/* The skeleton's nodes with samples, weighed (parents come before
+ * children, so one forward pass renumbers them). When every node has
+ * samples (a first query without a filter), it is the skeleton itself:
+ * both link a parent's children newest first. */
+static SpCallTreeNode *
+copy_weighed (const SpCallTreeNode *shape,
+              guint n_shape,
+              const guint64 *self,
+              const guint64 *total,
+              guint *n_copied)
+{
+  SpCallTreeNode *nodes = g_new (SpCallTreeNode, MAX (n_shape, 1));
+  g_autofree guint32 *renumber = NULL;
+  guint n = 0;
+  guint first_empty = 1;
+
+  while (first_empty < n_shape && total[first_empty] > 0)
+    first_empty++;
+  if (first_empty == n_shape)
+    {
+      memcpy (nodes, shape, n_shape * sizeof *nodes);
+      for (guint i = 0; i < n_shape; i++)
+        {
+          nodes[i].self = self[i];
+          nodes[i].total = total[i];
+        }
+      *n_copied = n_shape;
+      return nodes;
+    }
+
+  renumber = g_new (guint32, n_shape);
+  for (guint i = 0; i < n_shape; i++)
+    {
+      SpCallTreeNode *node;
+
+      if (i > 0 && total[i] == 0)
+        continue;
+      renumber[i] = n;
+      node = &nodes[n];
+      *node = (SpCallTreeNode) { shape[i].function, i == 0 ? SP_CALL_TREE_NONE : renumber[shape[i].parent],
+                                 SP_CALL_TREE_NONE, SP_CALL_TREE_NONE, 0, self[i], total[i] };
+      if (i > 0)
+        {
+          SpCallTreeNode *parent = &nodes[node->parent];
+
+          node->next_sibling = parent->first_child;
+          parent->first_child = n;
+          parent->n_children++;
+        }
+      n++;
+    }
+  *n_copied = n;
+  return g_renew (SpCallTreeNode, nodes, MAX (n, 1));
+}
+
+/* Weighs the skeleton with counts, then copies out the nodes with
+ * samples. */
 static SpCallTree *
 weigh_skeleton (SpProfile *profile,
                 SpStackCounts *counts)
@@ -378,10 +433,8 @@ weigh_skeleton (SpProfile *profile,
   g_autoptr (GArray) path = g_array_new (FALSE, FALSE, sizeof (guint32));
   g_autoptr (GArray) self = g_array_new (FALSE, TRUE, sizeof (guint64));
   g_autofree guint64 *total = NULL;
-  g_autofree guint32 *renumber = NULL;
   const SpCallTreeNode *shape;
   SpCallTree *tree = g_new0 (SpCallTree, 1);
-  guint n = 0;
 
   for (guint i = 0; i < counts->stacks->len; i++)
     {
@@ -398,31 +451,7 @@ weigh_skeleton (SpProfile *profile,
   for (guint i = b->nodes->len; i-- > 1;)
     total[shape[i].parent] += total[i];
 
-  renumber = g_new (guint32, b->nodes->len);
-  tree->nodes = g_new (SpCallTreeNode, b->nodes->len);
-  for (guint i = 0; i < b->nodes->len; i++)
-    {
-      SpCallTreeNode *node;
-
-      if (i > 0 && total[i] == 0)
-        continue;
-      renumber[i] = n;
-      node = &tree->nodes[n];
-      *node = (SpCallTreeNode) { shape[i].function, i == 0 ? SP_CALL_TREE_NONE : renumber[shape[i].parent],
-                                 SP_CALL_TREE_NONE, SP_CALL_TREE_NONE, 0,
-                                 g_array_index (self, guint64, i), total[i] };
-      if (i > 0)
-        {
-          SpCallTreeNode *parent = &tree->nodes[node->parent];
-
-          node->next_sibling = parent->first_child;
-          parent->first_child = n;
-          parent->n_children++;
-        }
-      n++;
-    }
-  tree->n_nodes = n;
-  tree->nodes = g_renew (SpCallTreeNode, tree->nodes, MAX (n, 1));
+  tree->nodes = copy_weighed (shape, b->nodes->len, (const guint64 *) self->data, total, &tree->n_nodes);
   sp_call_tree_sort_children (tree);
   return tree;
 }
@@ -518,6 +547,22 @@ compare_total_desc (gconstpointer a,
   return x->function < y->function ? -1 : x->function > y->function;
 }
 
+/* Most parents that have more than one child have two: swapped in place,
+ * without the array and the sort. */
+static void
+sort_two_children (SpCallTree *tree,
+                   SpCallTreeNode *parent)
+{
+  guint32 first = parent->first_child;
+  guint32 second = tree->nodes[first].next_sibling;
+
+  if (compare_total_desc (&first, &second, tree->nodes) <= 0)
+    return;
+  parent->first_child = second;
+  tree->nodes[second].next_sibling = first;
+  tree->nodes[first].next_sibling = SP_CALL_TREE_NONE;
+}
+
 /* Per parent rather than one sort of every node: most nodes have one or
  * two children, so this is close to a single pass. */
 void
@@ -532,6 +577,11 @@ sp_call_tree_sort_children (SpCallTree *tree)
 
       if (parent->n_children < 2)
         continue;
+      if (parent->n_children == 2)
+        {
+          sort_two_children (tree, parent);
+          continue;
+        }
       g_array_set_size (children, 0);
       for (guint32 c = parent->first_child; c != SP_CALL_TREE_NONE; c = tree->nodes[c].next_sibling)
         g_array_append_val (children, c);
