@@ -181,7 +181,8 @@ chain_is_pid_free (Builder *b,
   return node == SP_SPOOL_NO_ID || b->pid_free[node] == 2;
 }
 
-/* The functions of a frame, copied: the profile's array may move. */
+/* Along the functions of a frame (at most 64). They are read in place:
+ * descend resolves no frame, so the profile's array does not move. */
 static guint32
 descend_frame (Builder *b,
                guint32 node,
@@ -191,11 +192,8 @@ descend_frame (Builder *b,
 {
   const guint32 *functions;
   guint n = sp_profile_get_frame_functions (b->profile, frame_id, pid, is_exact, &functions);
-  guint32 copy[64];
 
-  n = MIN (n, G_N_ELEMENTS (copy));
-  memcpy (copy, functions, n * sizeof (guint32));
-  return descend (b, node, copy, n, TRUE);
+  return descend (b, node, functions, MIN (n, 64), TRUE);
 }
 
 static guint32 exact_node (Builder *b,
