@@ -15,19 +15,27 @@
 
 #define UNSET G_MAXUINT32
 
+/* What the builder knows of a stack node, together: a tree visits stack
+ * nodes in no order, so each is one cache miss rather than four (the
+ * reader's node, two memos, the pid flag). */
+typedef struct {
+  guint32 prefix;
+  guint32 frame_id;
+  guint32 caller;    /* as a caller -> tree node */
+  guint32 exact;     /* exact (a leaf) -> tree node */
+  guint32 pid_free;  /* its chain: 0 unknown, 1 depends on pid, 2 does not */
+} StackMemo;
+
 typedef struct {
   SpProfile         *profile;
-  const SpStackNode *stack_nodes;
   GArray            *nodes;      /* SpCallTreeNode (self and total unused in a skeleton) */
   SpInternTable      wide;       /* (parent << 32 | function) of the children of wide parents */
   GArray            *wide_nodes; /* guint32: key i of wide -> its node */
   guint32           *pending;    /* stack nodes to descend: a stack, each call pops what it pushed */
   gsize              n_pending;
   gsize              pending_size;
-  guint32           *memo;       /* stack node as a caller -> tree node */
-  guint32           *leaf_memo;  /* stack node exact (a leaf) -> tree node */
-  guint8            *pid_free;   /* stack node chain: 0 unknown, 1 depends on pid, 2 does not */
-  gsize              n_memo;     /* stack nodes the arrays cover */
+  StackMemo         *memo;       /* per stack node */
+  gsize              n_memo;     /* stack nodes memo covers */
 } Builder;
 
 struct _SpTreeSkeleton
@@ -161,11 +169,11 @@ chain_is_pid_free (Builder *b,
   gsize base = b->n_pending;
   gboolean free_above = TRUE;
 
-  for (guint32 n = node; n != SP_SPOOL_NO_ID; n = b->stack_nodes[n].prefix)
+  for (guint32 n = node; n != SP_SPOOL_NO_ID; n = b->memo[n].prefix)
     {
-      if (b->pid_free[n] != 0)
+      if (b->memo[n].pid_free != 0)
         {
-          free_above = b->pid_free[n] == 2;
+          free_above = b->memo[n].pid_free == 2;
           break;
         }
       push_pending (b, n);
@@ -174,11 +182,11 @@ chain_is_pid_free (Builder *b,
     {
       guint32 n = b->pending[i];
 
-      free_above = free_above && !sp_profile_frame_depends_on_pid (b->profile, b->stack_nodes[n].frame_id);
-      b->pid_free[n] = free_above ? 2 : 1;
+      free_above = free_above && !sp_profile_frame_depends_on_pid (b->profile, b->memo[n].frame_id);
+      b->memo[n].pid_free = free_above ? 2 : 1;
     }
   b->n_pending = base;
-  return node == SP_SPOOL_NO_ID || b->pid_free[node] == 2;
+  return node == SP_SPOOL_NO_ID || b->memo[node].pid_free == 2;
 }
 
 /* Along the functions of a frame (at most 64). They are read in place:
@@ -207,7 +215,7 @@ prefix_is_exact (Builder *b,
                  guint32 inner,
                  guint32 prefix)
 {
-  return sp_profile_frame_is_exact (b->profile, b->stack_nodes[inner].frame_id, b->stack_nodes[prefix].frame_id);
+  return sp_profile_frame_is_exact (b->profile, b->memo[inner].frame_id, b->memo[prefix].frame_id);
 }
 
 /* The tree node of stack node `node` as a caller (its address a return
@@ -222,15 +230,15 @@ caller_node (Builder *b,
 
   if (node == SP_SPOOL_NO_ID)
     return 0;
-  if (b->memo[node] != UNSET)
-    return b->memo[node];
-  for (guint32 n = node; n != SP_SPOOL_NO_ID; n = b->stack_nodes[n].prefix)
+  if (b->memo[node].caller != UNSET)
+    return b->memo[node].caller;
+  for (guint32 n = node; n != SP_SPOOL_NO_ID; n = b->memo[n].prefix)
     {
-      guint32 prefix = b->stack_nodes[n].prefix;
+      guint32 prefix = b->memo[n].prefix;
 
-      if (b->memo[n] != UNSET)
+      if (b->memo[n].caller != UNSET)
         {
-          tree = b->memo[n];
+          tree = b->memo[n].caller;
           break;
         }
       push_pending (b, n);
@@ -244,8 +252,8 @@ caller_node (Builder *b,
     {
       guint32 n = b->pending[i];
 
-      tree = descend_frame (b, tree, b->stack_nodes[n].frame_id, pid, FALSE);
-      b->memo[n] = tree;
+      tree = descend_frame (b, tree, b->memo[n].frame_id, pid, FALSE);
+      b->memo[n].caller = tree;
     }
   b->n_pending = base;
   return tree;
@@ -258,19 +266,19 @@ exact_node (Builder *b,
             guint32 node,
             gint32 pid)
 {
-  guint32 prefix = b->stack_nodes[node].prefix;
+  guint32 prefix = b->memo[node].prefix;
   guint32 outside;
 
-  if (b->leaf_memo[node] != UNSET)
-    return b->leaf_memo[node];
+  if (b->memo[node].exact != UNSET)
+    return b->memo[node].exact;
   if (prefix == SP_SPOOL_NO_ID)
     outside = 0;
   else if (prefix_is_exact (b, node, prefix))
     outside = exact_node (b, prefix, pid);
   else
     outside = caller_node (b, prefix, pid);
-  b->leaf_memo[node] = descend_frame (b, outside, b->stack_nodes[node].frame_id, pid, TRUE);
-  return b->leaf_memo[node];
+  b->memo[node].exact = descend_frame (b, outside, b->memo[node].frame_id, pid, TRUE);
+  return b->memo[node].exact;
 }
 
 typedef struct {
@@ -304,21 +312,19 @@ insert_path (const guint32 *path,
     nodes[node].self += stack->count;
 }
 
-/* The memo arrays follow the stack nodes (a followed spool grows). */
+/* The memo follows the stack nodes (a followed spool grows). */
 static void
 cover_stack_nodes (Builder *b)
 {
-  gsize n_nodes = sp_spool_reader_get_n_stack_nodes (sp_profile_get_reader (b->profile));
+  const SpSpoolReader *reader = sp_profile_get_reader (b->profile);
+  gsize n_nodes = sp_spool_reader_get_n_stack_nodes (reader);
+  const SpStackNode *stack_nodes = sp_spool_reader_get_stack_nodes (reader);
 
-  b->stack_nodes = sp_spool_reader_get_stack_nodes (sp_profile_get_reader (b->profile));
   if (n_nodes <= b->n_memo)
     return;
-  b->memo = g_renew (guint32, b->memo, n_nodes);
-  b->leaf_memo = g_renew (guint32, b->leaf_memo, n_nodes);
-  b->pid_free = g_renew (guint8, b->pid_free, n_nodes);
-  memset (b->memo + b->n_memo, 0xFF, (n_nodes - b->n_memo) * sizeof (guint32));
-  memset (b->leaf_memo + b->n_memo, 0xFF, (n_nodes - b->n_memo) * sizeof (guint32));
-  memset (b->pid_free + b->n_memo, 0, n_nodes - b->n_memo);
+  b->memo = g_renew (StackMemo, b->memo, n_nodes);
+  for (gsize i = b->n_memo; i < n_nodes; i++)
+    b->memo[i] = (StackMemo) { stack_nodes[i].prefix, stack_nodes[i].frame_id, UNSET, UNSET, 0 };
   b->n_memo = n_nodes;
 }
 
@@ -345,8 +351,6 @@ _sp_tree_skeleton_free (SpTreeSkeleton *skeleton)
   g_array_unref (skeleton->builder.nodes);
   builder_clear_scratch (&skeleton->builder);
   g_free (skeleton->builder.memo);
-  g_free (skeleton->builder.leaf_memo);
-  g_free (skeleton->builder.pid_free);
   g_free (skeleton);
 }
 
@@ -473,7 +477,7 @@ build_tree (SpProfile *profile,
             gboolean bottom_up)
 {
   g_autoptr (SpStackCounts) own_counts = NULL;
-  Builder b = { profile, sp_spool_reader_get_stack_nodes (sp_profile_get_reader (profile)) };
+  Builder b = { profile };
   PathInsert insert = { &b, bottom_up };
   SpCallTree *tree;
 
