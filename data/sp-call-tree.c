@@ -15,15 +15,27 @@
 
 #define UNSET G_MAXUINT32
 
+/* What the builder knows of a stack node, together: a tree visits stack
+ * nodes in no order, so each is one cache miss rather than four (the
+ * reader's node, two memos, the pid flag). */
+typedef struct {
+  guint32 prefix;
+  guint32 frame_id;
+  guint32 caller;    /* as a caller -> tree node */
+  guint32 exact;     /* exact (a leaf) -> tree node */
+  guint32 pid_free;  /* its chain: 0 unknown, 1 depends on pid, 2 does not */
+} StackMemo;
+
 typedef struct {
   SpProfile         *profile;
-  const SpStackNode *stack_nodes;
   GArray            *nodes;      /* SpCallTreeNode (self and total unused in a skeleton) */
-  SpInternTable      children;   /* (parent << 32 | function): key i is node i + 1 */
-  guint32           *memo;       /* stack node as a caller -> tree node */
-  guint32           *leaf_memo;  /* stack node exact (a leaf) -> tree node */
-  guint8            *pid_free;   /* stack node chain: 0 unknown, 1 depends on pid, 2 does not */
-  gsize              n_memo;     /* stack nodes the arrays cover */
+  SpInternTable      wide;       /* (parent << 32 | function) of the children of wide parents */
+  GArray            *wide_nodes; /* guint32: key i of wide -> its node */
+  guint32           *pending;    /* stack nodes to descend: a stack, each call pops what it pushed */
+  gsize              n_pending;
+  gsize              pending_size;
+  StackMemo         *memo;       /* per stack node */
+  gsize              n_memo;     /* stack nodes memo covers */
 } Builder;
 
 struct _SpTreeSkeleton
@@ -31,33 +43,94 @@ struct _SpTreeSkeleton
   Builder builder;
 };
 
-/* Every node but the root is a (parent, function) key of the intern table,
- * which numbers keys in the order they come, as nodes are: key i is node
- * i + 1. (GLib 2.74's g_int64_hash looks at the low 32 bits only, which
- * made every node of one function share a hash chain.) */
+/* A parent with more children than this has them in the hash table;
+ * below it, walking the short list (most nodes have one to three
+ * children) is cheaper than a hash lookup, which misses the cache. */
+#define LIST_WALK_MAX 8
+
+static guint32
+find_child (Builder *b,
+            guint32 parent,
+            guint32 function)
+{
+  const SpCallTreeNode *nodes = (const SpCallTreeNode *) b->nodes->data;
+  guint64 key = (guint64) parent << 32 | function;
+  gint64 index;
+
+  if (nodes[parent].n_children <= LIST_WALK_MAX)
+    {
+      for (guint32 c = nodes[parent].first_child; c != SP_CALL_TREE_NONE; c = nodes[c].next_sibling)
+        if (nodes[c].function == function)
+          return c;
+      return SP_CALL_TREE_NONE;
+    }
+  index = sp_intern_table_lookup (&b->wide, &key);
+  return index < 0 ? SP_CALL_TREE_NONE : g_array_index (b->wide_nodes, guint32, index);
+}
+
+static void
+index_child (Builder *b,
+             guint32 parent,
+             guint32 child)
+{
+  guint64 key = (guint64) parent << 32 | g_array_index (b->nodes, SpCallTreeNode, child).function;
+  bool added;
+
+  if (sp_intern_table_intern (&b->wide, &key, &added) < 0)
+    g_error ("out of memory building a call tree");
+  g_array_append_val (b->wide_nodes, child);
+}
+
+/* Nodes are numbered in the order they come; the parent's list gets the
+ * new child in front. A parent that grows past LIST_WALK_MAX gets all its
+ * children indexed. */
 static guint32
 child_of (Builder *b,
           guint32 parent,
           guint32 function)
 {
-  guint64 key = (guint64) parent << 32 | function;
   SpCallTreeNode node = { function, parent, SP_CALL_TREE_NONE, SP_CALL_TREE_NONE, 0, 0, 0 };
+  guint32 id = find_child (b, parent, function);
   SpCallTreeNode *p;
-  bool added;
-  gint64 index = sp_intern_table_intern (&b->children, &key, &added);
-  guint32 id;
 
-  if (index < 0)
-    g_error ("out of memory building a call tree");
-  id = (guint32) index + 1;
-  if (!added)
+  if (id != SP_CALL_TREE_NONE)
     return id;
+  if (b->nodes->len >= SP_CALL_TREE_NONE - 1)
+    g_error ("out of memory building a call tree");
+  id = b->nodes->len;
   p = &g_array_index (b->nodes, SpCallTreeNode, parent);
   node.next_sibling = p->first_child;
   p->first_child = id;
   p->n_children++;
   g_array_append_val (b->nodes, node);
+  p = &g_array_index (b->nodes, SpCallTreeNode, parent);
+  if (p->n_children == LIST_WALK_MAX + 1)
+    for (guint32 c = p->first_child; c != SP_CALL_TREE_NONE; c = g_array_index (b->nodes, SpCallTreeNode, c).next_sibling)
+      index_child (b, parent, c);
+  else if (p->n_children > LIST_WALK_MAX + 1)
+    index_child (b, parent, id);
   return id;
+}
+
+/* Nodes holds the root alone. */
+static void
+builder_init (Builder *b)
+{
+  SpCallTreeNode root = { SP_CALL_TREE_NONE, SP_CALL_TREE_NONE, SP_CALL_TREE_NONE, SP_CALL_TREE_NONE, 0, 0, 0 };
+
+  b->nodes = g_array_new (FALSE, FALSE, sizeof (SpCallTreeNode));
+  g_array_append_val (b->nodes, root);
+  sp_intern_table_init (&b->wide, 1);
+  b->wide_nodes = g_array_new (FALSE, FALSE, sizeof (guint32));
+}
+
+/* Everything but nodes, which the tree may take. */
+static void
+builder_clear_scratch (Builder *b)
+{
+  sp_intern_table_clear (&b->wide);
+  g_clear_pointer (&b->wide_nodes, g_array_unref);
+  g_clear_pointer (&b->pending, g_free);
 }
 
 /* Descends from node along functions[], outermost at the end (the order
@@ -74,35 +147,50 @@ descend (Builder *b,
   return node;
 }
 
+/* Pushed per stack node visited: no call into GLib on that path. */
+static inline void
+push_pending (Builder *b,
+              guint32 node)
+{
+  if (b->n_pending == b->pending_size)
+    {
+      b->pending_size = MAX (b->pending_size * 2, 256);
+      b->pending = g_renew (guint32, b->pending, b->pending_size);
+    }
+  b->pending[b->n_pending++] = node;
+}
+
 /* Whether every frame from node to the root resolves the same for every
  * pid; computed root-down so each node is looked at once. */
 static gboolean
 chain_is_pid_free (Builder *b,
                    guint32 node)
 {
-  g_autoptr (GArray) pending = g_array_new (FALSE, FALSE, sizeof (guint32));
+  gsize base = b->n_pending;
   gboolean free_above = TRUE;
 
-  for (guint32 n = node; n != SP_SPOOL_NO_ID; n = b->stack_nodes[n].prefix)
+  for (guint32 n = node; n != SP_SPOOL_NO_ID; n = b->memo[n].prefix)
     {
-      if (b->pid_free[n] != 0)
+      if (b->memo[n].pid_free != 0)
         {
-          free_above = b->pid_free[n] == 2;
+          free_above = b->memo[n].pid_free == 2;
           break;
         }
-      g_array_append_val (pending, n);
+      push_pending (b, n);
     }
-  for (guint i = pending->len; i-- > 0;)
+  for (gsize i = b->n_pending; i-- > base;)
     {
-      guint32 n = g_array_index (pending, guint32, i);
+      guint32 n = b->pending[i];
 
-      free_above = free_above && !sp_profile_frame_depends_on_pid (b->profile, b->stack_nodes[n].frame_id);
-      b->pid_free[n] = free_above ? 2 : 1;
+      free_above = free_above && !sp_profile_frame_depends_on_pid (b->profile, b->memo[n].frame_id);
+      b->memo[n].pid_free = free_above ? 2 : 1;
     }
-  return node == SP_SPOOL_NO_ID || b->pid_free[node] == 2;
+  b->n_pending = base;
+  return node == SP_SPOOL_NO_ID || b->memo[node].pid_free == 2;
 }
 
-/* The functions of a frame, copied: the profile's array may move. */
+/* Along the functions of a frame (at most 64). They are read in place:
+ * descend resolves no frame, so the profile's array does not move. */
 static guint32
 descend_frame (Builder *b,
                guint32 node,
@@ -112,11 +200,8 @@ descend_frame (Builder *b,
 {
   const guint32 *functions;
   guint n = sp_profile_get_frame_functions (b->profile, frame_id, pid, is_exact, &functions);
-  guint32 copy[64];
 
-  n = MIN (n, G_N_ELEMENTS (copy));
-  memcpy (copy, functions, n * sizeof (guint32));
-  return descend (b, node, copy, n, TRUE);
+  return descend (b, node, functions, MIN (n, 64), TRUE);
 }
 
 static guint32 exact_node (Builder *b,
@@ -130,7 +215,7 @@ prefix_is_exact (Builder *b,
                  guint32 inner,
                  guint32 prefix)
 {
-  return sp_profile_frame_is_exact (b->profile, b->stack_nodes[inner].frame_id, b->stack_nodes[prefix].frame_id);
+  return sp_profile_frame_is_exact (b->profile, b->memo[inner].frame_id, b->memo[prefix].frame_id);
 }
 
 /* The tree node of stack node `node` as a caller (its address a return
@@ -140,37 +225,37 @@ caller_node (Builder *b,
              guint32 node,
              gint32 pid)
 {
-  g_autoptr (GArray) pending = NULL;
+  gsize base = b->n_pending;
   guint32 tree = 0;
 
   if (node == SP_SPOOL_NO_ID)
     return 0;
-  if (b->memo[node] != UNSET)
-    return b->memo[node];
-  pending = g_array_new (FALSE, FALSE, sizeof (guint32));
-  for (guint32 n = node; n != SP_SPOOL_NO_ID; n = b->stack_nodes[n].prefix)
+  if (b->memo[node].caller != UNSET)
+    return b->memo[node].caller;
+  for (guint32 n = node; n != SP_SPOOL_NO_ID; n = b->memo[n].prefix)
     {
-      guint32 prefix = b->stack_nodes[n].prefix;
+      guint32 prefix = b->memo[n].prefix;
 
-      if (b->memo[n] != UNSET)
+      if (b->memo[n].caller != UNSET)
         {
-          tree = b->memo[n];
+          tree = b->memo[n].caller;
           break;
         }
-      g_array_append_val (pending, n);
+      push_pending (b, n);
       if (prefix != SP_SPOOL_NO_ID && prefix_is_exact (b, n, prefix))
         {
           tree = exact_node (b, prefix, pid);
           break;
         }
     }
-  for (guint i = pending->len; i-- > 0;)
+  for (gsize i = b->n_pending; i-- > base;)
     {
-      guint32 n = g_array_index (pending, guint32, i);
+      guint32 n = b->pending[i];
 
-      tree = descend_frame (b, tree, b->stack_nodes[n].frame_id, pid, FALSE);
-      b->memo[n] = tree;
+      tree = descend_frame (b, tree, b->memo[n].frame_id, pid, FALSE);
+      b->memo[n].caller = tree;
     }
+  b->n_pending = base;
   return tree;
 }
 
@@ -181,19 +266,19 @@ exact_node (Builder *b,
             guint32 node,
             gint32 pid)
 {
-  guint32 prefix = b->stack_nodes[node].prefix;
+  guint32 prefix = b->memo[node].prefix;
   guint32 outside;
 
-  if (b->leaf_memo[node] != UNSET)
-    return b->leaf_memo[node];
+  if (b->memo[node].exact != UNSET)
+    return b->memo[node].exact;
   if (prefix == SP_SPOOL_NO_ID)
     outside = 0;
   else if (prefix_is_exact (b, node, prefix))
     outside = exact_node (b, prefix, pid);
   else
     outside = caller_node (b, prefix, pid);
-  b->leaf_memo[node] = descend_frame (b, outside, b->stack_nodes[node].frame_id, pid, TRUE);
-  return b->leaf_memo[node];
+  b->memo[node].exact = descend_frame (b, outside, b->memo[node].frame_id, pid, TRUE);
+  return b->memo[node].exact;
 }
 
 typedef struct {
@@ -227,21 +312,19 @@ insert_path (const guint32 *path,
     nodes[node].self += stack->count;
 }
 
-/* The memo arrays follow the stack nodes (a followed spool grows). */
+/* The memo follows the stack nodes (a followed spool grows). */
 static void
 cover_stack_nodes (Builder *b)
 {
-  gsize n_nodes = sp_spool_reader_get_n_stack_nodes (sp_profile_get_reader (b->profile));
+  const SpSpoolReader *reader = sp_profile_get_reader (b->profile);
+  gsize n_nodes = sp_spool_reader_get_n_stack_nodes (reader);
+  const SpStackNode *stack_nodes = sp_spool_reader_get_stack_nodes (reader);
 
-  b->stack_nodes = sp_spool_reader_get_stack_nodes (sp_profile_get_reader (b->profile));
   if (n_nodes <= b->n_memo)
     return;
-  b->memo = g_renew (guint32, b->memo, n_nodes);
-  b->leaf_memo = g_renew (guint32, b->leaf_memo, n_nodes);
-  b->pid_free = g_renew (guint8, b->pid_free, n_nodes);
-  memset (b->memo + b->n_memo, 0xFF, (n_nodes - b->n_memo) * sizeof (guint32));
-  memset (b->leaf_memo + b->n_memo, 0xFF, (n_nodes - b->n_memo) * sizeof (guint32));
-  memset (b->pid_free + b->n_memo, 0, n_nodes - b->n_memo);
+  b->memo = g_renew (StackMemo, b->memo, n_nodes);
+  for (gsize i = b->n_memo; i < n_nodes; i++)
+    b->memo[i] = (StackMemo) { stack_nodes[i].prefix, stack_nodes[i].frame_id, UNSET, UNSET, 0 };
   b->n_memo = n_nodes;
 }
 
@@ -249,15 +332,12 @@ static Builder *
 skeleton_of (SpProfile *profile)
 {
   SpTreeSkeleton **slot = _sp_profile_get_skeleton_slot (profile);
-  SpCallTreeNode root = { SP_CALL_TREE_NONE, SP_CALL_TREE_NONE, SP_CALL_TREE_NONE, SP_CALL_TREE_NONE, 0, 0, 0 };
 
   if (*slot == NULL)
     {
       *slot = g_new0 (SpTreeSkeleton, 1);
       (*slot)->builder.profile = profile;
-      (*slot)->builder.nodes = g_array_new (FALSE, FALSE, sizeof (SpCallTreeNode));
-      sp_intern_table_init (&(*slot)->builder.children, 1);
-      g_array_append_val ((*slot)->builder.nodes, root);
+      builder_init (&(*slot)->builder);
     }
   cover_stack_nodes (&(*slot)->builder);
   return &(*slot)->builder;
@@ -269,10 +349,8 @@ _sp_tree_skeleton_free (SpTreeSkeleton *skeleton)
   if (skeleton == NULL)
     return;
   g_array_unref (skeleton->builder.nodes);
-  sp_intern_table_clear (&skeleton->builder.children);
+  builder_clear_scratch (&skeleton->builder);
   g_free (skeleton->builder.memo);
-  g_free (skeleton->builder.leaf_memo);
-  g_free (skeleton->builder.pid_free);
   g_free (skeleton);
 }
 
@@ -292,8 +370,63 @@ stack_node_in (Builder *b,
   return exact_node (b, stack->stack, stack->pid);
 }
 
-/* Weighs the skeleton with counts, then copies out the nodes with samples
- * (parents come before children, so one forward pass renumbers them). */
+/* The skeleton's nodes with samples, weighed (parents come before
+ * children, so one forward pass renumbers them). When every node has
+ * samples (a first query without a filter), it is the skeleton itself:
+ * both link a parent's children newest first. */
+static SpCallTreeNode *
+copy_weighed (const SpCallTreeNode *shape,
+              guint n_shape,
+              const guint64 *self,
+              const guint64 *total,
+              guint *n_copied)
+{
+  SpCallTreeNode *nodes = g_new (SpCallTreeNode, MAX (n_shape, 1));
+  g_autofree guint32 *renumber = NULL;
+  guint n = 0;
+  guint first_empty = 1;
+
+  while (first_empty < n_shape && total[first_empty] > 0)
+    first_empty++;
+  if (first_empty == n_shape)
+    {
+      memcpy (nodes, shape, n_shape * sizeof *nodes);
+      for (guint i = 0; i < n_shape; i++)
+        {
+          nodes[i].self = self[i];
+          nodes[i].total = total[i];
+        }
+      *n_copied = n_shape;
+      return nodes;
+    }
+
+  renumber = g_new (guint32, n_shape);
+  for (guint i = 0; i < n_shape; i++)
+    {
+      SpCallTreeNode *node;
+
+      if (i > 0 && total[i] == 0)
+        continue;
+      renumber[i] = n;
+      node = &nodes[n];
+      *node = (SpCallTreeNode) { shape[i].function, i == 0 ? SP_CALL_TREE_NONE : renumber[shape[i].parent],
+                                 SP_CALL_TREE_NONE, SP_CALL_TREE_NONE, 0, self[i], total[i] };
+      if (i > 0)
+        {
+          SpCallTreeNode *parent = &nodes[node->parent];
+
+          node->next_sibling = parent->first_child;
+          parent->first_child = n;
+          parent->n_children++;
+        }
+      n++;
+    }
+  *n_copied = n;
+  return g_renew (SpCallTreeNode, nodes, MAX (n, 1));
+}
+
+/* Weighs the skeleton with counts, then copies out the nodes with
+ * samples. */
 static SpCallTree *
 weigh_skeleton (SpProfile *profile,
                 SpStackCounts *counts)
@@ -302,10 +435,8 @@ weigh_skeleton (SpProfile *profile,
   g_autoptr (GArray) path = g_array_new (FALSE, FALSE, sizeof (guint32));
   g_autoptr (GArray) self = g_array_new (FALSE, TRUE, sizeof (guint64));
   g_autofree guint64 *total = NULL;
-  g_autofree guint32 *renumber = NULL;
   const SpCallTreeNode *shape;
   SpCallTree *tree = g_new0 (SpCallTree, 1);
-  guint n = 0;
 
   for (guint i = 0; i < counts->stacks->len; i++)
     {
@@ -322,31 +453,7 @@ weigh_skeleton (SpProfile *profile,
   for (guint i = b->nodes->len; i-- > 1;)
     total[shape[i].parent] += total[i];
 
-  renumber = g_new (guint32, b->nodes->len);
-  tree->nodes = g_new (SpCallTreeNode, b->nodes->len);
-  for (guint i = 0; i < b->nodes->len; i++)
-    {
-      SpCallTreeNode *node;
-
-      if (i > 0 && total[i] == 0)
-        continue;
-      renumber[i] = n;
-      node = &tree->nodes[n];
-      *node = (SpCallTreeNode) { shape[i].function, i == 0 ? SP_CALL_TREE_NONE : renumber[shape[i].parent],
-                                 SP_CALL_TREE_NONE, SP_CALL_TREE_NONE, 0,
-                                 g_array_index (self, guint64, i), total[i] };
-      if (i > 0)
-        {
-          SpCallTreeNode *parent = &tree->nodes[node->parent];
-
-          node->next_sibling = parent->first_child;
-          parent->first_child = n;
-          parent->n_children++;
-        }
-      n++;
-    }
-  tree->n_nodes = n;
-  tree->nodes = g_renew (SpCallTreeNode, tree->nodes, MAX (n, 1));
+  tree->nodes = copy_weighed (shape, b->nodes->len, (const guint64 *) self->data, total, &tree->n_nodes);
   sp_call_tree_sort_children (tree);
   return tree;
 }
@@ -370,8 +477,7 @@ build_tree (SpProfile *profile,
             gboolean bottom_up)
 {
   g_autoptr (SpStackCounts) own_counts = NULL;
-  SpCallTreeNode root = { SP_CALL_TREE_NONE, SP_CALL_TREE_NONE, SP_CALL_TREE_NONE, SP_CALL_TREE_NONE, 0, 0, 0 };
-  Builder b = { profile, sp_spool_reader_get_stack_nodes (sp_profile_get_reader (profile)) };
+  Builder b = { profile };
   PathInsert insert = { &b, bottom_up };
   SpCallTree *tree;
 
@@ -380,16 +486,14 @@ build_tree (SpProfile *profile,
   if (!bottom_up && (filter == NULL || filter->transforms->len == 0))
     return weigh_skeleton (profile, counts);
 
-  b.nodes = g_array_new (FALSE, FALSE, sizeof (SpCallTreeNode));
-  sp_intern_table_init (&b.children, 1);
-  g_array_append_val (b.nodes, root);
+  builder_init (&b);
   sp_stack_counts_foreach_path (counts, profile, filter, insert_path, &insert);
 
   tree = g_new0 (SpCallTree, 1);
   tree->bottom_up = bottom_up;
   tree->n_nodes = b.nodes->len;
   tree->nodes = (SpCallTreeNode *) g_array_free (b.nodes, FALSE);
-  sp_intern_table_clear (&b.children);
+  builder_clear_scratch (&b);
   if (!bottom_up)
     sum_totals (tree->nodes, tree->n_nodes);
   else
@@ -445,6 +549,22 @@ compare_total_desc (gconstpointer a,
   return x->function < y->function ? -1 : x->function > y->function;
 }
 
+/* Most parents that have more than one child have two: swapped in place,
+ * without the array and the sort. */
+static void
+sort_two_children (SpCallTree *tree,
+                   SpCallTreeNode *parent)
+{
+  guint32 first = parent->first_child;
+  guint32 second = tree->nodes[first].next_sibling;
+
+  if (compare_total_desc (&first, &second, tree->nodes) <= 0)
+    return;
+  parent->first_child = second;
+  tree->nodes[second].next_sibling = first;
+  tree->nodes[first].next_sibling = SP_CALL_TREE_NONE;
+}
+
 /* Per parent rather than one sort of every node: most nodes have one or
  * two children, so this is close to a single pass. */
 void
@@ -459,6 +579,11 @@ sp_call_tree_sort_children (SpCallTree *tree)
 
       if (parent->n_children < 2)
         continue;
+      if (parent->n_children == 2)
+        {
+          sort_two_children (tree, parent);
+          continue;
+        }
       g_array_set_size (children, 0);
       for (guint32 c = parent->first_child; c != SP_CALL_TREE_NONE; c = tree->nodes[c].next_sibling)
         g_array_append_val (children, c);

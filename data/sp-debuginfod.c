@@ -8,6 +8,7 @@
  * that entry is removed, so that the user can try again at once. */
 #include "sp-debuginfod.h"
 
+#include <dlfcn.h>
 #include <elfutils/debuginfod.h>
 #include <errno.h>
 #include <glib/gstdio.h>
@@ -35,6 +36,55 @@ is_build_id (const char *build_id)
     if (!g_ascii_isxdigit (build_id[i]) || g_ascii_isupper (build_id[i]))
       return FALSE;
   return TRUE;
+}
+
+/* ---- libdebuginfod, opened on the first fetch ---------------------------- */
+
+/* Not linked: libdebuginfod brings libcurl, GnuTLS, Kerberos and LDAP
+ * (some thirty libraries), whose loading and relocation took 12 ms of
+ * every start of stackpulse-report, which mostly fetches nothing. libdw
+ * opens it the same way. */
+typedef struct {
+  __typeof__ (debuginfod_begin)           *begin;
+  __typeof__ (debuginfod_end)             *end;
+  __typeof__ (debuginfod_set_user_data)   *set_user_data;
+  __typeof__ (debuginfod_get_user_data)   *get_user_data;
+  __typeof__ (debuginfod_set_progressfn)  *set_progressfn;
+  __typeof__ (debuginfod_find_debuginfo)  *find_debuginfo;
+  __typeof__ (debuginfod_find_source)     *find_source;
+} Library;
+
+static Library library;
+
+static gpointer
+open_library (gpointer unused)
+{
+  void *handle = dlopen ("libdebuginfod.so.1", RTLD_NOW | RTLD_LOCAL);
+
+  (void) unused;
+  if (handle == NULL)
+    return NULL;
+  library.begin = (__typeof__ (library.begin)) dlsym (handle, "debuginfod_begin");
+  library.end = (__typeof__ (library.end)) dlsym (handle, "debuginfod_end");
+  library.set_user_data = (__typeof__ (library.set_user_data)) dlsym (handle, "debuginfod_set_user_data");
+  library.get_user_data = (__typeof__ (library.get_user_data)) dlsym (handle, "debuginfod_get_user_data");
+  library.set_progressfn = (__typeof__ (library.set_progressfn)) dlsym (handle, "debuginfod_set_progressfn");
+  library.find_debuginfo = (__typeof__ (library.find_debuginfo)) dlsym (handle, "debuginfod_find_debuginfo");
+  library.find_source = (__typeof__ (library.find_source)) dlsym (handle, "debuginfod_find_source");
+  if (library.begin == NULL || library.end == NULL || library.set_user_data == NULL
+      || library.get_user_data == NULL || library.set_progressfn == NULL || library.find_debuginfo == NULL
+      || library.find_source == NULL)
+    return NULL;
+  return &library;
+}
+
+/* NULL when libdebuginfod.so.1 cannot be opened. */
+static const Library *
+debuginfod_library (void)
+{
+  static GOnce once = G_ONCE_INIT;
+
+  return g_once (&once, open_library, NULL);
 }
 
 /* ---- The cache, as libdebuginfod lays it out --------------------------- */
@@ -135,7 +185,7 @@ on_progress (debuginfod_client *client,
              long received,
              long total)
 {
-  Transfer *transfer = debuginfod_get_user_data (client);
+  Transfer *transfer = debuginfod_library ()->get_user_data (client);
 
   /* Before the server answers, libdebuginfod counts loops in received. */
   if (total <= 0)
@@ -177,6 +227,7 @@ fetch (const char *build_id,
 {
   const char *what = source_path != NULL ? "source file" : "debug info";
   Transfer transfer = { progress, user_data, cancellable, FALSE };
+  const Library *lib = debuginfod_library ();
   debuginfod_client *client;
   char *path = NULL;
   char *result;
@@ -200,19 +251,25 @@ fetch (const char *build_id,
     }
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return NULL;
-  client = debuginfod_begin ();
+  if (lib == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                   "cannot fetch the %s for build-id %s: libdebuginfod.so.1 cannot be loaded", what, build_id);
+      return NULL;
+    }
+  client = lib->begin ();
   if (client == NULL)
     {
       set_fetch_error (error, -ENOMEM, what, build_id);
       return NULL;
     }
-  debuginfod_set_user_data (client, &transfer);
-  debuginfod_set_progressfn (client, on_progress);
+  lib->set_user_data (client, &transfer);
+  lib->set_progressfn (client, on_progress);
   /* Length 0: the build-id is hexadecimal text. */
   rc = source_path != NULL
-         ? debuginfod_find_source (client, (const unsigned char *) build_id, 0, source_path, &path)
-         : debuginfod_find_debuginfo (client, (const unsigned char *) build_id, 0, &path);
-  debuginfod_end (client);
+         ? lib->find_source (client, (const unsigned char *) build_id, 0, source_path, &path)
+         : lib->find_debuginfo (client, (const unsigned char *) build_id, 0, &path);
+  lib->end (client);
   if (rc >= 0)
     {
       close (rc);

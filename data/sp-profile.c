@@ -675,8 +675,12 @@ gboolean
 sp_profile_frame_depends_on_pid (SpProfile *self,
                                  guint32 frame_id)
 {
-  gsize n_frames = sp_spool_reader_get_n_frames (self->reader);
+  gsize n_frames;
 
+  /* Asked for every frame of every stack a tree is built from. */
+  if (G_LIKELY (frame_id < self->pid_dependent_len && self->pid_dependent[frame_id] != 0))
+    return self->pid_dependent[frame_id] == 2;
+  n_frames = sp_spool_reader_get_n_frames (self->reader);
   if (self->pid_dependent_len < n_frames)
     {
       self->pid_dependent = g_realloc (self->pid_dependent, n_frames);
