@@ -340,6 +340,8 @@ take_section (GArray *array,
               guint n)
 {
   g_array_set_size (array, n);
+  if (n == 0)
+    return;  /* an empty array may have no data to copy to */
   memcpy (array->data, *at, (gsize) n * g_array_get_element_size (array));
   *at += (gsize) n * g_array_get_element_size (array);
 }
