@@ -95,7 +95,7 @@ sp_symbol_cache_file_new (const char *key,
   SpSymbolCacheFile *file = file_alloc (key, has_dwarf);
 
   file->string_ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  file->offsets = g_hash_table_new (g_int64_hash, g_int64_equal);
+  file->offsets = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   return file;
 }
 
