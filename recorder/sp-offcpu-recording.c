@@ -4,6 +4,7 @@
 #include "sp-offcpu-recording.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -49,7 +50,8 @@ sp_offcpu_recording_init (SpOffCpuRecording *off,
 bool
 sp_offcpu_recording_is_switch_ring (uint32_t type)
 {
-  return type == SP_RECORD_SWITCH_SAMPLE || type == SP_RECORD_SWITCH_LOST || type == SP_RECORD_SWITCH_LOST_SAMPLES;
+  return type == SP_RECORD_SWITCH_SAMPLE || type == SP_RECORD_SWITCH_STUB || type == SP_RECORD_SWITCH_LOST
+         || type == SP_RECORD_SWITCH_LOST_SAMPLES;
 }
 
 bool
@@ -121,6 +123,29 @@ sync_ids (SpOffCpuRecording *off,
   return true;
 }
 
+/* A switch sample's frames (rec->frames) as a stack of the main spool,
+ * SP_SPOOL_NO_ID when there are none; false when the spool cannot be
+ * written (the recording has failed). */
+static bool
+intern_switch_stack (SpOffCpuRecording *off,
+                     const SpPerfSample *sample,
+                     SpThreadInfo *thread,
+                     size_t n_frames,
+                     uint32_t *stack)
+{
+  SpRecording *rec = off->rec;
+  SpSpoolError err;
+
+  *stack = SP_SPOOL_NO_ID;
+  if (n_frames == 0 || sp_spool_writer_intern_stack (rec->writer, (int32_t) sample->pid, sample->tid, rec->frames,
+                                                     n_frames, &thread->spool_id, stack, &err))
+    return true;
+  if (!rec->failed)
+    rec->error = err;
+  rec->failed = true;
+  return false;
+}
+
 /* A context-switches sample: its stack waits for the thread's switch-out. */
 static void
 handle_switch_sample (SpOffCpuRecording *off,
@@ -130,7 +155,6 @@ handle_switch_sample (SpOffCpuRecording *off,
   SpRecording *rec = off->rec;
   SpPerfSample sample;
   SpThreadInfo *thread;
-  SpSpoolError err;
   uint32_t stack = SP_SPOOL_NO_ID;
   bool dropped;
   size_t n;
@@ -149,33 +173,22 @@ handle_switch_sample (SpOffCpuRecording *off,
       off->n_dropped++;
       return;
     }
-  if (n > 0 && !sp_spool_writer_intern_stack (rec->writer, (int32_t) sample.pid, sample.tid, rec->frames, n,
-                                              &thread->spool_id, &stack, &err))
-    {
-      if (!rec->failed)
-        rec->error = err;
-      rec->failed = true;
-      return;
-    }
+  if (!intern_switch_stack (off, &sample, thread, n, &stack))
+    return;
   thread->pending_stack = stack;
   thread->pending_ns = time;
 }
 
 static void
-switch_out (SpOffCpuRecording *off,
-            SpThreadInfo *thread,
-            bool preempted,
-            uint64_t time)
+write_switch_out (SpOffCpuRecording *off,
+                  SpThreadInfo *thread,
+                  bool preempted,
+                  uint32_t stack,
+                  uint64_t time)
 {
   SpOffCpuState state = preempted ? SP_OFFCPU_RUNNABLE : SP_OFFCPU_BLOCKED;
-  uint32_t stack = SP_SPOOL_NO_ID;
   SpSpoolError err;
 
-  if (thread->pending_ns != 0 && time - thread->pending_ns <= PAIRING_WINDOW_NS && time >= thread->pending_ns)
-    stack = thread->pending_stack;
-  else if (thread->pending_ns != 0)
-    off->n_dropped++;
-  thread->pending_ns = 0;
   thread->out_ns = time;
   thread->out_state = (uint8_t) state;
   thread->switches++;
@@ -184,6 +197,24 @@ switch_out (SpOffCpuRecording *off,
   if (!sp_offcpu_writer_write_switch_out (off->writer, time, thread->spool_id, state, stack, &err))
     fail (off, &err);
   off->n_switches++;
+}
+
+/* A switch record's switch-out, with the stack of the switch sample just
+ * before it. */
+static void
+switch_out (SpOffCpuRecording *off,
+            SpThreadInfo *thread,
+            bool preempted,
+            uint64_t time)
+{
+  uint32_t stack = SP_SPOOL_NO_ID;
+
+  if (thread->pending_ns != 0 && time - thread->pending_ns <= PAIRING_WINDOW_NS && time >= thread->pending_ns)
+    stack = thread->pending_stack;
+  else if (thread->pending_ns != 0)
+    off->n_dropped++;
+  thread->pending_ns = 0;
+  write_switch_out (off, thread, preempted, stack, time);
 }
 
 void
@@ -308,6 +339,128 @@ handle_switch_lost (SpOffCpuRecording *off,
   sp_recording_await_exec (off->rec, 0);
 }
 
+bool
+sp_offcpu_recording_use_sched_switch (SpOffCpuRecording *off,
+                                      const SpSchedSwitchFormat *format,
+                                      size_t n_cpus)
+{
+  off->cpus = calloc (n_cpus > 0 ? n_cpus : 1, sizeof *off->cpus);
+  if (off->cpus == NULL)
+    return false;
+  off->n_cpus = n_cpus;
+  off->format = *format;
+  off->sched_switch = true;
+  return true;
+}
+
+/* The thread of a tid the recording knows (a sched_switch sample names
+ * the next thread by its tid alone), NULL when it knows none. */
+static SpThreadInfo *
+known_thread (SpOffCpuRecording *off,
+              int32_t tid)
+{
+  uint64_t key = (uint64_t) (int64_t) tid;
+  int64_t i = tid > 0 ? sp_intern_table_lookup (&off->rec->thread_index, &key) : -1;
+
+  return i >= 0 ? &off->rec->threads[i] : NULL;
+}
+
+void
+sp_offcpu_recording_running (SpOffCpuRecording *off,
+                             const struct perf_event_header *header,
+                             uint64_t time)
+{
+  SpPerfSample sample;
+  SpThreadInfo *thread;
+
+  if (off->writer == NULL || off->failed || off->rec->failed || !off->sched_switch
+      || !sp_perf_sample_parse (&off->rec->layout, header, &sample))
+    return;
+  thread = known_thread (off, (int32_t) sample.tid);
+  if (thread == NULL || thread->exit_ns != 0 || thread->out_ns == 0 || time < thread->out_ns)
+    return;
+  thread->provisional_out_ns = thread->out_ns;
+  switch_in (off, thread, time);
+  thread->provisional_in_ns = time;
+}
+
+/* The switch-in of a thread switching out at a sched_switch sample, when
+ * no next_pid gave it: it came in after a task outside the cgroup, and has
+ * run since for as long as the cgroup ran on the CPU (in_ns). A
+ * provisional one (sp_offcpu_recording_running) is made exact: an earlier
+ * switch-in is written (a follower ignores the later one: the thread is
+ * running by then), and the time the provisional one counted off-CPU is
+ * taken back. */
+static void
+infer_switch_in (SpOffCpuRecording *off,
+                 SpThreadInfo *thread,
+                 uint64_t in_ns)
+{
+  SpSpoolError err;
+
+  if (thread->out_ns != 0)
+    switch_in (off, thread, in_ns > thread->out_ns ? in_ns : thread->out_ns);
+  else if (thread->provisional_in_ns != 0)
+    {
+      uint64_t exact = in_ns > thread->provisional_out_ns ? in_ns : thread->provisional_out_ns;
+
+      if (exact < thread->provisional_in_ns)
+        {
+          uint64_t *total = thread->out_state == SP_OFFCPU_RUNNABLE ? &thread->runnable_ns : &thread->blocked_ns;
+          uint64_t back = thread->provisional_in_ns - exact;
+
+          *total -= back < *total ? back : *total;
+          if (!sp_offcpu_writer_write_switch_in (off->writer, exact, thread->spool_id, &err))
+            fail (off, &err);
+        }
+    }
+  thread->provisional_in_ns = 0;
+}
+
+/* A cgroup's sched_switch sample: the thread switching out (with its
+ * stack, and whether it blocked), and the one coming in. */
+static void
+handle_sched_switch (SpOffCpuRecording *off,
+                     const struct perf_event_header *header,
+                     uint64_t time)
+{
+  SpRecording *rec = off->rec;
+  SpPerfSample sample;
+  SpThreadInfo *thread, *next;
+  SpSwitchCpu *cpu;
+  uint32_t stack = SP_SPOOL_NO_ID;
+  uint64_t ran;
+  int32_t next_tid;
+  bool runnable, dropped;
+  size_t n;
+
+  if (!sp_perf_sample_parse (&rec->switch_layout, header, &sample) || sample.cpu >= off->n_cpus
+      || !sp_sched_switch_decode (&off->format, sample.raw, sample.raw_size, &runnable, &next_tid))
+    return;
+  /* Every sample of the CPU moves its clock on, the launch's before its
+   * exec too: the running time since is the next thread's alone. */
+  cpu = &off->cpus[sample.cpu];
+  ran = !cpu->seen ? sample.time_running : sample.time_running > cpu->running ? sample.time_running - cpu->running : 0;
+  *cpu = (SpSwitchCpu) { time, sample.time_running, true };
+  if (sp_recording_sample_frames (rec, header, time, true, &sample, &n, &dropped)
+      && (thread = sp_recording_thread (rec, (int32_t) sample.pid, (int32_t) sample.tid)) != NULL
+      && thread->exit_ns == 0)
+    {
+      infer_switch_in (off, thread, time > ran ? time - ran : 0);
+      if (dropped)
+        off->n_dropped++;
+      else if (!intern_switch_stack (off, &sample, thread, n, &stack))
+        return;
+      write_switch_out (off, thread, runnable, stack, time);
+    }
+  next = known_thread (off, next_tid);
+  if (next != NULL && next->exit_ns == 0 && next->out_ns != 0 && time >= next->out_ns)
+    {
+      switch_in (off, next, time);
+      next->provisional_in_ns = 0;
+    }
+}
+
 void
 sp_offcpu_recording_handle (SpOffCpuRecording *off,
                             const struct perf_event_header *header,
@@ -322,7 +475,13 @@ sp_offcpu_recording_handle (SpOffCpuRecording *off,
      * is left to its own record). */
     case PERF_RECORD_SWITCH_CPU_WIDE:
     case PERF_RECORD_SWITCH:      handle_switch (off, header, time); break;
-    case SP_RECORD_SWITCH_SAMPLE: handle_switch_sample (off, header, time); break;
+    case SP_RECORD_SWITCH_STUB:
+    case SP_RECORD_SWITCH_SAMPLE:
+      if (off->sched_switch)
+        handle_sched_switch (off, header, time);
+      else
+        handle_switch_sample (off, header, time);
+      break;
     case SP_RECORD_SWITCH_LOST:
     case SP_RECORD_SWITCH_LOST_SAMPLES: handle_switch_lost (off, header); break;
     case PERF_RECORD_EXIT:        handle_exit (off, header, time); break;
@@ -370,5 +529,6 @@ sp_offcpu_recording_clear (SpOffCpuRecording *off)
   if (off->writer != NULL && !sp_offcpu_writer_close (off->writer, &err) && !off->failed)
     fail (off, &err);
   sp_intern_table_clear (&off->synced_stacks);
+  free (off->cpus);
   memset (off, 0, sizeof *off);
 }

@@ -19,6 +19,7 @@
 #include "sp-intern-table.h"
 #include "sp-offcpu.h"
 #include "sp-recording.h"
+#include "sp-sched-switch.h"
 
 /* Recorder-private record types (beyond the kernel's and perf's): what the
  * context-switch events' rings hold, retyped as they are queued so that
@@ -26,6 +27,17 @@
 #define SP_RECORD_SWITCH_SAMPLE       0x10001u
 #define SP_RECORD_SWITCH_LOST         0x10002u  /* a PERF_RECORD_LOST */
 #define SP_RECORD_SWITCH_LOST_SAMPLES 0x10003u  /* a PERF_RECORD_LOST_SAMPLES */
+/* A sched_switch sample whose stack the drain had no room for (it is
+ * counted as dropped there): the switch-out without it. */
+#define SP_RECORD_SWITCH_STUB         0x10004u
+
+/* A CPU's last sched_switch sample: when, and the running time of the
+ * cgroup's tasks there until then. */
+typedef struct {
+  uint64_t time;
+  uint64_t running;
+  bool     seen;
+} SpSwitchCpu;
 
 typedef struct {
   SpRecording    *rec;            /* borrowed */
@@ -37,6 +49,12 @@ typedef struct {
   uint64_t        flushed_switches; /* of them, in the flushed bytes */
   uint64_t        n_lost;         /* records the kernel lost in the switch samples' rings */
   uint64_t        n_dropped;      /* switch stacks the recorder left out (behind, unpaired) */
+  /* A launch's cgroup: sched_switch samples, no switch records
+   * (sp_offcpu_recording_use_sched_switch). */
+  bool                sched_switch;
+  SpSchedSwitchFormat format;
+  SpSwitchCpu        *cpus;
+  size_t              n_cpus;
 } SpOffCpuRecording;
 
 /* Takes fd (the companion file, created by sp-output.c) and writes its
@@ -70,6 +88,24 @@ void sp_offcpu_recording_blocked_at_start (SpOffCpuRecording *off,
                                            int32_t pid,
                                            int32_t tid,
                                            uint64_t time);
+
+/* The switch rings hold sched_switch samples of a cgroup's tasks on
+ * n_cpus CPUs, laid out as rec->switch_layout says, and there are no
+ * switch records: a switch-out is the sample; a switch-in is the sample's
+ * next_pid, or, when the thread came in after a task outside the cgroup,
+ * its switch-out's time less the cgroup's running time on that CPU since
+ * the CPU's sample before (docs/OFF-CPU.md). False: out of memory. */
+bool sp_offcpu_recording_use_sched_switch (SpOffCpuRecording *off,
+                                          const SpSchedSwitchFormat *format,
+                                          size_t n_cpus);
+
+/* With sched_switch samples: an on-CPU sample (in time order with the
+ * others). A thread seen running while it is switched out came in after
+ * a task outside the cgroup: a switch-in is written now, so that a
+ * follower sees it run, and made exact at its switch-out. */
+void sp_offcpu_recording_running (SpOffCpuRecording *off,
+                                  const struct perf_event_header *header,
+                                  uint64_t time);
 
 /* Applies one record (in time order). */
 void sp_offcpu_recording_handle (SpOffCpuRecording *off,

@@ -483,6 +483,29 @@ open_switch_sampler (SpPerfEvents *events,
   return fd;
 }
 
+/* A cgroup's switch-outs as sched_switch tracepoint samples (with the
+ * stack, like the context-switches samples'), and the running time of the
+ * cgroup on the CPU at each: the switch-ins follow from it
+ * (sp-offcpu-recording.c). */
+static int
+open_sched_switch_sampler (SpPerfEvents *events,
+                           int cpu)
+{
+  struct perf_event_attr attr;
+
+  fill_switch_attr (events, &attr);
+  attr.type = PERF_TYPE_TRACEPOINT;
+  attr.config = events->sched_switch.id;
+  attr.sample_type |= SP_SWITCH_TRACEPOINT_SAMPLE_TYPE;
+  attr.read_format = SP_SWITCH_TRACEPOINT_READ_FORMAT;
+  /* Sized as the switch records' rings were (2 MiB): a ring sized for
+   * the sampling rate would fill in a fraction of a millisecond at the
+   * switch rates these samples come at, and a loss here is a switch. */
+  return open_in_ring_set (events, (RingSet) { events->switch_ring_fd_of_cpu, events->switch_rings,
+                                               &events->n_switch_rings, &events->record_ring_pages },
+                           &attr, -1, cpu, &events->switch_errno);
+}
+
 /* The switch records, in their own rings. */
 static int
 open_switch_records (SpPerfEvents *events,
@@ -607,6 +630,51 @@ sp_perf_events_add_cpu (SpPerfEvents *events,
   return keep_sampling_event (events, cpu, fd, message, size);
 }
 
+/* Frame-pointer stacks only: with a stack copy at every switch-out a
+ * switch-heavy program fills the switch rings faster than they are read,
+ * and a lost sched_switch sample is a lost switch (its thread's state
+ * wrong until it switches again), where a lost context-switches sample is
+ * a switch-out without its stack: the switch records keep the states
+ * whole (docs/OFF-CPU.md). */
+static bool
+want_switch_tracepoint (SpPerfEvents *events)
+{
+  if (events->config.call_graph != SP_CALL_GRAPH_FP)
+    {
+      snprintf (events->switch_tracepoint_refused, sizeof events->switch_tracepoint_refused,
+                "stack copies at every switch-out (--call-graph %s) could overflow its rings and lose switches",
+                events->config.call_graph == SP_CALL_GRAPH_DWARF ? "dwarf" : "auto");
+      return false;
+    }
+  return sp_sched_switch_format_read (&events->sched_switch, events->switch_tracepoint_refused,
+                                      sizeof events->switch_tracepoint_refused);
+}
+
+/* The first CPU's refusal of the tracepoint (an older kernel, tracefs
+ * without it) falls back to switch records; a later CPU's stops the
+ * cgroup (one CPU without switch-outs would be wrong, not poorer). */
+static bool
+open_cgroup_switch_tracepoint (SpPerfEvents *events,
+                               int cpu,
+                               char *message,
+                               size_t size)
+{
+  int fd = open_sched_switch_sampler (events, cpu);
+
+  if (fd >= 0 || fd == -ENODEV)
+    return true;
+  if (events->n_switch_rings == 0)
+    {
+      snprintf (events->switch_tracepoint_refused, sizeof events->switch_tracepoint_refused,
+                "the kernel refused the sched_switch tracepoint on CPU %d: %s", cpu, strerror (events->switch_errno));
+      events->switch_tracepoint = false;
+      return true;
+    }
+  snprintf (message, size, "cannot open the sched_switch tracepoint on CPU %d: %s", cpu,
+            strerror (events->switch_errno));
+  return false;
+}
+
 bool
 sp_perf_events_add_cgroup (SpPerfEvents *events,
                            int cgroup_fd,
@@ -623,6 +691,7 @@ sp_perf_events_add_cgroup (SpPerfEvents *events,
   events->per_cpu = true;
   events->task_records_apart = true;
   events->config.enable_on_exec = false;
+  events->switch_tracepoint = events->config.off_cpu && want_switch_tracepoint (events);
   for (size_t i = 0; i < n_cpus; i++)
     {
       int cpu = cpus[i];
@@ -630,7 +699,9 @@ sp_perf_events_add_cgroup (SpPerfEvents *events,
 
       if (cpu < 0 || cpu >= events->n_cpus)
         continue;
-      fd = open_task_records (events, cpu, events->config.off_cpu);
+      if (events->switch_tracepoint && !open_cgroup_switch_tracepoint (events, cpu, message, size))
+        return false;
+      fd = open_task_records (events, cpu, events->config.off_cpu && !events->switch_tracepoint);
       if (fd == -ENODEV)
         continue;  /* offline CPU */
       if (fd < 0)
@@ -647,7 +718,7 @@ sp_perf_events_add_cgroup (SpPerfEvents *events,
         }
       if (!keep_sampling_event (events, cpu, fd, message, size))
         return false;
-      if (events->config.off_cpu && !events->switch_refused)
+      if (events->config.off_cpu && !events->switch_refused && !events->switch_tracepoint)
         open_switch_sampler (events, -1, cpu);
     }
   if (events->n_rings == 0)
@@ -656,6 +727,20 @@ sp_perf_events_add_cgroup (SpPerfEvents *events,
       return false;
     }
   return true;
+}
+
+SpSampleLayout
+sp_perf_events_switch_layout (const SpPerfEvents *events,
+                              const SpSampleLayout *layout)
+{
+  SpSampleLayout switch_layout = *layout;
+
+  if (events->switch_tracepoint)
+    {
+      switch_layout.sample_type |= SP_SWITCH_TRACEPOINT_SAMPLE_TYPE;
+      switch_layout.read_format = SP_SWITCH_TRACEPOINT_READ_FORMAT;
+    }
+  return switch_layout;
 }
 
 bool

@@ -13,6 +13,8 @@
 #include <sys/types.h>
 
 #include "sp-perf-ring.h"
+#include "sp-perf-sample.h"
+#include "sp-sched-switch.h"
 
 typedef enum {
   SP_CALL_GRAPH_FP,           /* the kernel walks frame pointers */
@@ -74,7 +76,24 @@ typedef struct {
                                  * records, not from the sampling events */
   int          cgroup_fd;       /* >= 0: every event is a per-CPU event of
                                  * the tasks in this cgroup (sp-cgroup.h) */
+  /* A cgroup's --off-cpu: the switch rings hold sched_switch tracepoint
+   * samples (sp-sched-switch.h) and there are no switch records; why not
+   * when it could not be had (the context-switches samples and switch
+   * records are used instead). */
+  bool         switch_tracepoint;
+  SpSchedSwitchFormat sched_switch;
+  char         switch_tracepoint_refused[256];
 } SpPerfEvents;
+
+/* The layout of the samples in the switch rings: layout's, and with
+ * switch_tracepoint the tracepoint's fields too. */
+SpSampleLayout sp_perf_events_switch_layout (const SpPerfEvents *events,
+                                             const SpSampleLayout *layout);
+
+/* What the sched_switch samples carry beyond sp_perf_events_sample_type:
+ * the CPU, the cgroup's running time on it, the tracepoint's fields. */
+#define SP_SWITCH_TRACEPOINT_SAMPLE_TYPE (PERF_SAMPLE_CPU | PERF_SAMPLE_READ | PERF_SAMPLE_RAW)
+#define SP_SWITCH_TRACEPOINT_READ_FORMAT PERF_FORMAT_TOTAL_TIME_RUNNING
 
 void sp_perf_events_init (SpPerfEvents *events,
                           const SpPerfConfig *config);

@@ -6,6 +6,30 @@
 
 #include "sp-byte-cursor.h"
 
+/* One event's value (not a group's): the value, then the times and id
+ * read_format asks for, in the kernel's order. */
+static bool
+take_read (uint64_t read_format,
+           SpByteCursor *c,
+           SpPerfSample *sample)
+{
+  uint64_t value;
+
+  if (read_format & PERF_FORMAT_GROUP)
+    return false;
+  if (!sp_byte_cursor_take_u64 (c, &value))
+    return false;
+  if ((read_format & PERF_FORMAT_TOTAL_TIME_ENABLED) && !sp_byte_cursor_take_u64 (c, &value))
+    return false;
+  if ((read_format & PERF_FORMAT_TOTAL_TIME_RUNNING) && !sp_byte_cursor_take_u64 (c, &sample->time_running))
+    return false;
+  if ((read_format & PERF_FORMAT_ID) && !sp_byte_cursor_take_u64 (c, &value))
+    return false;
+  if ((read_format & PERF_FORMAT_LOST) && !sp_byte_cursor_take_u64 (c, &value))
+    return false;
+  return true;
+}
+
 bool
 sp_perf_sample_parse (const SpSampleLayout *layout,
                       const struct perf_event_header *header,
@@ -27,10 +51,24 @@ sp_perf_sample_parse (const SpSampleLayout *layout,
     }
   if ((type & PERF_SAMPLE_TIME) && !sp_byte_cursor_take_u64 (&c, &sample->time))
     return false;
+  if ((type & PERF_SAMPLE_CPU) && (!sp_byte_cursor_take_u32 (&c, &sample->cpu) || !sp_byte_cursor_skip (&c, 4)))
+    return false;
+  if ((type & PERF_SAMPLE_READ) && !take_read (layout->read_format, &c, sample))
+    return false;
   if ((type & PERF_SAMPLE_CALLCHAIN)
       && (!sp_byte_cursor_take_u64 (&c, &sample->n_callchain)
           || !sp_byte_cursor_take_u64_array (&c, sample->n_callchain, &sample->callchain)))
     return false;
+  if (type & PERF_SAMPLE_RAW)
+    {
+      /* Its size, then the fields, padded so that the record stays 8-byte
+       * aligned (the size word included). */
+      if (!sp_byte_cursor_take_u32 (&c, &sample->raw_size) || sample->raw_size > (uint64_t) (c.end - c.p))
+        return false;
+      sample->raw = c.p;
+      if (!sp_byte_cursor_skip (&c, sample->raw_size))
+        return false;
+    }
   if (type & PERF_SAMPLE_REGS_USER)
     {
       if (!sp_byte_cursor_take_u64 (&c, &sample->regs_abi))

@@ -15,6 +15,7 @@ typedef struct {
   uint64_t sample_type;
   size_t   n_user_regs;    /* bits set in sample_regs_user */
   uint64_t stack_size;     /* sample_stack_user: bytes asked for */
+  uint64_t read_format;    /* with PERF_SAMPLE_READ: one event's, not a group's */
 } SpSampleLayout;
 
 typedef struct {
@@ -22,8 +23,12 @@ typedef struct {
   uint32_t        pid;
   uint32_t        tid;
   uint64_t        time;
+  uint32_t        cpu;          /* PERF_SAMPLE_CPU */
+  uint64_t        time_running; /* PERF_SAMPLE_READ with TOTAL_TIME_RUNNING */
   const uint64_t *callchain;
   uint64_t        n_callchain;
+  const uint8_t  *raw;          /* PERF_SAMPLE_RAW: a tracepoint's fields */
+  uint32_t        raw_size;
   uint64_t        regs_abi;     /* PERF_SAMPLE_REGS_ABI_NONE: no user state */
   const uint64_t *regs;
   size_t          n_regs;

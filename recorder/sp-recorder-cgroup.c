@@ -34,6 +34,34 @@ refuse (SpRecorder *r,
   return false;
 }
 
+/* The switch rings hold sched_switch samples (sp-perf-events.h), or, where
+ * the tracepoint could not be had, the switch records do as before: the
+ * side file and stderr say which, and why. False: out of memory. */
+static bool
+use_switch_tracepoint (SpRecorder *r)
+{
+  SpPerfEvents *events = &r->events;
+
+  if (!r->options->off_cpu)
+    return true;
+  if (events->switch_tracepoint)
+    {
+      r->rec.switch_layout = sp_perf_events_switch_layout (events, &r->rec.layout);
+      r->side.off_cpu_switch_source = "sched_switch";
+      return sp_offcpu_recording_use_sched_switch (&r->off_cpu, &events->sched_switch, (size_t) events->n_cpus);
+    }
+  r->side.off_cpu_switch_source = "switch_records";
+  if (!events->switch_refused && events->switch_tracepoint_refused[0] != '\0')
+    {
+      r->side.off_cpu_switch_source_reason = events->switch_tracepoint_refused;
+      /* Said where it is not the user's choice of stacks. */
+      if (events->config.call_graph == SP_CALL_GRAPH_FP)
+        fprintf (stderr, "stackpulse-record: note: switch records instead of sched_switch samples (%s): the program "
+                 "runs a little slower at each context switch\n", events->switch_tracepoint_refused);
+    }
+  return true;
+}
+
 bool
 _sp_recorder_setup_cgroup (SpRecorder *r)
 {
@@ -60,6 +88,8 @@ _sp_recorder_setup_cgroup (SpRecorder *r)
   free (cpus);
   if (!opened)
     return refuse (r, message);
+  if (!use_switch_tracepoint (r))
+    return refuse (r, "out of memory");
   /* The events count from now, not from the exec: what the child does
    * before it (becoming the invoker, the exec itself) is not the
    * program's. */

@@ -56,6 +56,8 @@ apply_record (const struct perf_event_header *header,
 
   if (r->off_cpu.writer != NULL && sp_offcpu_recording_wants (header->type))
     sp_offcpu_recording_handle (&r->off_cpu, header, time);
+  else if (r->off_cpu.sched_switch && header->type == PERF_RECORD_SAMPLE)
+    sp_offcpu_recording_running (&r->off_cpu, header, time);
   if (!sp_offcpu_recording_is_switch_ring (header->type))
     sp_recording_handle (&r->rec, header, time);
 }

@@ -39,6 +39,7 @@ sp_recording_init (SpRecording *rec,
   rec->max_stack = max_stack;
   rec->modules = sp_module_table_new ();
   rec->layout.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CALLCHAIN;
+  rec->switch_layout = rec->layout;
   sp_intern_table_init (&rec->thread_index, 1);
   sp_intern_table_init (&rec->process_index, 1);
   sp_intern_table_init (&rec->kernel_addresses, 1);
@@ -77,6 +78,7 @@ sp_recording_set_unwinder (SpRecording *rec,
 {
   rec->unwinder = unwinder;
   rec->layout = *layout;
+  rec->switch_layout = *layout;
   rec->switch_stack_size = switch_stack_size;
   if (unwinder != NULL && rec->user_frames == NULL)
     rec->user_frames = malloc (MAX_USER_FRAMES * sizeof (uint64_t));
@@ -466,7 +468,7 @@ add_unwound_frames (SpRecording *rec,
                     bool switch_out,
                     size_t n)
 {
-  SpSampleLayout layout = rec->layout;
+  SpSampleLayout layout = switch_out ? rec->switch_layout : rec->layout;
   SpUserState state;
   size_t n_user = 0;
   SpUnwindOutcome outcome;
@@ -513,7 +515,7 @@ sp_recording_sample_frames (SpRecording *rec,
 
   *dropped = false;
   *n_frames = 0;
-  if (!sp_perf_sample_parse (&rec->layout, header, sample))
+  if (!sp_perf_sample_parse (switch_out ? &rec->switch_layout : &rec->layout, header, sample))
     return false;
   if (rec->awaited_exec_pid != 0 && (int32_t) sample->pid == rec->awaited_exec_pid)
     return false;  /* the launch before its exec: the recorder's code, not the program's */

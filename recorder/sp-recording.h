@@ -39,6 +39,11 @@ typedef struct {
   uint32_t spool_id;          /* its spool THREAD id (SP_SPOOL_NO_ID: none yet) */
   uint32_t pending_stack;     /* from the switch sample before its switch-out */
   uint64_t pending_ns;        /* that sample's time, 0: none */
+  /* sched_switch samples (sp-offcpu-recording.c): a switch-in written at
+   * an on-CPU sample, before the exact one is known; the switch-out it
+   * ended. */
+  uint64_t provisional_in_ns;
+  uint64_t provisional_out_ns;
   bool     name_known;        /* -a: named by a COMM record or /proc, not only
                                * after its parent at fork */
 } SpThreadInfo;
@@ -80,6 +85,7 @@ typedef struct {
   SpInternTable  kernel_addresses;
 
   SpSampleLayout layout;          /* what every sample carries */
+  SpSampleLayout switch_layout;   /* what a switch ring's sample carries */
   uint64_t       switch_stack_size; /* the copy a switch-out sample asks for */
   SpUnwinder    *unwinder;        /* borrowed; NULL: kernel callchains only */
   uint64_t       drop_before_ns;  /* stack samples older than this are dropped */

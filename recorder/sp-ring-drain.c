@@ -37,6 +37,7 @@ monotonic_ns (void)
  * queued is often a tenth of what the ring holds. NULL: keep it whole. */
 static const struct perf_event_header *
 cut_stack_copy (SpRingDrain *d,
+                const SpSampleLayout *layout,
                 const struct perf_event_header *header)
 {
   SpPerfSample sample;
@@ -45,7 +46,7 @@ cut_stack_copy (SpRingDrain *d,
   uint8_t *out;
 
   if (d->stack_tops == NULL || header->type != PERF_RECORD_SAMPLE
-      || !sp_perf_sample_parse (&d->layout, header, &sample) || sample.regs == NULL || sample.stack == NULL)
+      || !sp_perf_sample_parse (layout, header, &sample) || sample.regs == NULL || sample.stack == NULL)
     return NULL;
   top = sp_stack_tops_get (d->stack_tops, (int32_t) sample.tid);
   sp = sp_unwinder_user_sp (sample.regs);
@@ -95,7 +96,7 @@ queue_record (const struct perf_event_header *header,
       return;
     }
   d->ring_samples++;
-  cut = cut_stack_copy (d, header);
+  cut = cut_stack_copy (d, &d->layout, header);
   sp_record_backlog_add (&d->backlog, cut != NULL ? cut : header, time, SP_BACKLOG_SAMPLE);
 }
 
@@ -125,6 +126,50 @@ note_exec_line (SpRingDrain *d,
   sp_record_backlog_add (&d->backlog, &record.header, time, SP_BACKLOG_KEEP);
 }
 
+/* A sched_switch sample the backlog has no room for, without its stack:
+ * the switch-out it is (and the switch-in it may give) must not go with
+ * the stack. The fields before the callchain, an empty callchain, the
+ * tracepoint's fields, no registers, no copy: the switch layout still
+ * reads it. Made in place when header is the drain's own copy (each part
+ * moves down, never over what is still to move). */
+static void
+queue_switch_stub (SpRingDrain *d,
+                   const struct perf_event_header *header,
+                   uint64_t time)
+{
+  const uint64_t type = d->switch_layout.sample_type;
+  uint8_t *out = (uint8_t *) d->cut_record;
+  const uint8_t *raw_block;
+  uint64_t zero = 0;
+  SpPerfSample sample;
+  size_t at, raw_bytes;
+
+  if (!sp_perf_sample_parse (&d->switch_layout, header, &sample) || sample.raw == NULL
+      || !(type & PERF_SAMPLE_CALLCHAIN))
+    return;
+  at = (size_t) ((const uint8_t *) sample.callchain - 8 - (const uint8_t *) header);
+  raw_block = sample.raw - 4;
+  raw_bytes = 4 + (size_t) sample.raw_size;
+  memmove (out, header, at);
+  memcpy (out + at, &zero, 8);
+  at += 8;
+  memmove (out + at, raw_block, raw_bytes);
+  at += raw_bytes;
+  if (type & PERF_SAMPLE_REGS_USER)
+    {
+      memcpy (out + at, &zero, 8);  /* PERF_SAMPLE_REGS_ABI_NONE */
+      at += 8;
+    }
+  if (type & PERF_SAMPLE_STACK_USER)
+    {
+      memcpy (out + at, &zero, 8);
+      at += 8;
+    }
+  ((struct perf_event_header *) (void *) out)->type = SP_RECORD_SWITCH_STUB;
+  ((struct perf_event_header *) (void *) out)->size = (uint16_t) at;
+  sp_record_backlog_add (&d->backlog, (const struct perf_event_header *) (void *) out, time, SP_BACKLOG_KEEP);
+}
+
 /* The switch rings' records: the switch records as they are, the
  * context-switch samples and the losses retyped so that they are not
  * taken for on-CPU ones (the copy is cut as a sample's). */
@@ -137,10 +182,14 @@ queue_switch_record (const struct perf_event_header *header,
   const struct perf_event_header *cut;
   struct perf_event_header *copy;
   uint32_t type;
-  /* A launch's cgroup with --off-cpu: the rings of records carry the
-   * switch records with the task records, and what they lose is nearly
-   * all switch records (two at every switch): counted as those. */
-  bool losses_are_switches = d->events->cgroup_fd >= 0 && d->events->config.off_cpu;
+  /* What a ring loses counts as switch samples' in the switch rings
+   * (off_cpu_lost), and as task records' (with the samples',
+   * lost_samples) in the rings of records of their own events (-a, a
+   * launch's cgroup) — unless those carry a cgroup's switch records too,
+   * which are nearly all they lose (two at every switch). */
+  bool cgroup_switch_records = d->events->cgroup_fd >= 0 && d->events->config.off_cpu
+                               && !d->events->switch_tracepoint;
+  bool losses_are_records = !d->draining_switch_ring && d->events->task_records_apart && !cgroup_switch_records;
 
   if (header->type == PERF_RECORD_SWITCH || header->type == PERF_RECORD_SWITCH_CPU_WIDE)
     {
@@ -150,7 +199,7 @@ queue_switch_record (const struct perf_event_header *header,
     }
   if (header->type == PERF_RECORD_MMAP || header->type == PERF_RECORD_MMAP2 || header->type == PERF_RECORD_COMM
       || header->type == PERF_RECORD_FORK || header->type == PERF_RECORD_EXIT
-      || (d->events->task_records_apart && !losses_are_switches && header->type == PERF_RECORD_LOST))
+      || (losses_are_records && header->type == PERF_RECORD_LOST))
     {
       note_exec_line (d, header, time);
       /* -a: the task records' own events (task_records_apart), whose
@@ -166,13 +215,15 @@ queue_switch_record (const struct perf_event_header *header,
     type = SP_RECORD_SWITCH_LOST_SAMPLES;
   else
     return;
-  cut = cut_stack_copy (d, header);
+  cut = cut_stack_copy (d, &d->switch_layout, header);
   copy = (struct perf_event_header *) (void *) d->cut_record;
   if (cut == NULL)
     memcpy (copy, header, header->size);
   copy->type = type;
-  sp_record_backlog_add (&d->backlog, copy, time,
-                         type == SP_RECORD_SWITCH_SAMPLE ? SP_BACKLOG_SWITCH_SAMPLE : SP_BACKLOG_KEEP);
+  if (!sp_record_backlog_add (&d->backlog, copy, time,
+                              type == SP_RECORD_SWITCH_SAMPLE ? SP_BACKLOG_SWITCH_SAMPLE : SP_BACKLOG_KEEP)
+      && type == SP_RECORD_SWITCH_SAMPLE && d->events->switch_tracepoint)
+    queue_switch_stub (d, copy, time);
 }
 
 void
@@ -184,8 +235,10 @@ sp_ring_drain_pass (SpRingDrain *d)
 
   sp_record_backlog_lock (&d->backlog);
   /* Switch samples first: each comes before its switch-out record. */
+  d->draining_switch_ring = true;
   for (size_t i = 0; i < events->n_switch_rings; i++)
     sp_perf_ring_drain (&events->switch_rings[i], queue_switch_record, d);
+  d->draining_switch_ring = false;
   for (size_t i = 0; i < events->n_record_rings; i++)
     sp_perf_ring_drain (&events->record_rings[i], queue_switch_record, d);
   for (size_t i = 0; i < events->n_rings; i++)
@@ -257,6 +310,7 @@ sp_ring_drain_init (SpRingDrain *d,
   memset (d, 0, sizeof *d);
   d->events = events;
   d->layout = *layout;
+  d->switch_layout = sp_perf_events_switch_layout (events, layout);
   d->stack_tops = stack_tops;
   d->system_wide = system_wide;
   d->stop_fd = eventfd (0, EFD_CLOEXEC | EFD_NONBLOCK);

@@ -37,6 +37,8 @@
 typedef struct {
   SpPerfEvents    *events;         /* its rings stay as they are while the thread runs */
   SpSampleLayout   layout;
+  SpSampleLayout   switch_layout;  /* the switch rings' samples */
+  bool             draining_switch_ring; /* else a ring of records, in queue_switch_record */
   SpStackTops     *stack_tops;     /* NULL: stack copies are kept whole */
   bool             system_wide;    /* idle samples counted, exec lines read */
   SpRecordBacklog  backlog;

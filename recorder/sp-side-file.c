@@ -71,6 +71,10 @@ write_off_cpu (FILE *out,
   put_string (out, "off_cpu_stacks", info->off_cpu_stacks != NULL ? info->off_cpu_stacks : "none");
   if (info->off_cpu_stacks_reason != NULL)
     put_string (out, "off_cpu_stacks_reason", info->off_cpu_stacks_reason);
+  if (info->off_cpu_switch_source != NULL)
+    put_string (out, "off_cpu_switch_source", info->off_cpu_switch_source);
+  if (info->off_cpu_switch_source_reason != NULL)
+    put_string (out, "off_cpu_switch_source_reason", info->off_cpu_switch_source_reason);
   put_u64 (out, "off_cpu_bytes", info->off_cpu_bytes);
   put_u64 (out, "off_cpu_switches", info->off_cpu_switches);
   put_u64 (out, "off_cpu_lost", info->off_cpu_lost);

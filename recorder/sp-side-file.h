@@ -58,6 +58,8 @@ typedef struct {
   bool         off_cpu;       /* --off-cpu (docs/OFF-CPU.md) */
   const char  *off_cpu_stacks;        /* "kernel+user", "user" or "none" */
   const char  *off_cpu_stacks_reason; /* why not kernel+user, or NULL */
+  const char  *off_cpu_switch_source; /* "sched_switch" or "switch_records"; NULL: not said (per-task events) */
+  const char  *off_cpu_switch_source_reason; /* why not sched_switch in a cgroup, or NULL */
   uint64_t     off_cpu_bytes;         /* the companion in the file */
   uint64_t     off_cpu_switches;      /* switch-outs in those bytes */
   uint64_t     off_cpu_lost;          /* records lost in the rings of the switch records */
