@@ -169,6 +169,7 @@ print_open (AppRun *run)
   bench_read_status (&status);
   printf ("t_main %.6f\nt_first %.6f\nt_profile %.6f\nt_flame %.6f\n", run->t_main, run->t_first, run->t_profile,
           run->t_flame);
+  printf ("flame_after %.6f\n", run->t_flame - run->t_profile);
   printf ("profile_rows %u\nsamples %" G_GUINT64_FORMAT "\n", run->profile_rows, run->profile_total);
   printf ("profile_work %.6f\nflame_work %.6f\n", profile->end - profile->start, flame->end - flame->start);
   print_stats ("load", &load);
