@@ -11,7 +11,6 @@
 
 #include "sp-analysis-job-private.h"
 #include "sp-analysis-private.h"
-#include "sp-background.h"
 
 /* How often a followed spool is read for what was appended. */
 #define LIVE_UPDATE_MS 250
@@ -143,10 +142,7 @@ job_in_thread (GTask *task,
                GCancellable *cancellable)
 {
   GError *error = NULL;
-  SpAnalysisResult *result;
-
-  sp_background_thread_enter ();
-  result = sp_analysis_job_run (task_data, &error);
+  SpAnalysisResult *result = sp_analysis_job_run (task_data, &error);
 
   if (result == NULL)
     g_task_return_error (task, error);
