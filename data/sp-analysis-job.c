@@ -6,7 +6,6 @@
  * on (trees, lists, copies of names and problems, an index snapshot). */
 #include "sp-analysis-job-private.h"
 
-#include "sp-background.h"
 #include "sp-blocking-names.h"
 #include "sp-process-rows.h"
 #include "sp-profile-private.h"
@@ -193,7 +192,6 @@ index_samples (SpAnalysisJob *job,
 static gpointer
 index_in_thread (gpointer profile)
 {
-  sp_background_thread_enter ();
   _sp_profile_get_sample_index (profile);
   return NULL;
 }

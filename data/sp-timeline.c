@@ -2,8 +2,6 @@
 /* sp-timeline.c: one pass over a range of the sample index per timeline. */
 #include "sp-timeline.h"
 
-#include "sp-background.h"
-
 SpTimeline *
 sp_timeline_new (const SpSampleIndex *index,
                  guint64 from_ns,
@@ -74,7 +72,6 @@ count_in_thread (GTask *task,
 {
   CountJob *job = task_data;
 
-  sp_background_thread_enter ();
   /* A newer range may have made this one useless while it waited. */
   if (g_task_return_error_if_cancelled (task))
     return;
