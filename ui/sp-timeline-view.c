@@ -708,12 +708,21 @@ sp_timeline_view_css_changed (GtkWidget *widget,
   invalidate_render (SP_TIMELINE_VIEW (widget));
 }
 
+/* A count on its way holds the view (its task's source object): cancelled
+ * here, it finishes without touching a view that is going away. */
+static void
+sp_timeline_view_dispose (GObject *object)
+{
+  cancel_counting (SP_TIMELINE_VIEW (object));
+
+  G_OBJECT_CLASS (sp_timeline_view_parent_class)->dispose (object);
+}
+
 static void
 sp_timeline_view_finalize (GObject *object)
 {
   SpTimelineView *self = SP_TIMELINE_VIEW (object);
 
-  cancel_counting (self);
   g_clear_pointer (&self->lanes, g_array_unref);
   g_clear_pointer (&self->timeline, sp_timeline_free);
   g_clear_pointer (&self->render_node, gsk_render_node_unref);
@@ -734,6 +743,7 @@ sp_timeline_view_class_init (SpTimelineViewClass *klass)
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
+  object_class->dispose = sp_timeline_view_dispose;
   object_class->finalize = sp_timeline_view_finalize;
 
   widget_class->snapshot = sp_timeline_view_snapshot;
