@@ -45,3 +45,64 @@ sp_timeline_free (SpTimeline *timeline)
   g_free (timeline->counts);
   g_free (timeline);
 }
+
+/* ---- Counting on another thread ----------------------------------------- */
+
+typedef struct {
+  SpSampleIndex *index;
+  guint64        from_ns;
+  guint64        to_ns;
+  guint          n_buckets;
+} CountJob;
+
+static void
+count_job_free (gpointer data)
+{
+  CountJob *job = data;
+
+  sp_sample_index_unref (job->index);
+  g_free (job);
+}
+
+static void
+count_in_thread (GTask *task,
+                 gpointer source_object,
+                 gpointer task_data,
+                 GCancellable *cancellable)
+{
+  CountJob *job = task_data;
+
+  /* A newer range may have made this one useless while it waited. */
+  if (g_task_return_error_if_cancelled (task))
+    return;
+  g_task_return_pointer (task, sp_timeline_new (job->index, job->from_ns, job->to_ns, job->n_buckets),
+                         (GDestroyNotify) sp_timeline_free);
+}
+
+void
+sp_timeline_new_async (gpointer source_object,
+                       SpSampleIndex *index,
+                       guint64 from_ns,
+                       guint64 to_ns,
+                       guint n_buckets,
+                       GCancellable *cancellable,
+                       GAsyncReadyCallback callback,
+                       gpointer user_data)
+{
+  g_autoptr (GTask) task = g_task_new (source_object, cancellable, callback, user_data);
+  CountJob *job = g_new (CountJob, 1);
+
+  *job = (CountJob) { sp_sample_index_ref (index), from_ns, to_ns, n_buckets };
+  g_task_set_source_tag (task, sp_timeline_new_async);
+  g_task_set_task_data (task, job, count_job_free);
+  g_task_run_in_thread (task, count_in_thread);
+}
+
+SpTimeline *
+sp_timeline_new_finish (GAsyncResult *result,
+                        GError **error)
+{
+  g_return_val_if_fail (G_IS_TASK (result), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}

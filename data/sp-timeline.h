@@ -5,7 +5,7 @@
  * samples per bucket, from the sample index (sp-sample-index.h). */
 #pragma once
 
-#include <glib.h>
+#include <gio/gio.h>
 
 #include "sp-sample-index.h"
 
@@ -20,12 +20,26 @@ typedef struct {
   guint32  max_count;    /* the largest bucket, for scaling lanes */
 } SpTimeline;
 
-/* Reads the index only (a snapshot, on the main thread). */
+/* Reads the index only (a snapshot): one pass over the range's samples. */
 SpTimeline *sp_timeline_new (const SpSampleIndex *index,
                              guint64 from_ns,
                              guint64 to_ns,
                              guint n_buckets);
 
+/* The same counted on a thread of GLib's pool (GTask): what a range of
+ * millions of samples needs, as the main thread must not take that long.
+ * index must be a snapshot (immutable); it is held until the count ends.
+ * A cancelled count finishes with G_IO_ERROR_CANCELLED. */
+void sp_timeline_new_async (gpointer source_object,
+                            SpSampleIndex *index,
+                            guint64 from_ns,
+                            guint64 to_ns,
+                            guint n_buckets,
+                            GCancellable *cancellable,
+                            GAsyncReadyCallback callback,
+                            gpointer user_data);
+SpTimeline *sp_timeline_new_finish (GAsyncResult *result,
+                                    GError **error);
 void sp_timeline_free (SpTimeline *timeline);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SpTimeline, sp_timeline_free)

@@ -44,7 +44,12 @@ struct _SpTimelineView
 
   /* Owned references */
   GArray        *lanes;           /* Lane, top to bottom */
-  SpTimeline    *timeline;        /* for view_from_ns + view_span_ns */
+  SpTimeline    *timeline;        /* drawn: for the visible range, unless stale */
+  GCancellable  *counting;        /* a timeline being counted on a worker, or NULL */
+  SpSampleIndex *counting_index;  /* what it counts (not a reference: compared only) */
+  guint64        counting_from_ns;
+  guint64        counting_to_ns;
+  guint          counting_buckets;
   GskRenderNode *render_node;     /* for render_width x render_height */
 
   SpSampleIndex *index;           /* a snapshot: immutable */
@@ -76,6 +81,7 @@ struct _SpTimelineView
   int            render_width;
   int            render_height;
   guint          whole_range : 1; /* the view shows all and follows growth */
+  guint          timeline_stale : 1; /* range, width or data changed: drawn until its successor is counted */
 };
 
 static inline int
@@ -117,7 +123,9 @@ x_of (SpTimelineView *self,
   return LABEL_WIDTH + sp_timeline_viewport_x_of (&vp, t_ns);
 }
 
-/* Makes the buckets for the visible range and width, when they changed. */
+/* Makes the buckets for the visible range and width, when they changed:
+ * at once for a range of few samples, else on a worker, the stale
+ * timeline drawn (at its own times) until the new one is counted. */
 void _sp_timeline_view_ensure_timeline (SpTimelineView *self);
 
 /* sp-timeline-groups.c: the lanes of a recording of the whole system. */

@@ -9,7 +9,8 @@
  * From data to pixels: the lanes (threads sorted by pid, then tid) come
  * from the reader's thread table; an SpTimeline with one bucket per
  * BUCKET_WIDTH pixels of the visible range is rebuilt when the width, the
- * visible range or the data change; the ruler, lanes and bars are one
+ * visible range or the data change (on a worker when the range holds many
+ * samples, the old one drawn meanwhile); the ruler, lanes and bars are one
  * cached render node. The selection overlay (cheap, and moving while a
  * drag goes on) is drawn over it on every snapshot.
  *
@@ -36,6 +37,12 @@
 #define MIN_DRAG        3      /* a shorter primary drag is a click */
 #define SCROLL_PAN      0.1    /* of the visible span per wheel step */
 #define SCROLL_ZOOM     1.25   /* per wheel step */
+/* Up to this many samples in the visible range, the buckets are counted
+ * in the frame that needs them (about 8 ns a sample: 2 ms); more are
+ * counted on a worker, as a frame must not take longer (issue 18: a 50M
+ * recording took 390 ms on the main thread, every resize, zoom and live
+ * update). */
+#define SYNC_COUNT_MAX  250000
 
 enum { SELECTION_CHANGED, N_SIGNALS };
 
@@ -50,11 +57,23 @@ invalidate_render (SpTimelineView *self)
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
+/* The range, width or data changed: the timeline is kept, stale, to
+ * draw until its successor is counted. */
 static void
 invalidate_timeline (SpTimelineView *self)
 {
-  g_clear_pointer (&self->timeline, sp_timeline_free);
+  self->timeline_stale = TRUE;
   invalidate_render (self);
+}
+
+static void
+cancel_counting (SpTimelineView *self)
+{
+  if (self->counting == NULL)
+    return;
+  g_cancellable_cancel (self->counting);
+  g_clear_object (&self->counting);
+  self->counting_index = NULL;
 }
 
 static void
@@ -195,20 +214,65 @@ update_range (SpTimelineView *self)
     set_view (self, self->view_from_ns, self->view_span_ns);
 }
 
+static void
+take_timeline (SpTimelineView *self,
+               SpTimeline *timeline)
+{
+  g_clear_pointer (&self->timeline, sp_timeline_free);
+  self->timeline = timeline;
+  self->timeline_stale = FALSE;
+  _sp_timeline_groups_measure (self);
+}
+
+static void
+counted (GObject *source,
+         GAsyncResult *result,
+         gpointer user_data)
+{
+  SpTimelineView *self = SP_TIMELINE_VIEW (source);
+  SpTimeline *timeline = sp_timeline_new_finish (result, NULL);
+
+  /* Cancelled: a newer count replaced it, or the data went away. */
+  if (timeline == NULL)
+    return;
+  g_clear_object (&self->counting);
+  self->counting_index = NULL;
+  take_timeline (self, timeline);
+  invalidate_render (self);
+}
+
 void
 _sp_timeline_view_ensure_timeline (SpTimelineView *self)
 {
   guint n_buckets = MAX (plot_width (self) / BUCKET_WIDTH, 1);
+  guint64 from_ns = self->view_from_ns, to_ns = self->view_from_ns + self->view_span_ns;
+  gsize first, last;
 
-  if (self->timeline != NULL && self->timeline->n_buckets == n_buckets)
+  if (self->timeline != NULL && !self->timeline_stale && self->timeline->n_buckets == n_buckets)
     return;
-  g_clear_pointer (&self->timeline, sp_timeline_free);
-  if (has_data (self))
+  if (!has_data (self))
     {
-      self->timeline = sp_timeline_new (self->index, self->view_from_ns, self->view_from_ns + self->view_span_ns,
-                                        n_buckets);
-      _sp_timeline_groups_measure (self);
+      cancel_counting (self);
+      g_clear_pointer (&self->timeline, sp_timeline_free);
+      self->timeline_stale = FALSE;
+      return;
     }
+  if (self->counting != NULL && self->counting_index == self->index && self->counting_from_ns == from_ns
+      && self->counting_to_ns == to_ns && self->counting_buckets == n_buckets)
+    return;
+  cancel_counting (self);
+  sp_sample_index_find_range (self->index, from_ns, to_ns, &first, &last);
+  if (last - first <= SYNC_COUNT_MAX)
+    {
+      take_timeline (self, sp_timeline_new (self->index, from_ns, to_ns, n_buckets));
+      return;
+    }
+  self->counting = g_cancellable_new ();
+  self->counting_index = self->index;
+  self->counting_from_ns = from_ns;
+  self->counting_to_ns = to_ns;
+  self->counting_buckets = n_buckets;
+  sp_timeline_new_async (self, self->index, from_ns, to_ns, n_buckets, self->counting, counted, NULL);
 }
 
 static void
@@ -306,12 +370,15 @@ render_bars (SpTimelineView *self,
                                   [LANE_CPU] = { 0.18f, 0.55f, 0.34f, 1 } };
   const SpTimeline *tl = self->timeline;
   guint32 max = _sp_timeline_lane_max (self, lane);
-  double bucket_w, scale;
+  double bucket_ns, bucket_w, scale;
   cairo_t *cr = NULL;
 
   if (tl == NULL || max == 0 || (lane->kind == LANE_THREAD && lane->thread >= tl->n_threads))
     return;
-  bucket_w = (double) plot_width (self) / tl->n_buckets;
+  /* At the timeline's own times: a stale one (another range) is drawn
+   * where its samples were until its successor is counted. */
+  bucket_ns = (double) (tl->to_ns - tl->from_ns) / tl->n_buckets;
+  bucket_w = bucket_ns * plot_width (self) / (double) MAX (self->view_span_ns, 1);
   scale = (bars_bottom (self) - BAR_MARGIN) / (double) max;
   for (guint b = 0; b < tl->n_buckets; b++)
     {
@@ -323,7 +390,7 @@ render_bars (SpTimelineView *self,
       if (cr == NULL)
         cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (LABEL_WIDTH, y, plot_width (self), LANE_HEIGHT));
       h = MAX (round (count * scale), 1);
-      cairo_rectangle (cr, LABEL_WIDTH + b * bucket_w, y + bars_bottom (self) - h, bucket_w, h);
+      cairo_rectangle (cr, x_of (self, (double) tl->from_ns + b * bucket_ns), y + bars_bottom (self) - h, bucket_w, h);
     }
   if (cr == NULL)
     return;
@@ -593,9 +660,10 @@ sp_timeline_view_snapshot (GtkWidget *widget,
 
   /* A new width needs new buckets, and so a new drawing (no queue_draw:
    * this is the drawing). */
-  if (self->timeline != NULL && self->timeline->n_buckets != n_buckets)
+  if (self->timeline != NULL && self->timeline->n_buckets != n_buckets
+      && (self->counting == NULL || self->counting_buckets != n_buckets))
     {
-      g_clear_pointer (&self->timeline, sp_timeline_free);
+      self->timeline_stale = TRUE;
       g_clear_pointer (&self->render_node, gsk_render_node_unref);
     }
   if (self->render_node != NULL && (width != self->render_width || height != self->render_height))
@@ -640,6 +708,16 @@ sp_timeline_view_css_changed (GtkWidget *widget,
   invalidate_render (SP_TIMELINE_VIEW (widget));
 }
 
+/* A count on its way holds the view (its task's source object): cancelled
+ * here, it finishes without touching a view that is going away. */
+static void
+sp_timeline_view_dispose (GObject *object)
+{
+  cancel_counting (SP_TIMELINE_VIEW (object));
+
+  G_OBJECT_CLASS (sp_timeline_view_parent_class)->dispose (object);
+}
+
 static void
 sp_timeline_view_finalize (GObject *object)
 {
@@ -665,6 +743,7 @@ sp_timeline_view_class_init (SpTimelineViewClass *klass)
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
+  object_class->dispose = sp_timeline_view_dispose;
   object_class->finalize = sp_timeline_view_finalize;
 
   widget_class->snapshot = sp_timeline_view_snapshot;
@@ -834,6 +913,14 @@ sp_timeline_view_get_visible_range (SpTimelineView *self,
 
   *from_ns = self->view_from_ns;
   *to_ns = self->view_from_ns + self->view_span_ns;
+}
+
+gboolean
+sp_timeline_view_is_counting (SpTimelineView *self)
+{
+  g_return_val_if_fail (SP_IS_TIMELINE_VIEW (self), FALSE);
+
+  return self->counting != NULL;
 }
 
 guint

@@ -80,6 +80,10 @@ void sp_timeline_view_get_visible_range (SpTimelineView *self,
                                          guint64 *from_ns,
                                          guint64 *to_ns);
 
+/* TRUE while the bars of the visible range are being counted on a worker
+ * (a range of many samples): the bars drawn are the previous ones. */
+gboolean sp_timeline_view_is_counting (SpTimelineView *self);
+
 /* The lanes, top to bottom (sorted by pid, then tid; grouped by process
  * with processes set), as labelled. */
 guint sp_timeline_view_get_n_lanes (SpTimelineView *self);

@@ -46,6 +46,66 @@ test_buckets (void)
   g_assert_cmpuint (sp_sample_index_get_thread_samples (index, 7), ==, 0);
 }
 
+static void
+on_counted (GObject *source,
+            GAsyncResult *result,
+            gpointer user_data)
+{
+  GAsyncResult **out = user_data;
+
+  *out = g_object_ref (result);
+}
+
+static GAsyncResult *
+wait_for_count (SpSampleIndex *index,
+                guint64 from_ns,
+                guint64 to_ns,
+                guint n_buckets,
+                GCancellable *cancellable)
+{
+  GAsyncResult *result = NULL;
+
+  sp_timeline_new_async (NULL, index, from_ns, to_ns, n_buckets, cancellable, on_counted, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  return result;
+}
+
+/* Counted on a worker (what the timeline view does with a large range):
+ * the same buckets; a count cancelled before it ran gives none. */
+static void
+test_async (void)
+{
+  g_autoptr (SpProfile) profile = profile_from_text (two_threads);
+  const SpSpoolReader *reader = sp_profile_get_reader (profile);
+  guint64 t0 = sp_spool_reader_get_sample_timestamp (reader, 0);
+  g_autoptr (SpSampleIndex) index = sp_sample_index_new ();
+  g_autoptr (SpSampleIndex) snapshot = NULL;
+  g_autoptr (SpTimeline) expected = NULL;
+  g_autoptr (SpTimeline) timeline = NULL;
+  g_autoptr (GAsyncResult) result = NULL;
+  g_autoptr (GAsyncResult) cancelled = NULL;
+  g_autoptr (GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr (GError) error = NULL;
+
+  sp_sample_index_update (index, reader);
+  snapshot = sp_sample_index_snapshot (index);
+  expected = sp_timeline_new (snapshot, t0, t0 + 30000000, 3);
+  result = wait_for_count (snapshot, t0, t0 + 30000000, 3, NULL);
+  timeline = sp_timeline_new_finish (result, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (timeline);
+  g_assert_cmpuint (timeline->n_buckets, ==, 3);
+  g_assert_cmpuint (timeline->n_threads, ==, expected->n_threads);
+  g_assert_cmpuint (timeline->max_count, ==, expected->max_count);
+  g_assert_cmpmem (timeline->counts, 2 * 3 * sizeof (guint32), expected->counts, 2 * 3 * sizeof (guint32));
+
+  g_cancellable_cancel (cancellable);
+  cancelled = wait_for_count (snapshot, t0, t0 + 30000000, 3, cancellable);
+  g_assert_null (sp_timeline_new_finish (cancelled, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+}
+
 /* Samples written out of order (as CPUs deliver them) come out sorted. */
 static void
 test_order (void)
@@ -337,6 +397,7 @@ main (int argc,
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/data/timeline/buckets", test_buckets);
+  g_test_add_func ("/data/timeline/async", test_async);
   g_test_add_func ("/data/timeline/order", test_order);
   g_test_add_func ("/data/timeline/follow", test_follow);
   g_test_add_func ("/data/timeline/snapshot", test_snapshot);

@@ -214,6 +214,39 @@ test_drawing (void)
   fixture_teardown (&f);
 }
 
+/* More than 250,000 samples in view are counted on a worker: the view
+ * says so until the count is back, then draws each thread's bars where
+ * its samples are (thread 1 the first half, thread 2 the second). */
+static void
+test_counted_on_worker (void)
+{
+  const char *const many[] = { "@1 main;a 150000 +1", "@2 main;b 150000 +1", NULL };
+  Fixture f = { 0 };
+  g_autoptr (GdkTexture) texture = NULL;
+  int lane1_y = RULER_HEIGHT + LANE_HEIGHT - 2;
+  int lane2_y = RULER_HEIGHT + 2 * LANE_HEIGHT - 2;
+  int left = LABEL_WIDTH + PLOT_WIDTH * 45 / 100;
+  int right = LABEL_WIDTH + PLOT_WIDTH * 55 / 100;
+  gint64 deadline;
+  g_autofree char *text = NULL;
+
+  fixture_setup (&f, many);
+  /* The data again: a new count, started by the next look at the bars. */
+  sp_timeline_view_set_samples (f.view, f.index, f.threads);
+  text = sp_timeline_view_describe (f.view, 0, 1.0);
+  g_assert_true (sp_timeline_view_is_counting (f.view));
+  deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  while (sp_timeline_view_is_counting (f.view) && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (sp_timeline_view_is_counting (f.view));
+  texture = render_view (&f);
+  g_assert_cmpuint (count_bar_pixels (texture, lane1_y, LABEL_WIDTH, left), >=, (guint) (left - LABEL_WIDTH) - 2);
+  g_assert_cmpuint (count_bar_pixels (texture, lane1_y, right, WIDTH), ==, 0);
+  g_assert_cmpuint (count_bar_pixels (texture, lane2_y, LABEL_WIDTH, left), ==, 0);
+  g_assert_cmpuint (count_bar_pixels (texture, lane2_y, right, WIDTH), >=, (guint) (WIDTH - right) - 2);
+  fixture_teardown (&f);
+}
+
 /* set_selection emits once per change; an empty range or (0, MAX) clears;
  * the profile given again (live) keeps it, another profile clears it. */
 static void
@@ -387,6 +420,7 @@ main (int argc,
 
   g_test_add_func ("/ui/timeline-view/lanes", test_lanes);
   g_test_add_func ("/ui/timeline-view/drawing", test_drawing);
+  g_test_add_func ("/ui/timeline-view/counted-on-worker", test_counted_on_worker);
   g_test_add_func ("/ui/timeline-view/selection", test_selection);
   g_test_add_func ("/ui/timeline-view/zoom", test_zoom);
   g_test_add_func ("/ui/timeline-view/grouped", test_grouped);
