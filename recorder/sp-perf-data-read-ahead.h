@@ -9,8 +9,8 @@
  * reader of the records (sp-perf-data-records.c) takes them one after the
  * other, reading the records where they lie: only a record that spans two
  * chunks is copied, into the room left before the next chunk's bytes. The
- * chunks are bounded (CHUNKS of CHUNK_SIZE): the thread waits for one to
- * be given back, so it is never more than a few megabytes ahead.
+ * chunks are bounded (8 of 256 KiB): the thread waits for one to be given
+ * back, so it is never more than 2 MiB ahead.
  *
  * Stop signals reach it as they reached the reading before: it waits for
  * input with ppoll and the caller's wait mask, and a stop flag set by the
