@@ -172,6 +172,7 @@ sp_read_ahead_new (const SpPerfData *data)
   if (ahead == NULL)
     return NULL;
   ahead->fd = data->fd;
+  ahead->quit_fd = -1;
   ahead->data_end = data->data_end;
   ahead->stop_flag = data->stop_flag;
   ahead->wait_mask = data->wait_mask;
