@@ -38,6 +38,11 @@ struct _SpModuleTable
   size_t        n_groups;
   size_t        groups_capacity;
   Group         kernel;     /* kernel modules of every pid */
+  /* The last pid found and its group's index (a pid's index never
+   * changes): a sample's frames are resolved one after the other, each
+   * for the same pid. */
+  int32_t       last_pid;
+  int64_t       last_group; /* -1: none yet */
 };
 
 static bool
@@ -53,7 +58,10 @@ sp_module_table_new (void)
   SpModuleTable *table = calloc (1, sizeof *table);
 
   if (table != NULL)
-    sp_intern_table_init (&table->group_of_pid, 1);
+    {
+      sp_intern_table_init (&table->group_of_pid, 1);
+      table->last_group = -1;
+    }
   return table;
 }
 
@@ -93,8 +101,14 @@ group_for_pid (SpModuleTable *table,
 
   if (!create)
     {
+      if (table->last_group >= 0 && table->last_pid == pid)
+        return &table->groups[table->last_group];
       i = sp_intern_table_lookup (&table->group_of_pid, &key);
-      return i < 0 ? NULL : &table->groups[i];
+      if (i < 0)
+        return NULL;
+      table->last_pid = pid;
+      table->last_group = i;
+      return &table->groups[i];
     }
   if (!sp_array_reserve ((void **) &table->groups, &table->groups_capacity, table->n_groups + 1, sizeof (Group)))
     return NULL;

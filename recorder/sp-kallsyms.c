@@ -186,3 +186,47 @@ sp_kallsyms_get_name (const SpKallsyms *kallsyms,
   *module = tab ? tab + 1 : "";
   *module_len = tab ? len - *name_len - 1 : 0;
 }
+
+static void *
+load_thread (void *user_data)
+{
+  SpKallsymsLoad *load = user_data;
+
+  load->loaded = sp_kallsyms_load (&load->kallsyms, load->path);
+  return NULL;
+}
+
+void
+sp_kallsyms_load_begin (SpKallsymsLoad *load,
+                        const char *path)
+{
+  memset (load, 0, sizeof *load);
+  load->path = path;
+  load->started = pthread_create (&load->thread, NULL, load_thread, load) == 0;
+}
+
+bool
+sp_kallsyms_load_end (SpKallsymsLoad *load,
+                      const char *path,
+                      SpKallsyms *kallsyms)
+{
+  bool loaded;
+
+  if (!load->started)
+    return sp_kallsyms_load (kallsyms, path);
+  pthread_join (load->thread, NULL);
+  load->started = false;
+  loaded = load->loaded;
+  *kallsyms = load->kallsyms;
+  memset (&load->kallsyms, 0, sizeof load->kallsyms);
+  return loaded;
+}
+
+void
+sp_kallsyms_load_discard (SpKallsymsLoad *load)
+{
+  SpKallsyms kallsyms;
+
+  if (load->started && sp_kallsyms_load_end (load, load->path, &kallsyms))
+    sp_kallsyms_clear (&kallsyms);
+}

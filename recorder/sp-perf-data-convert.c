@@ -61,6 +61,7 @@ typedef struct {
   char               *events_list;
   char               *absolute_path; /* of the input, NULL: standard input */
   char                kernel_note[256];
+  SpKallsymsLoad      kallsyms_load; /* begun with the records, for the end */
   uint64_t            watermark;     /* records before it can be applied */
   uint64_t            max_time;      /* the latest record so far */
   uint64_t            start_ns;
@@ -343,7 +344,13 @@ ready (Conversion *c)
                "not read: record without -z\n", c->o->input);
       return false;
     }
-  return choose_event (c) && open_output (c);
+  if (!choose_event (c) || !open_output (c))
+    return false;
+  /* The kernel formats /proc/kallsyms slowly: read on the second core
+   * while the samples are unwound on this one. */
+  if (c->side.kernel_stacks)
+    sp_perf_data_begin_kernel_symbols (&c->data, &c->kallsyms_load);
+  return true;
 }
 
 /* ---- The records ---------------------------------------------------------- */
@@ -668,7 +675,7 @@ finish (Conversion *c)
   if (!sp_output_commit (&c->output, message, sizeof message))
     fprintf (stderr, "stackpulse-record: warning: %s\n", message);
   c->input.modules_changed = sp_perf_data_check_module_files (&c->data, &c->rec.module_files);
-  have_kallsyms = sp_perf_data_kernel_symbols (&c->data, c->rec.kernel_addresses.count > 0, &kallsyms,
+  have_kallsyms = sp_perf_data_kernel_symbols (&c->data, c->rec.kernel_addresses.count > 0, &c->kallsyms_load, &kallsyms,
                                                c->kernel_note, sizeof c->kernel_note);
   fill_side_info (c);
   ok = sp_side_file_write (&c->side_file, &c->side, &c->rec, have_kallsyms ? &kallsyms : NULL, message, sizeof message);
@@ -714,6 +721,7 @@ static void
 cleanup (Conversion *c)
 {
   sp_event_queue_clear (&c->queue);
+  sp_kallsyms_load_discard (&c->kallsyms_load);
   if (c->rec.modules != NULL)
     sp_recording_clear (&c->rec);
   sp_unwinder_free (c->unwinder);

@@ -4,6 +4,8 @@
  * from the file is checked against the file's size before it is used. */
 #include "sp-perf-data-file.h"
 
+#include "sp-perf-data-read-ahead.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -306,7 +308,8 @@ sp_perf_data_clear (SpPerfData *data)
   for (size_t i = 0; i < data->features.n_event_names; i++)
     free (data->features.event_names[i]);
   free (data->features.event_names);
-  free (data->buffer);
+  /* Its thread reads the descriptor: ended before it is closed. */
+  sp_read_ahead_free (data->read_ahead);
   free (data->aligned);
   if (data->fd >= 0)
     close (data->fd);

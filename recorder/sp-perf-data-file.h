@@ -65,12 +65,14 @@ typedef struct {
   uint8_t   head[16];      /* the first bytes read, to say what a refused input is */
   size_t    head_len;
 
-  /* The record stream (sp-perf-data-records.c). */
-  uint8_t  *buffer;
-  size_t    buffer_size;
+  /* The record stream (sp-perf-data-records.c), read ahead on a thread
+   * of its own (sp-perf-data-read-ahead.h). */
+  struct SpReadAhead *read_ahead;
+  uint8_t  *buffer;        /* the chunk being read, from the room before its data */
   size_t    start;         /* buffer[start..end) are read and not handed out */
   size_t    end;
   uint64_t  position;      /* the file offset of buffer[start] */
+  bool      holding;       /* a chunk is taken (buffer), to give back after it */
   bool      at_eof;
   uint64_t *aligned;       /* a record that lies unaligned in the buffer, copied */
   volatile int *stop_flag; /* set by a signal: reading gives up */
@@ -102,7 +104,8 @@ bool sp_perf_data_open (SpPerfData *data,
                         size_t message_size);
 
 /* Waits until the input can be read (or has ended), with the stop
- * signals let in; false when one came, or waiting failed (errno). */
+ * signals let in; false when one came, or waiting failed (errno). (The
+ * data records are waited for by the thread that reads them ahead.) */
 bool sp_perf_data_wait_input (const SpPerfData *data);
 
 void sp_perf_data_clear (SpPerfData *data);

@@ -75,14 +75,32 @@ running_kernel_text (void)
   return text;
 }
 
+/* Whether this machine runs the release of the kernel that recorded it. */
+static bool
+runs_release_of (const SpPerfData *data)
+{
+  struct utsname uts;
+
+  return data->features.osrelease != NULL && uname (&uts) == 0 && strcmp (data->features.osrelease, uts.release) == 0;
+}
+
+void
+sp_perf_data_begin_kernel_symbols (const SpPerfData *data,
+                                   SpKallsymsLoad *load)
+{
+  if (runs_release_of (data))
+    sp_kallsyms_load_begin (load, "/proc/kallsyms");
+}
+
 /* This machine's kallsyms when it runs the kernel that recorded the file;
  * otherwise kernel frames stay unnamed, and the side file says why. */
-bool
-sp_perf_data_kernel_symbols (const SpPerfData *data,
-                             bool sampled,
-                             SpKallsyms *kallsyms,
-                             char *note,
-                             size_t note_size)
+static bool
+kernel_symbols (const SpPerfData *data,
+                bool sampled,
+                SpKallsymsLoad *load,
+                SpKallsyms *kallsyms,
+                char *note,
+                size_t note_size)
 {
   const SpPerfDataFeatures *f = &data->features;
   struct utsname uts;
@@ -111,7 +129,7 @@ sp_perf_data_kernel_symbols (const SpPerfData *data,
                     "KASLR), whose addresses this machine's /proc/kallsyms does not give");
           return false;
         }
-      if (sp_kallsyms_load (kallsyms, "/proc/kallsyms"))
+      if (sp_kallsyms_load_end (load, "/proc/kallsyms", kallsyms))
         {
           snprintf (note, note_size, "this machine's /proc/kallsyms (the kernel that recorded it)");
           return true;
@@ -119,6 +137,21 @@ sp_perf_data_kernel_symbols (const SpPerfData *data,
       snprintf (note, note_size, "unnamed: /proc/kallsyms hides its addresses from this user");
     }
   return false;
+}
+
+bool
+sp_perf_data_kernel_symbols (const SpPerfData *data,
+                             bool sampled,
+                             SpKallsymsLoad *load,
+                             SpKallsyms *kallsyms,
+                             char *note,
+                             size_t note_size)
+{
+  bool named = kernel_symbols (data, sampled, load, kallsyms, note, note_size);
+
+  /* Begun for nothing: the frames stay unnamed. */
+  sp_kallsyms_load_discard (load);
+  return named;
 }
 
 /* The build-ids perf noted win over the files on this machine: a file

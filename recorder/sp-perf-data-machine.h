@@ -11,12 +11,22 @@
 #include "sp-module-files.h"
 #include "sp-perf-data-file.h"
 
+/* Begins reading this machine's /proc/kallsyms into load, for
+ * sp_perf_data_kernel_symbols at the end, when it runs the release of the
+ * kernel that recorded data (as far as its header says yet); otherwise
+ * leaves load as it is (zeroed). */
+void sp_perf_data_begin_kernel_symbols (const SpPerfData *data,
+                                        SpKallsymsLoad *load);
+
 /* This machine's /proc/kallsyms into kallsyms when it runs the kernel
  * that recorded data (same release, same build-id where perf noted one);
  * false otherwise. note says how kernel frames are named, or why not
- * (sampled: whether any kernel frame was sampled). */
+ * (sampled: whether any kernel frame was sampled). load: the reading of
+ * /proc/kallsyms begun early (sp_kallsyms_load_begin), or zeroed; it is
+ * ended here either way. */
 bool sp_perf_data_kernel_symbols (const SpPerfData *data,
                                   bool sampled,
+                                  SpKallsymsLoad *load,
                                   SpKallsyms *kallsyms,
                                   char *note,
                                   size_t note_size);

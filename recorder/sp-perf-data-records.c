@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sp-perf-data-records.c: the data records of a perf.data file, one at a
- * time, from a buffer refilled by read() (a file or a pipe alike).
+ * time, from the chunks a thread reads ahead (sp-perf-data-read-ahead.h;
+ * a file or a pipe alike).
  *
  * A record is handed out only when all of its bytes are there and inside
  * the data section; the first one that is not (a size below the header's,
@@ -15,18 +16,20 @@
 #include <string.h>
 #include <unistd.h>
 
-#define BUFFER_SIZE    (1u << 20)
+#include "sp-perf-data-read-ahead.h"
+
 #define MAX_RECORD     65536
 
 static bool
-ensure_buffer (SpPerfData *data)
+ensure_reading (SpPerfData *data)
 {
-  if (data->buffer != NULL)
+  if (data->read_ahead != NULL)
     return true;
-  data->buffer = malloc (BUFFER_SIZE);
-  data->aligned = malloc (MAX_RECORD);
-  data->buffer_size = BUFFER_SIZE;
-  return data->buffer != NULL && data->aligned != NULL;
+  if (data->aligned == NULL)
+    data->aligned = malloc (MAX_RECORD);
+  if (data->aligned != NULL)
+    data->read_ahead = sp_read_ahead_new (data);
+  return data->read_ahead != NULL;
 }
 
 bool
@@ -43,45 +46,36 @@ sp_perf_data_wait_input (const SpPerfData *data)
     }
 }
 
-/* Bytes of the data section not read into the buffer yet. */
-static uint64_t
-unread_data (const SpPerfData *data)
-{
-  uint64_t read_to = data->position + (data->end - data->start);
-
-  return data->data_end > read_to ? data->data_end - read_to : 0;
-}
-
-/* Until need bytes are buffered, the data ends or the input does. */
+/* Until need bytes (at most SP_READ_AHEAD_ROOM) lie one after the other,
+ * or the data ends. The bytes left in a chunk go into the room before the
+ * next one's, and the chunk is given back. */
 static SpPerfDataStatus
 fill (SpPerfData *data,
       size_t need)
 {
-  while (data->end - data->start < need && !data->at_eof && unread_data (data) > 0)
+  while (data->end - data->start < need && !data->at_eof)
     {
-      size_t room;
-      ssize_t n;
+      const SpReadAheadChunk *chunk = sp_read_ahead_take (data->read_ahead);
+      size_t left = data->end - data->start;
 
-      if (data->start > 0)
+      if (chunk->status == SP_PERF_DATA_END)
         {
-          /* Kept 8-aligned: records are whole multiples of 8 as perf writes them. */
-          memmove (data->buffer, data->buffer + data->start, data->end - data->start);
-          data->end -= data->start;
-          data->start = 0;
+          data->at_eof = true;
+          break;
         }
-      room = data->buffer_size - data->end;
-      if (room > unread_data (data))
-        room = (size_t) unread_data (data);
-      if (!sp_perf_data_wait_input (data))
-        return data->stop_flag != NULL && *data->stop_flag ? SP_PERF_DATA_STOPPED : SP_PERF_DATA_READ_ERROR;
-      n = read (data->fd, data->buffer + data->end, room);
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n < 0)
-        return SP_PERF_DATA_READ_ERROR;
-      if (n == 0)
-        data->at_eof = true;
-      data->end += (size_t) n;
+      if (chunk->status != SP_PERF_DATA_RECORD)
+        {
+          errno = chunk->error;
+          return chunk->status;
+        }
+      if (left > 0)
+        memcpy (chunk->data - left, data->buffer + data->start, left);
+      if (data->holding)
+        sp_read_ahead_release (data->read_ahead);
+      data->holding = true;
+      data->buffer = chunk->data - SP_READ_AHEAD_ROOM;
+      data->start = SP_READ_AHEAD_ROOM - left;
+      data->end = SP_READ_AHEAD_ROOM + chunk->size;
     }
   return data->end - data->start >= need ? SP_PERF_DATA_RECORD : SP_PERF_DATA_END;
 }
@@ -93,7 +87,7 @@ skip (SpPerfData *data,
 {
   while (size > 0)
     {
-      size_t chunk = size < BUFFER_SIZE / 2 ? (size_t) size : BUFFER_SIZE / 2;
+      size_t chunk = size < SP_READ_AHEAD_ROOM ? (size_t) size : SP_READ_AHEAD_ROOM;
       SpPerfDataStatus status = fill (data, chunk);
 
       if (status != SP_PERF_DATA_RECORD)
@@ -146,7 +140,7 @@ sp_perf_data_next (SpPerfData *data,
   uint64_t payload;
   uint8_t *record;
 
-  if (!ensure_buffer (data))
+  if (!ensure_reading (data))
     {
       errno = ENOMEM;
       return SP_PERF_DATA_READ_ERROR;
