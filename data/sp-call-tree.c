@@ -12,6 +12,7 @@
 
 #include "sp-intern-table.h"
 #include "sp-profile-private.h"
+#include "sp-skeleton-plan-private.h"
 
 #define UNSET G_MAXUINT32
 
@@ -24,6 +25,11 @@ typedef struct {
   guint32 caller;    /* as a caller -> tree node */
   guint32 exact;     /* exact (a leaf) -> tree node */
   guint32 pid_free;  /* its chain: 0 unknown, 1 depends on pid, 2 does not */
+  /* The planned pass (build_planned): the chain of functions of its last
+   * child as a caller and the tree node that child got, so that its next
+   * child with the same chain needs no lookup. */
+  guint32 last_chain;
+  guint32 last_child;
 } StackMemo;
 
 typedef struct {
@@ -36,6 +42,7 @@ typedef struct {
   gsize              pending_size;
   StackMemo         *memo;       /* per stack node */
   gsize              n_memo;     /* stack nodes memo covers */
+  gboolean           weighed;    /* a skeleton that has been weighed once */
 } Builder;
 
 struct _SpTreeSkeleton
@@ -324,7 +331,7 @@ cover_stack_nodes (Builder *b)
     return;
   b->memo = g_renew (StackMemo, b->memo, n_nodes);
   for (gsize i = b->n_memo; i < n_nodes; i++)
-    b->memo[i] = (StackMemo) { stack_nodes[i].prefix, stack_nodes[i].frame_id, UNSET, UNSET, 0 };
+    b->memo[i] = (StackMemo) { stack_nodes[i].prefix, stack_nodes[i].frame_id, UNSET, UNSET, 0, UNSET, UNSET };
   b->n_memo = n_nodes;
 }
 
@@ -368,6 +375,65 @@ stack_node_in (Builder *b,
       return descend (b, 0, (const guint32 *) path->data, path->len, FALSE);
     }
   return exact_node (b, stack->stack, stack->pid);
+}
+
+/* A first skeleton in one pass over the stack nodes, in their order (a
+ * prefix comes before the nodes that name it, and most nodes follow their
+ * prefix), where the walk up from each counted stack missed the cache at
+ * every step: sp-skeleton-plan-private.h. */
+static guint32
+planned_descend (Builder *b,
+                 StackMemo *caller,
+                 guint32 parent,
+                 const SpSkeletonPlan *plan,
+                 guint32 key)
+{
+  guint32 node;
+
+  if (caller != NULL && caller->last_chain == plan->chain[key])
+    return caller->last_child;
+  node = descend (b, parent, plan->functions[key], plan->n_functions[key], TRUE);
+  if (caller != NULL)
+    {
+      caller->last_chain = plan->chain[key];
+      caller->last_child = node;
+    }
+  return node;
+}
+
+static void
+build_planned (Builder *b,
+               const SpSkeletonPlan *plan)
+{
+  guint len = b->nodes->len;
+
+  /* Room for every node the pass may add, so that nodes never move (the
+   * pages are touched only as nodes come). */
+  g_array_set_size (b->nodes, len + MIN (plan->n_calls, SP_CALL_TREE_NONE - 1 - len));
+  g_array_set_size (b->nodes, len);
+  for (gsize n = 0; n < plan->n_nodes; n++)
+    {
+      guint8 need = plan->need[n];
+      StackMemo *m = &b->memo[n];
+      guint32 key = m->frame_id * 2;
+      StackMemo *caller = NULL;
+      guint32 parent = 0;
+
+      if (need == 0)
+        continue;
+      if (m->prefix != SP_SPOOL_NO_ID && (need & SP_PLAN_UNDER_EXACT))
+        parent = b->memo[m->prefix].exact;
+      else if (m->prefix != SP_SPOOL_NO_ID)
+        {
+          caller = &b->memo[m->prefix];
+          parent = caller->caller;
+        }
+      if (need & SP_PLAN_CALLER)
+        m->caller = planned_descend (b, caller, parent, plan, key);
+      if (need & SP_PLAN_EXACT)
+        m->exact = planned_descend (b, caller, parent, plan, key + 1);
+      m->pid_free = 2;
+    }
 }
 
 /* The skeleton's nodes with samples, weighed (parents come before
@@ -438,6 +504,14 @@ weigh_skeleton (SpProfile *profile,
   const SpCallTreeNode *shape;
   SpCallTree *tree = g_new0 (SpCallTree, 1);
 
+  if (!b->weighed)
+    {
+      SpSkeletonPlan *plan = _sp_skeleton_plan_new (profile, counts);
+      if (plan != NULL)
+        build_planned (b, plan);
+      _sp_skeleton_plan_free (plan);
+      b->weighed = TRUE;
+    }
   for (guint i = 0; i < counts->stacks->len; i++)
     {
       const SpStackCount *stack = &g_array_index (counts->stacks, SpStackCount, i);

@@ -1,0 +1,235 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sp-skeleton-plan.c: one backward pass over the stack nodes (children
+ * come after their prefix) says which stack nodes a first tree needs, in
+ * which role, and when the walk from each counted stack would first have
+ * reached each frame in each role; the frames are then resolved in that
+ * order. */
+#include "sp-skeleton-plan-private.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define NOT_REACHED G_MAXUINT32
+
+/* A plan-local bit: the node is itself a counted stack. */
+#define COUNTED (1 << 7)
+
+/* When the walk first reaches a frame in a role: the index of the counted
+ * stack it walked up from, and the depth there (it descends from the root,
+ * so a smaller depth comes first). */
+typedef struct {
+  guint32 first;
+  guint32 depth;
+  guint32 key;     /* frame_id * 2 + exact */
+} Visit;
+
+/* The leading run of counts in increasing stack order: every stack that
+ * one pid used (sp-stack-counts.c lists them first, by stack). What
+ * follows (a second pid's use of a stack, a time metric's synthetic
+ * stacks) is left to the walk, in order, after the pass. */
+static guint
+covered_run (const SpStackCounts *counts,
+             gsize n_nodes)
+{
+  guint i;
+
+  for (i = 0; i < counts->stacks->len; i++)
+    {
+      const SpStackCount *s = &g_array_index (counts->stacks, SpStackCount, i);
+
+      if (s->stack >= n_nodes || (i > 0 && s->stack <= g_array_index (counts->stacks, SpStackCount, i - 1).stack))
+        break;
+    }
+  return i;
+}
+
+static inline void
+note_visit (Visit *visits,
+            guint32 key,
+            guint32 first,
+            guint32 depth)
+{
+  Visit *v = &visits[key];
+
+  if (first < v->first || (first == v->first && depth < v->depth))
+    {
+      v->first = first;
+      v->depth = depth;
+    }
+}
+
+/* Marks the role in which node is needed; counts a new one's functions
+ * towards the nodes the pass may add. */
+static inline void
+need_role (SpSkeletonPlan *plan,
+           guint32 *uses,
+           guint32 node,
+           guint32 frame_id,
+           guint8 role)
+{
+  if ((plan->need[node] & role) == 0)
+    {
+      plan->need[node] |= role;
+      uses[frame_id * 2 + (role == SP_PLAN_EXACT)]++;
+    }
+}
+
+/* From the deepest node up: each reached node passes the first counted
+ * stack that reaches it to its prefix, with the role the prefix plays
+ * for it. FALSE when a reached frame depends on the pid. */
+static gboolean
+plan_backward (SpSkeletonPlan *plan,
+               SpProfile *profile,
+               const SpStackCounts *counts,
+               Visit *visits,
+               guint32 *uses)
+{
+  const SpStackNode *nodes = sp_spool_reader_get_stack_nodes (sp_profile_get_reader (profile));
+  g_autofree guint32 *first = g_new (guint32, MAX (plan->n_nodes, 1));
+
+  memset (first, 0xff, plan->n_nodes * sizeof *first);
+  for (guint i = 0; i < plan->n_counted; i++)
+    {
+      guint32 s = g_array_index (counts->stacks, SpStackCount, i).stack;
+
+      first[s] = i;
+      plan->need[s] |= COUNTED;
+      need_role (plan, uses, s, nodes[s].frame_id, SP_PLAN_EXACT);
+    }
+  for (gsize n = plan->n_nodes; n-- > 0;)
+    {
+      guint32 f = first[n], p = nodes[n].prefix;
+      gboolean exact;
+
+      if (f == NOT_REACHED)
+        continue;
+      if (sp_profile_frame_depends_on_pid (profile, nodes[n].frame_id))
+        return FALSE;
+      /* Counted: the walk from it reaches it first (its children come
+       * later in the counts). */
+      if (plan->need[n] & COUNTED)
+        note_visit (visits, nodes[n].frame_id * 2 + 1, f, nodes[n].depth);
+      plan->need[n] &= ~COUNTED;
+      if (p == SP_SPOOL_NO_ID)
+        continue;
+      exact = sp_profile_frame_is_exact (profile, nodes[n].frame_id, nodes[p].frame_id);
+      if (exact)
+        plan->need[n] |= SP_PLAN_UNDER_EXACT;
+      need_role (plan, uses, p, nodes[p].frame_id, exact ? SP_PLAN_EXACT : SP_PLAN_CALLER);
+      note_visit (visits, nodes[p].frame_id * 2 + (exact ? 1 : 0), f, nodes[p].depth);
+      first[p] = MIN (first[p], f);
+    }
+  return TRUE;
+}
+
+/* Equal lists of functions get the same number (frames of different
+ * addresses in one function, as a leaf or as a caller). */
+static void
+number_chains (SpSkeletonPlan *plan,
+               gsize n_keys)
+{
+  g_autoptr (GHashTable) numbers = g_hash_table_new_full (g_bytes_hash, g_bytes_equal, (GDestroyNotify) g_bytes_unref, NULL);
+
+  for (gsize k = 0; k < n_keys; k++)
+    {
+      g_autoptr (GBytes) chain = NULL;
+      gpointer number;
+
+      if (plan->functions[k] == NULL)
+        continue;
+      chain = g_bytes_new_static (plan->functions[k], plan->n_functions[k] * sizeof (guint32));
+      if (!g_hash_table_lookup_extended (numbers, chain, NULL, &number))
+        {
+          number = GUINT_TO_POINTER (g_hash_table_size (numbers));
+          g_hash_table_insert (numbers, g_bytes_ref (chain), number);
+        }
+      plan->chain[k] = GPOINTER_TO_UINT (number);
+    }
+}
+
+static int
+compare_visits (const void *a,
+                const void *b)
+{
+  const Visit *x = a, *y = b;
+
+  if (x->first != y->first)
+    return x->first < y->first ? -1 : 1;
+  return x->depth < y->depth ? -1 : x->depth > y->depth;
+}
+
+/* Resolves the visited frames in the order of their first visits (each
+ * with the pid of the stack that reached it first, as the walk did), then
+ * takes their functions: resolving grows the profile's arrays, so the
+ * pointers are read once all are resolved. */
+static void
+resolve_in_order (SpSkeletonPlan *plan,
+                  SpProfile *profile,
+                  const SpStackCounts *counts,
+                  Visit *visits,
+                  gsize n_keys,
+                  const guint32 *uses)
+{
+  gsize n_visited = 0;
+
+  for (gsize k = 0; k < n_keys; k++)
+    if (visits[k].first != NOT_REACHED)
+      visits[n_visited++] = (Visit) { visits[k].first, visits[k].depth, (guint32) k };
+  qsort (visits, n_visited, sizeof *visits, compare_visits);
+  for (gsize i = 0; i < n_visited; i++)
+    {
+      const guint32 *functions;
+      gint32 pid = g_array_index (counts->stacks, SpStackCount, visits[i].first).pid;
+
+      sp_profile_get_frame_functions (profile, visits[i].key / 2, pid, visits[i].key % 2, &functions);
+    }
+  for (gsize i = 0; i < n_visited; i++)
+    {
+      guint32 key = visits[i].key;
+      gint32 pid = g_array_index (counts->stacks, SpStackCount, visits[i].first).pid;
+      guint n = sp_profile_get_frame_functions (profile, key / 2, pid, key % 2, &plan->functions[key]);
+
+      /* As descend_frame: a chain is cut at 64 functions. */
+      plan->n_functions[key] = (guint16) MIN (n, 64);
+      plan->n_calls += (gsize) plan->n_functions[key] * uses[key];
+    }
+  number_chains (plan, n_keys);
+}
+
+SpSkeletonPlan *
+_sp_skeleton_plan_new (SpProfile *profile,
+                       const SpStackCounts *counts)
+{
+  const SpSpoolReader *reader = sp_profile_get_reader (profile);
+  gsize n_keys = sp_spool_reader_get_n_frames (reader) * 2;
+  g_autofree Visit *visits = g_new (Visit, MAX (n_keys, 1));
+  g_autofree guint32 *uses = g_new0 (guint32, MAX (n_keys, 1));
+  SpSkeletonPlan *plan = g_new0 (SpSkeletonPlan, 1);
+
+  plan->n_nodes = sp_spool_reader_get_n_stack_nodes (reader);
+  plan->n_counted = covered_run (counts, plan->n_nodes);
+  plan->need = g_new0 (guint8, MAX (plan->n_nodes, 1));
+  plan->functions = g_new0 (const guint32 *, MAX (n_keys, 1));
+  plan->n_functions = g_new0 (guint16, MAX (n_keys, 1));
+  plan->chain = g_new0 (guint32, MAX (n_keys, 1));
+  memset (visits, 0xff, n_keys * sizeof *visits);
+  if (plan->n_counted == 0 || !plan_backward (plan, profile, counts, visits, uses))
+    {
+      _sp_skeleton_plan_free (plan);
+      return NULL;
+    }
+  resolve_in_order (plan, profile, counts, visits, n_keys, uses);
+  return plan;
+}
+
+void
+_sp_skeleton_plan_free (SpSkeletonPlan *plan)
+{
+  if (plan == NULL)
+    return;
+  g_free (plan->need);
+  g_free (plan->functions);
+  g_free (plan->n_functions);
+  g_free (plan->chain);
+  g_free (plan);
+}
