@@ -11,8 +11,14 @@
 
 #define NOT_REACHED G_MAXUINT32
 
-/* A plan-local bit: the node is itself a counted stack. */
-#define COUNTED (1 << 7)
+/* Per stack node in the backward pass: the first counted stack (its index
+ * in the counts) whose walk reaches it as a caller, and with its address
+ * exact (itself counted, or under a kernel frame); NOT_REACHED for none.
+ * One struct: a node's children write into it in no order. */
+typedef struct {
+  guint32 as_caller;
+  guint32 as_exact;
+} FirstReach;
 
 /* When the walk first reaches a frame in a role: the index of the counted
  * stack it walked up from, and the depth there (it descends from the root,
@@ -45,6 +51,7 @@ covered_run (const SpStackCounts *counts,
 
 static inline void
 note_visit (Visit *visits,
+            guint32 *uses,
             guint32 key,
             guint32 first,
             guint32 depth)
@@ -56,27 +63,30 @@ note_visit (Visit *visits,
       v->first = first;
       v->depth = depth;
     }
+  uses[key]++;
 }
 
-/* Marks the role in which node is needed; counts a new one's functions
- * towards the nodes the pass may add. */
-static inline void
-need_role (SpSkeletonPlan *plan,
-           guint32 *uses,
-           guint32 node,
-           guint32 frame_id,
-           guint8 role)
+/* Per frame: 1 when its functions depend on the sample's pid (then the
+ * plan does not apply), 2 for a kernel frame (only a kernel frame can make
+ * its prefix exact: sp_profile_frame_is_exact), 0 otherwise. Asked once
+ * per frame rather than per stack node. */
+static guint8 *
+frame_kinds (SpProfile *profile)
 {
-  if ((plan->need[node] & role) == 0)
-    {
-      plan->need[node] |= role;
-      uses[frame_id * 2 + (role == SP_PLAN_EXACT)]++;
-    }
+  const SpSpoolReader *reader = sp_profile_get_reader (profile);
+  const SpFrame *frames = sp_spool_reader_get_frames (reader);
+  gsize n_frames = sp_spool_reader_get_n_frames (reader);
+  guint8 *kinds = g_new (guint8, MAX (n_frames, 1));
+
+  for (gsize f = 0; f < n_frames; f++)
+    kinds[f] = sp_profile_frame_depends_on_pid (profile, (guint32) f) ? 1 : frames[f].mode == SP_FRAME_KERNEL ? 2 : 0;
+  return kinds;
 }
 
-/* From the deepest node up: each reached node passes the first counted
- * stack that reaches it to its prefix, with the role the prefix plays
- * for it. FALSE when a reached frame depends on the pid. */
+/* From the deepest node up: each reached node notes its own visits and
+ * passes the first counted stack that reaches it to its prefix, in the
+ * role the prefix plays for it. FALSE when a reached frame depends on
+ * the pid. */
 static gboolean
 plan_backward (SpSkeletonPlan *plan,
                SpProfile *profile,
@@ -85,39 +95,45 @@ plan_backward (SpSkeletonPlan *plan,
                guint32 *uses)
 {
   const SpStackNode *nodes = sp_spool_reader_get_stack_nodes (sp_profile_get_reader (profile));
-  g_autofree guint32 *first = g_new (guint32, MAX (plan->n_nodes, 1));
+  g_autofree guint8 *kinds = frame_kinds (profile);
+  g_autofree FirstReach *reach = g_new (FirstReach, MAX (plan->n_nodes, 1));
 
-  memset (first, 0xff, plan->n_nodes * sizeof *first);
+  memset (reach, 0xff, plan->n_nodes * sizeof *reach);
   for (guint i = 0; i < plan->n_counted; i++)
-    {
-      guint32 s = g_array_index (counts->stacks, SpStackCount, i).stack;
-
-      first[s] = i;
-      plan->need[s] |= COUNTED;
-      need_role (plan, uses, s, nodes[s].frame_id, SP_PLAN_EXACT);
-    }
+    reach[g_array_index (counts->stacks, SpStackCount, i).stack].as_exact = i;
   for (gsize n = plan->n_nodes; n-- > 0;)
     {
-      guint32 f = first[n], p = nodes[n].prefix;
-      gboolean exact;
+      FirstReach r = reach[n];
+      guint32 frame_id = nodes[n].frame_id, p = nodes[n].prefix;
+      guint8 need = 0;
 
-      if (f == NOT_REACHED)
+      if (r.as_caller == NOT_REACHED && r.as_exact == NOT_REACHED)
         continue;
-      if (sp_profile_frame_depends_on_pid (profile, nodes[n].frame_id))
+      if (kinds[frame_id] == 1)
         return FALSE;
-      /* Counted: the walk from it reaches it first (its children come
-       * later in the counts). */
-      if (plan->need[n] & COUNTED)
-        note_visit (visits, nodes[n].frame_id * 2 + 1, f, nodes[n].depth);
-      plan->need[n] &= ~COUNTED;
-      if (p == SP_SPOOL_NO_ID)
-        continue;
-      exact = sp_profile_frame_is_exact (profile, nodes[n].frame_id, nodes[p].frame_id);
-      if (exact)
-        plan->need[n] |= SP_PLAN_UNDER_EXACT;
-      need_role (plan, uses, p, nodes[p].frame_id, exact ? SP_PLAN_EXACT : SP_PLAN_CALLER);
-      note_visit (visits, nodes[p].frame_id * 2 + (exact ? 1 : 0), f, nodes[p].depth);
-      first[p] = MIN (first[p], f);
+      if (r.as_caller != NOT_REACHED)
+        {
+          need |= SP_PLAN_CALLER;
+          note_visit (visits, uses, frame_id * 2, r.as_caller, nodes[n].depth);
+        }
+      if (r.as_exact != NOT_REACHED)
+        {
+          need |= SP_PLAN_EXACT;
+          note_visit (visits, uses, frame_id * 2 + 1, r.as_exact, nodes[n].depth);
+        }
+      if (p != SP_SPOOL_NO_ID)
+        {
+          guint32 first = MIN (r.as_caller, r.as_exact);
+
+          if (kinds[frame_id] == 2 && sp_profile_frame_is_exact (profile, frame_id, nodes[p].frame_id))
+            {
+              need |= SP_PLAN_UNDER_EXACT;
+              reach[p].as_exact = MIN (reach[p].as_exact, first);
+            }
+          else
+            reach[p].as_caller = MIN (reach[p].as_caller, first);
+        }
+      plan->need[n] = need;
     }
   return TRUE;
 }
