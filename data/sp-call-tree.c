@@ -25,11 +25,6 @@ typedef struct {
   guint32 caller;    /* as a caller -> tree node */
   guint32 exact;     /* exact (a leaf) -> tree node */
   guint32 pid_free;  /* its chain: 0 unknown, 1 depends on pid, 2 does not */
-  /* The planned pass (build_planned): the chain of functions of its last
-   * child as a caller and the tree node that child got, so that its next
-   * child with the same chain needs no lookup. */
-  guint32 last_chain;
-  guint32 last_child;
 } StackMemo;
 
 typedef struct {
@@ -331,7 +326,7 @@ cover_stack_nodes (Builder *b)
     return;
   b->memo = g_renew (StackMemo, b->memo, n_nodes);
   for (gsize i = b->n_memo; i < n_nodes; i++)
-    b->memo[i] = (StackMemo) { stack_nodes[i].prefix, stack_nodes[i].frame_id, UNSET, UNSET, 0, UNSET, UNSET };
+    b->memo[i] = (StackMemo) { stack_nodes[i].prefix, stack_nodes[i].frame_id, UNSET, UNSET, 0 };
   b->n_memo = n_nodes;
 }
 
@@ -381,9 +376,20 @@ stack_node_in (Builder *b,
  * prefix comes before the nodes that name it, and most nodes follow their
  * prefix), where the walk up from each counted stack missed the cache at
  * every step: sp-skeleton-plan-private.h. */
+/* What the planned pass keeps of a stack node as a caller, apart from the
+ * memo (a node's children come in no order, and this is a third of its
+ * size): its tree node, and the chain of functions of its last child and
+ * the tree node that child got, so that its next child with the same
+ * chain (another address in the same function) needs no lookup. */
+typedef struct {
+  guint32 tree;
+  guint32 last_chain;
+  guint32 last_child;
+} CallerMemo;
+
 static guint32
 planned_descend (Builder *b,
-                 StackMemo *caller,
+                 CallerMemo *caller,
                  guint32 parent,
                  const SpSkeletonPlan *plan,
                  guint32 key)
@@ -405,6 +411,7 @@ static void
 build_planned (Builder *b,
                const SpSkeletonPlan *plan)
 {
+  g_autofree CallerMemo *callers = g_new (CallerMemo, MAX (plan->n_nodes, 1));
   guint len = b->nodes->len;
 
   /* Room for every node the pass may add, so that nodes never move (the
@@ -416,20 +423,24 @@ build_planned (Builder *b,
       guint8 need = plan->need[n];
       StackMemo *m = &b->memo[n];
       guint32 key = m->frame_id * 2;
-      StackMemo *caller = NULL;
+      CallerMemo *caller = NULL;
       guint32 parent = 0;
 
       if (need == 0)
         continue;
+      /* Only a node's callers are read before it is written. */
       if (m->prefix != SP_SPOOL_NO_ID && (need & SP_PLAN_UNDER_EXACT))
         parent = b->memo[m->prefix].exact;
       else if (m->prefix != SP_SPOOL_NO_ID)
         {
-          caller = &b->memo[m->prefix];
-          parent = caller->caller;
+          caller = &callers[m->prefix];
+          parent = caller->tree;
         }
       if (need & SP_PLAN_CALLER)
-        m->caller = planned_descend (b, caller, parent, plan, key);
+        {
+          m->caller = planned_descend (b, caller, parent, plan, key);
+          callers[n] = (CallerMemo) { m->caller, UNSET, UNSET };
+        }
       if (need & SP_PLAN_EXACT)
         m->exact = planned_descend (b, caller, parent, plan, key + 1);
       m->pid_free = 2;
