@@ -27,9 +27,22 @@ typedef struct {
   guint32 pid_free;  /* its chain: 0 unknown, 1 depends on pid, 2 does not */
 } StackMemo;
 
+/* A node as the builder links it; the weights are apart (a skeleton has
+ * none: each query weighs it anew), so that twice as many nodes as
+ * SpCallTreeNodes stay in the cache while children are looked up. */
+typedef struct {
+  guint32 function;
+  guint32 parent;
+  guint32 first_child;
+  guint32 next_sibling;
+  guint32 n_children;
+} ShapeNode;
+
 typedef struct {
   SpProfile         *profile;
-  GArray            *nodes;      /* SpCallTreeNode (self and total unused in a skeleton) */
+  GArray            *nodes;      /* ShapeNode */
+  GArray            *self;       /* guint64 per node, for a fresh tree (not a skeleton) */
+  GArray            *total;      /* guint64 per node, likewise */
   SpInternTable      wide;       /* (parent << 32 | function) of the children of wide parents */
   GArray            *wide_nodes; /* guint32: key i of wide -> its node */
   guint32           *pending;    /* stack nodes to descend: a stack, each call pops what it pushed */
@@ -55,7 +68,7 @@ find_child (Builder *b,
             guint32 parent,
             guint32 function)
 {
-  const SpCallTreeNode *nodes = (const SpCallTreeNode *) b->nodes->data;
+  const ShapeNode *nodes = (const ShapeNode *) b->nodes->data;
   guint64 key = (guint64) parent << 32 | function;
   gint64 index;
 
@@ -75,7 +88,7 @@ index_child (Builder *b,
              guint32 parent,
              guint32 child)
 {
-  guint64 key = (guint64) parent << 32 | g_array_index (b->nodes, SpCallTreeNode, child).function;
+  guint64 key = (guint64) parent << 32 | g_array_index (b->nodes, ShapeNode, child).function;
   bool added;
 
   if (sp_intern_table_intern (&b->wide, &key, &added) < 0)
@@ -91,23 +104,23 @@ child_of (Builder *b,
           guint32 parent,
           guint32 function)
 {
-  SpCallTreeNode node = { function, parent, SP_CALL_TREE_NONE, SP_CALL_TREE_NONE, 0, 0, 0 };
+  ShapeNode node = { function, parent, SP_CALL_TREE_NONE, SP_CALL_TREE_NONE, 0 };
   guint32 id = find_child (b, parent, function);
-  SpCallTreeNode *p;
+  ShapeNode *p;
 
   if (id != SP_CALL_TREE_NONE)
     return id;
   if (b->nodes->len >= SP_CALL_TREE_NONE - 1)
     g_error ("out of memory building a call tree");
   id = b->nodes->len;
-  p = &g_array_index (b->nodes, SpCallTreeNode, parent);
+  p = &g_array_index (b->nodes, ShapeNode, parent);
   node.next_sibling = p->first_child;
   p->first_child = id;
   p->n_children++;
   g_array_append_val (b->nodes, node);
-  p = &g_array_index (b->nodes, SpCallTreeNode, parent);
+  p = &g_array_index (b->nodes, ShapeNode, parent);
   if (p->n_children == LIST_WALK_MAX + 1)
-    for (guint32 c = p->first_child; c != SP_CALL_TREE_NONE; c = g_array_index (b->nodes, SpCallTreeNode, c).next_sibling)
+    for (guint32 c = p->first_child; c != SP_CALL_TREE_NONE; c = g_array_index (b->nodes, ShapeNode, c).next_sibling)
       index_child (b, parent, c);
   else if (p->n_children > LIST_WALK_MAX + 1)
     index_child (b, parent, id);
@@ -118,9 +131,9 @@ child_of (Builder *b,
 static void
 builder_init (Builder *b)
 {
-  SpCallTreeNode root = { SP_CALL_TREE_NONE, SP_CALL_TREE_NONE, SP_CALL_TREE_NONE, SP_CALL_TREE_NONE, 0, 0, 0 };
+  ShapeNode root = { SP_CALL_TREE_NONE, SP_CALL_TREE_NONE, SP_CALL_TREE_NONE, SP_CALL_TREE_NONE, 0 };
 
-  b->nodes = g_array_new (FALSE, FALSE, sizeof (SpCallTreeNode));
+  b->nodes = g_array_new (FALSE, FALSE, sizeof (ShapeNode));
   g_array_append_val (b->nodes, root);
   sp_intern_table_init (&b->wide, 1);
   b->wide_nodes = g_array_new (FALSE, FALSE, sizeof (guint32));
@@ -132,6 +145,8 @@ builder_clear_scratch (Builder *b)
 {
   sp_intern_table_clear (&b->wide);
   g_clear_pointer (&b->wide_nodes, g_array_unref);
+  g_clear_pointer (&b->self, g_array_unref);
+  g_clear_pointer (&b->total, g_array_unref);
   g_clear_pointer (&b->pending, g_free);
 }
 
@@ -288,6 +303,38 @@ typedef struct {
   gboolean  bottom_up;
 } PathInsert;
 
+/* A fresh tree's weights, as many as its nodes (new ones weigh 0). */
+static void
+weights_follow_nodes (Builder *b)
+{
+  if (b->self == NULL)
+    {
+      b->self = g_array_new (FALSE, TRUE, sizeof (guint64));
+      b->total = g_array_new (FALSE, TRUE, sizeof (guint64));
+    }
+  if (b->self->len < b->nodes->len)
+    {
+      g_array_set_size (b->self, b->nodes->len);
+      g_array_set_size (b->total, b->nodes->len);
+    }
+}
+
+/* Tree nodes of shape and weights, numbered and linked alike. */
+static SpCallTreeNode *
+weighed_nodes (const ShapeNode *shape,
+               guint n,
+               const guint64 *self,
+               const guint64 *total)
+{
+  SpCallTreeNode *nodes = g_new (SpCallTreeNode, MAX (n, 1));
+
+  for (guint i = 0; i < n; i++)
+    nodes[i] = (SpCallTreeNode) { shape[i].function,     shape[i].parent,     shape[i].first_child,
+                                  shape[i].next_sibling, shape[i].n_children, self[i],
+                                  total[i] };
+  return nodes;
+}
+
 static void
 insert_path (const guint32 *path,
              guint n,
@@ -295,23 +342,28 @@ insert_path (const guint32 *path,
              gpointer user_data)
 {
   PathInsert *insert = user_data;
-  SpCallTreeNode *nodes;
+  Builder *b = insert->b;
   guint32 node;
 
   if (path == NULL)
     return;
-  node = descend (insert->b, 0, path, n, insert->bottom_up);
-  nodes = (SpCallTreeNode *) insert->b->nodes->data;
+  node = descend (b, 0, path, n, insert->bottom_up);
+  weights_follow_nodes (b);
   if (insert->bottom_up)
     {
+      const ShapeNode *nodes = (const ShapeNode *) b->nodes->data;
+      guint32 leaf;
+
       /* Every node on an inverted path is passed through; the first one
        * (the leaf function) is where the sample's own time is. */
       for (guint32 up = node; up != 0; up = nodes[up].parent)
-        nodes[up].total += stack->count;
-      nodes[descend (insert->b, 0, path + n - 1, 1, FALSE)].self += stack->count;
+        g_array_index (b->total, guint64, up) += stack->count;
+      leaf = descend (b, 0, path + n - 1, 1, FALSE);
+      weights_follow_nodes (b);
+      g_array_index (b->self, guint64, leaf) += stack->count;
     }
   else
-    nodes[node].self += stack->count;
+    g_array_index (b->self, guint64, node) += stack->count;
 }
 
 /* The memo follows the stack nodes (a followed spool grows). */
@@ -452,13 +504,13 @@ build_planned (Builder *b,
  * samples (a first query without a filter), it is the skeleton itself:
  * both link a parent's children newest first. */
 static SpCallTreeNode *
-copy_weighed (const SpCallTreeNode *shape,
+copy_weighed (const ShapeNode *shape,
               guint n_shape,
               const guint64 *self,
               const guint64 *total,
               guint *n_copied)
 {
-  SpCallTreeNode *nodes = g_new (SpCallTreeNode, MAX (n_shape, 1));
+  SpCallTreeNode *nodes;
   g_autofree guint32 *renumber = NULL;
   guint n = 0;
   guint first_empty = 1;
@@ -467,15 +519,10 @@ copy_weighed (const SpCallTreeNode *shape,
     first_empty++;
   if (first_empty == n_shape)
     {
-      memcpy (nodes, shape, n_shape * sizeof *nodes);
-      for (guint i = 0; i < n_shape; i++)
-        {
-          nodes[i].self = self[i];
-          nodes[i].total = total[i];
-        }
       *n_copied = n_shape;
-      return nodes;
+      return weighed_nodes (shape, n_shape, self, total);
     }
+  nodes = g_new (SpCallTreeNode, MAX (n_shape, 1));
 
   renumber = g_new (guint32, n_shape);
   for (guint i = 0; i < n_shape; i++)
@@ -512,7 +559,7 @@ weigh_skeleton (SpProfile *profile,
   g_autoptr (GArray) path = g_array_new (FALSE, FALSE, sizeof (guint32));
   g_autoptr (GArray) self = g_array_new (FALSE, TRUE, sizeof (guint64));
   g_autofree guint64 *total = NULL;
-  const SpCallTreeNode *shape;
+  const ShapeNode *shape;
   SpCallTree *tree = g_new0 (SpCallTree, 1);
 
   if (!b->weighed)
@@ -533,7 +580,7 @@ weigh_skeleton (SpProfile *profile,
       g_array_index (self, guint64, node) += stack->count;
     }
   g_array_set_size (self, b->nodes->len);
-  shape = (const SpCallTreeNode *) b->nodes->data;
+  shape = (const ShapeNode *) b->nodes->data;
   total = g_memdup2 (self->data, b->nodes->len * sizeof (guint64));
   for (guint i = b->nodes->len; i-- > 1;)
     total[shape[i].parent] += total[i];
@@ -577,7 +624,10 @@ build_tree (SpProfile *profile,
   tree = g_new0 (SpCallTree, 1);
   tree->bottom_up = bottom_up;
   tree->n_nodes = b.nodes->len;
-  tree->nodes = (SpCallTreeNode *) g_array_free (b.nodes, FALSE);
+  weights_follow_nodes (&b);
+  tree->nodes = weighed_nodes ((const ShapeNode *) b.nodes->data, b.nodes->len, (const guint64 *) b.self->data,
+                               (const guint64 *) b.total->data);
+  g_array_unref (b.nodes);
   builder_clear_scratch (&b);
   if (!bottom_up)
     sum_totals (tree->nodes, tree->n_nodes);
