@@ -463,9 +463,10 @@ static void
 build_planned (Builder *b,
                const SpSkeletonPlan *plan)
 {
-  g_autofree CallerMemo *callers = g_new (CallerMemo, MAX (plan->n_nodes, 1));
+  CallerMemo *callers = (CallerMemo *) plan->scratch;
   guint len = b->nodes->len;
 
+  G_STATIC_ASSERT (sizeof (CallerMemo) == SP_PLAN_SCRATCH * sizeof (guint32));
   /* Room for every node the pass may add, so that nodes never move (the
    * pages are touched only as nodes come). */
   g_array_set_size (b->nodes, len + MIN (plan->n_calls, SP_CALL_TREE_NONE - 1 - len));

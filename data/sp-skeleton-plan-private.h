@@ -16,6 +16,8 @@
 #include "sp-profile.h"
 #include "sp-stack-counts.h"
 
+#define SP_PLAN_SCRATCH 3
+
 /* What the pass computes per stack node (SpSkeletonPlan.need). */
 enum {
   SP_PLAN_CALLER = 1 << 0,       /* its tree node as a caller (a return address) */
@@ -32,6 +34,10 @@ typedef struct {
   guint16       *n_functions;
   guint32       *chain;        /* per frame and role: equal for equal lists of functions */
   gsize          n_calls;      /* functions descended in all, the most nodes the pass can add */
+  /* SP_PLAN_SCRATCH words per stack node that the plan used and the pass
+   * may use as it likes (the pass writes a node's words before it reads
+   * them): one array's pages touched once rather than two arrays'. */
+  guint32       *scratch;
   guint          n_counted;    /* counts->stacks before the first the pass does not cover */
 } SpSkeletonPlan;
 

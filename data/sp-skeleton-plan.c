@@ -18,6 +18,7 @@
 typedef struct {
   guint32 as_caller;
   guint32 as_exact;
+  guint32 unused;    /* the scratch's third word */
 } FirstReach;
 
 /* When the walk first reaches a frame in a role: the index of the counted
@@ -96,8 +97,9 @@ plan_backward (SpSkeletonPlan *plan,
 {
   const SpStackNode *nodes = sp_spool_reader_get_stack_nodes (sp_profile_get_reader (profile));
   g_autofree guint8 *kinds = frame_kinds (profile);
-  g_autofree FirstReach *reach = g_new (FirstReach, MAX (plan->n_nodes, 1));
+  FirstReach *reach = (FirstReach *) plan->scratch;
 
+  G_STATIC_ASSERT (sizeof (FirstReach) == SP_PLAN_SCRATCH * sizeof (guint32));
   memset (reach, 0xff, plan->n_nodes * sizeof *reach);
   for (guint i = 0; i < plan->n_counted; i++)
     reach[g_array_index (counts->stacks, SpStackCount, i).stack].as_exact = i;
@@ -225,6 +227,7 @@ _sp_skeleton_plan_new (SpProfile *profile,
   plan->n_nodes = sp_spool_reader_get_n_stack_nodes (reader);
   plan->n_counted = covered_run (counts, plan->n_nodes);
   plan->need = g_new0 (guint8, MAX (plan->n_nodes, 1));
+  plan->scratch = g_new (guint32, MAX (plan->n_nodes, 1) * SP_PLAN_SCRATCH);
   plan->functions = g_new0 (const guint32 *, MAX (n_keys, 1));
   plan->n_functions = g_new0 (guint16, MAX (n_keys, 1));
   plan->chain = g_new0 (guint32, MAX (n_keys, 1));
@@ -244,6 +247,7 @@ _sp_skeleton_plan_free (SpSkeletonPlan *plan)
   if (plan == NULL)
     return;
   g_free (plan->need);
+  g_free (plan->scratch);
   g_free (plan->functions);
   g_free (plan->n_functions);
   g_free (plan->chain);
