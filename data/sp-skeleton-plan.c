@@ -11,6 +11,9 @@
 
 #define NOT_REACHED G_MAXUINT32
 
+/* How many stack nodes ahead the pass asks for what it will write at random. */
+#define PREFETCH_AHEAD 16
+
 /* Per stack node in the backward pass: the first counted stack (its index
  * in the counts) whose walk reaches it as a caller, and with its address
  * exact (itself counted, or under a kernel frame); NOT_REACHED for none.
@@ -108,6 +111,11 @@ plan_backward (SpSkeletonPlan *plan,
       FirstReach r = reach[n];
       guint32 frame_id = nodes[n].frame_id, p = nodes[n].prefix;
       guint8 need = 0;
+
+      /* The prefix a node a few before writes, asked for now: most are in
+       * no cache, and the reads overlap this node's work. */
+      if (n >= PREFETCH_AHEAD && nodes[n - PREFETCH_AHEAD].prefix != SP_SPOOL_NO_ID)
+        __builtin_prefetch (&reach[nodes[n - PREFETCH_AHEAD].prefix], 1);
 
       if (r.as_caller == NOT_REACHED && r.as_exact == NOT_REACHED)
         continue;
