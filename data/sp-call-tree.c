@@ -441,6 +441,7 @@ typedef struct {
 
 /* How many stack nodes ahead a pass asks for what it will read at random. */
 #define PREFETCH_AHEAD 16
+#define PREFETCH_NEAR 4
 
 static guint32
 planned_descend (Builder *b,
@@ -486,6 +487,14 @@ build_planned (Builder *b,
        * in no cache, and the reads overlap this node's work. */
       if (n + PREFETCH_AHEAD < plan->n_nodes && b->memo[n + PREFETCH_AHEAD].prefix != SP_SPOOL_NO_ID)
         __builtin_prefetch (&callers[b->memo[n + PREFETCH_AHEAD].prefix]);
+      /* And, nearer, the tree node of a caller known by now. */
+      if (n + PREFETCH_NEAR < plan->n_nodes && b->memo[n + PREFETCH_NEAR].prefix < n)
+        {
+          guint32 tree = callers[b->memo[n + PREFETCH_NEAR].prefix].tree;
+
+          if (tree < b->nodes->len)
+            __builtin_prefetch (&g_array_index (b->nodes, ShapeNode, tree));
+        }
       if (need == 0)
         continue;
       /* Only a node's callers are read before it is written. */
