@@ -516,68 +516,81 @@ build_planned (Builder *b,
     }
 }
 
-/* The skeleton's nodes with samples, weighed (parents come before
- * children, so one forward pass renumbers them). When every node has
- * samples (a first query without a filter), it is the skeleton itself:
- * both link a parent's children newest first. */
+/* The skeleton as tree nodes, weighed: each counted stack's count on its
+ * node (node_of[i] for counts->stacks[i]), totals summed up the tree in
+ * one backward pass (children come after their parent). Written straight
+ * into the tree's own nodes: no arrays of weights beside them. */
 static SpCallTreeNode *
-copy_weighed (const ShapeNode *shape,
-              guint n_shape,
-              const guint64 *self,
-              const guint64 *total,
-              guint *n_copied)
+weigh_shape (const ShapeNode *shape,
+             guint n_shape,
+             const guint32 *node_of,
+             const SpStackCounts *counts)
 {
-  SpCallTreeNode *nodes;
-  g_autofree guint32 *renumber = NULL;
-  guint n = 0;
-  guint first_empty = 1;
+  SpCallTreeNode *nodes = g_new (SpCallTreeNode, MAX (n_shape, 1));
 
-  while (first_empty < n_shape && total[first_empty] > 0)
-    first_empty++;
-  if (first_empty == n_shape)
-    {
-      *n_copied = n_shape;
-      return weighed_nodes (shape, n_shape, self, total);
-    }
-  nodes = g_new (SpCallTreeNode, MAX (n_shape, 1));
-
-  renumber = g_new (guint32, n_shape);
   for (guint i = 0; i < n_shape; i++)
+    nodes[i] = (SpCallTreeNode) { shape[i].function,     shape[i].parent, shape[i].first_child,
+                                  shape[i].next_sibling, shape[i].n_children, 0, 0 };
+  for (guint i = 0; i < counts->stacks->len; i++)
+    nodes[node_of[i]].self += g_array_index (counts->stacks, SpStackCount, i).count;
+  for (guint i = n_shape; i-- > 1;)
     {
-      SpCallTreeNode *node;
+      nodes[i].total += nodes[i].self;
+      nodes[nodes[i].parent].total += nodes[i].total;
+    }
+  nodes[0].total += nodes[0].self;
+  return nodes;
+}
 
-      if (i > 0 && total[i] == 0)
+/* Drops the nodes without samples (a query that counts part of the
+ * recording), in place: parents come before children, so one forward
+ * pass renumbers them, each node moving only down, and links each anew
+ * (newest first, as the builder does). Returns how many are left. */
+static guint
+drop_empty (SpCallTreeNode *nodes,
+            guint n_nodes)
+{
+  g_autofree guint32 *renumber = NULL;
+  guint first_empty = 1;
+  guint n = 0;
+
+  while (first_empty < n_nodes && nodes[first_empty].total > 0)
+    first_empty++;
+  if (first_empty >= n_nodes)
+    return n_nodes;
+  renumber = g_new (guint32, n_nodes);
+  for (guint i = 0; i < n_nodes; i++)
+    {
+      SpCallTreeNode node = nodes[i];
+
+      if (i > 0 && node.total == 0)
         continue;
       renumber[i] = n;
-      node = &nodes[n];
-      *node = (SpCallTreeNode) { shape[i].function, i == 0 ? SP_CALL_TREE_NONE : renumber[shape[i].parent],
-                                 SP_CALL_TREE_NONE, SP_CALL_TREE_NONE, 0, self[i], total[i] };
+      node.parent = i == 0 ? SP_CALL_TREE_NONE : renumber[node.parent];
+      node.first_child = SP_CALL_TREE_NONE;
+      node.n_children = 0;
+      node.next_sibling = i == 0 ? SP_CALL_TREE_NONE : nodes[node.parent].first_child;
+      nodes[n] = node;
       if (i > 0)
         {
-          SpCallTreeNode *parent = &nodes[node->parent];
-
-          node->next_sibling = parent->first_child;
-          parent->first_child = n;
-          parent->n_children++;
+          nodes[node.parent].first_child = n;
+          nodes[node.parent].n_children++;
         }
       n++;
     }
-  *n_copied = n;
-  return g_renew (SpCallTreeNode, nodes, MAX (n, 1));
+  return n;
 }
 
-/* Weighs the skeleton with counts, then copies out the nodes with
- * samples. */
+/* Weighs the skeleton with counts; the tree is its nodes with samples. */
 static SpCallTree *
 weigh_skeleton (SpProfile *profile,
                 SpStackCounts *counts)
 {
   Builder *b = skeleton_of (profile);
   g_autoptr (GArray) path = g_array_new (FALSE, FALSE, sizeof (guint32));
-  g_autoptr (GArray) self = g_array_new (FALSE, TRUE, sizeof (guint64));
-  g_autofree guint64 *total = NULL;
-  const ShapeNode *shape;
+  g_autofree guint32 *node_of = g_new (guint32, MAX (counts->stacks->len, 1));
   SpCallTree *tree = g_new0 (SpCallTree, 1);
+  guint n_shape;
 
   if (!b->weighed)
     {
@@ -587,22 +600,14 @@ weigh_skeleton (SpProfile *profile,
       _sp_skeleton_plan_free (plan);
       b->weighed = TRUE;
     }
+  /* First every stack's node: a stack the plan did not cover adds nodes. */
   for (guint i = 0; i < counts->stacks->len; i++)
-    {
-      const SpStackCount *stack = &g_array_index (counts->stacks, SpStackCount, i);
-      guint32 node = stack_node_in (b, stack, path);
-
-      if (node >= self->len)
-        g_array_set_size (self, MAX (node + 1, b->nodes->len));
-      g_array_index (self, guint64, node) += stack->count;
-    }
-  g_array_set_size (self, b->nodes->len);
-  shape = (const ShapeNode *) b->nodes->data;
-  total = g_memdup2 (self->data, b->nodes->len * sizeof (guint64));
-  for (guint i = b->nodes->len; i-- > 1;)
-    total[shape[i].parent] += total[i];
-
-  tree->nodes = copy_weighed (shape, b->nodes->len, (const guint64 *) self->data, total, &tree->n_nodes);
+    node_of[i] = stack_node_in (b, &g_array_index (counts->stacks, SpStackCount, i), path);
+  n_shape = b->nodes->len;
+  tree->nodes = weigh_shape ((const ShapeNode *) b->nodes->data, n_shape, node_of, counts);
+  tree->n_nodes = drop_empty (tree->nodes, n_shape);
+  if (tree->n_nodes < n_shape)
+    tree->nodes = g_renew (SpCallTreeNode, tree->nodes, MAX (tree->n_nodes, 1));
   sp_call_tree_sort_children (tree);
   return tree;
 }
