@@ -319,7 +319,7 @@ weights_follow_nodes (Builder *b)
     }
 }
 
-/* Tree nodes of shape and weights, numbered and linked alike. */
+/* Tree nodes of shape and weights (NULL: 0), numbered and linked alike. */
 static SpCallTreeNode *
 weighed_nodes (const ShapeNode *shape,
                guint n,
@@ -330,8 +330,8 @@ weighed_nodes (const ShapeNode *shape,
 
   for (guint i = 0; i < n; i++)
     nodes[i] = (SpCallTreeNode) { shape[i].function,     shape[i].parent,     shape[i].first_child,
-                                  shape[i].next_sibling, shape[i].n_children, self[i],
-                                  total[i] };
+                                  shape[i].next_sibling, shape[i].n_children, self != NULL ? self[i] : 0,
+                                  total != NULL ? total[i] : 0 };
   return nodes;
 }
 
@@ -526,11 +526,8 @@ weigh_shape (const ShapeNode *shape,
              const guint32 *node_of,
              const SpStackCounts *counts)
 {
-  SpCallTreeNode *nodes = g_new (SpCallTreeNode, MAX (n_shape, 1));
+  SpCallTreeNode *nodes = weighed_nodes (shape, n_shape, NULL, NULL);
 
-  for (guint i = 0; i < n_shape; i++)
-    nodes[i] = (SpCallTreeNode) { shape[i].function,     shape[i].parent, shape[i].first_child,
-                                  shape[i].next_sibling, shape[i].n_children, 0, 0 };
   for (guint i = 0; i < counts->stacks->len; i++)
     nodes[node_of[i]].self += g_array_index (counts->stacks, SpStackCount, i).count;
   for (guint i = n_shape; i-- > 1;)
