@@ -441,6 +441,9 @@ typedef struct {
 
 /* How many stack nodes ahead a pass asks for what it will read at random. */
 #define PREFETCH_AHEAD 16
+
+/* The most nodes build_planned makes room for at once. */
+#define PLANNED_ROOM_MAX ((guint) ((G_MAXUINT / 4) / sizeof (ShapeNode)))
 #define PREFETCH_NEAR 4
 
 static guint32
@@ -471,9 +474,12 @@ build_planned (Builder *b,
   guint len = b->nodes->len;
 
   G_STATIC_ASSERT (sizeof (CallerMemo) == SP_PLAN_SCRATCH * sizeof (guint32));
-  /* Room for every node the pass may add, so that nodes never move (the
-   * pages are touched only as nodes come). */
-  g_array_set_size (b->nodes, len + MIN (plan->n_calls, SP_CALL_TREE_NONE - 1 - len));
+  /* Room for every node the pass may add, so that the array is not copied
+   * as it grows (the pages are touched only as nodes come); up to 1 GB:
+   * the pass adds fewer nodes than it descends functions, often half, and
+   * a GArray holds at most 4 GB. */
+  if (len < PLANNED_ROOM_MAX)
+    g_array_set_size (b->nodes, len + MIN (plan->n_calls, PLANNED_ROOM_MAX - len));
   g_array_set_size (b->nodes, len);
   for (gsize n = 0; n < plan->n_nodes; n++)
     {
