@@ -10,6 +10,15 @@
  *   bench-stages memory SPOOL          what each step of an open keeps, in
  *                                      a fresh process: read, indexed,
  *                                      counted, the first tree
+ *   bench-stages report SPOOL [no-inline]  a report's steps, once, in this
+ *                                      process as stackpulse-report runs
+ *                                      them (the symbol cache as
+ *                                      XDG_CACHE_HOME has it): open, stack
+ *                                      counts, the first tree (frames
+ *                                      resolved), a second tree, the
+ *                                      function list; and how many stack
+ *                                      nodes, frames, counted stacks,
+ *                                      functions and tree nodes there are
  *   bench-stages window SPOOL TIMEOUT  the window's model: SpAnalysis opens
  *                                      the spool as the window does (its
  *                                      worker, trees with inline frames, the
@@ -27,6 +36,7 @@
 #include "bench-probe.h"
 #include "sp-analysis.h"
 #include "sp-call-tree.h"
+#include "sp-function-list.h"
 #include "sp-sample-index.h"
 #include "sp-stack-counts.h"
 
@@ -191,6 +201,60 @@ run_memory (const char *path)
   return 0;
 }
 
+/* ---- A report, step by step ----------------------------------------- */
+
+static void
+print_step (const char *name,
+            double *wall,
+            double *cpu)
+{
+  double w = bench_wall_now (), c = bench_cpu_now ();
+
+  printf ("%s_wall %.6f\n%s_cpu %.6f\n", name, w - *wall, name, c - *cpu);
+  *wall = w;
+  *cpu = c;
+}
+
+static int
+run_report (const char *path,
+            gboolean inline_frames)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SpProfile) profile = NULL;
+  g_autoptr (SpStackCounts) counts = NULL;
+  g_autoptr (SpCallTree) tree = NULL;
+  g_autoptr (SpCallTree) again = NULL;
+  g_autoptr (GArray) functions = NULL;
+  const SpSpoolReader *reader;
+  double wall = bench_wall_now (), cpu = bench_cpu_now ();
+
+  profile = sp_profile_open (path, &error);
+  if (profile == NULL)
+    {
+      fprintf (stderr, "bench-stages: %s: %s\n", path, error->message);
+      return 1;
+    }
+  sp_profile_set_inline_frames (profile, inline_frames);
+  sp_profile_set_dwarf (profile, inline_frames);
+  print_step ("open", &wall, &cpu);
+  counts = sp_stack_counts_new (profile, NULL);
+  print_step ("counts", &wall, &cpu);
+  tree = sp_call_tree_new (profile, NULL, counts, FALSE);
+  print_step ("tree", &wall, &cpu);
+  again = sp_call_tree_new (profile, NULL, counts, FALSE);
+  print_step ("tree_again", &wall, &cpu);
+  functions = sp_function_list_new (profile, NULL, counts);
+  print_step ("functions", &wall, &cpu);
+  reader = sp_profile_get_reader (profile);
+  printf ("samples %zu\nstack_nodes %zu\nframes %zu\ncounted_stacks %u\nfunctions %u\n"
+          "tree_nodes %u\nlisted_functions %u\n",
+          sp_spool_reader_get_n_samples (reader), sp_spool_reader_get_n_stack_nodes (reader),
+          sp_spool_reader_get_n_frames (reader), counts->stacks->len, sp_profile_get_n_functions (profile),
+          tree->n_nodes, functions->len);
+  print_memory ("report");
+  return 0;
+}
+
 /* ---- The window's model ------------------------------------------------ */
 
 typedef struct {
@@ -264,8 +328,11 @@ main (int argc,
     return run_stages (argv[2], (unsigned) CLAMP (strtoul (argv[3], NULL, 10), 1, 50));
   if (argc == 3 && strcmp (argv[1], "memory") == 0)
     return run_memory (argv[2]);
+  if ((argc == 3 || argc == 4) && strcmp (argv[1], "report") == 0)
+    return run_report (argv[2], argc == 3 || strcmp (argv[3], "no-inline") != 0);
   if (argc == 4 && strcmp (argv[1], "window") == 0)
     return run_window (argv[2], (unsigned) CLAMP (strtoul (argv[3], NULL, 10), 1, 3600));
-  fprintf (stderr, "Usage: bench-stages stages SPOOL REPEAT | memory SPOOL | window SPOOL TIMEOUT_S\n");
+  fprintf (stderr, "Usage: bench-stages stages SPOOL REPEAT | memory SPOOL | report SPOOL [no-inline]\n"
+           "       | window SPOOL TIMEOUT_S\n");
   return 2;
 }

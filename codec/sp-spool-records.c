@@ -393,14 +393,12 @@ parse_stack_node (SpSpoolReader *r,
   if (!read_own_id (c, r->n_stack_nodes, "stack")
       || !read_u64 (c, &prefix))
     return false;
+  /* The depth is filled in after the parse (fill_depths). */
   if (prefix != SP_SPOOL_NO_ID)
     {
       if (!check_u32_ref (c, prefix, r->n_stack_nodes, "stack prefix"))
         return false;
       node.prefix = (uint32_t) prefix;
-      node.depth = r->stack_nodes[prefix].depth;
-      if (node.depth != UINT32_MAX)
-        node.depth++;
     }
   if (!read_u64 (c, &frame_id)
       || !check_u32_ref (c, frame_id, r->n_frames, "stack frame"))
@@ -717,11 +715,36 @@ parse_header (SpSpoolReader *r,
          && read_u64 (c, &r->sample_interval_us);
 }
 
-bool
-_sp_spool_reader_parse_records (SpSpoolReader *r,
-                                const uint8_t *base,
-                                size_t len,
-                                SpSpoolError *fault_out)
+/* The depths of the stack nodes from first on: 1 for a root, one more
+ * than its prefix's (saturating). Apart from the parse, in a loop of its
+ * own: a node that branches off an older one reads a prefix that is
+ * rarely in the cache, and here those reads overlap, where in the parse
+ * each stalled it. */
+static void
+fill_depths (SpSpoolReader *r,
+             size_t first)
+{
+  SpStackNode *nodes = r->stack_nodes;
+
+  for (size_t i = first; i < r->n_stack_nodes; i++)
+    {
+      uint32_t depth = 1;
+
+      if (nodes[i].prefix != SP_SPOOL_NO_ID)
+        {
+          depth = nodes[nodes[i].prefix].depth;
+          if (depth != UINT32_MAX)
+            depth++;
+        }
+      nodes[i].depth = depth;
+    }
+}
+
+static bool
+parse_records (SpSpoolReader *r,
+               const uint8_t *base,
+               size_t len,
+               SpSpoolError *fault_out)
 {
   Cursor c = { base + r->parsed, base + len, base, base + r->parsed, fault_out };
 
@@ -763,4 +786,17 @@ _sp_spool_reader_parse_records (SpSpoolReader *r,
     }
   r->parsed = len;
   return true;
+}
+
+bool
+_sp_spool_reader_parse_records (SpSpoolReader *r,
+                                const uint8_t *base,
+                                size_t len,
+                                SpSpoolError *fault_out)
+{
+  size_t first_node = r->n_stack_nodes;
+  bool ok = parse_records (r, base, len, fault_out);
+
+  fill_depths (r, first_node);
+  return ok;
 }

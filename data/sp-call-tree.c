@@ -12,6 +12,7 @@
 
 #include "sp-intern-table.h"
 #include "sp-profile-private.h"
+#include "sp-skeleton-plan-private.h"
 
 #define UNSET G_MAXUINT32
 
@@ -26,9 +27,22 @@ typedef struct {
   guint32 pid_free;  /* its chain: 0 unknown, 1 depends on pid, 2 does not */
 } StackMemo;
 
+/* A node as the builder links it; the weights are apart (a skeleton has
+ * none: each query weighs it anew), so that twice as many nodes as
+ * SpCallTreeNodes stay in the cache while children are looked up. */
+typedef struct {
+  guint32 function;
+  guint32 parent;
+  guint32 first_child;
+  guint32 next_sibling;
+  guint32 n_children;
+} ShapeNode;
+
 typedef struct {
   SpProfile         *profile;
-  GArray            *nodes;      /* SpCallTreeNode (self and total unused in a skeleton) */
+  GArray            *nodes;      /* ShapeNode */
+  GArray            *self;       /* guint64 per node, for a fresh tree (not a skeleton) */
+  GArray            *total;      /* guint64 per node, likewise */
   SpInternTable      wide;       /* (parent << 32 | function) of the children of wide parents */
   GArray            *wide_nodes; /* guint32: key i of wide -> its node */
   guint32           *pending;    /* stack nodes to descend: a stack, each call pops what it pushed */
@@ -36,6 +50,7 @@ typedef struct {
   gsize              pending_size;
   StackMemo         *memo;       /* per stack node */
   gsize              n_memo;     /* stack nodes memo covers */
+  gboolean           weighed;    /* a skeleton that has been weighed once */
 } Builder;
 
 struct _SpTreeSkeleton
@@ -53,7 +68,7 @@ find_child (Builder *b,
             guint32 parent,
             guint32 function)
 {
-  const SpCallTreeNode *nodes = (const SpCallTreeNode *) b->nodes->data;
+  const ShapeNode *nodes = (const ShapeNode *) b->nodes->data;
   guint64 key = (guint64) parent << 32 | function;
   gint64 index;
 
@@ -73,7 +88,7 @@ index_child (Builder *b,
              guint32 parent,
              guint32 child)
 {
-  guint64 key = (guint64) parent << 32 | g_array_index (b->nodes, SpCallTreeNode, child).function;
+  guint64 key = (guint64) parent << 32 | g_array_index (b->nodes, ShapeNode, child).function;
   bool added;
 
   if (sp_intern_table_intern (&b->wide, &key, &added) < 0)
@@ -89,23 +104,23 @@ child_of (Builder *b,
           guint32 parent,
           guint32 function)
 {
-  SpCallTreeNode node = { function, parent, SP_CALL_TREE_NONE, SP_CALL_TREE_NONE, 0, 0, 0 };
+  ShapeNode node = { function, parent, SP_CALL_TREE_NONE, SP_CALL_TREE_NONE, 0 };
   guint32 id = find_child (b, parent, function);
-  SpCallTreeNode *p;
+  ShapeNode *p;
 
   if (id != SP_CALL_TREE_NONE)
     return id;
   if (b->nodes->len >= SP_CALL_TREE_NONE - 1)
     g_error ("out of memory building a call tree");
   id = b->nodes->len;
-  p = &g_array_index (b->nodes, SpCallTreeNode, parent);
+  p = &g_array_index (b->nodes, ShapeNode, parent);
   node.next_sibling = p->first_child;
   p->first_child = id;
   p->n_children++;
   g_array_append_val (b->nodes, node);
-  p = &g_array_index (b->nodes, SpCallTreeNode, parent);
+  p = &g_array_index (b->nodes, ShapeNode, parent);
   if (p->n_children == LIST_WALK_MAX + 1)
-    for (guint32 c = p->first_child; c != SP_CALL_TREE_NONE; c = g_array_index (b->nodes, SpCallTreeNode, c).next_sibling)
+    for (guint32 c = p->first_child; c != SP_CALL_TREE_NONE; c = g_array_index (b->nodes, ShapeNode, c).next_sibling)
       index_child (b, parent, c);
   else if (p->n_children > LIST_WALK_MAX + 1)
     index_child (b, parent, id);
@@ -116,9 +131,9 @@ child_of (Builder *b,
 static void
 builder_init (Builder *b)
 {
-  SpCallTreeNode root = { SP_CALL_TREE_NONE, SP_CALL_TREE_NONE, SP_CALL_TREE_NONE, SP_CALL_TREE_NONE, 0, 0, 0 };
+  ShapeNode root = { SP_CALL_TREE_NONE, SP_CALL_TREE_NONE, SP_CALL_TREE_NONE, SP_CALL_TREE_NONE, 0 };
 
-  b->nodes = g_array_new (FALSE, FALSE, sizeof (SpCallTreeNode));
+  b->nodes = g_array_new (FALSE, FALSE, sizeof (ShapeNode));
   g_array_append_val (b->nodes, root);
   sp_intern_table_init (&b->wide, 1);
   b->wide_nodes = g_array_new (FALSE, FALSE, sizeof (guint32));
@@ -130,6 +145,8 @@ builder_clear_scratch (Builder *b)
 {
   sp_intern_table_clear (&b->wide);
   g_clear_pointer (&b->wide_nodes, g_array_unref);
+  g_clear_pointer (&b->self, g_array_unref);
+  g_clear_pointer (&b->total, g_array_unref);
   g_clear_pointer (&b->pending, g_free);
 }
 
@@ -286,6 +303,38 @@ typedef struct {
   gboolean  bottom_up;
 } PathInsert;
 
+/* A fresh tree's weights, as many as its nodes (new ones weigh 0). */
+static void
+weights_follow_nodes (Builder *b)
+{
+  if (b->self == NULL)
+    {
+      b->self = g_array_new (FALSE, TRUE, sizeof (guint64));
+      b->total = g_array_new (FALSE, TRUE, sizeof (guint64));
+    }
+  if (b->self->len < b->nodes->len)
+    {
+      g_array_set_size (b->self, b->nodes->len);
+      g_array_set_size (b->total, b->nodes->len);
+    }
+}
+
+/* Tree nodes of shape and weights (NULL: 0), numbered and linked alike. */
+static SpCallTreeNode *
+weighed_nodes (const ShapeNode *shape,
+               guint n,
+               const guint64 *self,
+               const guint64 *total)
+{
+  SpCallTreeNode *nodes = g_new (SpCallTreeNode, MAX (n, 1));
+
+  for (guint i = 0; i < n; i++)
+    nodes[i] = (SpCallTreeNode) { shape[i].function,     shape[i].parent,     shape[i].first_child,
+                                  shape[i].next_sibling, shape[i].n_children, self != NULL ? self[i] : 0,
+                                  total != NULL ? total[i] : 0 };
+  return nodes;
+}
+
 static void
 insert_path (const guint32 *path,
              guint n,
@@ -293,23 +342,28 @@ insert_path (const guint32 *path,
              gpointer user_data)
 {
   PathInsert *insert = user_data;
-  SpCallTreeNode *nodes;
+  Builder *b = insert->b;
   guint32 node;
 
   if (path == NULL)
     return;
-  node = descend (insert->b, 0, path, n, insert->bottom_up);
-  nodes = (SpCallTreeNode *) insert->b->nodes->data;
+  node = descend (b, 0, path, n, insert->bottom_up);
+  weights_follow_nodes (b);
   if (insert->bottom_up)
     {
+      const ShapeNode *nodes = (const ShapeNode *) b->nodes->data;
+      guint32 leaf;
+
       /* Every node on an inverted path is passed through; the first one
        * (the leaf function) is where the sample's own time is. */
       for (guint32 up = node; up != 0; up = nodes[up].parent)
-        nodes[up].total += stack->count;
-      nodes[descend (insert->b, 0, path + n - 1, 1, FALSE)].self += stack->count;
+        g_array_index (b->total, guint64, up) += stack->count;
+      leaf = descend (b, 0, path + n - 1, 1, FALSE);
+      weights_follow_nodes (b);
+      g_array_index (b->self, guint64, leaf) += stack->count;
     }
   else
-    nodes[node].self += stack->count;
+    g_array_index (b->self, guint64, node) += stack->count;
 }
 
 /* The memo follows the stack nodes (a followed spool grows). */
@@ -370,90 +424,193 @@ stack_node_in (Builder *b,
   return exact_node (b, stack->stack, stack->pid);
 }
 
-/* The skeleton's nodes with samples, weighed (parents come before
- * children, so one forward pass renumbers them). When every node has
- * samples (a first query without a filter), it is the skeleton itself:
- * both link a parent's children newest first. */
-static SpCallTreeNode *
-copy_weighed (const SpCallTreeNode *shape,
-              guint n_shape,
-              const guint64 *self,
-              const guint64 *total,
-              guint *n_copied)
+/* A first skeleton in one pass over the stack nodes, in their order (a
+ * prefix comes before the nodes that name it, and most nodes follow their
+ * prefix), where the walk up from each counted stack missed the cache at
+ * every step: sp-skeleton-plan-private.h. */
+/* What the planned pass keeps of a stack node as a caller, apart from the
+ * memo (a node's children come in no order, and this is a third of its
+ * size): its tree node, and the chain of functions of its last child and
+ * the tree node that child got, so that its next child with the same
+ * chain (another address in the same function) needs no lookup. */
+typedef struct {
+  guint32 tree;
+  guint32 last_chain;
+  guint32 last_child;
+} CallerMemo;
+
+/* How many stack nodes ahead a pass asks for what it will read at random. */
+#define PREFETCH_AHEAD 16
+
+/* The most nodes build_planned makes room for at once. */
+#define PLANNED_ROOM_MAX ((guint) ((G_MAXUINT / 4) / sizeof (ShapeNode)))
+#define PREFETCH_NEAR 4
+
+static guint32
+planned_descend (Builder *b,
+                 CallerMemo *caller,
+                 guint32 parent,
+                 const SpSkeletonPlan *plan,
+                 guint32 key)
 {
-  SpCallTreeNode *nodes = g_new (SpCallTreeNode, MAX (n_shape, 1));
-  g_autofree guint32 *renumber = NULL;
-  guint n = 0;
-  guint first_empty = 1;
+  guint32 node;
 
-  while (first_empty < n_shape && total[first_empty] > 0)
-    first_empty++;
-  if (first_empty == n_shape)
+  if (caller != NULL && caller->last_chain == plan->chain[key])
+    return caller->last_child;
+  node = descend (b, parent, plan->functions[key], plan->n_functions[key], TRUE);
+  if (caller != NULL)
     {
-      memcpy (nodes, shape, n_shape * sizeof *nodes);
-      for (guint i = 0; i < n_shape; i++)
-        {
-          nodes[i].self = self[i];
-          nodes[i].total = total[i];
-        }
-      *n_copied = n_shape;
-      return nodes;
+      caller->last_chain = plan->chain[key];
+      caller->last_child = node;
     }
+  return node;
+}
 
-  renumber = g_new (guint32, n_shape);
-  for (guint i = 0; i < n_shape; i++)
+static void
+build_planned (Builder *b,
+               const SpSkeletonPlan *plan)
+{
+  CallerMemo *callers = (CallerMemo *) plan->scratch;
+  guint len = b->nodes->len;
+
+  G_STATIC_ASSERT (sizeof (CallerMemo) == SP_PLAN_SCRATCH * sizeof (guint32));
+  /* Room for every node the pass may add, so that the array is not copied
+   * as it grows (the pages are touched only as nodes come); up to 1 GB:
+   * the pass adds fewer nodes than it descends functions, often half, and
+   * a GArray holds at most 4 GB. */
+  if (len < PLANNED_ROOM_MAX)
+    g_array_set_size (b->nodes, len + MIN (plan->n_calls, PLANNED_ROOM_MAX - len));
+  g_array_set_size (b->nodes, len);
+  for (gsize n = 0; n < plan->n_nodes; n++)
     {
-      SpCallTreeNode *node;
+      guint8 need = plan->need[n];
+      StackMemo *m = &b->memo[n];
+      guint32 key = m->frame_id * 2;
+      CallerMemo *caller = NULL;
+      guint32 parent = 0;
 
-      if (i > 0 && total[i] == 0)
+      /* The caller a node a few ahead reads, asked for now: most are
+       * in no cache, and the reads overlap this node's work. */
+      if (n + PREFETCH_AHEAD < plan->n_nodes && b->memo[n + PREFETCH_AHEAD].prefix != SP_SPOOL_NO_ID)
+        __builtin_prefetch (&callers[b->memo[n + PREFETCH_AHEAD].prefix]);
+      /* And, nearer, the tree node of a caller known by now. */
+      if (n + PREFETCH_NEAR < plan->n_nodes && b->memo[n + PREFETCH_NEAR].prefix < n)
+        {
+          guint32 tree = callers[b->memo[n + PREFETCH_NEAR].prefix].tree;
+
+          if (tree < b->nodes->len)
+            __builtin_prefetch (&g_array_index (b->nodes, ShapeNode, tree));
+        }
+      if (need == 0)
+        continue;
+      /* Only a node's callers are read before it is written. */
+      if (m->prefix != SP_SPOOL_NO_ID && (need & SP_PLAN_UNDER_EXACT))
+        parent = b->memo[m->prefix].exact;
+      else if (m->prefix != SP_SPOOL_NO_ID)
+        {
+          caller = &callers[m->prefix];
+          parent = caller->tree;
+        }
+      if (need & SP_PLAN_CALLER)
+        {
+          m->caller = planned_descend (b, caller, parent, plan, key);
+          callers[n] = (CallerMemo) { m->caller, UNSET, UNSET };
+        }
+      if (need & SP_PLAN_EXACT)
+        m->exact = planned_descend (b, caller, parent, plan, key + 1);
+      m->pid_free = 2;
+    }
+}
+
+/* The skeleton as tree nodes, weighed: each counted stack's count on its
+ * node (node_of[i] for counts->stacks[i]), totals summed up the tree in
+ * one backward pass (children come after their parent). Written straight
+ * into the tree's own nodes: no arrays of weights beside them. */
+static SpCallTreeNode *
+weigh_shape (const ShapeNode *shape,
+             guint n_shape,
+             const guint32 *node_of,
+             const SpStackCounts *counts)
+{
+  SpCallTreeNode *nodes = weighed_nodes (shape, n_shape, NULL, NULL);
+
+  for (guint i = 0; i < counts->stacks->len; i++)
+    nodes[node_of[i]].self += g_array_index (counts->stacks, SpStackCount, i).count;
+  for (guint i = n_shape; i-- > 1;)
+    {
+      nodes[i].total += nodes[i].self;
+      nodes[nodes[i].parent].total += nodes[i].total;
+    }
+  nodes[0].total += nodes[0].self;
+  return nodes;
+}
+
+/* Drops the nodes without samples (a query that counts part of the
+ * recording), in place: parents come before children, so one forward
+ * pass renumbers them, each node moving only down, and links each anew
+ * (newest first, as the builder does). Returns how many are left. */
+static guint
+drop_empty (SpCallTreeNode *nodes,
+            guint n_nodes)
+{
+  g_autofree guint32 *renumber = NULL;
+  guint first_empty = 1;
+  guint n = 0;
+
+  while (first_empty < n_nodes && nodes[first_empty].total > 0)
+    first_empty++;
+  if (first_empty >= n_nodes)
+    return n_nodes;
+  renumber = g_new (guint32, n_nodes);
+  for (guint i = 0; i < n_nodes; i++)
+    {
+      SpCallTreeNode node = nodes[i];
+
+      if (i > 0 && node.total == 0)
         continue;
       renumber[i] = n;
-      node = &nodes[n];
-      *node = (SpCallTreeNode) { shape[i].function, i == 0 ? SP_CALL_TREE_NONE : renumber[shape[i].parent],
-                                 SP_CALL_TREE_NONE, SP_CALL_TREE_NONE, 0, self[i], total[i] };
+      node.parent = i == 0 ? SP_CALL_TREE_NONE : renumber[node.parent];
+      node.first_child = SP_CALL_TREE_NONE;
+      node.n_children = 0;
+      node.next_sibling = i == 0 ? SP_CALL_TREE_NONE : nodes[node.parent].first_child;
+      nodes[n] = node;
       if (i > 0)
         {
-          SpCallTreeNode *parent = &nodes[node->parent];
-
-          node->next_sibling = parent->first_child;
-          parent->first_child = n;
-          parent->n_children++;
+          nodes[node.parent].first_child = n;
+          nodes[node.parent].n_children++;
         }
       n++;
     }
-  *n_copied = n;
-  return g_renew (SpCallTreeNode, nodes, MAX (n, 1));
+  return n;
 }
 
-/* Weighs the skeleton with counts, then copies out the nodes with
- * samples. */
+/* Weighs the skeleton with counts; the tree is its nodes with samples. */
 static SpCallTree *
 weigh_skeleton (SpProfile *profile,
                 SpStackCounts *counts)
 {
   Builder *b = skeleton_of (profile);
   g_autoptr (GArray) path = g_array_new (FALSE, FALSE, sizeof (guint32));
-  g_autoptr (GArray) self = g_array_new (FALSE, TRUE, sizeof (guint64));
-  g_autofree guint64 *total = NULL;
-  const SpCallTreeNode *shape;
+  g_autofree guint32 *node_of = g_new (guint32, MAX (counts->stacks->len, 1));
   SpCallTree *tree = g_new0 (SpCallTree, 1);
+  guint n_shape;
 
-  for (guint i = 0; i < counts->stacks->len; i++)
+  if (!b->weighed)
     {
-      const SpStackCount *stack = &g_array_index (counts->stacks, SpStackCount, i);
-      guint32 node = stack_node_in (b, stack, path);
-
-      if (node >= self->len)
-        g_array_set_size (self, MAX (node + 1, b->nodes->len));
-      g_array_index (self, guint64, node) += stack->count;
+      SpSkeletonPlan *plan = _sp_skeleton_plan_new (profile, counts);
+      if (plan != NULL)
+        build_planned (b, plan);
+      _sp_skeleton_plan_free (plan);
+      b->weighed = TRUE;
     }
-  g_array_set_size (self, b->nodes->len);
-  shape = (const SpCallTreeNode *) b->nodes->data;
-  total = g_memdup2 (self->data, b->nodes->len * sizeof (guint64));
-  for (guint i = b->nodes->len; i-- > 1;)
-    total[shape[i].parent] += total[i];
-
-  tree->nodes = copy_weighed (shape, b->nodes->len, (const guint64 *) self->data, total, &tree->n_nodes);
+  /* First every stack's node: a stack the plan did not cover adds nodes. */
+  for (guint i = 0; i < counts->stacks->len; i++)
+    node_of[i] = stack_node_in (b, &g_array_index (counts->stacks, SpStackCount, i), path);
+  n_shape = b->nodes->len;
+  tree->nodes = weigh_shape ((const ShapeNode *) b->nodes->data, n_shape, node_of, counts);
+  tree->n_nodes = drop_empty (tree->nodes, n_shape);
+  if (tree->n_nodes < n_shape)
+    tree->nodes = g_renew (SpCallTreeNode, tree->nodes, MAX (tree->n_nodes, 1));
   sp_call_tree_sort_children (tree);
   return tree;
 }
@@ -492,7 +649,10 @@ build_tree (SpProfile *profile,
   tree = g_new0 (SpCallTree, 1);
   tree->bottom_up = bottom_up;
   tree->n_nodes = b.nodes->len;
-  tree->nodes = (SpCallTreeNode *) g_array_free (b.nodes, FALSE);
+  weights_follow_nodes (&b);
+  tree->nodes = weighed_nodes ((const ShapeNode *) b.nodes->data, b.nodes->len, (const guint64 *) b.self->data,
+                               (const guint64 *) b.total->data);
+  g_array_unref (b.nodes);
   builder_clear_scratch (&b);
   if (!bottom_up)
     sum_totals (tree->nodes, tree->n_nodes);
@@ -577,6 +737,10 @@ sp_call_tree_sort_children (SpCallTree *tree)
       SpCallTreeNode *parent = &tree->nodes[node];
       guint32 next = SP_CALL_TREE_NONE;
 
+      /* The first child of a parent a few ahead, asked for now: children
+       * lie anywhere in the tree. */
+      if (node + 8 < tree->n_nodes && tree->nodes[node + 8].n_children > 1)
+        __builtin_prefetch (&tree->nodes[tree->nodes[node + 8].first_child]);
       if (parent->n_children < 2)
         continue;
       if (parent->n_children == 2)

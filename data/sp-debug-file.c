@@ -225,8 +225,13 @@ _sp_debug_file_find (Dwfl_Module *mod,
           }
     }
   /* Without servers, or without a build-id to ask them by, libdwfl asks
-   * none (only an alternate file has a build-id of its own). */
-  if (sp_debuginfod_is_enabled () && (is_alt || has_build_id (mod)))
+   * none (only an alternate file has a build-id of its own); but for a
+   * module with a build-id that it finds no file for ([vdso], a program
+   * built without one) its own search opens libdebuginfod even then:
+   * some thirty libraries, a tenth of a report's time. So a module's
+   * own debug file (not an alternate one, which libdwfl also looks for
+   * by name) is searched for here whenever it has a build-id. */
+  if (sp_debuginfod_is_enabled () ? (is_alt || has_build_id (mod)) : (!is_alt && has_build_id (mod)))
     return find_without_network (self, mod, search_path, file_name, link, is_alt, candidates,
                                  debuginfo_file_name);
   return dwfl_standard_find_debuginfo (mod, userdata, modname, base, file_name, debuglink_file,
