@@ -469,10 +469,12 @@ on_frame (BenchFrames *frames,
       fail (run, "the window shows an error instead of the profile");
       return;
     }
-  /* The timeline's bars too: a large range is counted on a worker. */
+  /* The timeline's bars too (a large range is counted on a worker), and
+   * the call tree's rows all handed over (a few dozen a frame). */
   if (run->t_profile == 0 && g_strcmp0 (sp_window_get_page (run->window), "profile") == 0
       && !sp_timeline_view_is_counting (SP_TIMELINE_VIEW (bench_gui_find_widget (GTK_WIDGET (run->window),
-                                                                                   SP_TYPE_TIMELINE_VIEW))))
+                                                                                   SP_TYPE_TIMELINE_VIEW)))
+      && !sp_call_tree_view_is_revealing (sp_window_get_call_tree_view (run->window)))
     {
       run->t_profile = frame->end;
       run->profile_rows = g_list_model_get_n_items (sp_window_get_call_tree_model (run->window));
