@@ -502,7 +502,11 @@ show_first_tree (SpCallTreeView *self,
   self->source = sp_tree_source_new (profile, tree);
   tree_model = tree_model_new (self);
   selected_row = hot != 0 ? reveal_node (tree_model, tree, hot) : NULL;
-  sp_batch_list_model_set_limit (self->batch, FIRST_ROWS_PER_FRAME);
+  /* A tree of a few rows comes at once; a larger one from the next frame
+   * on: the frame that shows a recording's first result has the rest of
+   * the window to lay out (the thread list, the timeline). */
+  sp_batch_list_model_set_limit (self->batch, g_list_model_get_n_items (G_LIST_MODEL (tree_model)) <= FIRST_ROWS_PER_FRAME
+                                                ? G_MAXUINT : 0);
   sp_batch_list_model_set_model (self->batch, G_LIST_MODEL (tree_model));
   g_signal_connect (tree_model, "items-changed", G_CALLBACK (rows_changed), self);
   g_clear_pointer (&old_source, sp_tree_source_unref);
