@@ -543,17 +543,19 @@ test_reveal_by_frames (void)
 
   sp_call_tree_view_set_tree (view, profile, tree);
   g_assert_true (sp_call_tree_view_is_revealing (view));
-  g_assert_cmpuint (g_list_model_get_n_items (shown), >, 0);
-  g_assert_cmpuint (g_list_model_get_n_items (shown), <, 101);
+  /* The first rows in the next frame: this one lays out the rest of the
+   * window (the window's other views got their parts of the result). */
+  g_assert_cmpuint (g_list_model_get_n_items (shown), ==, 0);
   while (sp_call_tree_view_is_revealing (view) && g_get_monotonic_time () < give_up)
     {
       guint n = g_list_model_get_n_items (shown);
       g_autoptr (GtkTreeListRow) first = g_list_model_get_item (shown, 0);
 
       g_assert_cmpuint (n, >=, last);
+      g_assert_cmpuint (n, <, 101);
       last = n;
-      /* The first rows stay first: main, then its hottest callee. */
-      g_assert_true (gtk_tree_list_row_get_expanded (first));
+      /* The first row stays first: main, open on its hottest callee. */
+      g_assert_true (n == 0 || gtk_tree_list_row_get_expanded (first));
       g_main_context_iteration (NULL, TRUE);
     }
   g_assert_false (sp_call_tree_view_is_revealing (view));
