@@ -136,6 +136,22 @@ frame_showing (AppRun *run,
   return NULL;
 }
 
+/* The most CPU time the main thread spent from one frame's end to the
+ * next's, over the frames ending up to t: a stall's own work, which a
+ * shared machine's load does not stretch as it does the gaps. */
+static double
+max_cpu_between_frames (AppRun *run,
+                        double t)
+{
+  guint n;
+  const BenchFrame *frames = bench_frames_get (run->frames, &n);
+  double max = 0;
+
+  for (guint i = 1; i < n && frames[i].end <= t; i++)
+    max = MAX (max, frames[i].cpu - frames[i - 1].cpu);
+  return max;
+}
+
 /* $BENCH_GUI_FRAMES: every frame, for a closer look (seconds after main). */
 static void
 dump_frames (AppRun *run)
@@ -148,12 +164,13 @@ dump_frames (AppRun *run)
   if (path == NULL || (out = fopen (path, "w")) == NULL)
     return;
   frames = bench_frames_get (run->frames, &n);
-  fprintf (out, "# start end work_ms gap_ms painted (s after main; profile shown at %.3f)\n",
+  fprintf (out, "# start end work_ms gap_ms painted cpu_ms (s after main; profile shown at %.3f;"
+           " cpu_ms: the main thread's since the frame before ended)\n",
            run->t_profile - run->t_main);
   for (guint i = 0; i < n; i++)
-    fprintf (out, "%.4f %.4f %.1f %.1f %d\n", frames[i].start - run->t_main, frames[i].end - run->t_main,
+    fprintf (out, "%.4f %.4f %.1f %.1f %d %.1f\n", frames[i].start - run->t_main, frames[i].end - run->t_main,
              (frames[i].end - frames[i].start) * 1e3, i > 0 ? (frames[i].start - frames[i - 1].start) * 1e3 : 0,
-             frames[i].painted);
+             frames[i].painted, i > 0 ? (frames[i].cpu - frames[i - 1].cpu) * 1e3 : 0);
   fclose (out);
 }
 
@@ -173,6 +190,7 @@ print_open (AppRun *run)
   printf ("profile_rows %u\nsamples %" G_GUINT64_FORMAT "\n", run->profile_rows, run->profile_total);
   printf ("profile_work %.6f\nflame_work %.6f\n", profile->end - profile->start, flame->end - flame->start);
   print_stats ("load", &load);
+  printf ("load_cpu_max %.6f\n", max_cpu_between_frames (run, run->t_profile));
   printf ("refresh %.6f\nhwm %" G_GINT64_FORMAT "\n", bench_frames_get_refresh_interval (run->frames),
           (gint64) status.vm_hwm);
   dump_frames (run);
@@ -469,10 +487,12 @@ on_frame (BenchFrames *frames,
       fail (run, "the window shows an error instead of the profile");
       return;
     }
-  /* The timeline's bars too: a large range is counted on a worker. */
+  /* The timeline's bars too (a large range is counted on a worker), and
+   * the call tree's rows all handed over (a few dozen a frame). */
   if (run->t_profile == 0 && g_strcmp0 (sp_window_get_page (run->window), "profile") == 0
       && !sp_timeline_view_is_counting (SP_TIMELINE_VIEW (bench_gui_find_widget (GTK_WIDGET (run->window),
-                                                                                   SP_TYPE_TIMELINE_VIEW))))
+                                                                                   SP_TYPE_TIMELINE_VIEW)))
+      && !sp_call_tree_view_is_revealing (sp_window_get_call_tree_view (run->window)))
     {
       run->t_profile = frame->end;
       run->profile_rows = g_list_model_get_n_items (sp_window_get_call_tree_model (run->window));

@@ -52,6 +52,7 @@ on_after_paint (GdkFrameClock *clock,
   if (self->current.start == 0)
     return;
   self->current.end = bench_wall_now ();
+  self->current.cpu = bench_cpu_now ();
   g_array_append_val (self->frames, self->current);
   if (self->func != NULL)
     self->func (self, &self->current, self->user_data);

@@ -16,6 +16,7 @@
 typedef struct {
   double   start;
   double   end;
+  double   cpu;      /* the main thread's CPU time at the end (bench_cpu_now) */
   gboolean painted;
 } BenchFrame;
 

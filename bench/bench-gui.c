@@ -174,6 +174,7 @@ report_open (const Runs *runs)
   time_row (runs, "  work in the call tree's first frame", "profile_work", FALSE, "", 0);
   time_row (runs, "  work in the flame graph's first frame", "flame_work", FALSE, "", 0);
   time_row (runs, "longest gap between frames while loading", "load_gap_max", FALSE, "< 100 ms", TARGET_STALL_S);
+  time_row (runs, "  most main-thread CPU between two frames", "load_cpu_max", FALSE, "< 100 ms", TARGET_STALL_S);
   snprintf (value, sizeof value, "%.0f of %.0f", figure (runs, "load_late", FALSE, NULL),
             figure (runs, "load_frames", FALSE, NULL));
   print_row ("  frames late while loading (gap > 2 intervals)", value, "", -1);

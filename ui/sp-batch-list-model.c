@@ -12,6 +12,7 @@ struct _SpBatchListModel
 
   guint n_items;   /* the length the list's users were told */
   guint holds;     /* hold calls not released yet */
+  guint limit;     /* at most this many of the model's items passed on; G_MAXUINT: all */
 };
 
 static void sp_batch_list_model_list_init (GListModelInterface *iface);
@@ -50,6 +51,17 @@ sp_batch_list_model_list_init (GListModelInterface *iface)
   iface->get_item = sp_batch_list_model_get_item;
 }
 
+/* The length the list has: the model's, up to the limit. */
+static guint
+limited_n_items (SpBatchListModel *self)
+{
+  guint n = self->model != NULL ? g_list_model_get_n_items (self->model) : 0;
+
+  return MIN (n, self->limit);
+}
+
+static void pass_on_all (SpBatchListModel *self);
+
 static void
 model_items_changed (GListModel *model,
                      guint position,
@@ -59,6 +71,14 @@ model_items_changed (GListModel *model,
 {
   if (self->holds > 0)
     return;
+  /* A change under a limit (the user opened a row while the first ones
+   * were passed on): the rest of the list comes with it. */
+  if (self->limit != G_MAXUINT)
+    {
+      self->limit = G_MAXUINT;
+      pass_on_all (self);
+      return;
+    }
   self->n_items = self->n_items - removed + added;
   g_list_model_items_changed (G_LIST_MODEL (self), position, removed, added);
 }
@@ -70,7 +90,7 @@ pass_on_all (SpBatchListModel *self)
 {
   guint removed = self->n_items;
 
-  self->n_items = self->model != NULL ? g_list_model_get_n_items (self->model) : 0;
+  self->n_items = limited_n_items (self);
   if (removed > 0 || self->n_items > 0)
     g_list_model_items_changed (G_LIST_MODEL (self), 0, removed, self->n_items);
 }
@@ -95,6 +115,7 @@ sp_batch_list_model_class_init (SpBatchListModelClass *klass)
 static void
 sp_batch_list_model_init (SpBatchListModel *self)
 {
+  self->limit = G_MAXUINT;
 }
 
 SpBatchListModel *
@@ -151,4 +172,32 @@ sp_batch_list_model_release (SpBatchListModel *self)
 
   if (--self->holds == 0)
     pass_on_all (self);
+}
+
+void
+sp_batch_list_model_set_limit (SpBatchListModel *self,
+                               guint limit)
+{
+  guint old_n_items;
+
+  g_return_if_fail (SP_IS_BATCH_LIST_MODEL (self));
+
+  self->limit = limit;
+  /* Held: the release passes the list on as it is then. */
+  if (self->holds > 0)
+    return;
+  old_n_items = self->n_items;
+  self->n_items = limited_n_items (self);
+  if (self->n_items > old_n_items)
+    g_list_model_items_changed (G_LIST_MODEL (self), old_n_items, 0, self->n_items - old_n_items);
+  else if (self->n_items < old_n_items)
+    g_list_model_items_changed (G_LIST_MODEL (self), self->n_items, old_n_items - self->n_items, 0);
+}
+
+gboolean
+sp_batch_list_model_is_limited (SpBatchListModel *self)
+{
+  g_return_val_if_fail (SP_IS_BATCH_LIST_MODEL (self), FALSE);
+
+  return self->n_items < (self->model != NULL ? g_list_model_get_n_items (self->model) : 0);
 }

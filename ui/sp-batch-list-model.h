@@ -37,4 +37,15 @@ void sp_batch_list_model_hold (SpBatchListModel *self);
  * (a sort model above takes new sort keys for all of them). */
 void sp_batch_list_model_release (SpBatchListModel *self);
 
+/* Passes on only the model's first limit items (G_MAXUINT: all, as
+ * new). A larger limit passes the next ones on, added at the end, and
+ * rows already shown keep their positions: the call tree view hands a
+ * first tree's rows to the column view a few dozen a frame (GTK 4.8 makes
+ * and measures the row widgets of an items-changed in the same frame).
+ * A change of the model lifts the limit: the whole list is passed on. */
+void sp_batch_list_model_set_limit (SpBatchListModel *self,
+                                    guint limit);
+/* Whether some of the model's items are not passed on yet. */
+gboolean sp_batch_list_model_is_limited (SpBatchListModel *self);
+
 G_END_DECLS

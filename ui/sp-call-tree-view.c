@@ -33,6 +33,11 @@
 #define HOT_PATH_MAX_DEPTH 30
 /* A hot path goes on to a child with more than 1/20 (5%) of its parent. */
 #define HOT_PATH_MIN_SHARE 20
+/* A first tree's rows handed to the column view per frame: all at once,
+ * GTK 4.8 made and measured up to 200 row widgets (a deep row's expander
+ * one widget per level) in one frame, 110 ms of the main thread on deep
+ * stacks. */
+#define FIRST_ROWS_PER_FRAME 25
 
 struct _SpCallTreeView
 {
@@ -54,6 +59,10 @@ struct _SpCallTreeView
   GHashTable          *remembered;  /* function paths ("12,7,") of the rows the user had open */
   gboolean             touched;     /* the user expanded, collapsed or selected rows */
   gboolean             restoring;   /* the changes under way are the view's own */
+
+  /* A first tree's rows, handed over a few dozen a frame (reveal_rows_tick) */
+  guint                reveal_tick;   /* 0 when all are handed over */
+  GtkTreeListRow      *reveal_hot;    /* the hot path's end, selected once all are */
 };
 
 enum {
@@ -402,10 +411,78 @@ tree_model_new (SpCallTreeView *self)
   return gtk_tree_list_model_new (top_level, FALSE, FALSE, create_children_model, NULL, NULL);
 }
 
+/* ------------------------------------------------------------------ */
+/* Handing a first tree's rows over, a few dozen a frame */
+
+/* No more rows handed over by frames: the caller passes the rest on. */
+static void
+stop_revealing (SpCallTreeView *self)
+{
+  if (self->reveal_tick != 0)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->reveal_tick);
+  self->reveal_tick = 0;
+  g_clear_object (&self->reveal_hot);
+}
+
+/* The rows not handed over yet go now (unless held: with the release),
+ * and the hot row is selected and scrolled to, as when a first tree came
+ * at once, unless the user touched the rows meanwhile. */
+static void
+finish_revealing (SpCallTreeView *self)
+{
+  g_autoptr (GtkTreeListRow) hot = g_steal_pointer (&self->reveal_hot);
+  gboolean restoring = self->restoring;
+
+  stop_revealing (self);
+  self->restoring = TRUE;
+  sp_batch_list_model_set_limit (self->batch, G_MAXUINT);
+  if (hot != NULL && !self->touched)
+    select_row (self, hot, TRUE);
+  self->restoring = restoring;
+}
+
+/* The next rows, in the order of the tree list model: each row's parent
+ * comes before it, and the sort model above puts the siblings (already
+ * in the column's order) after the rows already shown, which keep their
+ * positions and widgets. */
+static gboolean
+reveal_rows_tick (GtkWidget *widget,
+                  GdkFrameClock *frame_clock,
+                  gpointer user_data)
+{
+  SpCallTreeView *self = SP_CALL_TREE_VIEW (widget);
+  guint shown = g_list_model_get_n_items (G_LIST_MODEL (self->batch));
+
+  self->restoring = TRUE;
+  sp_batch_list_model_set_limit (self->batch, shown + FIRST_ROWS_PER_FRAME);
+  self->restoring = FALSE;
+  if (sp_batch_list_model_is_limited (self->batch) && !self->touched)
+    return G_SOURCE_CONTINUE;
+  /* finish_revealing must not remove the callback that is returning. */
+  self->reveal_tick = 0;
+  finish_revealing (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* After a first tree's model was set with the limit: the rest of its rows
+ * come a few dozen a frame, then hot (may be NULL) is selected. */
+static void
+start_revealing (SpCallTreeView *self,
+                 GtkTreeListRow *hot)
+{
+  stop_revealing (self);
+  self->reveal_hot = hot != NULL ? g_object_ref (hot) : NULL;
+  if (sp_batch_list_model_is_limited (self->batch) && gtk_widget_get_mapped (GTK_WIDGET (self)))
+    self->reveal_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), reveal_rows_tick, NULL, NULL);
+  else
+    finish_revealing (self);
+}
+
 /* A first tree, or one of another profile: a model of its own, with the
  * hottest path open, selected and scrolled to. The rows are opened before
  * the view sees the model (each expansion under the view would rebind its
- * visible rows), and the old model goes in the same swap. */
+ * visible rows), the old model goes in the same swap, and the rows reach
+ * the view a few dozen a frame (start_revealing). */
 static void
 show_first_tree (SpCallTreeView *self,
                  SpProfile *profile,
@@ -425,11 +502,15 @@ show_first_tree (SpCallTreeView *self,
   self->source = sp_tree_source_new (profile, tree);
   tree_model = tree_model_new (self);
   selected_row = hot != 0 ? reveal_node (tree_model, tree, hot) : NULL;
+  /* A tree of a few rows comes at once; a larger one from the next frame
+   * on: the frame that shows a recording's first result has the rest of
+   * the window to lay out (the thread list, the timeline). */
+  sp_batch_list_model_set_limit (self->batch, g_list_model_get_n_items (G_LIST_MODEL (tree_model)) <= FIRST_ROWS_PER_FRAME
+                                                ? G_MAXUINT : 0);
   sp_batch_list_model_set_model (self->batch, G_LIST_MODEL (tree_model));
   g_signal_connect (tree_model, "items-changed", G_CALLBACK (rows_changed), self);
   g_clear_pointer (&old_source, sp_tree_source_unref);
-  if (selected_row != NULL)
-    select_row (self, selected_row, TRUE);
+  start_revealing (self, selected_row);
   self->restoring = FALSE;
 }
 
@@ -477,6 +558,10 @@ update_tree (SpCallTreeView *self,
    * came: passed on as one change of all rows, the update gives it new
    * keys for all, and the column view rebinds each row shown once. */
   sp_batch_list_model_hold (self->batch);
+  /* A first tree's rows still on their way come with this change; this
+   * tree's hot path (untouched) or the user's row is selected below. */
+  stop_revealing (self);
+  sp_batch_list_model_set_limit (self->batch, G_MAXUINT);
   _sp_tree_rows_update (get_tree_model (self), self->source, open);
   if (was_open != NULL)
     reopen_remembered (self, tree, was_open);
@@ -510,9 +595,9 @@ show_tree (SpCallTreeView *self,
     show_first_tree (self, profile, tree);
 }
 
-/* A tree given while the view was hidden, now needed. */
+/* A tree given while the view was hidden, now shown. */
 static void
-ensure_shown (SpCallTreeView *self)
+show_pending (SpCallTreeView *self)
 {
   g_autoptr (SpProfile) profile = NULL;
 
@@ -522,11 +607,20 @@ ensure_shown (SpCallTreeView *self)
   show_tree (self, profile, g_steal_pointer (&self->pending_tree));
 }
 
+/* The rows as they will be, now needed: a pending tree shown, all its
+ * rows handed over. */
+static void
+ensure_shown (SpCallTreeView *self)
+{
+  show_pending (self);
+  finish_revealing (self);
+}
+
 static void
 sp_call_tree_view_map (GtkWidget *widget)
 {
   GTK_WIDGET_CLASS (sp_call_tree_view_parent_class)->map (widget);
-  ensure_shown (SP_CALL_TREE_VIEW (widget));
+  show_pending (SP_CALL_TREE_VIEW (widget));
 }
 
 /* ------------------------------------------------------------------ */
@@ -553,6 +647,7 @@ sp_call_tree_view_dispose (GObject *object)
 {
   SpCallTreeView *self = SP_CALL_TREE_VIEW (object);
 
+  stop_revealing (self);
   if (self->source != NULL)
     g_signal_handlers_disconnect_by_func (get_tree_model (self), rows_changed, self);
   _sp_context_menu_clear (GTK_WIDGET (self));
@@ -708,10 +803,12 @@ sp_call_tree_view_set_tree (SpCallTreeView *self,
   drop_pending_tree (self);
   if (tree == NULL)
     {
+      stop_revealing (self);
       self->restoring = TRUE;
       if (self->source != NULL)
         g_signal_handlers_disconnect_by_func (get_tree_model (self), rows_changed, self);
       sp_batch_list_model_set_model (self->batch, NULL);
+      sp_batch_list_model_set_limit (self->batch, G_MAXUINT);
       g_clear_pointer (&self->source, sp_tree_source_unref);
       /* Another profile may come next: its tree starts afresh. */
       self->touched = FALSE;
@@ -819,4 +916,12 @@ sp_call_tree_view_get_selected_path (SpCallTreeView *self)
   if (node == SP_CALL_TREE_NONE || self->source == NULL)
     return NULL;
   return sp_call_tree_get_path (sp_tree_source_get_tree (self->source), node);
+}
+
+gboolean
+sp_call_tree_view_is_revealing (SpCallTreeView *self)
+{
+  g_return_val_if_fail (SP_IS_CALL_TREE_VIEW (self), FALSE);
+
+  return self->reveal_tick != 0;
 }

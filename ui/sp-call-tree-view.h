@@ -55,5 +55,8 @@ GListModel *sp_call_tree_view_get_model (SpCallTreeView *self);
 /* The functions from the root to the selected row, the selected function
  * last (newly allocated), or NULL when nothing is selected. */
 GArray *sp_call_tree_view_get_selected_path (SpCallTreeView *self);
+/* Whether a first tree's rows are still on their way to the column view,
+ * a few dozen a frame (its accessors above hand them all over at once). */
+gboolean sp_call_tree_view_is_revealing (SpCallTreeView *self);
 
 G_END_DECLS

@@ -141,6 +141,42 @@ test_set_model (void)
   assert_changes (changes, "");
 }
 
+/* Limited, only the model's first items are passed on; a larger limit
+ * adds the next ones at the end; a change of the model passes on all. */
+static void
+test_limit (void)
+{
+  g_autoptr (GListStore) store = store_of (5);
+  g_autoptr (SpBatchListModel) batch = sp_batch_list_model_new (NULL);
+  g_autoptr (GString) changes = g_string_new (NULL);
+  g_autoptr (GObject) six = number (6);
+
+  g_signal_connect (batch, "items-changed", G_CALLBACK (record_change), changes);
+  sp_batch_list_model_set_limit (batch, 2);
+  sp_batch_list_model_set_model (batch, G_LIST_MODEL (store));
+  assert_changes (changes, "0+2");
+  assert_list (G_LIST_MODEL (batch), "1 2");
+  g_assert_true (sp_batch_list_model_is_limited (batch));
+
+  sp_batch_list_model_set_limit (batch, 4);
+  assert_changes (changes, "2+2");
+  assert_list (G_LIST_MODEL (batch), "1 2 3 4");
+
+  g_list_store_append (store, six);
+  assert_changes (changes, "0-4+6");
+  assert_list (G_LIST_MODEL (batch), "1 2 3 4 5 6");
+  g_assert_false (sp_batch_list_model_is_limited (batch));
+
+  /* Held, a new limit waits for the release. */
+  sp_batch_list_model_set_limit (batch, 3);
+  assert_changes (changes, "3-3");
+  sp_batch_list_model_hold (batch);
+  sp_batch_list_model_set_limit (batch, G_MAXUINT);
+  assert_changes (changes, "");
+  sp_batch_list_model_release (batch);
+  assert_changes (changes, "0-3+6");
+}
+
 int
 main (int argc,
       char **argv)
@@ -150,5 +186,6 @@ main (int argc,
   g_test_add_func ("/ui/batch-list-model/pass-through", test_pass_through);
   g_test_add_func ("/ui/batch-list-model/hold", test_hold);
   g_test_add_func ("/ui/batch-list-model/set-model", test_set_model);
+  g_test_add_func ("/ui/batch-list-model/limit", test_limit);
   return g_test_run ();
 }

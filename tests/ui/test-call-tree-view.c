@@ -508,6 +508,72 @@ test_hidden (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* "main;fN T" lines: main with n callees, f0 the hot path's end (half
+ * the samples). */
+static SpProfile *
+wide_profile (guint n)
+{
+  g_autoptr (GPtrArray) lines = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; i < n; i++)
+    g_ptr_array_add (lines, g_strdup_printf ("main;f%u %u", i, i == 0 ? 100000 : 1000 - i));
+  g_ptr_array_add (lines, NULL);
+  return profile_from_text ((const char *const *) lines->pdata);
+}
+
+/* Shown, a first tree's rows reach the column view a few dozen a frame
+ * (all at once, GTK built and measured every row widget in one frame),
+ * each after the ones before: once all are there, the rows and the hot
+ * row selected are those of a tree handed over at once. Asked for its
+ * rows meanwhile, the view hands them all over then. */
+static void
+test_reveal_by_frames (void)
+{
+  g_autoptr (SpProfile) profile = wide_profile (100);
+  GtkWidget *window = gtk_window_new ();
+  SpCallTreeView *view = sp_call_tree_view_new ();
+  GListModel *shown = G_LIST_MODEL (gtk_column_view_get_model (column_view_of (view)));
+  SpCallTree *tree = sp_call_tree_new (profile, NULL, NULL, FALSE);
+  guint last = 0;
+  gint64 give_up = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (view));
+  gtk_window_present (GTK_WINDOW (window));
+  wait_a_little ();
+
+  sp_call_tree_view_set_tree (view, profile, tree);
+  g_assert_true (sp_call_tree_view_is_revealing (view));
+  /* The first rows in the next frame: this one lays out the rest of the
+   * window (the window's other views got their parts of the result). */
+  g_assert_cmpuint (g_list_model_get_n_items (shown), ==, 0);
+  while (sp_call_tree_view_is_revealing (view) && g_get_monotonic_time () < give_up)
+    {
+      guint n = g_list_model_get_n_items (shown);
+      g_autoptr (GtkTreeListRow) first = g_list_model_get_item (shown, 0);
+
+      g_assert_cmpuint (n, >=, last);
+      g_assert_cmpuint (n, <, 101);
+      last = n;
+      /* The first row stays first: main, open on its hottest callee. */
+      g_assert_true (n == 0 || gtk_tree_list_row_get_expanded (first));
+      g_main_context_iteration (NULL, TRUE);
+    }
+  g_assert_false (sp_call_tree_view_is_revealing (view));
+  g_assert_cmpuint (g_list_model_get_n_items (shown), ==, 101);
+  g_assert_cmpstr (selected_name (view, profile, tree), ==, "f0");
+
+  /* Asked for its rows while they come: all of them, the hot row selected. */
+  tree = sp_call_tree_new (profile, NULL, NULL, FALSE);
+  sp_call_tree_view_set_tree (view, NULL, NULL);
+  sp_call_tree_view_set_tree (view, profile, tree);
+  g_assert_true (sp_call_tree_view_is_revealing (view));
+  g_assert_cmpuint (g_list_model_get_n_items (sp_call_tree_view_get_model (view)), ==, 101);
+  g_assert_false (sp_call_tree_view_is_revealing (view));
+  g_assert_cmpuint (g_list_model_get_n_items (shown), ==, 101);
+  g_assert_cmpstr (selected_name (view, profile, tree), ==, "f0");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* What the user opened and selected survives trees that arrive while the
  * page is hidden: they wait (no rows built), and the last one, built as
  * the page shows, gets the state of the rows shown before. A tree of
@@ -1098,6 +1164,7 @@ main (int argc,
   g_test_add_func ("/ui/call-tree-view/follow-hot-path", test_follow_hot_path);
   g_test_add_func ("/ui/call-tree-view/keep-scroll", test_keep_scroll);
   g_test_add_func ("/ui/call-tree-view/hidden", test_hidden);
+  g_test_add_func ("/ui/call-tree-view/reveal-by-frames", test_reveal_by_frames);
   g_test_add_func ("/ui/call-tree-view/deep-path", test_deep_path);
   g_test_add_func ("/ui/call-tree-view/keep-state-hidden", test_keep_state_hidden);
   g_test_add_func ("/ui/call-tree-view/keep-state-collapse-recursion", test_keep_state_collapse_recursion);
