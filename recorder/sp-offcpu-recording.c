@@ -309,10 +309,14 @@ handle_exit (SpOffCpuRecording *off,
   if (sp_intern_table_lookup (&off->rec->thread_index, &key) < 0)
     return;
   thread = sp_recording_thread (off->rec, (int32_t) ids[0], (int32_t) ids[2]);
-  if (thread == NULL || thread->spool_id == SP_SPOOL_NO_ID)
-    return;  /* never switched: nothing to end */
+  /* Never switched and never sampled: nothing to end. One sampled but
+   * never switched out (a short process, with sched_switch samples, where
+   * no switch-in is written either) is ended all the same, or a reader
+   * would take it for running to the end of the recording. */
+  if (thread == NULL || (thread->spool_id == SP_SPOOL_NO_ID && thread->n_samples == 0))
+    return;
   close_interval (thread, time);
-  if (!sync_ids (off, thread, SP_SPOOL_NO_ID))
+  if (!ensure_thread_id (off, thread) || !sync_ids (off, thread, SP_SPOOL_NO_ID))
     return;
   if (!sp_offcpu_writer_write_thread_end (off->writer, time, thread->spool_id, &err))
     fail (off, &err);

@@ -89,7 +89,8 @@ on_signal (int signal_number)
   stop_signal = signal_number;
 }
 
-/* SIGTERM and SIGINT are blocked but while the reader waits for input
+/* SIGTERM, SIGINT and SIGHUP (a closed terminal, as a live recording
+ * takes it) are blocked but while the reader waits for input
  * (ppoll with the old mask): there the handler sets the flag and the
  * reading gives up. A signal cannot slip in between a check of the flag
  * and a read that would then wait for good; one that comes while the
@@ -104,10 +105,12 @@ catch_stop_signals (void)
   sigemptyset (&action.sa_mask);
   sigaction (SIGTERM, &action, NULL);
   sigaction (SIGINT, &action, NULL);
+  sigaction (SIGHUP, &action, NULL);
   signal (SIGPIPE, SIG_IGN);
   sigemptyset (&stops);
   sigaddset (&stops, SIGTERM);
   sigaddset (&stops, SIGINT);
+  sigaddset (&stops, SIGHUP);
   sigprocmask (SIG_BLOCK, &stops, &unblocked_mask);
 }
 

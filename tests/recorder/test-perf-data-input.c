@@ -164,10 +164,12 @@ test_refused (void)
 }
 
 /* A pipe whose writer waits: the conversion waits for more, and SIGTERM
- * ends it and removes its spool. */
+ * (the window's Cancel) or SIGHUP (a closed terminal) ends it and removes
+ * its spool. */
 static void
-test_cancel (void)
+test_cancel (gconstpointer data)
 {
+  int stop = GPOINTER_TO_INT (data);
   const char *perf = sp_test_perf_data_needs_perf ();
   g_autofree char *dir = NULL;
   g_autofree char *out_dir = NULL;
@@ -198,10 +200,10 @@ test_cancel (void)
   g_assert_cmpint (write (child->stdin_fd, bytes, len), ==, (gssize) len);
   g_free (sp_test_wait_for_file (child, spool));
   g_usleep (500 * 1000);
-  g_assert_cmpint (kill (child->pid, SIGTERM), ==, 0);
+  g_assert_cmpint (kill (child->pid, stop), ==, 0);
   result = sp_child_wait (child);
   g_test_message ("stderr: %s", result->err);
-  g_assert_cmpint (result->exit_code, ==, 128 + SIGTERM);
+  g_assert_cmpint (result->exit_code, ==, 128 + stop);
   sp_test_assert_contains (result->err, "removed");
   g_assert_false (g_file_test (spool, G_FILE_TEST_EXISTS));
   sp_test_remove_dir (dir);
@@ -335,7 +337,8 @@ main (int argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/perf-data/truncated", test_truncated);
   g_test_add_func ("/perf-data/refused", test_refused);
-  g_test_add_func ("/perf-data/cancel", test_cancel);
+  g_test_add_data_func ("/perf-data/cancel", GINT_TO_POINTER (SIGTERM), test_cancel);
+  g_test_add_data_func ("/perf-data/hangup", GINT_TO_POINTER (SIGHUP), test_cancel);
   g_test_add_func ("/perf-data/wrong-use", test_wrong_use);
   g_test_add_func ("/perf-data/other-kernel", test_other_kernel);
   g_test_add_func ("/perf-data/other-boot", test_other_boot);

@@ -345,16 +345,20 @@ cgroup2_mount (void)
   return sscanf (line, "%*s %*s %*s %*s %4095s", point) == 1 ? g_strdup (point) : NULL;
 }
 
-/* A shell script run under --off-cpu as root, given the cgroup2 mount as
- * $0 and its own cgroup as $cg. */
+/* A shell script run under --off-cpu (and option, unless NULL) as root,
+ * given the cgroup2 mount as $0 and its own cgroup as $cg. */
 static SpTestRecording *
-record_script (const char *script)
+record_script_with (const char *option,
+                    const char *script)
 {
   g_autofree char *dir = sp_test_make_dir ();
   g_autofree char *mount = cgroup2_mount ();
   g_autofree char *body = g_strconcat ("cg=$(sed -n 's/^0:://p' /proc/self/cgroup); ", script, NULL);
-  const char *const argv[] = { sp_test_recorder (), "-o", "out.spool", "--off-cpu", "--", "/bin/sh", "-c", body, mount,
-                               NULL };
+  const char *const with[] = { sp_test_recorder (), "-o", "out.spool", "--off-cpu", option, "--", "/bin/sh", "-c", body,
+                               mount, NULL };
+  const char *const without[] = { sp_test_recorder (), "-o", "out.spool", "--off-cpu", "--", "/bin/sh", "-c", body, mount,
+                                  NULL };
+  const char *const *argv = option != NULL ? with : without;
   /* Run before dir is handed over: the order arguments are evaluated in
    * is the compiler's (clang stole dir first, and the run had no folder). */
   SpChildResult *result = sp_test_run (dir, "record", argv);
@@ -364,6 +368,12 @@ record_script (const char *script)
   g_assert_cmpint (rec->result->exit_code, ==, 0);
   sp_test_recording_load (rec);
   return rec;
+}
+
+static SpTestRecording *
+record_script (const char *script)
+{
+  return record_script_with (NULL, script);
 }
 
 static gboolean
@@ -397,6 +407,43 @@ test_cgroup_left (void)
   left = g_key_file_get_string (rec->meta, "recording", "cgroup_left", NULL);
   g_assert_nonnull (left);
   g_assert_cmpint (atoi (left), >, 0);
+}
+
+/* Short processes that run and end without ever switching out: with
+ * sched_switch samples (fp) no switch-in or switch-out of theirs is
+ * written, and each sampled one is ended all the same, or a reader would
+ * count it running to the end of the recording. */
+static void
+test_short_processes_end (void)
+{
+  g_autoptr (SpTestRecording) rec = NULL;
+  g_autoptr (GHashTable) ended = g_hash_table_new (NULL, NULL);
+  SpOffCpuReader *reader;
+  const SpOffCpuRecord *records;
+  const SpThread *threads;
+  guint checked = 0;
+
+  if (!cgroup_case_applies ())
+    return;
+  rec = record_script_with ("--call-graph=fp", "for i in $(seq 30); do /bin/true; done; sleep 0.3");
+  reader = read_companion (rec);
+  records = sp_offcpu_reader_get_records (reader);
+  for (size_t i = 0; i < sp_offcpu_reader_get_n_records (reader); i++)
+    if (records[i].tag == SP_OFFCPU_THREAD_END)
+      g_hash_table_add (ended, GUINT_TO_POINTER (records[i].thread));
+  threads = sp_spool_reader_get_threads (rec->reader);
+  for (size_t i = 0; i < sp_spool_reader_get_n_threads (rec->reader); i++)
+    {
+      g_autofree char *group = g_strdup_printf ("thread %" G_GUINT64_FORMAT, (guint64) threads[i].tid);
+
+      if (!g_key_file_has_key (rec->meta, group, "exit_ns", NULL))
+        continue;
+      g_assert_true (g_hash_table_contains (ended, GUINT_TO_POINTER ((guint) i)));
+      checked++;
+    }
+  g_test_message ("%u ended threads in the spool, each with its end in the companion", checked);
+  g_assert_cmpuint (checked, >, 0);
+  sp_offcpu_reader_free (reader);
 }
 
 /* Cgroups the program makes inside the recording's go with it, said. */
@@ -670,6 +717,7 @@ main (int argc,
   g_test_add_func ("/recorder/offcpu/root-sched-switch", test_root_sched_switch);
   g_test_add_func ("/recorder/offcpu/cgroup-left", test_cgroup_left);
   g_test_add_func ("/recorder/offcpu/cgroup-nested", test_cgroup_nested);
+  g_test_add_func ("/recorder/offcpu/short-processes-end", test_short_processes_end);
   g_test_add_func ("/recorder/offcpu/short-copy", test_short_copy);
   g_test_add_func ("/recorder/offcpu/nobody", test_nobody);
   g_test_add_func ("/recorder/offcpu/companion-file", test_companion_file);
