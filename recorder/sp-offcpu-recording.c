@@ -309,11 +309,13 @@ handle_exit (SpOffCpuRecording *off,
   if (sp_intern_table_lookup (&off->rec->thread_index, &key) < 0)
     return;
   thread = sp_recording_thread (off->rec, (int32_t) ids[0], (int32_t) ids[2]);
-  /* Never switched and never sampled: nothing to end. One sampled but
-   * never switched out (a short process, with sched_switch samples, where
-   * no switch-in is written either) is ended all the same, or a reader
-   * would take it for running to the end of the recording. */
-  if (thread == NULL || (thread->spool_id == SP_SPOOL_NO_ID && thread->n_samples == 0))
+  /* With switch records, a thread never switched and never sampled has
+   * nothing to end. With sched_switch samples no switch of a short
+   * process that never switches out is written, and its samples may come
+   * after its exit record (per-CPU events see it tear its memory down):
+   * every thread is ended, or a reader would take one sampled later for
+   * running to the end of the recording. */
+  if (thread == NULL || (!off->sched_switch && thread->spool_id == SP_SPOOL_NO_ID && thread->n_samples == 0))
     return;
   close_interval (thread, time);
   if (!ensure_thread_id (off, thread) || !sync_ids (off, thread, SP_SPOOL_NO_ID))
