@@ -291,6 +291,18 @@ handle_switch (SpOffCpuRecording *off,
     switch_in (off, thread, time);
 }
 
+/* The thread of a tid the recording knows (a sched_switch sample names
+ * the next thread by its tid alone), NULL when it knows none. */
+static SpThreadInfo *
+known_thread (SpOffCpuRecording *off,
+              int32_t tid)
+{
+  uint64_t key = (uint64_t) (int64_t) tid;
+  int64_t i = tid > 0 ? sp_intern_table_lookup (&off->rec->thread_index, &key) : -1;
+
+  return i >= 0 ? &off->rec->threads[i] : NULL;
+}
+
 /* EXIT: the thread's last interval ends (it switches in no more). */
 static void
 handle_exit (SpOffCpuRecording *off,
@@ -300,15 +312,11 @@ handle_exit (SpOffCpuRecording *off,
   uint32_t ids[4];  /* pid, ppid, tid, ptid */
   SpThreadInfo *thread;
   SpSpoolError err;
-  uint64_t key;
 
   if (header->size < sizeof *header + sizeof ids)
     return;
   memcpy (ids, header + 1, sizeof ids);
-  key = (uint64_t) (int64_t) (int32_t) ids[2];
-  if (sp_intern_table_lookup (&off->rec->thread_index, &key) < 0)
-    return;
-  thread = sp_recording_thread (off->rec, (int32_t) ids[0], (int32_t) ids[2]);
+  thread = known_thread (off, (int32_t) ids[2]);
   /* With switch records, a thread never switched and never sampled has
    * nothing to end. With sched_switch samples no switch of a short
    * process that never switches out is written, and its samples may come
@@ -357,18 +365,6 @@ sp_offcpu_recording_use_sched_switch (SpOffCpuRecording *off,
   off->format = *format;
   off->sched_switch = true;
   return true;
-}
-
-/* The thread of a tid the recording knows (a sched_switch sample names
- * the next thread by its tid alone), NULL when it knows none. */
-static SpThreadInfo *
-known_thread (SpOffCpuRecording *off,
-              int32_t tid)
-{
-  uint64_t key = (uint64_t) (int64_t) tid;
-  int64_t i = tid > 0 ? sp_intern_table_lookup (&off->rec->thread_index, &key) : -1;
-
-  return i >= 0 ? &off->rec->threads[i] : NULL;
 }
 
 void
@@ -459,12 +455,11 @@ handle_sched_switch (SpOffCpuRecording *off,
         return;
       write_switch_out (off, thread, runnable, stack, time);
     }
+  /* (Switched out, it has no provisional switch-in: infer_switch_in
+   * cleared it before its switch-out.) */
   next = known_thread (off, next_tid);
   if (next != NULL && next->exit_ns == 0 && next->out_ns != 0 && time >= next->out_ns)
-    {
-      switch_in (off, next, time);
-      next->provisional_in_ns = 0;
-    }
+    switch_in (off, next, time);
 }
 
 void

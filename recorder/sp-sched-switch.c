@@ -17,7 +17,8 @@ static const char *const format_paths[] = {
   "/sys/kernel/debug/tracing/events/sched/sched_switch/format",
 };
 
-/* "field:<type> NAME;\toffset:N;\tsize:N;" for the field named name. */
+/* The line "field:<type> NAME;\toffset:N;\tsize:N;..." of the field named
+ * name: its offset and size. */
 static bool
 find_field (const char *text,
             const char *name,
@@ -26,26 +27,28 @@ find_field (const char *text,
 {
   size_t len = strlen (name);
 
-  for (const char *line = text; line != NULL; line = strchr (line, '\n'))
+  for (const char *line = text; *line != '\0';)
     {
-      const char *field = strstr (line + (*line == '\n'), "field:");
-      const char *semi = field != NULL ? strchr (field, ';') : NULL;
+      const char *end = strchrnul (line, '\n');
+      const char *semi = memchr (line, ';', (size_t) (end - line));
       const char *word = semi;
       unsigned o, s;
 
-      line += *line == '\n';
-      if (semi == NULL || field > strchrnul (line, '\n'))
-        continue;
-      /* The name is the last word before the first ';'. */
-      while (word > field && word[-1] != ' ' && word[-1] != '\t')
-        word--;
-      if ((size_t) (semi - word) != len || strncmp (word, name, len) != 0)
-        continue;
-      if (sscanf (semi, ";%*[ \t]offset:%u;%*[ \t]size:%u;", &o, &s) != 2)
-        return false;
-      *offset = o;
-      *size = s;
-      return true;
+      if (semi != NULL && strncmp (line + strspn (line, " \t"), "field:", 6) == 0)
+        {
+          /* The name is the last word before the first ';'. */
+          while (word > line && word[-1] != ' ' && word[-1] != '\t')
+            word--;
+          if ((size_t) (semi - word) == len && strncmp (word, name, len) == 0)
+            {
+              if (sscanf (semi, ";%*[ \t]offset:%u;%*[ \t]size:%u;", &o, &s) != 2)
+                return false;
+              *offset = o;
+              *size = s;
+              return true;
+            }
+        }
+      line = *end != '\0' ? end + 1 : end;
     }
   return false;
 }
@@ -54,18 +57,17 @@ bool
 sp_sched_switch_format_parse (SpSchedSwitchFormat *format,
                               const char *text)
 {
-  const char *id = strstr (text, "\nID:");
+  const char *id = strncmp (text, "ID:", 3) == 0 ? text : strstr (text, "\nID:");
   uint32_t pid_size;
   char *end;
 
   memset (format, 0, sizeof *format);
-  if (id == NULL && strncmp (text, "ID:", 3) == 0)
-    id = text - 1;
   if (id == NULL)
     return false;
+  id += *id == '\n';
   errno = 0;
-  format->id = strtoull (id + 4, &end, 10);
-  if (errno != 0 || end == id + 4)
+  format->id = strtoull (id + 3, &end, 10);
+  if (errno != 0 || end == id + 3)
     return false;
   return find_field (text, "prev_state", &format->prev_state_offset, &format->prev_state_size)
          && (format->prev_state_size == 4 || format->prev_state_size == 8)
