@@ -487,23 +487,94 @@ open_switch_sampler (SpPerfEvents *events,
  * stack, like the context-switches samples'), and the running time of the
  * cgroup on the CPU at each: the switch-ins follow from it
  * (sp-offcpu-recording.c). */
+static void
+fill_sched_switch_attr (const SpPerfEvents *events,
+                        struct perf_event_attr *attr)
+{
+  fill_switch_attr (events, attr);
+  attr->type = PERF_TYPE_TRACEPOINT;
+  attr->config = events->sched_switch.id;
+  attr->sample_type |= SP_SWITCH_TRACEPOINT_SAMPLE_TYPE;
+  attr->read_format = SP_SWITCH_TRACEPOINT_READ_FORMAT;
+}
+
+/* The tracepoint's filters that split its samples by prev_state's task
+ * bits (sp-sched-switch.c): a thread that blocked, one preempted (or
+ * yielding, still runnable). Each switch-out passes exactly one. */
+#define SCHED_SWITCH_BLOCKED_FILTER  "prev_state & 127"
+#define SCHED_SWITCH_RUNNABLE_FILTER "!(prev_state & 127)"
+
+/* Whether this kernel takes a filter (the negation came with its filter
+ * parser's rewrite, 4.17): tried on an event of this thread that is never
+ * enabled (an event takes one filter, once). */
+static bool
+sched_switch_filter_works (const SpPerfEvents *events,
+                           const char *filter)
+{
+  struct perf_event_attr attr;
+  bool works;
+  int fd;
+
+  fill_sched_switch_attr (events, &attr);
+  fd = (int) perf_event_open (&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+  if (fd < 0)
+    return false;
+  works = ioctl (fd, PERF_EVENT_IOC_SET_FILTER, filter) == 0;
+  close (fd);
+  return works;
+}
+
+/* One of a CPU's sched_switch events, with its filter (NULL: none). */
+static int
+open_sched_switch_event (SpPerfEvents *events,
+                         int cpu,
+                         const char *filter,
+                         bool kernel_frames)
+{
+  struct perf_event_attr attr;
+  int fd;
+
+  fill_sched_switch_attr (events, &attr);
+  if (!kernel_frames)
+    attr.exclude_callchain_kernel = 1;
+  /* Sized as the switch records' rings were (2 MiB): a ring sized for
+   * the sampling rate would fill in a fraction of a millisecond at the
+   * switch rates these samples come at, and a loss here is a switch. */
+  fd = open_in_ring_set (events, (RingSet) { events->switch_ring_fd_of_cpu, events->switch_rings,
+                                             &events->n_switch_rings, &events->record_ring_pages },
+                         &attr, -1, cpu, &events->switch_errno);
+  if (fd >= 0 && filter != NULL && ioctl (fd, PERF_EVENT_IOC_SET_FILTER, filter) != 0)
+    {
+      events->switch_errno = errno;
+      return -1;  /* (open, but never enabled without its filter: see the caller) */
+    }
+  return fd;
+}
+
+/* A cgroup's switch-outs as sched_switch tracepoint samples (with the
+ * stack, like the context-switches samples'), and the running time of the
+ * cgroup on the CPU at each: the switch-ins follow from it
+ * (sp-offcpu-recording.c).
+ *
+ * Where the kernel takes filters, two events per CPU: a blocked thread's
+ * samples with the kernel's frames (what it waits in: a pipe, a futex, the
+ * disk), a preempted thread's without (they are the scheduler's own path,
+ * exit_to_user_mode_loop or irqentry_exit, and walking them is most of what
+ * such a sample costs the program: docs/OFF-CPU.md). Both count their
+ * running time from the same enabling, before the launch runs: one clock
+ * (sp_perf_events_enable comes before sp_launch_release). */
 static int
 open_sched_switch_sampler (SpPerfEvents *events,
                            int cpu)
 {
-  struct perf_event_attr attr;
+  int fd;
 
-  fill_switch_attr (events, &attr);
-  attr.type = PERF_TYPE_TRACEPOINT;
-  attr.config = events->sched_switch.id;
-  attr.sample_type |= SP_SWITCH_TRACEPOINT_SAMPLE_TYPE;
-  attr.read_format = SP_SWITCH_TRACEPOINT_READ_FORMAT;
-  /* Sized as the switch records' rings were (2 MiB): a ring sized for
-   * the sampling rate would fill in a fraction of a millisecond at the
-   * switch rates these samples come at, and a loss here is a switch. */
-  return open_in_ring_set (events, (RingSet) { events->switch_ring_fd_of_cpu, events->switch_rings,
-                                               &events->n_switch_rings, &events->record_ring_pages },
-                           &attr, -1, cpu, &events->switch_errno);
+  if (!events->switch_tracepoint_split)
+    return open_sched_switch_event (events, cpu, NULL, events->config.kernel_stacks);
+  fd = open_sched_switch_event (events, cpu, SCHED_SWITCH_BLOCKED_FILTER, events->config.kernel_stacks);
+  if (fd < 0)
+    return fd;
+  return open_sched_switch_event (events, cpu, SCHED_SWITCH_RUNNABLE_FILTER, false);
 }
 
 /* The switch records, in their own rings. */
@@ -646,8 +717,12 @@ want_switch_tracepoint (SpPerfEvents *events)
                 events->config.call_graph == SP_CALL_GRAPH_DWARF ? "dwarf" : "auto");
       return false;
     }
-  return sp_sched_switch_format_read (&events->sched_switch, events->switch_tracepoint_refused,
-                                      sizeof events->switch_tracepoint_refused);
+  if (!sp_sched_switch_format_read (&events->sched_switch, events->switch_tracepoint_refused,
+                                    sizeof events->switch_tracepoint_refused))
+    return false;
+  events->switch_tracepoint_split = sched_switch_filter_works (events, SCHED_SWITCH_BLOCKED_FILTER)
+                                    && sched_switch_filter_works (events, SCHED_SWITCH_RUNNABLE_FILTER);
+  return true;
 }
 
 /* The first CPU's refusal of the tracepoint (an older kernel, tracefs

@@ -81,6 +81,9 @@ typedef struct {
    * when it could not be had (the context-switches samples and switch
    * records are used instead). */
   bool         switch_tracepoint;
+  /* Two sched_switch events per CPU, filtered by prev_state: a preempted
+   * thread's samples without kernel frames (open_sched_switch_sampler). */
+  bool         switch_tracepoint_split;
   SpSchedSwitchFormat sched_switch;
   char         switch_tracepoint_refused[256];
 } SpPerfEvents;

@@ -48,6 +48,8 @@ use_switch_tracepoint (SpRecorder *r)
     {
       r->rec.switch_layout = sp_perf_events_switch_layout (events, &r->rec.layout);
       r->side.off_cpu_switch_source = "sched_switch";
+      if (events->switch_tracepoint_split && events->config.kernel_stacks)
+        r->side.off_cpu_preempted_stacks = "user";
       return sp_offcpu_recording_use_sched_switch (&r->off_cpu, &events->sched_switch, (size_t) events->n_cpus);
     }
   r->side.off_cpu_switch_source = "switch_records";

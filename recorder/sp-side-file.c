@@ -75,6 +75,8 @@ write_off_cpu (FILE *out,
     put_string (out, "off_cpu_switch_source", info->off_cpu_switch_source);
   if (info->off_cpu_switch_source_reason != NULL)
     put_string (out, "off_cpu_switch_source_reason", info->off_cpu_switch_source_reason);
+  if (info->off_cpu_preempted_stacks != NULL)
+    put_string (out, "off_cpu_preempted_stacks", info->off_cpu_preempted_stacks);
   put_u64 (out, "off_cpu_bytes", info->off_cpu_bytes);
   put_u64 (out, "off_cpu_switches", info->off_cpu_switches);
   put_u64 (out, "off_cpu_lost", info->off_cpu_lost);

@@ -60,6 +60,8 @@ typedef struct {
   const char  *off_cpu_stacks_reason; /* why not kernel+user, or NULL */
   const char  *off_cpu_switch_source; /* "sched_switch" or "switch_records"; NULL: not said (per-task events) */
   const char  *off_cpu_switch_source_reason; /* why not sched_switch in a cgroup, or NULL */
+  const char  *off_cpu_preempted_stacks; /* "user": a preempted thread's switch-out stack has no kernel
+                                          * frames (sched_switch, split by state); NULL: as off_cpu_stacks */
   uint64_t     off_cpu_bytes;         /* the companion in the file */
   uint64_t     off_cpu_switches;      /* switch-outs in those bytes */
   uint64_t     off_cpu_lost;          /* records lost in the rings of the switch records */

@@ -520,6 +520,46 @@ test_root (void)
   g_assert_cmpuint (sp_test_meta_u64 (rec, "recording", "off_cpu_frame_pointer_tails"), ==, 0);
 }
 
+/* With sched_switch split by state (off_cpu_preempted_stacks=user): a
+ * blocked thread's switch-out stack has the kernel's frames (what it waits
+ * in), a preempted one's has none (the scheduler's own path, left out
+ * for what walking it costs the program). */
+static void
+check_kernel_frames_by_state (SpTestRecording *rec,
+                              const char *workload)
+{
+  g_autoptr (SpElfSymbols) workload_symbols = sp_elf_symbols_load (workload);
+  SpElfSymbols *symbols[] = { workload_symbols, NULL };
+  SpOffCpuReader *reader = read_companion (rec);
+  const SpOffCpuRecord *records = sp_offcpu_reader_get_records (reader);
+  const SpThread *threads = sp_spool_reader_get_threads (rec->reader);
+  guint64 with_stack[3] = { 0 }, with_kernel[3] = { 0 };
+
+  for (size_t i = 0; i < sp_offcpu_reader_get_n_records (reader); i++)
+    {
+      const SpOffCpuRecord *record = &records[i];
+      g_autofree char *description = NULL;
+
+      if (record->tag != SP_OFFCPU_SWITCH_OUT || record->stack == SP_SPOOL_NO_ID)
+        continue;
+      g_assert_true (record->state == SP_OFFCPU_BLOCKED || record->state == SP_OFFCPU_RUNNABLE);
+      description = sp_test_describe_stack (rec->reader, symbols, threads[record->thread].pid, record->stack);
+      with_stack[record->state]++;
+      if (strstr (description, "[kernel]") != NULL)
+        with_kernel[record->state]++;
+    }
+  g_test_message ("switch-outs with a stack: blocked %" G_GUINT64_FORMAT " (%" G_GUINT64_FORMAT " with kernel "
+                  "frames), preempted %" G_GUINT64_FORMAT " (%" G_GUINT64_FORMAT " with kernel frames)",
+                  with_stack[SP_OFFCPU_BLOCKED], with_kernel[SP_OFFCPU_BLOCKED], with_stack[SP_OFFCPU_RUNNABLE],
+                  with_kernel[SP_OFFCPU_RUNNABLE]);
+  g_assert_cmpuint (with_stack[SP_OFFCPU_BLOCKED], >, 0);
+  g_assert_cmpuint (with_kernel[SP_OFFCPU_BLOCKED], ==, with_stack[SP_OFFCPU_BLOCKED]);
+  /* The spinning thread shares two CPUs with five others that wake. */
+  g_assert_cmpuint (with_stack[SP_OFFCPU_RUNNABLE], >, 0);
+  g_assert_cmpuint (with_kernel[SP_OFFCPU_RUNNABLE], ==, 0);
+  sp_offcpu_reader_free (reader);
+}
+
 /* --call-graph fp as root: the cgroup's switch-outs are sched_switch
  * tracepoint samples where tracefs has it, one record per switch instead
  * of three, and the switch-ins are inferred (next_pid, the cgroup's
@@ -548,6 +588,15 @@ test_root_sched_switch (void)
   else
     g_assert_cmpstr (source, ==, "switch_records");
   check_offcpu (rec, workload, FP_STACKS);
+  /* Every kernel the project runs on takes the tracepoint's filters
+   * (4.17 and later). */
+  if (g_strcmp0 (source, "sched_switch") == 0)
+    {
+      g_autofree char *preempted = g_key_file_get_string (rec->meta, "recording", "off_cpu_preempted_stacks", NULL);
+
+      g_assert_cmpstr (preempted, ==, "user");
+      check_kernel_frames_by_state (rec, workload);
+    }
 }
 
 /* --off-cpu-stack-size 128: a copy that holds the libc frames a thread
