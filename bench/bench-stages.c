@@ -5,6 +5,7 @@
  *   bench-stages stages SPOOL REPEAT   each stage timed REPEAT times in this
  *                                      process, the best kept: the codec's
  *                                      whole-file reader, the sample index,
+ *                                      the timeline's lanes over all of it,
  *                                      stack counting of every sample and of
  *                                      a tenth of the time span; samples/s
  *   bench-stages memory SPOOL          what each step of an open keeps, in
@@ -39,6 +40,7 @@
 #include "sp-function-list.h"
 #include "sp-sample-index.h"
 #include "sp-stack-counts.h"
+#include "sp-timeline.h"
 
 /* ---- Stages ------------------------------------------------------------ */
 
@@ -85,7 +87,8 @@ run_stages (const char *path,
 {
   g_autoptr (GError) error = NULL;
   g_autoptr (SpProfile) profile = NULL;
-  Timing reader_t = { 0 }, index_t = { 0 }, counts_t = { 0 }, range_t = { 0 };
+  Timing reader_t = { 0 }, index_t = { 0 }, timeline_t = { 0 }, counts_t = { 0 }, range_t = { 0 };
+  g_autoptr (SpSampleIndex) kept_index = NULL;
   const SpSpoolReader *reader;
   guint64 first_ns, last_ns;
   size_t n = 0;
@@ -129,9 +132,25 @@ run_stages (const char *path,
       keep_best (&index_t, w, c);
       if (i == 0)
         print_memory ("index");
-      sp_sample_index_unref (index);
+      g_clear_pointer (&kept_index, sp_sample_index_unref);
+      kept_index = index;
     }
   print_stage ("index", &index_t, n);
+
+  /* The timeline's lanes over the whole recording, as the window first
+   * counts them (about 1,200 pixels wide: a bucket a pixel). */
+  if (kept_index != NULL && sp_sample_index_get_time_span (kept_index, &first_ns, &last_ns))
+    {
+      for (unsigned i = 0; i < repeat; i++)
+        {
+          double w = bench_wall_now (), c = bench_cpu_now ();
+          SpTimeline *timeline = sp_timeline_new (kept_index, first_ns, last_ns + 1, 1200);
+
+          keep_best (&timeline_t, w, c);
+          sp_timeline_free (timeline);
+        }
+      print_stage ("timeline", &timeline_t, n);
+    }
 
   /* Frames are resolved once, by the first count's paths elsewhere:
    * counting itself reads only stacks and threads. */
