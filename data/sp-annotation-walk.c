@@ -342,7 +342,7 @@ walk_stack (Walk *walk,
   gboolean leaf_hit;
   gboolean is_self;
 
-  if (stack->stack == SP_STACK_NOT_RECORDED || stack->stack == SP_STACK_NOT_SAMPLED)
+  if (SP_STACK_IS_SYNTHETIC (stack->stack))
     return;
   collect_hits (walk, stack, &leaf_hit);
   if (walk->stack_hits->len == 0)

@@ -278,7 +278,7 @@ sample_locations (Pprof *p,
                   GArray *path)
 {
   g_array_set_size (ids, 0);
-  if (!has_transforms (p->filter) && s->stack != SP_STACK_NOT_RECORDED && s->stack != SP_STACK_NOT_SAMPLED)
+  if (!has_transforms (p->filter) && !SP_STACK_IS_SYNTHETIC (s->stack))
     {
       SpStackIter iter;
       guint32 frame_id;

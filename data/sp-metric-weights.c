@@ -34,7 +34,7 @@ static guint32
 off_cpu_stack (const Weigher *w,
                guint32 stack)
 {
-  return stack < w->n_stack_nodes ? stack : SP_STACK_NOT_RECORDED;
+  return stack < w->n_stack_nodes || stack == SP_STACK_NOT_STARTED ? stack : SP_STACK_NOT_RECORDED;
 }
 
 /* The shown threads' samples in the range, per thread in time order. */

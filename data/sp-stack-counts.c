@@ -272,11 +272,13 @@ sp_stack_path (SpProfile *profile,
   SpStackIter iter;
   uint32_t frame_id;
 
-  if (stack == SP_STACK_NOT_RECORDED || stack == SP_STACK_NOT_SAMPLED)
+  if (SP_STACK_IS_SYNTHETIC (stack))
     {
       guint32 synthetic = sp_profile_intern_function (profile,
                                                       stack == SP_STACK_NOT_RECORDED ? "[off-CPU: stack not recorded]"
-                                                                                     : "[on-CPU: not sampled]",
+                                                      : stack == SP_STACK_NOT_SAMPLED
+                                                        ? "[on-CPU: not sampled]"
+                                                        : "[off-CPU: waiting for its first CPU]",
                                                       "", SP_FUNCTION_SYNTHETIC);
 
       g_array_append_val (path, synthetic);

@@ -10,6 +10,7 @@
 
 #include "sp-filter.h"
 #include "sp-profile.h"
+#include "sp-thread-states.h"
 
 G_BEGIN_DECLS
 
@@ -17,6 +18,10 @@ G_BEGIN_DECLS
  * each stands for one synthetic function. */
 #define SP_STACK_NOT_RECORDED SP_SPOOL_NO_ID        /* "[off-CPU: stack not recorded]" */
 #define SP_STACK_NOT_SAMPLED (SP_SPOOL_NO_ID - 1)   /* "[on-CPU: not sampled]" (wall) */
+#define SP_STACK_NOT_STARTED SP_THREAD_NOT_STARTED_STACK /* "[off-CPU: waiting for its first CPU]":
+                                                          * a new thread from its creation to its first run */
+/* Whether a stack id is one of the synthetic ones above. */
+#define SP_STACK_IS_SYNTHETIC(stack) ((stack) >= SP_STACK_NOT_STARTED)
 
 typedef struct {
   guint32 stack;

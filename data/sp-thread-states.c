@@ -39,6 +39,7 @@ typedef struct {
   SpThreadStates *states;
   guint           thread;
   gboolean        ended;
+  gboolean        begun;       /* sampled or switched: it has run */
   SpThreadState   state;
   guint32         stack;       /* off the CPU: the switch-out's */
   guint64         since_ns;
@@ -82,16 +83,26 @@ static void
 step (Walk *w,
       const SpOffCpuRecord *r)
 {
+  gboolean begun = w->begun;
+
   if (w->ended)
     return;
+  w->begun = TRUE;
   switch (r->tag)
     {
     case SP_OFFCPU_SWITCH_OUT:
-      emit (w, r->timestamp_ns, w->state == SP_THREAD_RUNNING ? r->stack : w->stack, FALSE);
-      w->states->totals[w->thread].switches++;
-      switch_to (w, r->state == SP_OFFCPU_RUNNABLE ? SP_THREAD_RUNNABLE : SP_THREAD_BLOCKED, r->stack,
-                 r->timestamp_ns);
-      break;
+      {
+        /* A thread's first record, runnable without a stack and before
+         * any sample of it: its creation (it has not run yet; no switch). */
+        gboolean creation = !begun && r->state == SP_OFFCPU_RUNNABLE && r->stack == SP_SPOOL_NO_ID;
+
+        emit (w, r->timestamp_ns, w->state == SP_THREAD_RUNNING ? r->stack : w->stack, FALSE);
+        if (!creation)
+          w->states->totals[w->thread].switches++;
+        switch_to (w, r->state == SP_OFFCPU_RUNNABLE ? SP_THREAD_RUNNABLE : SP_THREAD_BLOCKED,
+                   creation ? SP_THREAD_NOT_STARTED_STACK : r->stack, r->timestamp_ns);
+        break;
+      }
     case SP_OFFCPU_SWITCH_IN:
       if (w->state == SP_THREAD_RUNNING)
         break;
@@ -115,12 +126,13 @@ walk_thread (SpThreadStates *states,
              gsize n_keys,
              guint64 first_sample_ns)
 {
-  Walk w = { states, thread, FALSE, SP_THREAD_RUNNING, SP_SPOOL_NO_ID, first_sample_ns };
+  Walk w = { states, thread, FALSE, FALSE, SP_THREAD_RUNNING, SP_SPOOL_NO_ID, first_sample_ns };
 
   if (n_keys == 0 && first_sample_ns == G_MAXUINT64)
     return;
   if (n_keys > 0)
     w.since_ns = MIN (first_sample_ns, keys[0].ts);
+  w.begun = n_keys == 0 || first_sample_ns < keys[0].ts;
   for (gsize i = 0; i < n_keys; i++)
     step (&w, &records[keys[i].index]);
   if (!w.ended)

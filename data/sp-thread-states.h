@@ -18,6 +18,12 @@
 
 G_BEGIN_DECLS
 
+/* The stack of a new thread's first stretch, runnable from its creation
+ * to its first switch-in: the recorder writes a switch-out without a
+ * stack at its creation (docs/OFF-CPU.md), and a thread that has not run
+ * has no stack. SP_STACK_NOT_STARTED in sp-stack-counts.h. */
+#define SP_THREAD_NOT_STARTED_STACK (SP_SPOOL_NO_ID - 2)
+
 typedef enum {
   SP_THREAD_RUNNING = 0,
   SP_THREAD_BLOCKED = SP_OFFCPU_BLOCKED,
@@ -28,7 +34,8 @@ typedef struct {
   guint64 start_ns;
   guint64 end_ns;
   /* Off the CPU: the switch-out's stack. Running: the stack of the
-   * switch-out that ends it. SP_SPOOL_NO_ID for none. */
+   * switch-out that ends it. SP_SPOOL_NO_ID for none,
+   * SP_THREAD_NOT_STARTED_STACK for a new thread's wait for its first CPU. */
   guint32 stack;
   guint8  state;             /* SpThreadState */
   guint8  open;              /* not ended yet: end_ns is the last known time */

@@ -332,6 +332,32 @@ handle_exit (SpOffCpuRecording *off,
     fail (off, &err);
 }
 
+void
+sp_offcpu_recording_fork (SpOffCpuRecording *off,
+                          const struct perf_event_header *header,
+                          uint64_t time)
+{
+  uint32_t ids[4];  /* pid, ppid, tid, ptid */
+  SpThreadInfo *thread;
+  SpSpoolError err;
+
+  if (off->writer == NULL || off->failed || off->rec->failed || header->size < sizeof *header + sizeof ids)
+    return;
+  memcpy (ids, header + 1, sizeof ids);
+  thread = known_thread (off, (int32_t) ids[2]);
+  /* Made by sp_recording_handle; seen running already (a record out of
+   * order) is left as it is. */
+  if (thread == NULL || thread->exit_ns != 0 || thread->out_ns != 0 || thread->start_ns != time
+      || !ensure_thread_id (off, thread) || !sync_ids (off, thread, SP_SPOOL_NO_ID))
+    return;
+  /* Not a context switch: not counted as one (readers do not either). */
+  thread->out_ns = time;
+  thread->out_state = SP_OFFCPU_RUNNABLE;
+  if (!sp_offcpu_writer_write_switch_out (off->writer, time, thread->spool_id, SP_OFFCPU_RUNNABLE, SP_SPOOL_NO_ID,
+                                          &err))
+    fail (off, &err);
+}
+
 /* The kernel's count of what it could not store in a switch samples'
  * ring: PERF_RECORD_LOST (id, lost) or PERF_RECORD_LOST_SAMPLES (lost).
  * The switch-outs of those samples are written without a stack. */

@@ -64,6 +64,15 @@ bool sp_offcpu_recording_init (SpOffCpuRecording *off,
                                int fd,
                                SpSpoolError *err);
 
+/* FORK (after sp_recording_handle has made the thread): a new thread
+ * waits for its first CPU, runnable from its creation: written as a
+ * switch-out without a stack at that time, which its first switch-in
+ * ends (without it a reader would start the thread at that switch-in and
+ * count the wait nowhere). */
+void sp_offcpu_recording_fork (SpOffCpuRecording *off,
+                               const struct perf_event_header *header,
+                               uint64_t time);
+
 /* Whether a record is one of the off-CPU kinds (switch, switch sample,
  * switch loss); an EXIT is also handed to sp_recording_handle. */
 bool sp_offcpu_recording_wants (uint32_t type);

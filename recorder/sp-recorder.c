@@ -60,6 +60,8 @@ apply_record (const struct perf_event_header *header,
     sp_offcpu_recording_running (&r->off_cpu, header, time);
   if (!sp_offcpu_recording_is_switch_ring (header->type))
     sp_recording_handle (&r->rec, header, time);
+  if (header->type == PERF_RECORD_FORK && r->off_cpu.writer != NULL)
+    sp_offcpu_recording_fork (&r->off_cpu, header, time);
 }
 
 /* The records the drain's thread took out of the rings since the last

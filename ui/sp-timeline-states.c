@@ -119,6 +119,7 @@ describe_stretch (const SpStateInterval *interval,
 {
   g_autofree char *duration = sp_timeline_format_duration (interval->end_ns - interval->start_ns);
   g_autofree char *where = NULL;
+  gboolean new_thread = interval->stack == SP_THREAD_NOT_STARTED_STACK;
   const char *name;
 
   if (interval->state == SP_THREAD_BLOCKED || interval->state == SP_THREAD_RUNNABLE)
@@ -134,7 +135,10 @@ describe_stretch (const SpStateInterval *interval,
         where = g_strdup ("\n(no stack recorded)");
     }
   return g_strdup_printf ("%s%s for %s%s (%.6f s to %.6f s)%s", state_names[interval->state],
-                          interval->state == SP_THREAD_RUNNABLE ? " (preempted, waiting for a CPU)" : "", duration,
+                          new_thread                                ? " (new, waiting for its first CPU)"
+                          : interval->state == SP_THREAD_RUNNABLE ? " (preempted, waiting for a CPU)"
+                                                                  : "",
+                          duration,
                           interval->open ? " so far" : "", ((gint64) interval->start_ns - (gint64) data_from_ns) / 1e9,
                           ((gint64) interval->end_ns - (gint64) data_from_ns) / 1e9, where != NULL ? where : "");
 }

@@ -116,6 +116,41 @@ test_wall_weights (void)
   g_assert_cmpuint (functions->len, >, 0);
 }
 
+/* A thread made during the recording: the recorder writes a switch-out
+ * without a stack at its creation (sp_offcpu_recording_fork), so its wait
+ * for its first CPU is runnable time under a name of its own, not a stack
+ * that was lost. A stackless preemption after it has run is not that. */
+static void
+test_new_thread (void)
+{
+  static const char *const lines[] = {
+    "@1 main;spin 10 +1",
+    "out 3 1000 runnable -",
+    "in 3 1004",
+    "out 3 1010 runnable -",
+    "in 3 1012",
+    "out 3 1020 blocked main;pipe_wait",
+    "end 3 1030",
+    NULL,
+  };
+  g_autoptr (SpProfile) profile = profile_from_text (lines);
+  const SpThreadStates *states = sp_profile_get_thread_states (profile);
+  const SpThreadTotals *totals = sp_thread_states_get_totals (states, thread_of (profile, 3));
+  const SpStateInterval *first = sp_thread_states_find (states, thread_of (profile, 3), 1002 * MS);
+  g_autofree char *off = collapsed_with (profile, SP_METRIC_OFF_CPU, 0, 0);
+
+  g_assert_cmpuint (totals->runnable_ns, ==, 6 * MS);
+  g_assert_cmpuint (totals->running_ns, ==, 14 * MS);
+  g_assert_cmpuint (totals->blocked_ns, ==, 10 * MS);
+  g_assert_cmpuint (totals->switches, ==, 2);
+  g_assert_nonnull (first);
+  g_assert_cmpuint (first->stack, ==, SP_THREAD_NOT_STARTED_STACK);
+  g_assert_cmpstr (off, ==,
+                   "[off-CPU: stack not recorded] 2000\n"
+                   "[off-CPU: waiting for its first CPU] 4000\n"
+                   "main;pipe_wait 10000\n");
+}
+
 /* A range takes the part of each interval inside it; hidden threads none. */
 static void
 test_time_range (void)
@@ -475,6 +510,7 @@ main (int argc,
   g_test_add_func ("/offcpu-profile/states", test_states);
   g_test_add_func ("/offcpu-profile/off-cpu-weights", test_off_cpu_weights);
   g_test_add_func ("/offcpu-profile/wall-weights", test_wall_weights);
+  g_test_add_func ("/offcpu-profile/new-thread", test_new_thread);
   g_test_add_func ("/offcpu-profile/time-range", test_time_range);
   g_test_add_func ("/offcpu-profile/follow", test_follow);
   g_test_add_func ("/offcpu-profile/damage-and-none", test_damage_and_none);

@@ -99,6 +99,7 @@ sum_thread (SpTestRecording *rec,
   guint64 out_ns = 0;
   guint32 out_stack = SP_SPOOL_NO_ID;
   gboolean out_covered = FALSE;
+  gboolean begun = FALSE;
 
   for (size_t i = 0; i < sp_offcpu_reader_get_n_records (reader); i++)
     {
@@ -114,9 +115,15 @@ sum_thread (SpTestRecording *rec,
   for (guint i = 0; i < own->len; i++)
     {
       const SpOffCpuRecord *record = own->pdata[i];
+      gboolean first = !begun;
 
+      begun = TRUE;
       if (record->tag == SP_OFFCPU_SWITCH_OUT)
         {
+          /* A thread's creation: runnable until it first runs, without a
+           * stack (it has none yet; sp_offcpu_recording_fork). */
+          gboolean creation = first && record->state == SP_OFFCPU_RUNNABLE && record->stack == SP_SPOOL_NO_ID;
+
           out_ns = record->timestamp_ns;
           out_stack = record->stack;
           out_covered = FALSE;
@@ -127,9 +134,10 @@ sum_thread (SpTestRecording *rec,
 
               out_covered = strstr (description, blocking_function) != NULL;
             }
-          else
+          else if (!creation)
             totals.stackless++;
-          totals.switches++;
+          if (!creation)
+            totals.switches++;
         }
       else if (out_ns != 0)
         {
