@@ -217,6 +217,25 @@ switch_out (SpOffCpuRecording *off,
   write_switch_out (off, thread, preempted, stack, time);
 }
 
+/* A state a thread is in from time on, without a stack, that is no
+ * context switch (not counted as one: readers do not either): blocked
+ * when an attach finds it so, runnable from its creation. */
+static void
+write_state_at (SpOffCpuRecording *off,
+                SpThreadInfo *thread,
+                SpOffCpuState state,
+                uint64_t time)
+{
+  SpSpoolError err;
+
+  if (!ensure_thread_id (off, thread) || !sync_ids (off, thread, SP_SPOOL_NO_ID))
+    return;
+  thread->out_ns = time;
+  thread->out_state = (uint8_t) state;
+  if (!sp_offcpu_writer_write_switch_out (off->writer, time, thread->spool_id, state, SP_SPOOL_NO_ID, &err))
+    fail (off, &err);
+}
+
 void
 sp_offcpu_recording_blocked_at_start (SpOffCpuRecording *off,
                                       int32_t pid,
@@ -224,16 +243,9 @@ sp_offcpu_recording_blocked_at_start (SpOffCpuRecording *off,
                                       uint64_t time)
 {
   SpThreadInfo *thread = sp_recording_thread (off->rec, pid, tid);
-  SpSpoolError err;
 
-  if (off->writer == NULL || thread == NULL || !ensure_thread_id (off, thread)
-      || !sync_ids (off, thread, SP_SPOOL_NO_ID))
-    return;
-  thread->out_ns = time;
-  thread->out_state = SP_OFFCPU_BLOCKED;
-  if (!sp_offcpu_writer_write_switch_out (off->writer, time, thread->spool_id, SP_OFFCPU_BLOCKED, SP_SPOOL_NO_ID,
-                                          &err))
-    fail (off, &err);
+  if (off->writer != NULL && thread != NULL)
+    write_state_at (off, thread, SP_OFFCPU_BLOCKED, time);
 }
 
 /* Closes the thread's off-CPU interval at time in its totals. */
@@ -303,20 +315,29 @@ known_thread (SpOffCpuRecording *off,
   return i >= 0 ? &off->rec->threads[i] : NULL;
 }
 
+/* The thread a FORK or EXIT record names (pid, ppid, tid, ptid), NULL
+ * when the recording knows none. */
+static SpThreadInfo *
+task_record_thread (SpOffCpuRecording *off,
+                    const struct perf_event_header *header)
+{
+  uint32_t ids[4];
+
+  if (header->size < sizeof *header + sizeof ids)
+    return NULL;
+  memcpy (ids, header + 1, sizeof ids);
+  return known_thread (off, (int32_t) ids[2]);
+}
+
 /* EXIT: the thread's last interval ends (it switches in no more). */
 static void
 handle_exit (SpOffCpuRecording *off,
              const struct perf_event_header *header,
              uint64_t time)
 {
-  uint32_t ids[4];  /* pid, ppid, tid, ptid */
-  SpThreadInfo *thread;
+  SpThreadInfo *thread = task_record_thread (off, header);
   SpSpoolError err;
 
-  if (header->size < sizeof *header + sizeof ids)
-    return;
-  memcpy (ids, header + 1, sizeof ids);
-  thread = known_thread (off, (int32_t) ids[2]);
   /* With switch records, a thread never switched and never sampled has
    * nothing to end. With sched_switch samples no switch of a short
    * process that never switches out is written, and its samples may come
@@ -337,25 +358,15 @@ sp_offcpu_recording_fork (SpOffCpuRecording *off,
                           const struct perf_event_header *header,
                           uint64_t time)
 {
-  uint32_t ids[4];  /* pid, ppid, tid, ptid */
   SpThreadInfo *thread;
-  SpSpoolError err;
 
-  if (off->writer == NULL || off->failed || off->rec->failed || header->size < sizeof *header + sizeof ids)
+  if (off->writer == NULL || off->failed || off->rec->failed)
     return;
-  memcpy (ids, header + 1, sizeof ids);
-  thread = known_thread (off, (int32_t) ids[2]);
+  thread = task_record_thread (off, header);
   /* Made by sp_recording_handle; seen running already (a record out of
    * order) is left as it is. */
-  if (thread == NULL || thread->exit_ns != 0 || thread->out_ns != 0 || thread->start_ns != time
-      || !ensure_thread_id (off, thread) || !sync_ids (off, thread, SP_SPOOL_NO_ID))
-    return;
-  /* Not a context switch: not counted as one (readers do not either). */
-  thread->out_ns = time;
-  thread->out_state = SP_OFFCPU_RUNNABLE;
-  if (!sp_offcpu_writer_write_switch_out (off->writer, time, thread->spool_id, SP_OFFCPU_RUNNABLE, SP_SPOOL_NO_ID,
-                                          &err))
-    fail (off, &err);
+  if (thread != NULL && thread->exit_ns == 0 && thread->out_ns == 0 && thread->start_ns == time)
+    write_state_at (off, thread, SP_OFFCPU_RUNNABLE, time);
 }
 
 /* The kernel's count of what it could not store in a switch samples'
