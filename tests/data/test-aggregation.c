@@ -5,6 +5,7 @@
  * writer, reader and symbolizer; results are compared as text too: the
  * collapsed stacks after a transform, or a tree printed one node a line. */
 #include <glib.h>
+#include <glib/gstdio.h>
 #include <string.h>
 
 #include "profile-builder.h"
@@ -415,12 +416,64 @@ test_exact_frames (void)
   g_assert_true (g_str_has_suffix (rows[1], ";sp_target_leaf 1"));
 }
 
+/* A recording whose side file has no kernel symbols yet (one in
+ * progress): /proc/kallsyms is read when the first kernel frame is
+ * resolved, not when the profile opens (a live window opens the growing
+ * recording on its main thread: reading it there stalled a frame for
+ * 36 ms). Here the symbols file comes after the open. */
+static void
+test_kernel_symbols_when_needed (void)
+{
+  RecordingBuilder *b = recording_builder_new ();
+  g_autoptr (GKeyFile) meta = g_key_file_new ();
+  g_autoptr (GString) kallsyms = g_string_new (NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SpProfile) profile = NULL;
+  g_autofree char *meta_path = NULL;
+  g_autofree char *kallsyms_path = NULL;
+  g_autofree char *tree = NULL;
+  g_auto (GStrv) keys = NULL;
+
+  recording_builder_add_line (b, "main;parse 3");
+  recording_builder_finish (b);
+  meta_path = g_strconcat (recording_builder_get_path (b), ".meta", NULL);
+  kallsyms_path = g_strconcat (recording_builder_get_path (b), ".kallsyms", NULL);
+  g_assert_true (g_key_file_load_from_file (meta, meta_path, G_KEY_FILE_NONE, &error));
+  keys = g_key_file_get_keys (meta, "kernel-symbols", NULL, NULL);
+  g_assert_nonnull (keys);
+  for (guint i = 0; keys[i] != NULL; i++)
+    {
+      g_autofree char *value = g_key_file_get_string (meta, "kernel-symbols", keys[i], NULL);
+      g_auto (GStrv) parts = g_strsplit (value, ";", -1);
+
+      if (g_strv_length (parts) >= 2 && g_ascii_isxdigit (keys[i][0]))
+        g_string_append_printf (kallsyms, "%016" G_GINT64_MODIFIER "x T %s\n",
+                                g_ascii_strtoull (keys[i], NULL, 16), parts[1]);
+    }
+  /* kallsyms gives no sizes: the last symbol ends where the next begins. */
+  g_string_append (kallsyms, "ffffffffff000000 T _etext\n");
+  g_assert_true (g_key_file_remove_group (meta, "kernel-symbols", NULL));
+  g_assert_true (g_key_file_save_to_file (meta, meta_path, &error));
+
+  g_setenv ("STACKPULSE_KALLSYMS", kallsyms_path, TRUE);
+  profile = sp_profile_open (recording_builder_get_path (b), &error);
+  g_unsetenv ("STACKPULSE_KALLSYMS");
+  g_assert_no_error (error);
+  g_assert_true (g_file_set_contents (kallsyms_path, kallsyms->str, -1, &error));
+  tree = collapsed_of (profile, NULL);
+  g_assert_cmpstr (tree, ==, "main;parse 3\n");
+  g_clear_pointer (&profile, sp_profile_unref);
+  g_unlink (kallsyms_path);
+  recording_builder_free (b);
+}
+
 int
 main (int argc,
       char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/data/aggregation/top-down", test_top_down);
+  g_test_add_func ("/data/aggregation/kernel-symbols-when-needed", test_kernel_symbols_when_needed);
   g_test_add_func ("/data/aggregation/bottom-up", test_bottom_up);
   g_test_add_func ("/data/aggregation/function-list", test_function_list);
   g_test_add_func ("/data/aggregation/callers-callees", test_callers_callees);
