@@ -104,7 +104,6 @@ test_in_progress_then_interrupted (void)
   pid_arg = g_strdup_printf ("--pid=%d", (int) target->pid);
   recorder = sp_child_spawn (dir, "record", (const char *const[]) { sp_test_recorder (), "-F", "1000", "-o", spool,
                                                                      pid_arg, NULL }, FALSE);
-  /* The side file comes after the first samples. */
   g_free (sp_test_wait_for_file (recorder, meta_path));
 
   live = summary_of (dir, spool);
@@ -117,6 +116,16 @@ test_in_progress_then_interrupted (void)
   g_assert_nonnull (strstr (live, attached));
   g_assert_null (strstr (live, "\ncommand:"));
 
+  /* Killed once samples are in the file: the side file of an attach
+   * comes before them (the first flush), and a quick summary above left
+   * no time for one. */
+  for (int i = 0; i < 200 && samples_in_file (live) == 0; i++)
+    {
+      g_usleep (50 * 1000);
+      g_free (live);
+      live = summary_of (dir, spool);
+    }
+  g_assert_cmpuint (samples_in_file (live), >, 0);
   sp_child_kill (recorder);
   killed = summary_of (dir, spool);
   g_clear_pointer (&state, g_free);
