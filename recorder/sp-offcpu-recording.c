@@ -486,9 +486,11 @@ handle_sched_switch (SpOffCpuRecording *off,
       && thread->exit_ns == 0)
     {
       infer_switch_in (off, thread, time > ran ? time - ran : 0);
+      /* A stub's stack was dropped by the drain (and counted there): its
+       * empty callchain would give the sample's ip alone, __schedule. */
       if (dropped)
         off->n_dropped++;
-      else if (!intern_switch_stack (off, &sample, thread, n, &stack))
+      else if (header->type != SP_RECORD_SWITCH_STUB && !intern_switch_stack (off, &sample, thread, n, &stack))
         return;
       write_switch_out (off, thread, runnable, stack, time);
     }
