@@ -377,9 +377,25 @@ add_address (SpRecording *rec,
   add_frame (rec, n, sp_module_table_resolve_frame (rec->modules, pid, address, mode));
 }
 
+/* Whether frame n - 1, a user frame in no module, is the frame before
+ * it again: the kernel's frame-pointer walk gone into a loop through a
+ * word that is no frame pointer (code without them), which repeats one
+ * address to the chain's limit. A real recursion's frames are in its
+ * module. */
+static bool
+is_looping_garbage (const SpRecording *rec,
+                    size_t n)
+{
+  const SpFrame *last = &rec->frames[n - 1];
+
+  return n >= 2 && last->mode == SP_FRAME_USER && last->module_id == SP_SPOOL_NO_ID
+         && rec->frames[n - 2].mode == SP_FRAME_USER && rec->frames[n - 2].abs_ip == last->abs_ip;
+}
+
 /* The callchain, leaf first, with PERF_CONTEXT_* markers saying whose
- * frames follow; a chain cut at the kernel's limit ends in the marker.
- * With kernel_only, the user part is left to the unwinder. */
+ * frames follow; a chain cut at the kernel's limit ends in the marker,
+ * and so does a user part cut where it loops through garbage. With
+ * kernel_only, the user part is left to the unwinder. */
 static size_t
 frames_from_callchain (SpRecording *rec,
                        const SpPerfSample *sample,
@@ -388,7 +404,7 @@ frames_from_callchain (SpRecording *rec,
 {
   int32_t pid = (int32_t) sample->pid;
   SpFrameMode mode = SP_FRAME_USER;
-  bool skip = false;
+  bool skip = false, cut = false;
   size_t n = 0;
   uint64_t n_ips = 0;
 
@@ -403,8 +419,15 @@ frames_from_callchain (SpRecording *rec,
           continue;
         }
       n_ips++;
-      if (!skip)
-        add_address (rec, &n, pid, ip, mode);
+      if (skip || cut)
+        continue;
+      add_address (rec, &n, pid, ip, mode);
+      if (mode == SP_FRAME_USER && is_looping_garbage (rec, n))
+        {
+          rec->frames[n - 1] = sp_frame_truncated_marker ();
+          rec->n_truncated++;
+          cut = true;
+        }
     }
   if (n == 0 && !kernel_only)
     {
@@ -412,7 +435,7 @@ frames_from_callchain (SpRecording *rec,
                                                                                 : SP_FRAME_USER;
       add_address (rec, &n, pid, sample->ip, mode);
     }
-  if (n > 0 && n_ips >= rec->max_stack && !kernel_only)
+  if (n > 0 && n_ips >= rec->max_stack && !kernel_only && !cut)
     {
       add_frame (rec, &n, sp_frame_truncated_marker ());
       rec->n_truncated++;
