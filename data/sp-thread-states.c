@@ -210,7 +210,8 @@ sp_thread_states_new (const SpOffCpuRecord *records,
       while (end < keys->len && k[end].thread == t)
         end++;
       states->first[t] = states->intervals->len;
-      walk_thread (states, t, records, k + pos, end - pos,
+      /* (No records at all: no key array to point into.) */
+      walk_thread (states, t, records, end > pos ? k + pos : NULL, end - pos,
                    first_sample_ns != NULL ? first_sample_ns[t] : G_MAXUINT64);
       pos = end;
     }
