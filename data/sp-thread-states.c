@@ -270,7 +270,8 @@ sp_thread_states_get_intervals (const SpThreadStates *states,
       return NULL;
     }
   *n_intervals = states->first[thread + 1] - states->first[thread];
-  return &g_array_index (states->intervals, SpStateInterval, states->first[thread]);
+  /* (None at all: no array to point into.) */
+  return *n_intervals > 0 ? &g_array_index (states->intervals, SpStateInterval, states->first[thread]) : NULL;
 }
 
 const SpThreadTotals *

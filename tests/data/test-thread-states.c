@@ -229,6 +229,29 @@ test_find_and_bucket (void)
     g_assert_cmpuint (b[i].ns[SP_THREAD_BLOCKED], ==, 100);
 }
 
+/* A live recording's first look, before the companion has a record and
+ * before any sample: no intervals, and every question answered with none
+ * (the sanitizer build caught pointers made into arrays that were not
+ * there). */
+static void
+test_nothing_yet (void)
+{
+  const guint64 first_sample[2] = { G_MAXUINT64, G_MAXUINT64 };
+  g_autoptr (SpThreadStates) states = sp_thread_states_new (NULL, 0, 2, first_sample, 500);
+  SpStateBucket buckets[4];
+  SpThreadTotals totals;
+  guint64 first_ns, last_ns;
+  gsize n = 99;
+
+  g_assert_null (sp_thread_states_get_intervals (states, 1, &n));
+  g_assert_cmpuint (n, ==, 0);
+  g_assert_null (sp_thread_states_find (states, 0, 100));
+  sp_thread_states_bucket (states, 0, 0, 400, G_N_ELEMENTS (buckets), buckets);
+  sp_thread_states_sum_range (states, 1, 0, 500, &totals);
+  g_assert_cmpuint (totals.running_ns + totals.blocked_ns + totals.runnable_ns, ==, 0);
+  g_assert_false (sp_thread_states_get_span (states, &first_ns, &last_ns));
+}
+
 int
 main (int argc,
       char **argv)
@@ -241,5 +264,6 @@ main (int argc,
   g_test_add_func ("/thread-states/lost-records", test_lost_records);
   g_test_add_func ("/thread-states/overlap", test_overlap);
   g_test_add_func ("/thread-states/find-and-bucket", test_find_and_bucket);
+  g_test_add_func ("/thread-states/nothing-yet", test_nothing_yet);
   return g_test_run ();
 }
