@@ -470,8 +470,8 @@ handle_sched_switch (SpOffCpuRecording *off,
   uint32_t stack = SP_SPOOL_NO_ID;
   uint64_t ran;
   int32_t next_tid;
-  bool runnable, dropped;
-  size_t n;
+  bool runnable, dropped, stub;
+  size_t n = 0;
 
   if (!sp_perf_sample_parse (&rec->switch_layout, header, &sample) || sample.cpu >= off->n_cpus
       || !sp_sched_switch_decode (&off->format, sample.raw, sample.raw_size, &runnable, &next_tid))
@@ -481,16 +481,19 @@ handle_sched_switch (SpOffCpuRecording *off,
   cpu = &off->cpus[sample.cpu];
   ran = !cpu->seen ? sample.time_running : sample.time_running > cpu->running ? sample.time_running - cpu->running : 0;
   *cpu = (SpSwitchCpu) { time, sample.time_running, true };
-  if (sp_recording_sample_frames (rec, header, time, true, &sample, &n, &dropped)
+  /* A stub's stack was dropped by the drain (and counted there): it has
+   * no frames to take (its emptied callchain would give its ip alone,
+   * __schedule). */
+  stub = header->type == SP_RECORD_SWITCH_STUB;
+  dropped = false;
+  if ((stub || sp_recording_sample_frames (rec, header, time, true, &sample, &n, &dropped))
       && (thread = sp_recording_thread (rec, (int32_t) sample.pid, (int32_t) sample.tid)) != NULL
       && thread->exit_ns == 0)
     {
       infer_switch_in (off, thread, time > ran ? time - ran : 0);
-      /* A stub's stack was dropped by the drain (and counted there): its
-       * empty callchain would give the sample's ip alone, __schedule. */
       if (dropped)
         off->n_dropped++;
-      else if (header->type != SP_RECORD_SWITCH_STUB && !intern_switch_stack (off, &sample, thread, n, &stack))
+      else if (!stub && !intern_switch_stack (off, &sample, thread, n, &stack))
         return;
       write_switch_out (off, thread, runnable, stack, time);
     }

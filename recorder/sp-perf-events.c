@@ -483,10 +483,8 @@ open_switch_sampler (SpPerfEvents *events,
   return fd;
 }
 
-/* A cgroup's switch-outs as sched_switch tracepoint samples (with the
- * stack, like the context-switches samples'), and the running time of the
- * cgroup on the CPU at each: the switch-ins follow from it
- * (sp-offcpu-recording.c). */
+/* The sched_switch tracepoint with the stack, the CPU, the cgroup's
+ * running time and the tracepoint's fields (SP_SWITCH_TRACEPOINT_*). */
 static void
 fill_sched_switch_attr (const SpPerfEvents *events,
                         struct perf_event_attr *attr)
