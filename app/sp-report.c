@@ -432,7 +432,10 @@ sp_report_tree (SpProfile *profile,
                 const SpReportOptions *options,
                 FILE *out)
 {
-  g_autoptr (SpCallTree) tree = sp_call_tree_new (profile, filter, NULL, options->bottom_up);
+  /* Top-down, only the nodes it prints are built. */
+  g_autoptr (SpCallTree) tree = options->bottom_up
+                                  ? sp_call_tree_new (profile, filter, NULL, TRUE)
+                                  : sp_call_tree_new_heavy (profile, filter, NULL, options->min_percent / 100.0);
   guint64 min_samples = (guint64) (options->min_percent / 100.0 * (double) tree->nodes[0].total);
 
   if (weighs_time (filter))

@@ -49,6 +49,17 @@ SpCallTree *sp_call_tree_new (SpProfile *profile,
                               SpStackCounts *counts,
                               gboolean bottom_up);
 
+/* The top-down tree with only the nodes whose total is at least min_share
+ * (0 to 1) of the root's, and the root: a report prints no other, and most
+ * of a deep recording's nodes are light. Built from the stack nodes without
+ * the rest of the tree (sp-call-tree-heavy.c); where a frame resolves per
+ * pid or transforms apply, the whole tree. Children in the same order as
+ * sp_call_tree_new's. counts may be NULL. */
+SpCallTree *sp_call_tree_new_heavy (SpProfile *profile,
+                                    const SpFilter *filter,
+                                    SpStackCounts *counts,
+                                    double min_share);
+
 /* A copy, for a second view of the same tree (each view owns its tree). */
 SpCallTree *sp_call_tree_copy (const SpCallTree *tree);
 

@@ -164,7 +164,7 @@ symbol_address (Symbols *s,
 
 /* names root first -> frames leaf first, each a few bytes into its symbol:
  * a kernel symbol made up for the name, or "PATH!function" in a real ELF
- * file. */
+ * file; "?ADDRESS" is a user frame in no module (as JIT code is). */
 static SpFrame *
 kernel_frames (Symbols *symbols,
                char **names,
@@ -180,6 +180,12 @@ kernel_frames (Symbols *symbols,
       if (strchr (name, '!') != NULL)
         {
           frames[i] = user_frame (symbols, name);
+          continue;
+        }
+      if (name[0] == '?')
+        {
+          address = g_ascii_strtoull (name + 1, NULL, 0);
+          frames[i] = (SpFrame) { address, address, SP_SPOOL_NO_ID, SP_FRAME_USER };
           continue;
         }
       address = symbol_address (symbols, name) + 8;

@@ -10,7 +10,8 @@
  * function (4 bytes into it; "PATH!function+N": N bytes; a stripped
  * file's function is found in its build-id debug file) of the ELF file
  * PATH instead (it must stay there while the profile is used: frames are
- * resolved when first asked for).
+ * resolved when first asked for). "?ADDRESS" (0x... allowed) is a user
+ * frame in no module, as JIT code is.
  *
  * Off-CPU switches go to the companion (OUT.spool.offcpu), times in ms:
  * "out TID MS blocked|runnable STACK" (STACK as above, or "-" for none),

@@ -416,6 +416,108 @@ test_exact_frames (void)
   g_assert_true (g_str_has_suffix (rows[1], ";sp_target_leaf 1"));
 }
 
+/* A tree as text keeping only the nodes whose total is at least
+ * min_total (sp_call_tree_new_heavy's rule), children in tree order. */
+static void
+print_heavy (SpProfile *profile,
+             const SpCallTree *tree,
+             guint32 node,
+             guint depth,
+             guint64 min_total,
+             GString *out)
+{
+  for (guint32 c = tree->nodes[node].first_child; c != SP_CALL_TREE_NONE; c = tree->nodes[c].next_sibling)
+    {
+      const SpCallTreeNode *n = &tree->nodes[c];
+
+      if (n->total < min_total)
+        continue;
+      g_string_append_printf (out, "%*s%s %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT "\n", (int) depth * 2, "",
+                              sp_profile_get_function (profile, n->function)->name, n->total, n->self);
+      print_heavy (profile, tree, c, depth + 1, min_total, out);
+    }
+}
+
+/* A random stack, root first: kernel functions, user frames of a real
+ * ELF file (some at addresses where a call was inlined, some at a
+ * function's first byte, which a return address reads as the function
+ * before), and user frames in no module, which each pid may name apart. */
+static char *
+random_stack (GRand *rand,
+              const char *target)
+{
+  static const char *const kernel[] = { "entry_SYSCALL_64", "do_syscall_64", "asm_exc_page_fault", "handle_mm_fault" };
+  static const char *const user[] = { "main", "sp_target_caller", "sp_target_outer", "sp_target_leaf" };
+  GString *stack = g_string_new (NULL);
+  guint depth = (guint) g_rand_int_range (rand, 1, 10);
+
+  for (guint i = 0; i < depth; i++)
+    {
+      guint kind = (guint) g_rand_int_range (rand, 0, 10);
+
+      if (i > 0)
+        g_string_append_c (stack, ';');
+      if (kind < 3)
+        g_string_append (stack, kernel[g_rand_int_range (rand, 0, G_N_ELEMENTS (kernel))]);
+      else if (kind < 9)
+        g_string_append_printf (stack, "%s!%s+%d", target, user[g_rand_int_range (rand, 0, G_N_ELEMENTS (user))],
+                                g_rand_int_range (rand, 0, 3) * 4 * g_rand_int_range (rand, 0, 6));
+      else
+        g_string_append_printf (stack, "?0x%x", 0x7000 + 16 * g_rand_int_range (rand, 0, 3));
+    }
+  return g_string_free (stack, FALSE);
+}
+
+/* The heavy tree is the whole tree's heavy nodes, the same totals, selves
+ * and order, on random recordings, with and without a time range. */
+static void
+test_heavy_tree (void)
+{
+  const char *target = g_getenv ("SP_SYMBOLIZER_TARGET");
+  static const double shares[] = { 0, 0.005, 0.03, 0.2, 1.0 };
+
+  g_assert_nonnull (target);
+  for (guint seed = 1; seed <= 12; seed++)
+    {
+      g_autoptr (GRand) rand = g_rand_new_with_seed (seed);
+      g_autoptr (GPtrArray) lines = g_ptr_array_new_with_free_func (g_free);
+      g_autoptr (SpProfile) profile = NULL;
+      g_autoptr (SpFilter) range = sp_filter_new ();
+      guint64 t0;
+
+      for (guint i = 0; i < 60; i++)
+        {
+          g_autofree char *stack = random_stack (rand, target);
+
+          g_ptr_array_add (lines, g_strdup_printf ("%s %d", stack, g_rand_int_range (rand, 1, 30)));
+        }
+      g_ptr_array_add (lines, NULL);
+      profile = profile_from_text ((const char *const *) lines->pdata);
+      t0 = sp_spool_reader_get_sample_timestamp (sp_profile_get_reader (profile), 0);
+      sp_filter_set_time_range (range, t0 + 100000000, t0 + 600000000);
+      for (guint f = 0; f < 2; f++)
+        for (guint i = 0; i < G_N_ELEMENTS (shares); i++)
+          {
+            SpFilter *filter = f == 0 ? NULL : range;
+            g_autoptr (SpCallTree) whole = sp_call_tree_new (profile, filter, NULL, FALSE);
+            g_autoptr (SpCallTree) heavy = sp_call_tree_new_heavy (profile, filter, NULL, shares[i]);
+            guint64 min_total = MAX ((guint64) (shares[i] * (double) whole->nodes[0].total), 1);
+            g_autoptr (GString) expected = g_string_new (NULL);
+            g_autoptr (GString) got = g_string_new (NULL);
+
+            g_assert_cmpuint (heavy->nodes[0].total, ==, whole->nodes[0].total);
+            g_assert_cmpuint (heavy->nodes[0].self, ==, whole->nodes[0].self);
+            print_heavy (profile, whole, 0, 0, min_total, expected);
+            print_heavy (profile, heavy, 0, 0, 1, got);
+            if (!g_str_equal (expected->str, got->str))
+              g_test_message ("seed %u, share %g, %s", seed, shares[i], f == 0 ? "all" : "a time range");
+            g_assert_cmpstr (got->str, ==, expected->str);
+            for (guint n = 1; n < heavy->n_nodes; n++)
+              g_assert_cmpuint (heavy->nodes[heavy->nodes[n].parent].total, >=, heavy->nodes[n].total);
+          }
+    }
+}
+
 /* A recording whose side file has no kernel symbols yet (one in
  * progress): /proc/kallsyms is read when the first kernel frame is
  * resolved, not when the profile opens (a live window opens the growing
@@ -479,6 +581,7 @@ main (int argc,
   g_test_add_func ("/data/aggregation/callers-callees", test_callers_callees);
   g_test_add_func ("/data/aggregation/find-path", test_find_path);
   g_test_add_func ("/data/aggregation/exact-frames", test_exact_frames);
+  g_test_add_func ("/data/aggregation/heavy-tree", test_heavy_tree);
   g_test_add_func ("/data/aggregation/find-functions", test_find_functions);
   for (guint i = 0; i < G_N_ELEMENTS (transform_cases); i++)
     {
