@@ -87,4 +87,9 @@ void sp_report_use_debuginfod (SpProfile *profile, gboolean use);
  * asked, nor appended, where DEBUGINFOD_URLS is unset). */
 char *sp_report_fetch_source (const char *module,
                               const char *source_path,
-                              GPtrArray *tried);
+                              GPtrArray *tried);/* Before the recordings are read: the heap grown to fit what reading
+ * files takes, in transparent huge pages (sp-report-heap.c). */
+void sp_report_heap_prepare (const char *const *files,
+                             guint n_files);
+
+

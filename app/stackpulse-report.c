@@ -811,6 +811,7 @@ main (int argc,
     return refuse_arguments (argc, argv);
   if (!check_command_options (command->name, &o))
     return 2;
+  sp_report_heap_prepare ((const char *const *) argv + argc - command->n_files, command->n_files);
   if (g_str_equal (command->name, "dump"))
     return dump (argv[2]);
   if (command->takes_function)
