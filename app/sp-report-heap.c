@@ -12,8 +12,8 @@
  * memory that asks) and kept: glibc does not give its top back (the report
  * frees little before it ends), and blocks up to 32 MB come from the heap
  * rather than from mappings of their own (glibc's setting for that only
- * goes up to 32 MB; larger arrays, of recordings of tens of millions of
- * samples, stay 4 kB pages). Nothing here is needed for correctness: where
+ * goes up to 32 MB). Recordings of more than a few million samples are
+ * left as they were (below). Nothing here is needed for correctness: where
  * a step fails, the report runs with the pages it gets. */
 #include "sp-report.h"
 
@@ -26,14 +26,15 @@
 #define MIB ((gsize) 1 << 20)
 /* glibc's largest M_MMAP_THRESHOLD on 64-bit. */
 #define HEAP_BLOCK_MAX (32 * MIB)
-#define RESERVE_MAX (1024 * MIB)
+#define SPOOL_BYTES_MAX (32 * MIB)
 
 void
 sp_report_heap_prepare (const char *const *files,
                         guint n_files)
 {
   g_autofree void **blocks = NULL;
-  gsize reserve = 16 * MIB;
+  gsize spool_bytes = 0;
+  gsize reserve;
   gsize page = (gsize) sysconf (_SC_PAGESIZE);
   guint n_blocks;
   guintptr start, end;
@@ -45,10 +46,20 @@ sp_report_heap_prepare (const char *const *files,
       struct stat st;
 
       if (g_stat (files[i], &st) == 0 && S_ISREG (st.st_mode))
-        reserve += MIN ((gsize) st.st_size, RESERVE_MAX) * 4;
+        spool_bytes += (gsize) st.st_size;
     }
-  reserve = MIN (reserve, RESERVE_MAX);
-  if (mallopt (M_MMAP_THRESHOLD, (int) HEAP_BLOCK_MAX) == 0 || mallopt (M_TRIM_THRESHOLD, G_MAXINT) == 0)
+  /* A larger recording's tables outgrow the heap's blocks: grown there
+   * by doubling, then moved to mappings of their own, they left holes the
+   * heap kept: a 50M-sample tree peaked at 846 MB instead of 516, over
+   * the 12 bytes a sample the report is allowed. */
+  if (spool_bytes > SPOOL_BYTES_MAX)
+    return;
+  reserve = 16 * MIB + spool_bytes * 4;
+  /* One arena: the thread that reads the modules while the spool is read
+   * (sp-symbol-warmup.c) allocates from this heap too, not from a
+   * mapping of its own in 4 kB pages. */
+  if (mallopt (M_MMAP_THRESHOLD, (int) HEAP_BLOCK_MAX) == 0 || mallopt (M_TRIM_THRESHOLD, G_MAXINT) == 0
+      || mallopt (M_ARENA_MAX, 1) == 0)
     return;
   start = (guintptr) sbrk (0);
   n_blocks = (guint) ((reserve + HEAP_BLOCK_MAX - 1) / HEAP_BLOCK_MAX);

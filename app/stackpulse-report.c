@@ -564,7 +564,7 @@ open_recording (const char *command,
                 SpFilter **filter_out)
 {
   g_autoptr (GError) error = NULL;
-  g_autoptr (SpProfile) profile = sp_profile_open (path, &error);
+  g_autoptr (SpProfile) profile = sp_profile_open_unread (path, &error);
   g_autofree char *which = side != NULL ? g_strdup_printf ("%s (%s): ", side, path) : g_strdup ("");
   gboolean ok = TRUE;
 
@@ -573,6 +573,18 @@ open_recording (const char *command,
       fprintf (stderr, "stackpulse-report: %s\n", error->message);
       return NULL;
     }
+  sp_profile_set_inline_frames (profile, !o->no_inline);
+  /* The reports but annotate print no source lines: without inline
+   * frames, DWARF has nothing to give them. */
+  sp_profile_set_dwarf (profile, !o->no_inline || g_str_equal (command, "annotate"));
+  sp_report_use_debuginfod (profile, !o->no_debuginfod);
+  sp_profile_set_symbol_cache (profile, !o->no_symbol_cache);
+  /* With the options set, the modules are read while the spool is (not
+   * for the tables of threads and processes, which name no function). */
+  if (g_str_equal (command, "threads") || g_str_equal (command, "processes"))
+    sp_profile_finish (profile);
+  else
+    sp_profile_finish_resolving_ahead (profile);
   if (sp_profile_get_damage (profile) != NULL)
     fprintf (stderr, "stackpulse-report: warning: %s%s; showing every record before it\n", which,
              sp_profile_get_damage (profile));
@@ -586,12 +598,6 @@ open_recording (const char *command,
     fprintf (stderr, "stackpulse-report: warning: %s%s\n", which, sp_profile_get_off_cpu_problem (profile));
   if (!check_off_cpu (profile, command, o))
     return NULL;
-  sp_profile_set_inline_frames (profile, !o->no_inline);
-  /* The reports but annotate print no source lines: without inline
-   * frames, DWARF has nothing to give them. */
-  sp_profile_set_dwarf (profile, !o->no_inline || g_str_equal (command, "annotate"));
-  sp_report_use_debuginfod (profile, !o->no_debuginfod);
-  sp_profile_set_symbol_cache (profile, !o->no_symbol_cache);
   *filter_out = make_filter (profile, o, o->metric != SP_METRIC_CPU || g_str_equal (command, "threads"), &ok);
   if (!ok)
     {

@@ -184,6 +184,39 @@ damaged:
   return false;
 }
 
+bool
+sp_spool_reader_update_prefix (SpSpoolReader *r,
+                               uint64_t max_bytes,
+                               SpSpoolError *err)
+{
+  SpSpoolError fault;
+
+  if (r->damage.code != SP_SPOOL_ERROR_NONE)
+    goto damaged;
+  if (r->fd < 0)
+    return true;
+  if (!map_file (r, &r->damage))
+    goto damaged;
+  if (max_bytes >= r->map_len)
+    return sp_spool_reader_update (r, err);
+  if (max_bytes <= r->parsed)
+    return true;
+  sp_spool_error_clear (&fault);
+  /* A record cut at max_bytes is the only truncation there can be. */
+  if (_sp_spool_reader_parse_records (r, r->map, (size_t) max_bytes, &fault)
+      || fault.code == SP_SPOOL_ERROR_TRUNCATED)
+    {
+      release_parsed_pages (r);
+      return true;
+    }
+  r->damage = fault;
+
+damaged:
+  if (err != NULL)
+    *err = r->damage;
+  return false;
+}
+
 /* Gives back the room the doubling arrays reserved beyond their counts
  * (for large arrays glibc remaps rather than copies). */
 static void

@@ -33,6 +33,13 @@ SpSpoolReader *sp_spool_reader_open_follow (const char *path,
 bool sp_spool_reader_update (SpSpoolReader *reader,
                              SpSpoolError *err);
 
+/* As update, but no further than the first max_bytes of the file (a
+ * record cut there is left for the next update): a first look at a
+ * recording, such as the modules and frames of its start. */
+bool sp_spool_reader_update_prefix (SpSpoolReader *reader,
+                                    uint64_t max_bytes,
+                                    SpSpoolError *err);
+
 /* Ends following: parses the rest and reports an incomplete tail (or any
  * earlier damage) in err, returning false. The file is closed. */
 bool sp_spool_reader_finish (SpSpoolReader *reader,

@@ -13,6 +13,7 @@
 #include "sp-recording-state.h"
 #include "sp-spool-errors.h"
 #include "sp-symbolizer.h"
+#include "sp-symbol-warmup.h"
 
 #define MAX_INLINE_DEPTH 32
 
@@ -44,7 +45,8 @@ struct _SpProfile
   GHashTable    *proc_gone;      /* tids /proc no longer has */
   gboolean       live_here;      /* being recorded on this machine now */
 
-  SpSymbolizer  *symbolizer;
+  SpSymbolizer  *symbolizer;     /* through symbolizer_of: a warm-up may have it */
+  SpSymbolWarmup *warmup;        /* resolving the first frames on its own thread, or NULL */
   gboolean       inline_frames;
 
   SpFunction   **function_blocks; /* MAX_FUNCTION_BLOCKS, allocated as needed */
@@ -62,6 +64,16 @@ struct _SpProfile
   SpSampleIndex  *sample_index;  /* for time ranges */
   SpOffCpuCompanion *offcpu;     /* PATH.offcpu, when there is one */
 };
+
+/* The symbolizer, taken back from a warm-up that has it: it stops at the
+ * frame it is at, and whatever it read is kept. */
+static SpSymbolizer *
+symbolizer_of (SpProfile *self)
+{
+  if (self->warmup != NULL)
+    sp_symbol_warmup_join (g_steal_pointer (&self->warmup), TRUE);
+  return self->symbolizer;
+}
 
 static void
 set_damage (SpProfile *self,
@@ -145,8 +157,8 @@ load_meta (SpProfile *self)
    * here, at the first side file, it took a live recording's window
    * 36 ms of its main thread, which opens the growing recording.) */
   if (g_key_file_has_group (self->meta, "kernel-symbols"))
-    sp_symbolizer_load_kernel_symbols (self->symbolizer, self->meta);
-  sp_symbolizer_load_module_files (self->symbolizer, self->meta);
+    sp_symbolizer_load_kernel_symbols (symbolizer_of (self), self->meta);
+  sp_symbolizer_load_module_files (symbolizer_of (self), self->meta);
 }
 
 /* A thread's current name, or NULL when /proc has it no more. */
@@ -227,7 +239,7 @@ profile_new (const char *path,
   load_meta (self);
   /* Without a side file, this machine's kernel symbols are the best guess. */
   if (self->meta == NULL)
-    sp_symbolizer_load_kernel_symbols (self->symbolizer, NULL);
+    sp_symbolizer_load_kernel_symbols (symbolizer_of (self), NULL);
   return self;
 }
 
@@ -240,6 +252,13 @@ sp_profile_open (const char *path,
   if (self != NULL)
     sp_profile_finish (self);
   return self;
+}
+
+SpProfile *
+sp_profile_open_unread (const char *path,
+                        GError **error)
+{
+  return profile_new (path, FALSE, error);
 }
 
 SpProfile *
@@ -314,6 +333,37 @@ sp_profile_finish (SpProfile *self)
   _sp_offcpu_companion_check (self->offcpu, self->reader, self->meta, TRUE);
 }
 
+/* How much of a spool is read before the warm-up starts: its start holds
+ * nearly every frame it will use, and the rest is read meanwhile. */
+#define WARMUP_PREFIX_MIN ((guint64) 256 << 10)
+#define WARMUP_PREFIX_MAX ((guint64) 4 << 20)
+
+void
+sp_profile_finish_resolving_ahead (SpProfile *self)
+{
+  GStatBuf st;
+  SpSpoolError err;
+
+  /* Without inline frames there is no DWARF to read ahead, and a
+   * module's symbol table takes a few ms. */
+  if (self->inline_frames && self->warmup == NULL && g_stat (self->path, &st) == 0
+      && (guint64) st.st_size > sp_spool_reader_get_parsed_size (self->reader) + WARMUP_PREFIX_MIN)
+    {
+      guint64 prefix = CLAMP ((guint64) st.st_size / 16, WARMUP_PREFIX_MIN, WARMUP_PREFIX_MAX);
+
+      /* Damage found here is found again, and said, by the finish. */
+      sp_spool_reader_update_prefix (self->reader, sp_spool_reader_get_parsed_size (self->reader) + prefix, &err);
+      self->warmup = sp_symbol_warmup_start (symbolizer_of (self), self->reader);
+    }
+  sp_profile_finish (self);
+}
+
+void
+sp_profile_wait_for_resolving_ahead (SpProfile *self)
+{
+  g_clear_pointer (&self->warmup, sp_symbol_warmup_finish);
+}
+
 SpProfile *
 sp_profile_ref (SpProfile *self)
 {
@@ -331,6 +381,7 @@ sp_profile_unref (SpProfile *self)
   g_hash_table_unref (self->thread_names);
   g_hash_table_unref (self->proc_names);
   g_hash_table_unref (self->proc_gone);
+  sp_symbol_warmup_join (self->warmup, TRUE);
   sp_symbolizer_free (self->symbolizer);
   for (guint i = 0; i < MAX_FUNCTION_BLOCKS && self->function_blocks[i] != NULL; i++)
     g_free (self->function_blocks[i]);
@@ -375,11 +426,11 @@ sp_profile_get_thread_states (SpProfile *self)
 /* Read by other threads (search) while a worker adds functions: the count
  * is published after the function is written (intern_function_at). */
 guint sp_profile_get_n_functions (SpProfile *self) { return (guint) g_atomic_int_get ((gint *) &self->n_functions); }
-const GPtrArray *sp_profile_get_symbol_problems (SpProfile *self) { return sp_symbolizer_get_problems (self->symbolizer); }
-const GArray *sp_profile_get_symbol_problem_details (SpProfile *self) { return sp_symbolizer_get_problem_details (self->symbolizer); }
-void sp_profile_set_symbol_cache (SpProfile *self, gboolean use) { sp_symbolizer_set_cache (self->symbolizer, use, NULL); }
-void sp_profile_get_symbol_cache_stats (SpProfile *self, SpSymbolCacheStats *stats) { sp_symbolizer_get_cache_stats (self->symbolizer, stats); }
-void sp_profile_save_symbol_cache (SpProfile *self) { sp_symbolizer_save_cache (self->symbolizer); }
+const GPtrArray *sp_profile_get_symbol_problems (SpProfile *self) { return sp_symbolizer_get_problems (symbolizer_of (self)); }
+const GArray *sp_profile_get_symbol_problem_details (SpProfile *self) { return sp_symbolizer_get_problem_details (symbolizer_of (self)); }
+void sp_profile_set_symbol_cache (SpProfile *self, gboolean use) { sp_symbolizer_set_cache (symbolizer_of (self), use, NULL); }
+void sp_profile_get_symbol_cache_stats (SpProfile *self, SpSymbolCacheStats *stats) { sp_symbolizer_get_cache_stats (symbolizer_of (self), stats); }
+void sp_profile_save_symbol_cache (SpProfile *self) { sp_symbolizer_save_cache (symbolizer_of (self)); }
 
 const SpFunction *
 sp_profile_get_function (SpProfile *self,
@@ -438,7 +489,7 @@ sp_profile_set_inline_frames (SpProfile *self,
 void
 sp_profile_reload_symbols (SpProfile *self)
 {
-  sp_symbolizer_forget_modules (self->symbolizer);
+  sp_symbolizer_forget_modules (symbolizer_of (self));
   forget_resolved_frames (self);
 }
 
@@ -448,20 +499,20 @@ sp_profile_set_debuginfod (SpProfile *self,
                            SpSymbolizerFetchProgress progress,
                            gpointer user_data)
 {
-  sp_symbolizer_set_debuginfod (self->symbolizer, mode, progress, user_data);
+  sp_symbolizer_set_debuginfod (symbolizer_of (self), mode, progress, user_data);
 }
 
 const GArray *
 sp_profile_get_missing_debug_info (SpProfile *self)
 {
-  return sp_symbolizer_get_missing_debug_info (self->symbolizer);
+  return sp_symbolizer_get_missing_debug_info (symbolizer_of (self));
 }
 
 void
 sp_profile_set_dwarf (SpProfile *self,
                       gboolean use_dwarf)
 {
-  sp_symbolizer_set_dwarf (self->symbolizer, use_dwarf);
+  sp_symbolizer_set_dwarf (symbolizer_of (self), use_dwarf);
 }
 
 SpTreeSkeleton **
@@ -473,7 +524,7 @@ _sp_profile_get_skeleton_slot (SpProfile *self)
 SpSymbolizer *
 _sp_profile_get_symbolizer (SpProfile *self)
 {
-  return self->symbolizer;
+  return symbolizer_of (self);
 }
 
 SpSampleIndex *
@@ -646,7 +697,7 @@ resolve_frame (SpProfile *self,
     append_function (self, "[truncated stack]", "", SP_FUNCTION_TRUNCATED, NULL);
   else if (!sp_spool_reader_resolve_frame_module (self->reader, pid, frame_id, &module_id, &rel_ip))
     {
-      n = sp_symbolizer_resolve_perf_map (self->symbolizer, pid, frame->abs_ip, symbols, MAX_INLINE_DEPTH);
+      n = sp_symbolizer_resolve_perf_map (symbolizer_of (self), pid, frame->abs_ip, symbols, MAX_INLINE_DEPTH);
       append_symbols (self, memo, symbols, n,
                       frame->mode == SP_FRAME_KERNEL ? "[kernel.kallsyms]" : "", frame->abs_ip,
                       frame->mode == SP_FRAME_KERNEL ? SP_FUNCTION_KERNEL : SP_FUNCTION_USER);
@@ -657,14 +708,14 @@ resolve_frame (SpProfile *self,
       const char *name = basename_of (module->path);
 
       if (module->is_kernel)
-        n = sp_symbolizer_resolve_kernel (self->symbolizer, frame->abs_ip, symbols, MAX_INLINE_DEPTH);
+        n = sp_symbolizer_resolve_kernel (symbolizer_of (self), frame->abs_ip, symbols, MAX_INLINE_DEPTH);
       else if (is_anonymous_path (module->path))
-        n = sp_symbolizer_resolve_perf_map (self->symbolizer, module->pid, frame->abs_ip, symbols,
+        n = sp_symbolizer_resolve_perf_map (symbolizer_of (self), module->pid, frame->abs_ip, symbols,
                                             MAX_INLINE_DEPTH);
       else if (module->path[0] == '[' && !g_str_equal (module->path, "[vdso]"))
         n = (symbols[0] = (SpSymbolFrame) { NULL, NULL, 0 }, 1);  /* [vsyscall] and the like */
       else
-        n = sp_symbolizer_resolve (self->symbolizer, module, rel_ip, !is_exact, symbols, MAX_INLINE_DEPTH);
+        n = sp_symbolizer_resolve (symbolizer_of (self), module, rel_ip, !is_exact, symbols, MAX_INLINE_DEPTH);
       append_symbols (self, memo, symbols, n, name, module->is_kernel ? frame->abs_ip : rel_ip,
                       module->is_kernel ? SP_FUNCTION_KERNEL : SP_FUNCTION_USER);
     }

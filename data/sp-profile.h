@@ -45,6 +45,11 @@ typedef struct _SpProfile SpProfile;
 SpProfile *sp_profile_open (const char *path,
                             GError **error);
 
+/* sp_profile_open without the reading, for options to be set first; then
+ * sp_profile_finish or sp_profile_finish_resolving_ahead. */
+SpProfile *sp_profile_open_unread (const char *path,
+                                   GError **error);
+
 /* Opens a spool that is still being written (it may still be empty);
  * call sp_profile_update. */
 SpProfile *sp_profile_open_follow (const char *path,
@@ -61,6 +66,18 @@ void sp_profile_set_recorded_here (SpProfile *self);
 
 /* Ends following: an incomplete tail becomes damage. */
 void sp_profile_finish (SpProfile *self);
+
+/* sp_profile_finish for a recording opened with sp_profile_open_unread
+ * (or _follow) and not read yet, whose frames are then resolved: the user frames of
+ * the spool's start are resolved on a second thread while the rest is
+ * read (their modules' symbols and DWARF read in the meantime). Set the
+ * symbol options (inline frames, DWARF, symbol cache, debuginfod) first. */
+void sp_profile_finish_resolving_ahead (SpProfile *self);
+
+/* Waits until the frames resolved ahead are all resolved (anything that
+ * needs the symbolizer rather stops that at the frame in hand): for tests
+ * and benchmarks. */
+void sp_profile_wait_for_resolving_ahead (SpProfile *self);
 
 /* Reference-counted: every view and result that names the profile's
  * functions holds a reference, so no teardown order is needed. */

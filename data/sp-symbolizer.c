@@ -297,6 +297,20 @@ sp_symbolizer_resolve (SpSymbolizer *self,
   return copy_frames (resolved->frames, resolved->n_frames, frames, max_frames);
 }
 
+gboolean
+sp_symbolizer_module_is_cached (SpSymbolizer *self,
+                                const SpModule *module)
+{
+  SpElfModule *elf_module;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  if (module == NULL || module->is_kernel || module->path == NULL || !is_file_path (module->path))
+    return TRUE;
+  elf_module = lookup_module (self, module);
+  return elf_module->dwfl == NULL || elf_module->cached != NULL;
+}
+
 static guint
 resolve_in_ranges (SpSymbolizer *self,
                    GArray *ranges,

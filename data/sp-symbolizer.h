@@ -157,6 +157,12 @@ void sp_symbolizer_set_cache (SpSymbolizer *self,
                               gboolean use,
                               const char *cache_home);
 
+/* Whether the symbol cache has a file for module (the module was
+ * resolved before), or there is nothing to read for it (a module file
+ * that is gone). Opens the module: its cache file, or its symbols. */
+gboolean sp_symbolizer_module_is_cached (SpSymbolizer *self,
+                                         const SpModule *module);
+
 typedef struct {
   guint64 hits;             /* addresses answered by the cache */
   guint64 misses;           /* addresses resolved from the files */

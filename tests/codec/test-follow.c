@@ -260,6 +260,46 @@ test_cuts (gconstpointer data)
   tmp_dir_clear ();
 }
 
+/* ---- Reading a prefix of a whole file ------------------------------------ */
+
+/* update_prefix on the whole file holds what the file cut there holds,
+ * and is no damage; a second prefix and the finish then read the rest,
+ * to the same dump as the whole-file reader. */
+static void
+test_prefix (gconstpointer data)
+{
+  const Spool *spool = data;
+  g_autofree char *path = tmp_path ("prefix-whole.spool");
+  g_autoptr (GArray) cuts = choose_cuts (spool);
+  guint every = MAX (1, cuts->len / 60);
+
+  set_file (path, spool->data, spool->len);
+  for (guint i = 0; i < cuts->len; i += every)
+    {
+      gsize offset = g_array_index (cuts, gsize, i);
+      gsize later = offset + (spool->len - offset) / 2;
+      g_autoptr (SpSpoolReader) reader = NULL;
+      g_autofree char *got = NULL;
+      SpSpoolError err;
+      Cut cut, later_cut;
+
+      cut_init (&cut, spool, offset);
+      cut_init (&later_cut, spool, later);
+      reader = sp_spool_reader_open_follow (path, &err);
+      g_assert_nonnull (reader);
+      g_assert_true (sp_spool_reader_update_prefix (reader, offset, &err));
+      g_assert_null (sp_spool_reader_get_damage (reader));
+      assert_records_before_cut (&cut, reader);
+      g_assert_true (sp_spool_reader_update_prefix (reader, later, &err));
+      assert_records_before_cut (&later_cut, reader);
+      finish_ok (&cut, reader);
+      assert_all_records (&cut, reader);
+      got = dump_to_string (reader);
+      assert_same_dump (cut.label, got, spool->full_dump);
+    }
+  tmp_dir_clear ();
+}
+
 /* ---- Starting before the header ---------------------------------------- */
 
 static void
@@ -742,7 +782,10 @@ add_spool_tests (const Spool *spool)
   g_autofree char *cuts = g_strdup_printf ("/codec/follow/cuts/%s", spool->name);
   g_autofree char *invalid = g_strdup_printf ("/codec/follow/invalid-record/%s", spool->name);
 
+  g_autofree char *prefix = g_strdup_printf ("/codec/follow/prefix/%s", spool->name);
+
   g_test_add_data_func (cuts, spool, test_cuts);
+  g_test_add_data_func (prefix, spool, test_prefix);
   if (n_records (spool) > 0)
     g_test_add_data_func (invalid, spool, test_invalid_record);
 }

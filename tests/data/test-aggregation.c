@@ -14,6 +14,7 @@
 #include "sp-filter.h"
 #include "sp-function-list.h"
 #include "sp-stack-counts.h"
+#include "sp-symbolizer.h"
 
 static const char *const basic[] = {
   "main;parse;lex 10",
@@ -518,6 +519,57 @@ test_heavy_tree (void)
     }
 }
 
+/* Resolving ahead (sp_profile_finish_resolving_ahead): on a spool large
+ * enough for it, a second thread resolves the busy frames of its start
+ * while the rest is read, DWARF included, before any tree asks; the tree
+ * is then the one a plain open gives. */
+static void
+test_resolving_ahead (void)
+{
+  const char *target = g_getenv ("SP_SYMBOLIZER_TARGET");
+  g_autoptr (GRand) rand = g_rand_new_with_seed (7);
+  RecordingBuilder *b = recording_builder_new ();
+  g_autoptr (SpProfile) plain = NULL;
+  g_autoptr (SpProfile) ahead = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *plain_tree = NULL;
+  g_autofree char *ahead_tree = NULL;
+  SpSymbolCacheStats stats;
+  GStatBuf st;
+
+  g_assert_nonnull (target);
+  for (guint i = 0; i < 40; i++)
+    {
+      g_autofree char *stack = random_stack (rand, target);
+      g_autofree char *line = g_strdup_printf ("%s %d", stack, g_rand_int_range (rand, 500, 4000));
+
+      recording_builder_add_line (b, line);
+    }
+  recording_builder_finish (b);
+  g_assert_cmpint (g_stat (recording_builder_get_path (b), &st), ==, 0);
+  /* The warm-up starts from a spool's first 256 kB, and not at all on
+   * one that small. */
+  g_assert_cmpint (st.st_size, >, 384 << 10);
+  plain = sp_profile_open (recording_builder_get_path (b), &error);
+  g_assert_no_error (error);
+  sp_profile_set_symbol_cache (plain, FALSE);
+  plain_tree = tree_text (plain, NULL, FALSE);
+
+  ahead = sp_profile_open_unread (recording_builder_get_path (b), &error);
+  g_assert_no_error (error);
+  /* Without the cache every module is new to it. */
+  sp_profile_set_symbol_cache (ahead, FALSE);
+  sp_profile_finish_resolving_ahead (ahead);
+  sp_profile_wait_for_resolving_ahead (ahead);
+  sp_profile_get_symbol_cache_stats (ahead, &stats);
+  g_assert_cmpuint (stats.misses, >, 0);
+  g_assert_cmpuint (stats.dwarf_opened, ==, 1);
+  g_assert_null (sp_profile_get_damage (ahead));
+  ahead_tree = tree_text (ahead, NULL, FALSE);
+  g_assert_cmpstr (ahead_tree, ==, plain_tree);
+  recording_builder_free (b);
+}
+
 /* A recording whose side file has no kernel symbols yet (one in
  * progress): /proc/kallsyms is read when the first kernel frame is
  * resolved, not when the profile opens (a live window opens the growing
@@ -582,6 +634,7 @@ main (int argc,
   g_test_add_func ("/data/aggregation/find-path", test_find_path);
   g_test_add_func ("/data/aggregation/exact-frames", test_exact_frames);
   g_test_add_func ("/data/aggregation/heavy-tree", test_heavy_tree);
+  g_test_add_func ("/data/aggregation/resolving-ahead", test_resolving_ahead);
   g_test_add_func ("/data/aggregation/find-functions", test_find_functions);
   for (guint i = 0; i < G_N_ELEMENTS (transform_cases); i++)
     {
