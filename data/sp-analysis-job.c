@@ -64,17 +64,18 @@ open_profile (SpAnalysisJob *job,
   job->profile = sp_profile_open_follow (path, error);
   if (job->profile == NULL)
     return FALSE;
-  sp_profile_update (job->profile);
+  /* The side file, read at the open, says whether it is still written. */
   meta = sp_profile_get_meta (job->profile);
   job->follow = sp_recording_state_get (path, meta) == SP_RECORDING_STATE_IN_PROGRESS;
   if (job->follow)
     {
-      if (sp_recording_state_is_local (meta))
+      sp_profile_update (job->profile);
+      if (sp_recording_state_is_local (sp_profile_get_meta (job->profile)))
         sp_profile_set_recorded_here (job->profile);
       job->counts = sp_stack_counts_new (job->profile, NULL);
     }
   else
-    sp_profile_finish (job->profile);
+    sp_profile_finish_resolving_ahead (job->profile);
   return TRUE;
 }
 
