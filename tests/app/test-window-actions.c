@@ -452,9 +452,20 @@ top_level_is (gpointer data)
   return g_str_equal (names, expect->names);
 }
 
+/* The top level's first row (the busiest) is expect->names. */
+static gboolean
+first_top_level_is (gpointer data)
+{
+  TopLevel *expect = data;
+  g_autofree char *names = view_test_top_level_names (expect->view);
+  g_auto (GStrv) rows = g_strsplit (names, ";", 2);
+
+  return rows[0] != NULL && g_str_equal (rows[0], expect->names);
+}
+
 /* The hot path open down to deep_leaf; Focus on Function deep_work from
  * its row's menu, then the Clear button: the rows open before are open
- * again (Clear showed _start alone, closed). */
+ * again (Clear showed _start closed). */
 static void
 test_clear_keeps_open (void)
 {
@@ -485,8 +496,17 @@ test_clear_keeps_open (void)
   clear = window_test_find_button (GTK_WIDGET (window), "Clear");
   g_assert_nonnull (clear);
   pointer_test_click_widget (GTK_WIDGET (clear), GDK_BUTTON_PRIMARY);
+  /* _start first: a machine slow to start a program has a sample or two
+   * in the dynamic linker before it, beside it at the top level. */
   expect = (TopLevel) { view, "_start" };
-  g_assert_true (window_test_wait (top_level_is, &expect, 20));
+  if (!window_test_wait (first_top_level_is, &expect, 20))
+    {
+      g_autofree char *names = view_test_top_level_names (view);
+
+      gui_test_save_png (GTK_WIDGET (window), "actions-not-cleared.png");
+      g_test_message ("after Clear, the top level is \"%s\"", names);
+      g_assert_not_reached ();
+    }
   window_test_run (0.3);
   gui_test_save_png (GTK_WIDGET (window), "actions-cleared.png");
   leaf = view_test_find_row (view, "descend;deep_work;deep_leaf");

@@ -375,7 +375,11 @@ count_containing (GHashTable *stacks,
 /* The PLT stubs' samples (the report names a stub NAME@plt): at least
  * MIN_PLT_SAMPLES of them, and MIN_ROOTED of those reach a thread root.
  * Without CFI for the stub, an unwinder finds no caller: the stack is the
- * stub alone. */
+ * stub alone. LLD's stub is one jump, whose samples the CPU may give to
+ * the function it jumps to (sp-work-plt.c): there too few samples in it
+ * are said and not held against it (test-unwind-plt.c checks LLD's stubs
+ * instruction by instruction); mold's has two instructions before its
+ * jump, and must hold them. */
 #define MIN_PLT_SAMPLES 20
 
 static void
@@ -403,6 +407,11 @@ assert_plt_samples_rooted (const Row *row,
     }
   g_test_message ("%s: %" G_GUINT64_FORMAT " samples in a PLT stub, %" G_GUINT64_FORMAT " reach a thread root",
                   row->name, n, rooted);
+  if (n < MIN_PLT_SAMPLES && g_strcmp0 (row->linker, "ld.lld") == 0)
+    {
+      g_test_message ("%s: this CPU gives the samples of LLD's one-jump stub to abs: not checked here", row->name);
+      return;
+    }
   if (n < MIN_PLT_SAMPLES)
     g_error ("%s: %" G_GUINT64_FORMAT " samples in a PLT stub, want %d or more", row->name, n, MIN_PLT_SAMPLES);
   if ((double) rooted < MIN_ROOTED * (double) n)
