@@ -47,7 +47,8 @@ typedef struct {
   SpProfile         *profile;
   const SpStackNode *stack_nodes;
   gsize              n_stack_nodes;
-  guint64           *under;        /* per stack node: its samples and those of every stack above it */
+  guint32           *under;        /* per stack node: its samples and those of every stack above it
+                                    * (32 bits: a query whose total does not fit takes the whole tree) */
   guint32           *first_child;  /* per stack node: the trie, children linked */
   guint32           *next_sibling;
   guint32            first_root;   /* the stack nodes without a caller */
@@ -289,19 +290,21 @@ sum_stack_nodes (Heavy *h,
                  SpStackCounts *counts)
 {
   g_autoptr (GArray) path = g_array_new (FALSE, FALSE, sizeof (guint32));
-
-  h->under = g_new0 (guint64, MAX (h->n_stack_nodes, 1));
-  h->first_child = g_new (guint32, MAX (h->n_stack_nodes, 1));
-  h->next_sibling = g_new (guint32, MAX (h->n_stack_nodes, 1));
+  gsize n_frames = sp_spool_reader_get_n_frames (sp_profile_get_reader (h->profile));
+  g_autofree guint8 *frame_per_pid = g_new (guint8, MAX (n_frames, 1));
   g_autofree guint8 *per_pid = g_new (guint8, MAX (h->n_stack_nodes, 1));
 
+  h->under = g_new0 (guint32, MAX (h->n_stack_nodes, 1));
+  h->first_child = g_new (guint32, MAX (h->n_stack_nodes, 1));
+  h->next_sibling = g_new (guint32, MAX (h->n_stack_nodes, 1));
   memset (h->first_child, 0xff, h->n_stack_nodes * sizeof (guint32));
+  for (gsize f = 0; f < n_frames; f++)
+    frame_per_pid[f] = sp_profile_frame_depends_on_pid (h->profile, (guint32) f);
   for (gsize s = 0; s < h->n_stack_nodes; s++)
     {
       guint32 prefix = h->stack_nodes[s].prefix;
 
-      per_pid[s] = (prefix != SP_SPOOL_NO_ID && per_pid[prefix])
-                   || sp_profile_frame_depends_on_pid (h->profile, h->stack_nodes[s].frame_id);
+      per_pid[s] = (prefix != SP_SPOOL_NO_ID && per_pid[prefix]) || frame_per_pid[h->stack_nodes[s].frame_id];
     }
   for (guint i = 0; i < counts->stacks->len; i++)
     {
@@ -309,7 +312,7 @@ sum_stack_nodes (Heavy *h,
 
       if (stack->stack < h->n_stack_nodes && !per_pid[stack->stack])
         {
-          h->under[stack->stack] += stack->count;
+          h->under[stack->stack] += (guint32) stack->count;
           continue;
         }
       g_array_set_size (path, 0);
@@ -382,6 +385,11 @@ sp_call_tree_new_heavy (SpProfile *profile,
     counts = own_counts = sp_stack_counts_new (profile, filter);
   /* Transforms rewrite whole paths: only the whole tree has them. */
   if (filter != NULL && filter->transforms->len > 0)
+    {
+      heavy_clear (&h);
+      return sp_call_tree_new (profile, filter, counts, FALSE);
+    }
+  if (counts->total > G_MAXUINT32)
     {
       heavy_clear (&h);
       return sp_call_tree_new (profile, filter, counts, FALSE);

@@ -52,9 +52,10 @@ SpCallTree *sp_call_tree_new (SpProfile *profile,
 /* The top-down tree with only the nodes whose total is at least min_share
  * (0 to 1) of the root's, and the root: a report prints no other, and most
  * of a deep recording's nodes are light. Built from the stack nodes without
- * the rest of the tree (sp-call-tree-heavy.c); where a frame resolves per
- * pid or transforms apply, the whole tree. Children in the same order as
- * sp_call_tree_new's. counts may be NULL. */
+ * the rest of the tree (sp-call-tree-heavy.c); where transforms apply, or
+ * the total does not fit 32 bits (a time metric over more than 4.3 s), the
+ * whole tree. Children in the same order as sp_call_tree_new's. counts
+ * may be NULL. */
 SpCallTree *sp_call_tree_new_heavy (SpProfile *profile,
                                     const SpFilter *filter,
                                     SpStackCounts *counts,

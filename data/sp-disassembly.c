@@ -3,6 +3,7 @@
 #include "sp-disassembly.h"
 
 #include <capstone/capstone.h>
+#include <dlfcn.h>
 #include <elf.h>
 #include <gio/gio.h>
 #include <string.h>
@@ -33,6 +34,51 @@ sp_disassembly_free (SpDisassembly *self)
   g_clear_pointer (&self->instructions, g_array_unref);
   g_clear_pointer (&self->strings, g_string_chunk_free);
   g_free (self);
+}
+
+/* Capstone, opened the first time a function is disassembled. Linked,
+ * its 84,000 relocations (tables for every architecture it decodes) cost
+ * every report and window ~200 page faults and 1.5 ms at start, used or
+ * not. The soname is the one of the headers built against. */
+#define CAPSTONE_SONAME "libcapstone.so." G_STRINGIFY (CS_API_MAJOR)
+
+typedef struct {
+  cs_err (*open) (cs_arch arch, cs_mode mode, csh *handle);
+  cs_err (*option) (csh handle, cs_opt_type type, size_t value);
+  size_t (*disasm) (csh handle, const uint8_t *code, size_t code_size, uint64_t address, size_t count,
+                    cs_insn **insn);
+  void (*free) (cs_insn *insn, size_t count);
+  cs_err (*close) (csh *handle);
+  bool (*insn_group) (csh handle, const cs_insn *insn, unsigned int group_id);
+} Capstone;
+
+static Capstone capstone;
+
+static gboolean
+load_capstone (GError **error)
+{
+  static gsize loaded;
+  static char *failure;
+
+  if (g_once_init_enter (&loaded))
+    {
+      void *library = dlopen (CAPSTONE_SONAME, RTLD_NOW | RTLD_LOCAL);
+
+      if (library == NULL)
+        failure = g_strdup_printf ("Capstone cannot be loaded (%s): install libcapstone4", dlerror ());
+      else if ((capstone.open = dlsym (library, "cs_open")) == NULL
+               || (capstone.option = dlsym (library, "cs_option")) == NULL
+               || (capstone.disasm = dlsym (library, "cs_disasm")) == NULL
+               || (capstone.free = dlsym (library, "cs_free")) == NULL
+               || (capstone.close = dlsym (library, "cs_close")) == NULL
+               || (capstone.insn_group = dlsym (library, "cs_insn_group")) == NULL)
+        failure = g_strdup_printf ("%s lacks a function stackpulse uses", CAPSTONE_SONAME);
+      g_once_init_leave (&loaded, 1);
+    }
+  if (failure == NULL)
+    return TRUE;
+  g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, failure);
+  return FALSE;
 }
 
 /* The real function of place: the symbol holding one of its addresses,
@@ -132,8 +178,8 @@ set_target (SpDisassembly *self,
   if (raw->detail == NULL)
     return;
   x86 = &raw->detail->x86;
-  insn->is_call = cs_insn_group (handle, raw, CS_GRP_CALL);
-  if ((!insn->is_call && !cs_insn_group (handle, raw, CS_GRP_JUMP)) || x86->op_count != 1
+  insn->is_call = capstone.insn_group (handle, raw, CS_GRP_CALL);
+  if ((!insn->is_call && !capstone.insn_group (handle, raw, CS_GRP_JUMP)) || x86->op_count != 1
       || x86->operands[0].type != X86_OP_IMM)
     return;
   insn->target = (guint64) x86->operands[0].imm;
@@ -182,7 +228,7 @@ decode (SpDisassembly *self,
         const guint8 *bytes)
 {
   cs_insn *raw = NULL;
-  size_t n = cs_disasm (handle, bytes, self->size, self->start, 0, &raw);
+  size_t n = capstone.disasm (handle, bytes, self->size, self->start, 0, &raw);
 
   for (size_t i = 0; i < n; i++)
     {
@@ -199,7 +245,7 @@ decode (SpDisassembly *self,
       if (raw[i].id == 0)
         self->n_skipped += raw[i].size;
     }
-  cs_free (raw, n);
+  capstone.free (raw, n);
 }
 
 /* The end of what was decoded: the function's end unless Capstone
@@ -271,18 +317,20 @@ disassemble (SpDisassembly *self,
 {
   csh handle;
 
-  if (cs_open (CS_ARCH_X86, CS_MODE_64, &handle) != CS_ERR_OK)
+  if (!load_capstone (error))
+    return FALSE;
+  if (capstone.open (CS_ARCH_X86, CS_MODE_64, &handle) != CS_ERR_OK)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "Capstone cannot decode x86-64");
       return FALSE;
     }
-  cs_option (handle, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
-  cs_option (handle, CS_OPT_DETAIL, CS_OPT_ON);
+  capstone.option (handle, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
+  capstone.option (handle, CS_OPT_DETAIL, CS_OPT_ON);
   /* Capstone 4 stops at the first instruction it cannot decode (many
    * AVX-512 ones): skipping such bytes keeps the rest of the function. */
-  cs_option (handle, CS_OPT_SKIPDATA, CS_OPT_ON);
+  capstone.option (handle, CS_OPT_SKIPDATA, CS_OPT_ON);
   decode (self, context, handle, bytes);
-  cs_close (&handle);
+  capstone.close (&handle);
   return TRUE;
 }
 
