@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "sp-huge-heap.h"
 #include "sp-invoker.h"
 #include "sp-perf-data-convert.h"
 #include "sp-recorder.h"
@@ -471,6 +472,9 @@ main (int argc,
         }
       convert.output = options.output;
       convert.progress_fd = options.progress_fd;
+      /* A conversion's tables (the spool's stacks, the unwinder's
+       * modules) are tens of MB whatever the file's size. */
+      sp_huge_heap_prepare (64 << 20);
       return sp_perf_data_convert (&convert);
     }
   n_targets = (options.command != NULL) + (options.n_pids > 0) + options.system_wide;

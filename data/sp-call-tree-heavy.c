@@ -15,8 +15,8 @@
  * caller (a return address), of which the first `depth` functions,
  * outermost first (more than one where calls were inlined), lead to the
  * node; its weight is the samples through it read that way. Counted stacks
- * without a stack node (the synthetic ones of time metrics) are items of
- * their whole path. The shape is the one sp-call-tree.c builds: a stack
+ * without a stack node (the synthetic ones of time metrics), and those
+ * with a frame each pid may name apart, are items of their whole path. The shape is the one sp-call-tree.c builds: a stack
  * node's path is its caller's, read exact when the stack node is a kernel
  * frame over a user one, then its own frame's functions. */
 #include "sp-call-tree.h"
@@ -66,7 +66,8 @@ typedef struct {
 } Group;
 
 /* The functions of stack node s's frame, at most FRAME_FUNCTIONS_MAX;
- * none (and the build given up) for a frame that resolves per pid. */
+ * none (and the build given up, for the whole tree) for a frame that
+ * resolves per pid: a safety net, as the stacks with one are paths. */
 static guint
 frame_functions (Heavy *h,
                  guint32 s,
