@@ -12,6 +12,12 @@
 #include "sp-symbol-warmup.h"
 
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+/* The warm-up thread's nice value (Linux: per thread). */
+#define WARMUP_NICE 10
 
 typedef struct {
   guint    module;  /* into modules */
@@ -57,6 +63,10 @@ warm_up (gpointer data)
   SpSymbolWarmup *self = data;
   SpSymbolFrame symbols[SP_SYMBOL_WARMUP_MAX_INLINE];
   g_autofree gint8 *cold = g_new0 (gint8, MAX (self->modules->len, 1));
+
+  /* Ahead of need, so behind whatever else runs: in the window, its main
+   * thread drawing and the worker reading the spool come first. */
+  setpriority (PRIO_PROCESS, (id_t) syscall (SYS_gettid), WARMUP_NICE);
 
   for (guint i = 0; i < self->frames->len && !g_atomic_int_get (&self->cancelled); i++)
     {
