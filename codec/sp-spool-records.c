@@ -217,6 +217,7 @@ grow_parallel (size_t *capacity,
 
       if (grown == NULL)
         return false;
+      sp_array_advise_huge (grown, n * b_size);
       *b = grown;
     }
   *capacity = n;
@@ -485,14 +486,17 @@ grow_samples (SpSpoolReader *r)
   if (offset == NULL)
     return false;
   r->sample_ts_offset = offset;
+  sp_array_advise_huge (offset, capacity * sizeof (int32_t));
   stack = realloc (r->sample_stack, capacity * sizeof (uint32_t));
   if (stack == NULL)
     return false;
   r->sample_stack = stack;
+  sp_array_advise_huge (stack, capacity * sizeof (uint32_t));
   thread = realloc (r->sample_thread, capacity * r->thread_width);
   if (thread == NULL)
     return false;
   r->sample_thread = thread;
+  sp_array_advise_huge (thread, capacity * r->thread_width);
   r->samples_capacity = capacity;
   return true;
 }
