@@ -96,6 +96,43 @@ lane_named (SpTimelineView *timeline,
   g_error ("no lane named %s", name);
 }
 
+typedef struct {
+  SpTimelineView *timeline;
+  const char     *name;
+} LaneQuery;
+
+/* Whether the timeline has a lane whose label starts with the name: a
+ * live recording's threads are named as the recorder learns their names. */
+static gboolean
+has_lane (gpointer data)
+{
+  LaneQuery *query = data;
+
+  for (guint i = 0; i < sp_timeline_view_get_n_lanes (query->timeline); i++)
+    if (g_str_has_prefix (sp_timeline_view_get_lane_label (query->timeline, i), query->name))
+      return TRUE;
+  return FALSE;
+}
+
+/* Whether the lane (it exists) says Blocked anywhere in its first 2 s. */
+static gboolean
+lane_shows_blocked (gpointer data)
+{
+  LaneQuery *query = data;
+  guint lane = 0;
+
+  while (!g_str_has_prefix (sp_timeline_view_get_lane_label (query->timeline, lane), query->name))
+    lane++;
+  for (double t = 0.1; t < 2.0; t += 0.1)
+    {
+      g_autofree char *text = sp_timeline_view_describe (query->timeline, lane, t);
+
+      if (text != NULL && strstr (text, "Blocked") != NULL)
+        return TRUE;
+    }
+  return FALSE;
+}
+
 /* How many of the points 0.3, 0.5 … 1.7 s the hover describes with both
  * words (the second may be NULL). */
 static guint
@@ -178,10 +215,19 @@ test_timeline_states (void)
   g_assert_true (window_test_wait (has_width, timeline, 10));
   /* Blocked nearly all the time, in the function that waits (its stack
    * is there where kernel sampling is allowed: as root): libc's, then the
-   * workload's that called it (sleep_wait sleeps through sleep_ns). */
-  g_assert_cmpuint (count_hovers (timeline, "off-sleep", "Blocked", stacks ? "← sleep_ns" : NULL), >=, 5);
-  g_assert_cmpuint (count_hovers (timeline, "off-pipe", "Blocked", stacks ? "← pipe_wait" : NULL), >=, 5);
-  g_assert_cmpuint (count_hovers (timeline, "off-lock", "Blocked", stacks ? "lock_wait" : NULL), >=, 5);
+   * workload's that called it (sleep_wait sleeps through sleep_ns). A
+   * recorder that falls behind (a sanitizer build on a slow machine: in
+   * its first second) drops the stacks it has no time to copy and says
+   * so; the states are all there. */
+  g_assert_cmpuint (count_hovers (timeline, "off-sleep", "Blocked", NULL), >=, 5);
+  g_assert_cmpuint (count_hovers (timeline, "off-pipe", "Blocked", NULL), >=, 5);
+  g_assert_cmpuint (count_hovers (timeline, "off-lock", "Blocked", NULL), >=, 5);
+  if (stacks)
+    {
+      g_assert_cmpuint (count_hovers (timeline, "off-sleep", "Blocked", "← sleep_ns"), >=, 2);
+      g_assert_cmpuint (count_hovers (timeline, "off-pipe", "Blocked", "← pipe_wait"), >=, 2);
+      g_assert_cmpuint (count_hovers (timeline, "off-lock", "Blocked", "lock_wait"), >=, 2);
+    }
   /* The spinner runs, or waits for a CPU (two spinners, two CPUs and the
    * machine's other work), never blocks. */
   g_assert_cmpuint (count_hovers (timeline, "off-spin", "Running", NULL)
@@ -425,7 +471,9 @@ test_live (void)
   options.argv[1] = g_strdup ("-c");
   options.argv[2] = g_strdup ("exec \"$0\" \"$1\" > /dev/null");
   options.argv[3] = g_strdup (g_getenv ("SP_WORK_OFFCPU"));
-  options.argv[4] = g_strdup ("4");
+  /* Long enough to be still recording after the checks below, with a
+   * sanitizer build on a slow machine too. */
+  options.argv[4] = g_strdup ("10");
   options.frequency_hz = 1000;
   options.kernel_stacks = TRUE;
   options.off_cpu = TRUE;
@@ -440,7 +488,10 @@ test_live (void)
   g_assert_true (window_test_wait (has_width, timeline, 10));
   window_test_run (1.0);
   g_assert_true (sp_window_is_recording (window));
-  g_assert_cmpuint (count_hovers (timeline, "off-sleep", "Blocked", NULL), >=, 1);
+  /* The switches come in behind the samples (a sanitizer build on a slow
+   * machine: seconds behind). */
+  g_assert_true (window_test_wait (has_lane, &(LaneQuery) { timeline, "off-sleep" }, 30));
+  g_assert_true (window_test_wait (lane_shows_blocked, &(LaneQuery) { timeline, "off-sleep" }, 30));
   first = choose_metric (window, SP_METRIC_OFF_CPU);
   window_test_run (1.0);
   g_assert_true (sp_window_is_recording (window));
