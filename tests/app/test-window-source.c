@@ -430,8 +430,10 @@ test_live (void)
   g_autofree char *dir = g_dir_make_tmp ("stackpulse-source-live-XXXXXX", &error);
   g_autofree char *spool = g_build_filename (dir, "live.spool", NULL);
   g_autofree char *meta = g_strconcat (spool, ".meta", NULL);
+  /* 8 s: still running after the window opened and showed the source
+   * twice, with a sanitizer build on a slow machine too. */
   const char *argv[] = { g_getenv ("SP_RECORD"), "-F", "1000", "-o", spool, "--", g_getenv ("SP_WORK_ANNOTATE"),
-                         "4", NULL };
+                         "8", NULL };
   SpWindow *window;
   SpSourceView *view;
   Growth growth;
