@@ -63,6 +63,8 @@ typedef struct {
 typedef struct {
   guint32 function;
   guint64 total;
+  guint   first;    /* its items: [first, first + n) */
+  guint   n;
 } Group;
 
 /* The functions of stack node s's frame, at most FRAME_FUNCTIONS_MAX;
@@ -205,37 +207,43 @@ compare_groups (gconstpointer a,
   return x->function < y->function ? -1 : x->function > y->function;
 }
 
+static gint
+compare_items_by_function (gconstpointer a,
+                           gconstpointer b)
+{
+  const Item *x = a;
+  const Item *y = b;
+
+  return x->next_function < y->next_function ? -1 : x->next_function > y->next_function;
+}
+
 /* The heavy groups of the items in [start, end), by total (largest
  * first, equal totals by function id: the order sp-call-tree.c links
- * children in). */
+ * children in). The items are sorted by function first, so that each
+ * group is a run of them: a parent with tens of thousands of children
+ * would otherwise have its items scanned once per child kept. */
 static GArray *
 heavy_groups (Heavy *h,
               guint start,
               guint end)
 {
-  g_autoptr (GHashTable) index = g_hash_table_new (NULL, NULL);
   GArray *groups = g_array_new (FALSE, FALSE, sizeof (Group));
-  guint kept = 0;
+  Item *items = (Item *) (gpointer) h->items->data;
 
-  for (guint i = start; i < end; i++)
+  if (end > start)
+    qsort (items + start, end - start, sizeof (Item), compare_items_by_function);
+  for (guint i = start; i < end;)
     {
-      const Item *item = &g_array_index (h->items, Item, i);
-      gpointer found;
+      Group group = { items[i].next_function, 0, i, 0 };
 
-      if (g_hash_table_lookup_extended (index, GUINT_TO_POINTER (item->next_function), NULL, &found))
-        g_array_index (groups, Group, GPOINTER_TO_UINT (found)).total += item->weight;
-      else
+      for (; i < end && items[i].next_function == group.function; i++)
         {
-          Group group = { item->next_function, item->weight };
-
-          g_hash_table_insert (index, GUINT_TO_POINTER (item->next_function), GUINT_TO_POINTER (groups->len));
-          g_array_append_val (groups, group);
+          group.total += items[i].weight;
+          group.n++;
         }
+      if (group.total >= h->min_total)
+        g_array_append_val (groups, group);
     }
-  for (guint i = 0; i < groups->len; i++)
-    if (g_array_index (groups, Group, i).total >= h->min_total)
-      g_array_index (groups, Group, kept++) = g_array_index (groups, Group, i);
-  g_array_set_size (groups, kept);
   g_array_sort (groups, compare_groups);
   return groups;
 }
@@ -257,12 +265,10 @@ grow (Heavy *h,
       SpCallTreeNode child = { group->function, node, SP_CALL_TREE_NONE, SP_CALL_TREE_NONE, 0, 0, group->total };
       guint32 id = h->nodes->len;
 
-      for (guint i = start; i < end && !h->pid_dependent; i++)
+      for (guint i = group->first; i < group->first + group->n && !h->pid_dependent; i++)
         {
           Item item = g_array_index (h->items, Item, i);
 
-          if (item.next_function != group->function)
-            continue;
           if (item.is_path)
             add_path (h, item.id, item.depth + 1, item.weight, &child.self);
           else

@@ -54,8 +54,9 @@ SpCallTree *sp_call_tree_new (SpProfile *profile,
  * of a deep recording's nodes are light. Built from the stack nodes without
  * the rest of the tree (sp-call-tree-heavy.c); where transforms apply, or
  * the total does not fit 32 bits (a time metric over more than 4.3 s), the
- * whole tree. Children in the same order as sp_call_tree_new's. counts
- * may be NULL. */
+ * whole tree. Children by total, largest first, as sp_call_tree_new's
+ * (equal totals by function id, which follow the order frames are
+ * resolved in: those may come in another order). counts may be NULL. */
 SpCallTree *sp_call_tree_new_heavy (SpProfile *profile,
                                     const SpFilter *filter,
                                     SpStackCounts *counts,

@@ -136,7 +136,13 @@ first_time_row (const char *top,
       if (sscanf (lines[i], "%lf%% %lf%% %lf %lf  %n", self_pct, &total_pct, &self_s, &total_s, &used) == 4
           && used > 0)
         {
-          *name = g_strndup (lines[i] + used, strcspn (lines[i] + used, " "));
+          /* The name may have spaces ("[off-CPU: stack not recorded]",
+           * the first row where a slowed recorder dropped stacks): up to
+           * the two spaces before the module. */
+          const char *rest = lines[i] + used;
+          const char *module = g_strrstr (rest, "  [");
+
+          *name = module != NULL ? g_strndup (rest, (gsize) (module - rest)) : g_strchomp (g_strdup (rest));
           return;
         }
     }
