@@ -93,10 +93,12 @@ release_parsed_pages (SpSpoolReader *r)
   r->released = done;
 }
 
-/* Parses the map in windows, releasing the pages behind each. A record
- * cut by a window's end is parsed again whole with the next window. */
+/* Parses the map up to end in windows, releasing the pages behind each.
+ * A record cut by a window's end is parsed again whole with the next
+ * window. */
 static bool
 parse_map (SpSpoolReader *r,
+           size_t end,
            SpSpoolError *fault)
 {
   size_t limit = (size_t) r->parsed;
@@ -105,10 +107,10 @@ parse_map (SpSpoolReader *r,
     {
       bool ok;
 
-      limit = r->map_len - limit > PARSE_WINDOW ? limit + PARSE_WINDOW : r->map_len;
+      limit = end - limit > PARSE_WINDOW ? limit + PARSE_WINDOW : end;
       ok = _sp_spool_reader_parse_records (r, r->map, limit, fault);
       release_parsed_pages (r);
-      if (limit == r->map_len || (!ok && fault->code != SP_SPOOL_ERROR_TRUNCATED))
+      if (limit == end || (!ok && fault->code != SP_SPOOL_ERROR_TRUNCATED))
         return ok;
     }
 }
@@ -152,11 +154,15 @@ sp_spool_reader_open_follow (const char *path,
   return r;
 }
 
-bool
-sp_spool_reader_update (SpSpoolReader *r,
-                        SpSpoolError *err)
+/* Parses what was appended, up to max_bytes of the file. Only a cut at
+ * the file's end is its tail; one at max_bytes is read on the next call. */
+static bool
+update_to (SpSpoolReader *r,
+           uint64_t max_bytes,
+           SpSpoolError *err)
 {
   SpSpoolError fault;
+  size_t end;
 
   if (r->damage.code != SP_SPOOL_ERROR_NONE)
     goto damaged;
@@ -164,16 +170,21 @@ sp_spool_reader_update (SpSpoolReader *r,
     return true;
   if (!map_file (r, &r->damage))
     goto damaged;
+  end = max_bytes < r->map_len ? (size_t) max_bytes : r->map_len;
+  if (end <= r->parsed && end < r->map_len)
+    return true;
 
   sp_spool_error_clear (&fault);
-  if (parse_map (r, &fault))
+  if (parse_map (r, end, &fault))
     {
-      sp_spool_error_clear (&r->tail);
+      if (end == r->map_len)
+        sp_spool_error_clear (&r->tail);
       return true;
     }
   if (fault.code == SP_SPOOL_ERROR_TRUNCATED)
     {
-      r->tail = fault;
+      if (end == r->map_len)
+        r->tail = fault;
       return true;
     }
   r->damage = fault;
@@ -185,36 +196,18 @@ damaged:
 }
 
 bool
+sp_spool_reader_update (SpSpoolReader *r,
+                        SpSpoolError *err)
+{
+  return update_to (r, UINT64_MAX, err);
+}
+
+bool
 sp_spool_reader_update_prefix (SpSpoolReader *r,
                                uint64_t max_bytes,
                                SpSpoolError *err)
 {
-  SpSpoolError fault;
-
-  if (r->damage.code != SP_SPOOL_ERROR_NONE)
-    goto damaged;
-  if (r->fd < 0)
-    return true;
-  if (!map_file (r, &r->damage))
-    goto damaged;
-  if (max_bytes >= r->map_len)
-    return sp_spool_reader_update (r, err);
-  if (max_bytes <= r->parsed)
-    return true;
-  sp_spool_error_clear (&fault);
-  /* A record cut at max_bytes is the only truncation there can be. */
-  if (_sp_spool_reader_parse_records (r, r->map, (size_t) max_bytes, &fault)
-      || fault.code == SP_SPOOL_ERROR_TRUNCATED)
-    {
-      release_parsed_pages (r);
-      return true;
-    }
-  r->damage = fault;
-
-damaged:
-  if (err != NULL)
-    *err = r->damage;
-  return false;
+  return update_to (r, max_bytes, err);
 }
 
 /* Gives back the room the doubling arrays reserved beyond their counts

@@ -57,7 +57,6 @@ typedef struct {
   GArray            *items;        /* Item: the items of the nodes on the way down, one range each */
   GArray            *nodes;        /* SpCallTreeNode */
   guint64            min_total;
-  gboolean           pid_dependent; /* met a frame that each pid may name differently */
 } Heavy;
 
 typedef struct {
@@ -67,23 +66,17 @@ typedef struct {
   guint   n;
 } Group;
 
-/* The functions of stack node s's frame, at most FRAME_FUNCTIONS_MAX;
- * none (and the build given up, for the whole tree) for a frame that
- * resolves per pid: a safety net, as the stacks with one are paths. */
+/* The functions of stack node s's frame, at most FRAME_FUNCTIONS_MAX.
+ * Never a frame that each pid names apart: the stacks with one are
+ * paths (sum_stack_nodes), and no stack node above one carries weight. */
 static guint
 frame_functions (Heavy *h,
                  guint32 s,
                  gboolean exact,
                  const guint32 **functions)
 {
-  guint32 frame_id = h->stack_nodes[s].frame_id;
-
-  if (sp_profile_frame_depends_on_pid (h->profile, frame_id))
-    {
-      h->pid_dependent = TRUE;
-      return 0;
-    }
-  return MIN (sp_profile_get_frame_functions (h->profile, frame_id, 0, exact, functions), FRAME_FUNCTIONS_MAX);
+  return MIN (sp_profile_get_frame_functions (h->profile, h->stack_nodes[s].frame_id, 0, exact, functions),
+              FRAME_FUNCTIONS_MAX);
 }
 
 /* Whether child d of stack node s reads s exact (d kernel, s user). */
@@ -128,7 +121,7 @@ add_children (Heavy *h,
               gint exact_parent,
               guint64 *self)
 {
-  for (guint32 d = first; d != SP_SPOOL_NO_ID && !h->pid_dependent; d = h->next_sibling[d])
+  for (guint32 d = first; d != SP_SPOOL_NO_ID; d = h->next_sibling[d])
     {
       guint64 exact, caller;
 
@@ -157,8 +150,6 @@ add_stack_node (Heavy *h,
   guint n = frame_functions (h, s, exact, &functions);
   guint64 children = 0;
 
-  if (h->pid_dependent)
-    return;
   if (depth < n)
     {
       Item item = { s, functions[n - 1 - depth], depth, exact, FALSE, weight };
@@ -259,13 +250,13 @@ grow (Heavy *h,
   g_autoptr (GArray) groups = heavy_groups (h, start, end);
   guint32 last = SP_CALL_TREE_NONE;
 
-  for (guint g = 0; g < groups->len && !h->pid_dependent; g++)
+  for (guint g = 0; g < groups->len; g++)
     {
       const Group *group = &g_array_index (groups, Group, g);
       SpCallTreeNode child = { group->function, node, SP_CALL_TREE_NONE, SP_CALL_TREE_NONE, 0, 0, group->total };
       guint32 id = h->nodes->len;
 
-      for (guint i = group->first; i < group->first + group->n && !h->pid_dependent; i++)
+      for (guint i = group->first; i < group->first + group->n; i++)
         {
           Item item = g_array_index (h->items, Item, i);
 
@@ -390,13 +381,9 @@ sp_call_tree_new_heavy (SpProfile *profile,
 
   if (counts == NULL)
     counts = own_counts = sp_stack_counts_new (profile, filter);
-  /* Transforms rewrite whole paths: only the whole tree has them. */
-  if (filter != NULL && filter->transforms->len > 0)
-    {
-      heavy_clear (&h);
-      return sp_call_tree_new (profile, filter, counts, FALSE);
-    }
-  if (counts->total > G_MAXUINT32)
+  /* Transforms rewrite whole paths: only the whole tree has them. The
+   * sums are 32-bit (a time metric over 4.3 s does not fit). */
+  if ((filter != NULL && filter->transforms->len > 0) || counts->total > G_MAXUINT32)
     {
       heavy_clear (&h);
       return sp_call_tree_new (profile, filter, counts, FALSE);
@@ -404,13 +391,7 @@ sp_call_tree_new_heavy (SpProfile *profile,
   sum_stack_nodes (&h, counts);
   total = grow_root (&h, counts);
   h.min_total = MAX ((guint64) (min_share * (double) total), 1);
-  if (!h.pid_dependent)
-    grow (&h, 0, 0, h.items->len);
-  if (h.pid_dependent)
-    {
-      heavy_clear (&h);
-      return sp_call_tree_new (profile, filter, counts, FALSE);
-    }
+  grow (&h, 0, 0, h.items->len);
   tree = g_new0 (SpCallTree, 1);
   tree->n_nodes = h.nodes->len;
   tree->nodes = (SpCallTreeNode *) g_array_free (g_steal_pointer (&h.nodes), FALSE);
