@@ -37,6 +37,7 @@ struct _SpSpoolReader
 {
   /* The file */
   int            fd;
+  bool           finished;       /* by sp_spool_reader_finish: nothing changes after */
   const uint8_t *map;
   size_t         map_len;
   size_t         released;       /* bytes of the map given back behind the parser */

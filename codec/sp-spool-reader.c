@@ -268,7 +268,14 @@ sp_spool_reader_finish (SpSpoolReader *r,
     close (r->fd);
   r->fd = -1;
   shrink_tables (r);
+  r->finished = true;
   return ok;
+}
+
+bool
+sp_spool_reader_is_finished (const SpSpoolReader *r)
+{
+  return r->finished;
 }
 
 SpSpoolReader *

@@ -45,6 +45,11 @@ bool sp_spool_reader_update_prefix (SpSpoolReader *reader,
 bool sp_spool_reader_finish (SpSpoolReader *reader,
                              SpSpoolError *err);
 
+/* True after sp_spool_reader_finish: the reader never changes again, so
+ * other threads may read its tables while it lives, and pointers into
+ * them stay valid. */
+bool sp_spool_reader_is_finished (const SpSpoolReader *reader);
+
 void sp_spool_reader_free (SpSpoolReader *reader);
 
 /* The damage found so far, or NULL. */

@@ -527,11 +527,27 @@ _sp_profile_get_symbolizer (SpProfile *self)
   return symbolizer_of (self);
 }
 
+static gpointer
+ref_owner (gpointer profile)
+{
+  return sp_profile_ref (profile);
+}
+
+static void
+unref_owner (gpointer profile)
+{
+  sp_profile_unref (profile);
+}
+
 SpSampleIndex *
 _sp_profile_get_sample_index (SpProfile *self)
 {
+  /* A recording read whole is indexed over its reader; a followed one
+   * copies what it needs, as its reader's tables still move. */
   if (self->sample_index == NULL)
-    self->sample_index = sp_sample_index_new ();
+    self->sample_index = sp_spool_reader_is_finished (self->reader)
+                           ? sp_sample_index_new_over (self->reader, self, ref_owner, unref_owner)
+                           : sp_sample_index_new ();
   sp_sample_index_update (self->sample_index, self->reader);
   return self->sample_index;
 }

@@ -7,7 +7,13 @@
  * snapshot shares is copied before it is written (its reference count
  * says so), so the blocks a snapshot holds never change. Snapshots are
  * made by the updating thread only: another thread can only drop its
- * references, never add one the updater would not see. */
+ * references, never add one the updater would not see.
+ *
+ * Over a finished reader, which never changes again, a position keeps
+ * only its sample's distance from it (1 byte) and reads the time and
+ * the thread from the reader's columns: issue 18's 50M-sample window
+ * had 300 MB of positions that repeated the reader, and on a host where
+ * first touching memory costs 2 ms a MB, writing them was half a second. */
 #include "sp-sample-index.h"
 
 #define BLOCK_BITS 16
@@ -19,10 +25,12 @@
 #define BASE_BITS 8
 #define N_BASES (BLOCK_SIZE >> BASE_BITS)
 
-/* A position, in the narrowest form all of its block's fit: 6 bytes
- * while threads fit 8 bits and samples are at most 127 positions from
- * their place in the file, 8 bytes with 16 bits for both, 16 whole. */
+/* A position, in the narrowest form all of its block's fit: over a
+ * finished reader 1 byte while samples are at most 127 positions from
+ * their place in the file; else 6 bytes while threads fit 8 bits and
+ * distances do, 8 bytes with 16 bits for both, 16 whole. */
 typedef enum {
+  FORM_SHIFT,
   FORM_NARROW,
   FORM_COMPACT,
   FORM_WHOLE,
@@ -48,7 +56,7 @@ typedef struct {
 
 G_STATIC_ASSERT (sizeof (Narrow) == 6);
 
-static const gsize form_size[] = { sizeof (Narrow), sizeof (Compact), sizeof (Whole) };
+static const gsize form_size[] = { sizeof (gint8), sizeof (Narrow), sizeof (Compact), sizeof (Whole) };
 
 struct _SpSampleIndex
 {
@@ -61,6 +69,13 @@ struct _SpSampleIndex
   GArray         *n_samples;  /* guint64 per thread */
   struct _Block  *tail;       /* the last block when the index alone holds it, else NULL */
   guint64         last_time;  /* of the last position */
+  /* Over a finished reader: the reader, and what keeps it alive (a
+   * snapshot holds a reference on the owner; the index itself does not). */
+  const SpSpoolReader *reader;
+  gpointer        owner;
+  gpointer      (*owner_ref) (gpointer owner);
+  GDestroyNotify  owner_unref;
+  gboolean        holds_owner;
 };
 
 typedef struct _Block {
@@ -69,20 +84,26 @@ typedef struct _Block {
   guint64         base_ns[N_BASES];
   gboolean        has_base[N_BASES];   /* set by the first write of its positions */
   Form            form;
+  Form            spill;               /* the form its positions need off the reader */
+  gsize           written;             /* positions [0, written) were written */
+  const SpSpoolReader *reader;         /* for FORM_SHIFT: finished, so never changes */
   gpointer        positions;           /* capacity of the form's struct */
 } Block;
 
 /* ---- Blocks ------------------------------------------------------------ */
 
 static Block *
-block_new (gsize capacity)
+block_new (gsize capacity,
+           const SpSpoolReader *reader)
 {
   Block *block = g_new0 (Block, 1);
 
   g_atomic_ref_count_init (&block->ref_count);
   block->capacity = capacity;
-  block->form = FORM_NARROW;
-  block->positions = g_malloc (capacity * form_size[FORM_NARROW]);
+  block->reader = reader;
+  block->form = reader != NULL ? FORM_SHIFT : FORM_NARROW;
+  block->spill = FORM_NARROW;
+  block->positions = g_malloc (capacity * form_size[block->form]);
   return block;
 }
 
@@ -124,6 +145,15 @@ block_get (const Block *block,
 
   switch (block->form)
     {
+    case FORM_SHIFT:
+      {
+        gsize s = (gsize) ((gint64) (first + i) + ((const gint8 *) block->positions)[i]);
+
+        *time = sp_spool_reader_get_sample_timestamp (block->reader, s);
+        *thread = sp_spool_reader_get_sample_thread (block->reader, s);
+        *sample = (guint32) s;
+        return;
+      }
     case FORM_NARROW:
       {
         const Narrow *p = (const Narrow *) block->positions + i;
@@ -165,7 +195,9 @@ block_put (Block *block,
            guint32 thread,
            guint32 sample)
 {
-  if (block->form == FORM_NARROW)
+  if (block->form == FORM_SHIFT)
+    ((gint8 *) block->positions)[i] = (gint8) distance;
+  else if (block->form == FORM_NARROW)
     ((Narrow *) block->positions)[i] = (Narrow) { (gint32) offset, (guint8) thread, (gint8) distance };
   else if (block->form == FORM_COMPACT)
     ((Compact *) block->positions)[i] = (Compact) { (gint32) offset, (guint16) thread, (gint16) distance };
@@ -173,8 +205,8 @@ block_put (Block *block,
     ((Whole *) block->positions)[i] = (Whole) { time, thread, sample };
 }
 
-/* Rewrites every position in a wider form (positions not written yet
- * are rewritten too, harmlessly: they are written before they are read). */
+/* Rewrites the written positions in a wider form (the others are
+ * written before they are read). */
 static void
 block_widen (Block *block,
              gsize first,
@@ -183,8 +215,8 @@ block_widen (Block *block,
   Block wider = *block;
 
   wider.form = form;
-  wider.positions = g_malloc0 (block->capacity * form_size[form]);
-  for (gsize i = 0; i < block->capacity; i++)
+  wider.positions = g_malloc (block->capacity * form_size[form]);
+  for (gsize i = 0; i < block->written; i++)
     {
       guint64 time, base = block->base_ns[i >> BASE_BITS];
       guint32 thread, sample;
@@ -224,9 +256,17 @@ block_set (Block *block,
     needed = FORM_COMPACT;
   else
     needed = FORM_WHOLE;
+  /* Off the reader, a position needs the form its time and thread need,
+   * whichever position it was that made the block leave the reader. */
+  block->spill = MAX (block->spill, needed);
+  if (block->form == FORM_SHIFT && distance == (gint8) distance)
+    needed = FORM_SHIFT;
+  else
+    needed = MAX (needed, block->spill);
   if (G_UNLIKELY (needed > block->form))
     block_widen (block, first, needed);
   block_put (block, i, offset, distance, time, thread, sample);
+  block->written = MAX (block->written, i + 1);
 }
 
 /* The block grown to capacity positions (its form, used ones kept). */
@@ -310,6 +350,9 @@ time_at (const SpSampleIndex *index,
 
   switch (block->form)
     {
+    case FORM_SHIFT:
+      return sp_spool_reader_get_sample_timestamp (
+        block->reader, (gsize) ((gint64) pos + ((const gint8 *) block->positions)[i]));
     case FORM_NARROW: return base + (guint64) (gint64) ((const Narrow *) block->positions)[i].time;
     case FORM_COMPACT: return base + (guint64) (gint64) ((const Compact *) block->positions)[i].time;
     case FORM_WHOLE:
@@ -333,6 +376,23 @@ sp_sample_index_new (void)
 }
 
 SpSampleIndex *
+sp_sample_index_new_over (const SpSpoolReader *reader,
+                          gpointer owner,
+                          gpointer (*owner_ref) (gpointer owner),
+                          GDestroyNotify owner_unref)
+{
+  SpSampleIndex *index;
+
+  g_return_val_if_fail (sp_spool_reader_is_finished (reader), NULL);
+  index = sp_sample_index_new ();
+  index->reader = reader;
+  index->owner = owner;
+  index->owner_ref = owner_ref;
+  index->owner_unref = owner_unref;
+  return index;
+}
+
+SpSampleIndex *
 sp_sample_index_ref (SpSampleIndex *index)
 {
   g_atomic_ref_count_inc (&index->ref_count);
@@ -348,6 +408,9 @@ sp_sample_index_unref (SpSampleIndex *index)
   g_array_unref (index->first_ns);
   g_array_unref (index->last_ns);
   g_array_unref (index->n_samples);
+  /* After the blocks: they point into the reader the owner keeps. */
+  if (index->holds_owner)
+    index->owner_unref (index->owner);
   g_free (index);
 }
 
@@ -362,6 +425,14 @@ sp_sample_index_snapshot (SpSampleIndex *index)
   copy = sp_sample_index_new ();
   copy->frozen = TRUE;
   copy->n = index->n;
+  if (index->reader != NULL)
+    {
+      copy->reader = index->reader;
+      copy->owner = index->owner_ref (index->owner);
+      copy->owner_ref = index->owner_ref;
+      copy->owner_unref = index->owner_unref;
+      copy->holds_owner = TRUE;
+    }
   for (guint b = 0; b < index->blocks->len; b++)
     {
       Block *block = g_ptr_array_index (index->blocks, b);
@@ -375,15 +446,12 @@ sp_sample_index_snapshot (SpSampleIndex *index)
   return copy;
 }
 
+/* Room in the per-thread spans for every thread the reader has. */
 static void
-update_spans (SpSampleIndex *index,
-              const SpSpoolReader *reader,
-              gsize first,
-              gsize last)
+add_threads (SpSampleIndex *index,
+             const SpSpoolReader *reader)
 {
   gsize n_threads = sp_spool_reader_get_n_threads (reader);
-  guint64 ts[SP_SPOOL_SAMPLE_BATCH];
-  guint32 thread[SP_SPOOL_SAMPLE_BATCH];
 
   while (index->first_ns->len < n_threads)
     {
@@ -393,21 +461,43 @@ update_spans (SpSampleIndex *index,
       g_array_append_val (index->last_ns, zero);
     }
   g_array_set_size (index->n_samples, index->first_ns->len);
+}
+
+/* The threads' first and last times and counts, with n samples more. */
+static void
+add_to_spans (SpSampleIndex *index,
+              const guint64 *ts,
+              const guint32 *thread,
+              gsize n)
+{
+  guint64 *first = (guint64 *) (gpointer) index->first_ns->data;
+  guint64 *last = (guint64 *) (gpointer) index->last_ns->data;
+  guint64 *count = (guint64 *) (gpointer) index->n_samples->data;
+
+  for (gsize i = 0; i < n; i++)
+    {
+      first[thread[i]] = MIN (first[thread[i]], ts[i]);
+      last[thread[i]] = MAX (last[thread[i]], ts[i]);
+      count[thread[i]]++;
+    }
+}
+
+static void
+update_spans (SpSampleIndex *index,
+              const SpSpoolReader *reader,
+              gsize first,
+              gsize last)
+{
+  guint64 ts[SP_SPOOL_SAMPLE_BATCH];
+  guint32 thread[SP_SPOOL_SAMPLE_BATCH];
+
   for (gsize start = first; start < last; start += SP_SPOOL_SAMPLE_BATCH)
     {
       gsize batch = MIN (last - start, SP_SPOOL_SAMPLE_BATCH);
 
       sp_spool_reader_copy_sample_timestamps (reader, start, batch, ts);
       sp_spool_reader_copy_sample_threads (reader, start, batch, thread);
-      for (gsize i = 0; i < batch; i++)
-        {
-          guint64 *f = &g_array_index (index->first_ns, guint64, thread[i]);
-          guint64 *l = &g_array_index (index->last_ns, guint64, thread[i]);
-
-          *f = MIN (*f, ts[i]);
-          *l = MAX (*l, ts[i]);
-          g_array_index (index->n_samples, guint64, thread[i])++;
-        }
+      add_to_spans (index, ts, thread, batch);
     }
 }
 
@@ -418,7 +508,7 @@ grow (SpSampleIndex *index)
   gsize used = index->n & (BLOCK_SIZE - 1);
 
   if (used == 0)
-    g_ptr_array_add (index->blocks, block_new (FIRST_CAPACITY));
+    g_ptr_array_add (index->blocks, block_new (FIRST_CAPACITY, index->reader));
   else
     block_for_write (index, index->blocks->len - 1, used + 1);
   index->n++;
@@ -441,7 +531,7 @@ append (SpSampleIndex *index,
     {
       /* Sized for the samples on their way: a file opened whole fills
        * its blocks without growing them. */
-      block = block_new (CLAMP (coming, FIRST_CAPACITY, BLOCK_SIZE));
+      block = block_new (CLAMP (coming, FIRST_CAPACITY, BLOCK_SIZE), index->reader);
       g_ptr_array_add (index->blocks, block);
     }
   else if (block == NULL || i >= block->capacity)
@@ -539,18 +629,22 @@ sp_sample_index_update (SpSampleIndex *index,
   guint32 thread[SP_SPOOL_SAMPLE_BATCH];
 
   g_return_if_fail (!index->frozen);
+  g_return_if_fail (index->reader == NULL || index->reader == reader);
+  add_threads (index, reader);
   if (n <= old)
     return;
-  update_spans (index, reader, old, n);
+  /* Each batch decoded once, for the spans and the order. */
   for (gsize start = old; start < n; start += SP_SPOOL_SAMPLE_BATCH)
     {
       gsize batch = MIN (n - start, SP_SPOOL_SAMPLE_BATCH);
 
       sp_spool_reader_copy_sample_timestamps (reader, start, batch, ts);
       sp_spool_reader_copy_sample_threads (reader, start, batch, thread);
+      add_to_spans (index, ts, thread, batch);
       for (gsize k = 0; k < batch; k++)
         if (!take_sample (index, start + k, ts[k], thread[k], n, &moves))
           {
+            update_spans (index, reader, start + batch, n);
             sort_all (index, reader, n);
             return;
           }
@@ -569,6 +663,33 @@ sp_sample_index_get_n_threads (const SpSampleIndex *index)
   return index->first_ns->len;
 }
 
+/* A run of a FORM_SHIFT block: the samples it names lie within 128 of
+ * its positions, so the reader's columns there are decoded at once. */
+static void
+run_from_reader (const Block *block,
+                 gsize pos,
+                 gsize i,
+                 SpSampleRun *run)
+{
+  enum { REACH = 128, SPAN = SP_SAMPLE_RUN_MAX + 2 * REACH };
+  const gint8 *distance = (const gint8 *) block->positions + i;
+  gsize lo = pos > REACH ? pos - REACH : 0;
+  gsize hi = MIN (pos + run->n + REACH, sp_spool_reader_get_n_samples (block->reader));
+  guint64 ts[SPAN];
+  guint32 thread[SPAN];
+
+  sp_spool_reader_copy_sample_timestamps (block->reader, lo, hi - lo, ts);
+  sp_spool_reader_copy_sample_threads (block->reader, lo, hi - lo, thread);
+  for (gsize k = 0; k < run->n; k++)
+    {
+      gsize s = (gsize) ((gint64) (pos + k) + distance[k]);
+
+      run->time[k] = ts[s - lo];
+      run->thread[k] = thread[s - lo];
+      run->sample[k] = (guint32) s;
+    }
+}
+
 void
 sp_sample_index_get_run (const SpSampleIndex *index,
                          gsize pos,
@@ -581,8 +702,10 @@ sp_sample_index_get_run (const SpSampleIndex *index,
 
   g_assert (pos < end && end <= index->n);
   run->n = MIN (MIN (end - pos, BLOCK_SIZE - i), SP_SAMPLE_RUN_MAX);
-  /* The common form decoded in a loop of its own. */
-  if (block->form == FORM_NARROW)
+  /* The common forms decoded in loops of their own. */
+  if (block->form == FORM_SHIFT)
+    run_from_reader (block, pos, i, run);
+  else if (block->form == FORM_NARROW)
     for (gsize k = 0; k < run->n; k++)
       {
         const Narrow *p = (const Narrow *) block->positions + i + k;

@@ -12,10 +12,11 @@
  * share the index's storage in blocks (copy on write), so a snapshot of a
  * growing recording costs the block being written, not the whole index.
  *
- * A position takes 8 bytes: its time as an offset within its block, its
- * thread in 16 bits and its sample as a distance from the position (the
- * spool is nearly in time order); a block where one of them does not fit
- * keeps its positions whole (16 bytes each). */
+ * A position takes 6 bytes: its time as an offset within its block, its
+ * thread in 8 bits and its sample as a distance from the position (the
+ * spool is nearly in time order); wider where one of them does not fit
+ * (8 or 16 bytes). Over a finished reader (sp_sample_index_new_over) it
+ * takes 1 byte, the distance: time and thread are read from the reader. */
 #pragma once
 
 #include <glib.h>
@@ -27,6 +28,15 @@ G_BEGIN_DECLS
 typedef struct _SpSampleIndex SpSampleIndex;
 
 SpSampleIndex *sp_sample_index_new (void);
+/* An index of a finished reader (sp_spool_reader_is_finished) that
+ * reads the samples' times and threads from it rather than copying them.
+ * owner keeps the reader alive: each snapshot holds a reference on it
+ * (owner_ref, owner_unref); the index itself does not, so the owner may
+ * hold the index. */
+SpSampleIndex *sp_sample_index_new_over (const SpSpoolReader *reader,
+                                         gpointer owner,
+                                         gpointer (*owner_ref) (gpointer owner),
+                                         GDestroyNotify owner_unref);
 SpSampleIndex *sp_sample_index_ref (SpSampleIndex *index);
 void sp_sample_index_unref (SpSampleIndex *index);
 

@@ -320,13 +320,27 @@ check_against_reader (const SpSampleIndex *index,
     }
 }
 
+static gpointer
+ref_profile (gpointer profile)
+{
+  return sp_profile_ref (profile);
+}
+
+static void
+unref_profile (gpointer profile)
+{
+  sp_profile_unref (profile);
+}
+
 /* Indexes a spool of n samples, sample i at time_of (i) of thread
  * 1 + i % n_tids, and checks the order is sorted and every position names
- * a sample with its time and thread. */
+ * a sample with its time and thread. Over the reader, what comes back is
+ * a snapshot, which alone keeps the profile and its reader. */
 static SpSampleIndex *
 index_written (guint n,
                guint64 (*time_of) (guint i),
-               guint n_tids)
+               guint n_tids,
+               gboolean over_reader)
 {
   g_autoptr (GError) error = NULL;
   g_autofree char *dir = NULL;
@@ -336,14 +350,26 @@ index_written (guint n,
   SpSpoolWriter *writer = writer_in_temp ("written.spool", &dir, &path);
   g_autoptr (SpProfile) profile = NULL;
   g_autoptr (GArray) order = NULL;
-  SpSampleIndex *index = sp_sample_index_new ();
+  SpSampleIndex *index;
 
   for (guint i = 0; i < n; i++)
     g_assert_true (sp_spool_writer_write_sample (writer, time_of (i), 1, 1 + (i % n_tids), &frame, 1, NULL, &err));
   g_assert_true (sp_spool_writer_close (writer, &err));
   profile = sp_profile_open (path, &error);
   g_assert_no_error (error);
-  sp_sample_index_update (index, sp_profile_get_reader (profile));
+  if (over_reader)
+    {
+      g_autoptr (SpSampleIndex) own = sp_sample_index_new_over (sp_profile_get_reader (profile), profile,
+                                                                ref_profile, unref_profile);
+
+      sp_sample_index_update (own, sp_profile_get_reader (profile));
+      index = sp_sample_index_snapshot (own);
+    }
+  else
+    {
+      index = sp_sample_index_new ();
+      sp_sample_index_update (index, sp_profile_get_reader (profile));
+    }
   g_assert_cmpuint (sp_sample_index_get_n_samples (index), ==, n);
   order = read_order (index);
   check_against_reader (index, sp_profile_get_reader (profile));
@@ -364,9 +390,12 @@ one_late_by_1300 (guint i)
 static void
 test_compact_blocks (void)
 {
-  g_autoptr (SpSampleIndex) index = index_written (2000, one_late_by_1300, 300);
+  for (int over = 0; over <= 1; over++)
+    {
+      g_autoptr (SpSampleIndex) index = index_written (2000, one_late_by_1300, 300, over);
 
-  g_assert_cmpuint (sp_sample_index_get_sample (index, 201), ==, 1500);
+      g_assert_cmpuint (sp_sample_index_get_sample (index, 201), ==, 1500);
+    }
 }
 
 /* 100 ns apart with a 10 s jump at sample 20,000; sample 50,000 belongs
@@ -385,10 +414,66 @@ jump_and_one_late_by_40000 (guint i)
 static void
 test_whole_blocks (void)
 {
-  g_autoptr (SpSampleIndex) index = index_written (70000, jump_and_one_late_by_40000, 3);
+  for (int over = 0; over <= 1; over++)
+    {
+      g_autoptr (SpSampleIndex) index = index_written (70000, jump_and_one_late_by_40000, 3, over);
 
-  g_assert_cmpuint (sp_sample_index_get_sample (index, 10001), ==, 50000);
-  g_assert_cmpuint (sp_sample_index_get_thread_samples (index, 0), ==, 70000 / 3 + 1);
+      g_assert_cmpuint (sp_sample_index_get_sample (index, 10001), ==, 50000);
+      g_assert_cmpuint (sp_sample_index_get_thread_samples (index, 0), ==, 70000 / 3 + 1);
+    }
+}
+
+/* Every 7th sample 5 late, a 10 s pause at 140,000 and one sample 1,000
+ * late at 150,000: the CPUs' shuffle, a time past a 32-bit offset, and a
+ * distance past 8 bits in the same block, which held the reader's form
+ * until then (off it, its positions need 16 bytes, not the distance's 8). */
+static guint64
+shuffled (guint i)
+{
+  if (i == 150000)
+    return 1000000 + 149000 * 100 + 50 + G_GUINT64_CONSTANT (10000000000);
+  return 1000000 + (guint64) i * 100 - (i % 7 == 0 ? 500 : 0)
+         + (i >= 140000 ? G_GUINT64_CONSTANT (10000000000) : 0);
+}
+
+/* An index over a finished reader keeps 1 byte a position and reads the
+ * rest from the reader: the same order, ranges and threads as the index
+ * that copies them, from a snapshot that outlived its profile. */
+static void
+test_over_reader (void)
+{
+  g_autoptr (SpSampleIndex) copied = index_written (200000, shuffled, 5, FALSE);
+  g_autoptr (SpSampleIndex) over = index_written (200000, shuffled, 5, TRUE);
+  g_autoptr (GArray) copied_order = read_order (copied);
+  g_autoptr (GArray) over_order = read_order (over);
+  guint64 first_a, last_a, first_b, last_b;
+  gsize moved = 0;
+
+  g_assert_cmpuint (over_order->len, ==, 200000);
+  g_assert_cmpmem (over_order->data, over_order->len * 16, copied_order->data, copied_order->len * 16);
+  while (sp_sample_index_get_sample (over, moved) != 150000)
+    moved++;
+  g_assert_cmpuint (moved, >, 148990);
+  g_assert_cmpuint (moved, <, 149010);
+  for (guint64 t = 1000000; t < 1000000 + G_GUINT64_CONSTANT (10000000000) + 30000000; t += 7777777)
+    {
+      gsize a0, a1, b0, b1;
+
+      sp_sample_index_find_range (copied, t, t + 1234567, &a0, &a1);
+      sp_sample_index_find_range (over, t, t + 1234567, &b0, &b1);
+      g_assert_cmpuint (a0, ==, b0);
+      g_assert_cmpuint (a1, ==, b1);
+    }
+  g_assert_cmpuint (sp_sample_index_get_n_threads (over), ==, 5);
+  for (guint32 thread = 0; thread < 5; thread++)
+    {
+      g_assert_cmpuint (sp_sample_index_get_thread_samples (over, thread), ==,
+                        sp_sample_index_get_thread_samples (copied, thread));
+      g_assert_true (sp_sample_index_get_thread_span (copied, thread, &first_a, &last_a));
+      g_assert_true (sp_sample_index_get_thread_span (over, thread, &first_b, &last_b));
+      g_assert_cmpuint (first_a, ==, first_b);
+      g_assert_cmpuint (last_a, ==, last_b);
+    }
 }
 
 int
@@ -403,5 +488,6 @@ main (int argc,
   g_test_add_func ("/data/timeline/snapshot", test_snapshot);
   g_test_add_func ("/data/timeline/whole-blocks", test_whole_blocks);
   g_test_add_func ("/data/timeline/compact-blocks", test_compact_blocks);
+  g_test_add_func ("/data/timeline/over-reader", test_over_reader);
   return g_test_run ();
 }
