@@ -29,6 +29,7 @@ typedef struct {
   char           *path;          /* SP_WORK_OPEN */
   SpProfile      *profile;       /* a reference; set by SP_WORK_OPEN */
   SpStackCounts  *counts;        /* a followed spool's running counts, or NULL */
+  SpStackCounts  *whole_counts;  /* all the samples by samples, when this job counted them */
   SpFilter       *filter;        /* a copy of the analysis's */
   guint32         focus;         /* for SP_WORK_CALLERS; SP_FUNCTION_LIST_ROOT: the hottest */
   guint32         annotated;     /* for SP_WORK_ANNOTATE */

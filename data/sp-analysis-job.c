@@ -20,6 +20,7 @@ sp_analysis_job_free (SpAnalysisJob *job)
   g_free (job->path);
   g_clear_pointer (&job->profile, sp_profile_unref);
   g_clear_pointer (&job->counts, sp_stack_counts_free);
+  g_clear_pointer (&job->whole_counts, sp_stack_counts_free);
   g_clear_pointer (&job->filter, sp_filter_free);
   g_clear_pointer (&job->last_threads, g_array_unref);
   g_clear_pointer (&job->last_states, sp_thread_states_unref);
@@ -139,6 +140,10 @@ aggregate (SpAnalysisJob *job,
   SpStackCounts *counts = whole && job->counts != NULL ? job->counts
                                                        : (selected = sp_stack_counts_new (job->profile, filter));
 
+  /* Kept for the summary, which counts all the samples too. */
+  if (whole && selected != NULL)
+    job->whole_counts = g_steal_pointer (&selected);
+
   if (job->work & (SP_WORK_TREES | SP_WORK_OPEN))
     {
       result->call_tree = sp_call_tree_new (job->profile, filter, counts, FALSE);
@@ -237,8 +242,13 @@ sp_analysis_job_run (SpAnalysisJob *job,
   if ((job->work & (SP_WORK_OPEN | SP_WORK_FINISH))
       || ((job->work & SP_WORK_RELOAD_SYMBOLS) && job->counts == NULL))
     {
+      SpStackCounts *counts = job->counts != NULL ? job->counts : job->whole_counts;
+
       /* The symbol problems are known now: later trees have the same frames. */
-      sp_spool_summary_from_profile (job->profile, &result->summary);
+      if (counts != NULL)
+        sp_spool_summary_from_counts (job->profile, counts, &result->summary);
+      else
+        sp_spool_summary_from_profile (job->profile, &result->summary);
       result->have_summary = TRUE;
       /* Here, in the worker, rather than when the window lets the
        * recording go: the next open of it reads no DWARF. */

@@ -62,6 +62,13 @@ typedef struct {
 void sp_spool_summary_from_profile (SpProfile *profile,
                                     SpSpoolSummary *summary);
 
+/* The same from the profile's samples counted already (all of them, by
+ * samples: sp_stack_counts_new (profile, NULL), or the counts a followed
+ * recording keeps up to date). */
+void sp_spool_summary_from_counts (SpProfile *profile,
+                                   const SpStackCounts *counts,
+                                   SpSpoolSummary *summary);
+
 void sp_spool_summary_clear (SpSpoolSummary *summary);
 
 G_END_DECLS

@@ -112,44 +112,78 @@ find_outer_nodes (const SpSpoolReader *reader,
     }
 }
 
+/* Verdicts kept per pair of outer nodes, at the second one (or the
+ * outermost, for stacks of one frame): the second names its outer. A
+ * frame without a module may resolve differently in another process
+ * (SPOOL-FORMAT.md), and the second frame is read exactly when it is the
+ * leaf: a pair is judged per process and leafness, the first of them in
+ * an array, any other in a table. */
+typedef struct {
+  guint8     *verdict;     /* per node: VERDICT_UNKNOWN until judged */
+  gint32     *pid;
+  guint8     *leaf;
+  GHashTable *others;      /* (key << 33 | leaf << 32 | pid) -> verdict */
+} Verdicts;
+
+static Verdict
+verdict_of (SpProfile *profile,
+            Verdicts *verdicts,
+            guint32 stack,
+            gint32 pid,
+            const guint32 *outer,
+            const guint32 *second)
+{
+  guint32 key = second[stack] != SP_SPOOL_NO_ID ? second[stack] : outer[stack];
+  guint8 leaf = stack == second[stack];
+  guint64 other;
+  gpointer found;
+  Verdict verdict;
+
+  if (verdicts->verdict[key] == VERDICT_UNKNOWN)
+    {
+      verdicts->verdict[key] = (guint8) judge (profile, pid, stack, outer[stack], second[stack]);
+      verdicts->pid[key] = pid;
+      verdicts->leaf[key] = leaf;
+    }
+  if (verdicts->pid[key] == pid && verdicts->leaf[key] == leaf)
+    return verdicts->verdict[key];
+  other = (guint64) key << 33 | (guint64) leaf << 32 | (guint32) pid;
+  if (g_hash_table_lookup_extended (verdicts->others, &other, NULL, &found))
+    return GPOINTER_TO_UINT (found);
+  verdict = judge (profile, pid, stack, outer[stack], second[stack]);
+  g_hash_table_insert (verdicts->others, g_memdup2 (&other, sizeof other), GUINT_TO_POINTER (verdict));
+  return verdict;
+}
+
 void
 sp_stack_roots_count (SpProfile *profile,
+                      const SpStackCounts *counts,
                       SpStackRoots *roots)
 {
   const SpSpoolReader *reader = sp_profile_get_reader (profile);
-  const SpThread *threads = sp_spool_reader_get_threads (reader);
   gsize n_nodes = sp_spool_reader_get_n_stack_nodes (reader);
-  gsize n_samples = sp_spool_reader_get_n_samples (reader);
-  const uint32_t *stacks = sp_spool_reader_get_sample_stacks (reader);
   g_autofree guint32 *outer = g_new (guint32, MAX (n_nodes, 1));
   g_autofree guint32 *second = g_new (guint32, MAX (n_nodes, 1));
-  /* One verdict per pair of outer nodes, kept at the second one (or the
-   * outermost, for stacks of one frame): the second names its outer. A
-   * frame without a module may resolve differently in another process
-   * (SPOOL-FORMAT.md); the first sample's process judges it. */
-  g_autofree guint8 *verdicts = g_new0 (guint8, MAX (n_nodes, 1));
+  g_autofree guint8 *verdict = g_new0 (guint8, MAX (n_nodes, 1));
+  g_autofree gint32 *pid = g_new (gint32, MAX (n_nodes, 1));
+  g_autofree guint8 *leaf = g_new (guint8, MAX (n_nodes, 1));
+  g_autoptr (GHashTable) others = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  Verdicts verdicts = { verdict, pid, leaf, others };
 
   memset (roots, 0, sizeof *roots);
   find_outer_nodes (reader, outer, second);
-  for (gsize i = 0; i < n_samples; i++)
+  for (guint i = 0; i < counts->stacks->len; i++)
     {
-      guint32 stack = stacks[i];
-      guint32 key;
+      const SpStackCount *c = &g_array_index (counts->stacks, SpStackCount, i);
+      Verdict v;
 
-      if (stack == SP_SPOOL_NO_ID || stack >= n_nodes)
+      if (c->stack >= n_nodes)
         continue;
-      key = second[stack] != SP_SPOOL_NO_ID ? second[stack] : outer[stack];
-      if (verdicts[key] == VERDICT_UNKNOWN)
-        {
-          SpSample sample;
-
-          sp_spool_reader_get_sample (reader, i, &sample);
-          verdicts[key] = judge (profile, threads[sample.thread].pid, stack, outer[stack], second[stack]);
-        }
-      if (verdicts[key] == VERDICT_KERNEL_ONLY)
+      v = verdict_of (profile, &verdicts, c->stack, c->pid, outer, second);
+      if (v == VERDICT_KERNEL_ONLY)
         continue;
-      roots->n_stacks++;
-      roots->n_rooted += verdicts[key] == VERDICT_ROOTED;
+      roots->n_stacks += c->count;
+      roots->n_rooted += v == VERDICT_ROOTED ? c->count : 0;
     }
 }
 

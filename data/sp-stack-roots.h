@@ -23,6 +23,7 @@
 #include <glib.h>
 
 #include "sp-profile.h"
+#include "sp-stack-counts.h"
 
 G_BEGIN_DECLS
 
@@ -39,9 +40,12 @@ typedef struct {
 /* Whether name (a function, as the profile names it) begins threads. */
 gboolean sp_stack_roots_is_thread_root (const char *name);
 
-/* Counts every sample of the profile. On the thread that updates the
- * profile: it resolves the stacks' two outermost frames. */
+/* Counts the samples of counts (all the profile's, counted by samples:
+ * sp_stack_counts_new (profile, NULL)), each stack judged as its process
+ * resolves it. On the thread that updates the profile: it resolves the
+ * stacks' two outermost frames. */
 void sp_stack_roots_count (SpProfile *profile,
+                           const SpStackCounts *counts,
                            SpStackRoots *roots);
 
 /* The share of stacks that reach their root, and that do not, in percent
