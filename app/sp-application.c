@@ -3,6 +3,8 @@
  * line (or opened from the desktop) each get their own window. */
 #include "sp-application.h"
 
+#include "sp-window-heap.h"
+
 #include "sp-compare-window.h"
 #include "sp-window.h"
 
@@ -132,6 +134,7 @@ sp_application_init (SpApplication *self)
 SpApplication *
 sp_application_new (void)
 {
+  sp_window_heap_prepare ();
   return g_object_new (SP_TYPE_APPLICATION,
                        "application-id", SP_APPLICATION_ID,
                        "flags", G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE,

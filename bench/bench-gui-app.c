@@ -167,6 +167,16 @@ dump_frames (AppRun *run)
   fprintf (out, "# start end work_ms gap_ms painted cpu_ms (s after main; profile shown at %.3f;"
            " cpu_ms: the main thread's since the frame before ended)\n",
            run->t_profile - run->t_main);
+  /* The input events sent, and the frames that drew another call tree. */
+  for (guint i = 0; run->events != NULL && i < run->events->len; i++)
+    {
+      const BenchInputEvent *e = &g_array_index (run->events, BenchInputEvent, i);
+
+      if (e->kind != BENCH_INPUT_MOVE)
+        fprintf (out, "# %s at %.4f\n", e->kind == BENCH_INPUT_PRESS ? "press" : "release", e->sent - run->t_main);
+    }
+  for (guint i = 0; run->totals != NULL && i < run->totals->len; i++)
+    fprintf (out, "# new call tree drawn at %.4f\n", g_array_index (run->totals, TotalChange, i).time - run->t_main);
   for (guint i = 0; i < n; i++)
     fprintf (out, "%.4f %.4f %.1f %.1f %d %.1f\n", frames[i].start - run->t_main, frames[i].end - run->t_main,
              (frames[i].end - frames[i].start) * 1e3, i > 0 ? (frames[i].start - frames[i - 1].start) * 1e3 : 0,
