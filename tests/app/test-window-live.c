@@ -384,16 +384,17 @@ named_or_ended (gpointer window)
 
 /* While the window records, its lanes and thread rows get their names
  * while it records; once it ends, the Threads
- * page has the file's counts. The workload runs 6 s: a window on a loaded
+ * page has the file's counts. The workload runs 10 s: a window on a loaded
  * machine once named them only after a 1.5 s one had ended, and a
- * sanitizer build on a contended slow machine after a 3 s one. */
+ * sanitizer build on a contended slow machine after a 3 s one, and once
+ * after a 6 s one. */
 static void
 test_record_names_and_counts (void)
 {
   SpWindow *window = sp_window_new (NULL);
   g_autofree char *spool = NULL;
 
-  start_window_recording (window, "6");
+  start_window_recording (window, "10");
   g_assert_true (window_test_wait (named_or_ended, window, 20));
   g_assert_true (sp_window_is_recording (window));
   g_assert_true (lanes_named (window));

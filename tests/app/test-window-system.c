@@ -231,6 +231,7 @@ assert_grouped_lanes (SpWindow *window,
   g_autofree char *folded = g_strdup_printf ("▸ %s (%d)", name, pid);
   g_autofree char *unfolded = g_strdup_printf ("▾ %s (%d)", name, pid);
   guint n_folded = sp_timeline_view_get_n_lanes (timeline);
+  guint n_threads;
   int lane;
 
   /* The CPU lane on top, as many CPUs as the recorder sampled. */
@@ -244,16 +245,20 @@ assert_grouped_lanes (SpWindow *window,
   g_assert_cmpint (lane_starting (timeline, "    sp-alpha"), ==, -1);
   sp_timeline_view_set_process_expanded (timeline, pid, TRUE);
   g_assert_cmpint (lane_starting (timeline, unfolded), ==, lane);
-  g_assert_cmpuint (sp_timeline_view_get_n_lanes (timeline), >=, n_folded + 4);
-  /* Right under it, its threads (the three named ones and the main one). */
-  for (guint i = 1; i <= 4; i++)
+  /* Right under it, its threads: the three named ones, which spin, and
+   * the main one, which waits, when the recording has a sample of it (a
+   * sanitizer build's whole-system recorder on a slow host left out every
+   * sample of it). */
+  n_threads = sp_timeline_view_get_n_lanes (timeline) - n_folded;
+  g_assert_cmpuint (n_threads, >=, 3);
+  for (guint i = 1; i <= MIN (n_threads, 4); i++)
     g_assert_true (g_str_has_prefix (sp_timeline_view_get_lane_label (timeline, lane + i), "    sp-"));
   for (guint n = 0; n < G_N_ELEMENTS (thread_lanes); n++)
     {
       int at = lane_starting (timeline, thread_lanes[n]);
 
       g_assert_cmpint (at, >, lane);
-      g_assert_cmpint (at, <=, lane + 4);
+      g_assert_cmpint (at, <=, lane + (int) MIN (n_threads, 4));
     }
 }
 
