@@ -852,6 +852,7 @@ test_disk_nearly_full (Fixture *f,
   static const guint free_kib[] = { 8, 16, 40 };
   g_autofree char *workload = sp_test_workload ("deep");
   g_autofree char *filler = g_build_filename (f->rec, "filler", NULL);
+  guint filled = 0;
 
   if (!sp_test_case_needs_perf () || !need_own_mounts ())
     return;
@@ -874,6 +875,17 @@ test_disk_nearly_full (Fixture *f,
         g_error ("cannot mount a tmpfs on %s: %s", f->rec, g_strerror (errno));
       write_filler (filler, (200 - free_kib[i]) * 1024);
       result = sp_test_run_recorder (f->dir, (const char *const *) argv);
+      /* A recorder that fell far behind and left most samples out (a
+       * sanitizer build on a slow host wrote 6.5 kB in 3 s) may fit the
+       * larger rooms: then the recording is whole. The smaller ones must
+       * fill (checked after the loop). */
+      if (result->exit_code == 0 && free_kib[i] > 8)
+        {
+          g_test_message ("the recording fit: %s", result->err);
+          g_assert_cmpint (umount2 (f->rec, MNT_DETACH), ==, 0);
+          continue;
+        }
+      filled++;
       g_assert_cmpint (result->exit_code, ==, EXIT_FAILED);
       sp_test_assert_contains (result->err, f->spool);
       sp_test_assert_contains (result->err, g_strerror (ENOSPC));
@@ -895,6 +907,7 @@ test_disk_nearly_full (Fixture *f,
       sp_spool_reader_free (reader);
       g_assert_cmpint (umount2 (f->rec, MNT_DETACH), ==, 0);
     }
+  g_assert_cmpuint (filled, >=, 1);
 }
 
 /* ---- A recorder that is killed ------------------------------------------ */
