@@ -3,6 +3,7 @@
  * line (or opened from the desktop) each get their own window. */
 #include "sp-application.h"
 
+#include "sp-read-ahead.h"
 #include "sp-window-heap.h"
 
 #include "sp-compare-window.h"
@@ -12,6 +13,7 @@ struct _SpApplication
 {
   GtkApplication parent_instance;
   char          *compare_path;   /* --compare B.spool: the file opened is A */
+  GHashTable    *reading;        /* path → SpAnalysis: read ahead, not in a window yet */
 };
 
 G_DEFINE_FINAL_TYPE (SpApplication, sp_application, GTK_TYPE_APPLICATION)
@@ -49,11 +51,17 @@ sp_application_open (GApplication *app,
     }
   for (int i = 0; i < n_files; i++)
     {
-      SpWindow *window = sp_window_new (SP_APPLICATION (app));
+      g_autofree char *path = g_file_get_path (files[i]);
+      SpAnalysis *reading = path != NULL ? g_hash_table_lookup (self->reading, path) : NULL;
+      SpWindow *window = reading != NULL ? sp_window_new_reading (self, reading) : sp_window_new (self);
 
+      if (reading != NULL)
+        g_hash_table_remove (self->reading, path);
       sp_window_open_file (window, files[i]);
       gtk_window_present (GTK_WINDOW (window));
     }
+  /* Files read ahead that no window took: their results are dropped. */
+  g_hash_table_remove_all (self->reading);
 }
 
 static void
@@ -104,6 +112,7 @@ static void
 sp_application_finalize (GObject *object)
 {
   g_free (SP_APPLICATION (object)->compare_path);
+  g_hash_table_unref (SP_APPLICATION (object)->reading);
   G_OBJECT_CLASS (sp_application_parent_class)->finalize (object);
 }
 
@@ -129,6 +138,25 @@ sp_application_init (SpApplication *self)
   };
 
   g_application_add_main_option_entries (G_APPLICATION (self), options);
+  self->reading = g_hash_table_new (g_str_hash, g_str_equal);
+}
+
+void
+sp_application_read_ahead (SpApplication *self,
+                           int argc,
+                           char **argv)
+{
+  g_return_if_fail (SP_IS_APPLICATION (self));
+  g_hash_table_unref (self->reading);
+  self->reading = sp_read_ahead_start (argc, argv);
+}
+
+SpAnalysis *
+sp_application_get_read_ahead (SpApplication *self,
+                               const char *path)
+{
+  g_return_val_if_fail (SP_IS_APPLICATION (self), NULL);
+  return g_hash_table_lookup (self->reading, path);
 }
 
 SpApplication *

@@ -78,6 +78,12 @@ sp_window_is_busy (SpWindow *self)
   return sp_analysis_is_busy (self->analysis);
 }
 
+SpAnalysis *
+sp_window_get_analysis (SpWindow *self)
+{
+  return self->analysis;
+}
+
 GtkFileChooser *
 sp_window_get_open_chooser (SpWindow *self)
 {

@@ -70,4 +70,7 @@ GtkFileChooser *sp_window_get_open_chooser (SpWindow *self);
 /* Whether the analysis has work running or asked for. */
 gboolean sp_window_is_busy (SpWindow *self);
 
+/* The analysis whose results the window shows. */
+SpAnalysis *sp_window_get_analysis (SpWindow *self);
+
 G_END_DECLS

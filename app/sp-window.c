@@ -558,6 +558,20 @@ add_views (SpWindow *self)
   sp_callers_view_set_context_menu (self->callers_view, self->transform_menu);
 }
 
+/* The window's analysis (taking the reference): its results reach the
+ * views through the window. */
+static void
+set_analysis (SpWindow *self,
+              SpAnalysis *analysis)
+{
+  if (self->analysis != NULL)
+    g_signal_handlers_disconnect_by_data (self->analysis, self);
+  g_clear_object (&self->analysis);
+  self->analysis = analysis;
+  g_signal_connect (self->analysis, "result", G_CALLBACK (analysis_result), self);
+  g_signal_connect (self->analysis, "failed", G_CALLBACK (analysis_failed), self);
+}
+
 static void
 sp_window_init (SpWindow *self)
 {
@@ -569,9 +583,7 @@ sp_window_init (SpWindow *self)
    * the switcher sets the window's narrowest width. */
   gtk_box_layout_set_homogeneous (GTK_BOX_LAYOUT (gtk_widget_get_layout_manager (GTK_WIDGET (self->view_switcher))),
                                   FALSE);
-  self->analysis = sp_analysis_new ();
-  g_signal_connect (self->analysis, "result", G_CALLBACK (analysis_result), self);
-  g_signal_connect (self->analysis, "failed", G_CALLBACK (analysis_failed), self);
+  set_analysis (self, sp_analysis_new ());
   add_views (self);
   _sp_window_source_init (self);
   _sp_window_system_init (self);
@@ -594,4 +606,14 @@ SpWindow *
 sp_window_new (SpApplication *app)
 {
   return g_object_new (SP_TYPE_WINDOW, "application", app, NULL);
+}
+
+SpWindow *
+sp_window_new_reading (SpApplication *app,
+                       SpAnalysis *analysis)
+{
+  SpWindow *self = sp_window_new (app);
+
+  set_analysis (self, g_object_ref (analysis));
+  return self;
 }

@@ -4,6 +4,7 @@
 
 #include <gtk/gtk.h>
 
+#include "sp-analysis.h"
 #include "sp-application.h"
 #include "sp-recording-session.h"
 
@@ -14,6 +15,11 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (SpWindow, sp_window, SP, WINDOW, GtkApplicationWindow)
 
 SpWindow *sp_window_new (SpApplication *app);
+
+/* A window for an analysis already opening a file (sp_analysis_open_now,
+ * before GTK started): sp_window_open_file on that file shows it. */
+SpWindow *sp_window_new_reading (SpApplication *app,
+                                 SpAnalysis *analysis);
 
 /* Loads file off the main thread and shows it when ready, in place of
  * what the window showed. */

@@ -62,6 +62,10 @@ main (int argc,
   if (!compare_arguments_ok (argc, argv))
     return 2;
 
+  app = sp_application_new ();
+  /* The recordings named start being read while GTK starts. */
+  if (!wants_help_only (argc, argv))
+    sp_application_read_ahead (app, argc, argv);
   /* GTK would abort with a terse warning; say what to do instead. */
   if (!wants_help_only (argc, argv) && !gtk_init_check ())
     {
@@ -73,7 +77,6 @@ main (int argc,
                "  stackpulse-report out.spool      (summary; see stackpulse-report --help)\n");
       return 1;
     }
-  app = sp_application_new ();
   g_application_set_option_context_parameter_string (G_APPLICATION (app), "[FILE.spool…] [--compare B.spool]");
   g_application_set_option_context_summary (G_APPLICATION (app),
                                             "Opens each recording (a .spool, or a perf.data: converted first) in a "

@@ -557,13 +557,15 @@ bench_gui_child_app (const char *path,
   char *argv[] = { (char *) "stackpulse", (char *) path, NULL };
 
   run.t_main = bench_wall_now ();
-  /* As app/stackpulse.c: a display first, then the application. */
+  /* As app/stackpulse.c: the application and its files read ahead
+   * first, then a display. */
+  app = sp_application_new ();
+  sp_application_read_ahead (app, 2, argv);
   if (!gtk_init_check ())
     {
       fprintf (stderr, "bench-gui: no display (run under xvfb-run)\n");
       return 1;
     }
-  app = sp_application_new ();
   run.app = G_APPLICATION (app);
   run.events = g_array_new (FALSE, FALSE, sizeof (BenchInputEvent));
   run.zooms = g_array_new (FALSE, FALSE, sizeof (double));

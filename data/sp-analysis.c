@@ -32,6 +32,7 @@ struct _SpAnalysis
   SpSourceDirs   *source_dirs;     /* loaded when first needed */
 
   char           *open_path;       /* SP_WORK_OPEN pending */
+  char           *opening_path;    /* the file the running SP_WORK_OPEN reads */
   char           *record_path;     /* the own recorder's spool, until it opens */
   gboolean        own_recording;   /* the spool followed is the own recorder's */
   gboolean        following;       /* live updates run */
@@ -69,6 +70,7 @@ drop_profile (SpAnalysis *self)
 {
   self->generation++;
   stop_live (self);
+  g_clear_pointer (&self->opening_path, g_free);
   g_clear_pointer (&self->profile, sp_profile_unref);
   g_clear_pointer (&self->counts, sp_stack_counts_free);
   g_clear_pointer (&self->last_threads, g_array_unref);
@@ -205,6 +207,8 @@ job_done (GObject *source,
   SpAnalysisResult *result = g_task_propagate_pointer (G_TASK (res), &error);
 
   self->busy = FALSE;
+  if (job->generation == self->generation && (job->work & SP_WORK_OPEN))
+    g_clear_pointer (&self->opening_path, g_free);
   if (job->generation != self->generation)
     g_clear_pointer (&result, sp_analysis_result_free);
   else if (result == NULL)
@@ -270,6 +274,11 @@ start_next (SpAnalysis *self)
   job->work = work;
   job->generation = self->generation;
   job->path = (work & SP_WORK_OPEN) ? g_steal_pointer (&self->open_path) : NULL;
+  if (job->path != NULL)
+    {
+      g_free (self->opening_path);
+      self->opening_path = g_strdup (job->path);
+    }
   job->profile = self->profile != NULL ? sp_profile_ref (self->profile) : NULL;
   job->counts = g_steal_pointer (&self->counts);
   job->filter = sp_filter_copy (self->filter);
@@ -432,10 +441,23 @@ sp_analysis_open (SpAnalysis *self,
                   const char *path)
 {
   g_return_if_fail (SP_IS_ANALYSIS (self));
+  /* Already on its way (sp_analysis_open_now, before the window came). */
+  if (self->opening_path != NULL && g_str_equal (self->opening_path, path) && self->pending == 0)
+    return;
   drop_profile (self);
   g_free (self->open_path);
   self->open_path = g_strdup (path);
   request (self, SP_WORK_OPEN);
+}
+
+void
+sp_analysis_open_now (SpAnalysis *self,
+                      const char *path)
+{
+  g_return_if_fail (SP_IS_ANALYSIS (self));
+  sp_analysis_open (self, path);
+  g_clear_handle_id (&self->start_source, g_source_remove);
+  start_next (self);
 }
 
 void
@@ -640,6 +662,7 @@ sp_analysis_finalize (GObject *object)
   sp_filter_free (self->filter);
   sp_source_dirs_free (self->source_dirs);
   g_free (self->open_path);
+  g_free (self->opening_path);
   G_OBJECT_CLASS (sp_analysis_parent_class)->finalize (object);
 }
 

@@ -68,9 +68,16 @@ SpAnalysis *sp_analysis_new (void);
 /* Opens a file in the worker: a finished recording is read whole, one
  * another recorder still writes is followed as it grows. Ends in a result
  * with `opened`, or in "failed" (GError: not a spool, unreadable…).
- * Replaces the profile analysed so far. */
+ * Replaces the profile analysed so far; a file already being opened
+ * (and nothing else asked since) goes on being read. */
 void sp_analysis_open (SpAnalysis *self,
                        const char *path);
+
+/* As sp_analysis_open, but the worker starts now, not at the main loop's
+ * next turn: a file named on the command line is read while GTK starts
+ * (the result still comes in the main loop). */
+void sp_analysis_open_now (SpAnalysis *self,
+                           const char *path);
 
 /* Follows the spool this application's recorder is writing at path (it
  * may not exist yet): the profile opens once the file appears. */

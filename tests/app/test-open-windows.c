@@ -7,7 +7,12 @@
 #include <gtk/gtk.h>
 #include <string.h>
 
+#include <glib/gstdio.h>
+#include <sys/stat.h>
+
 #include "gui-test.h"
+#include "remove-tree.h"
+#include "sp-read-ahead.h"
 #include "sp-window-testing.h"
 #include "window-test.h"
 
@@ -219,6 +224,160 @@ test_in_place (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* A copy of the vector valid-03.spool as dir/name; its path. */
+static char *
+copy_vector (const char *dir,
+             const char *name)
+{
+  g_autofree char *vector = vector_path ("valid-03.spool");
+  g_autofree char *contents = NULL;
+  gsize length = 0;
+  char *path = g_build_filename (dir, name, NULL);
+
+  g_assert_true (g_file_get_contents (vector, &contents, &length, NULL));
+  g_assert_true (g_file_set_contents (path, contents, (gssize) length, NULL));
+  return path;
+}
+
+static int
+compare_names (gconstpointer a,
+               gconstpointer b)
+{
+  return strcmp (*(char *const *) a, *(char *const *) b);
+}
+
+/* The files sp_read_ahead_start reads for argv (NULL-terminated after
+ * the program's name), sorted and without their directory. */
+static char *
+read_ahead_names (const char *dir,
+                  const char *const *args)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GHashTable) reading = NULL;
+  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  GHashTableIter iter;
+  gpointer key;
+
+  g_ptr_array_add (argv, g_strdup ("stackpulse"));
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, args[i][0] == '-' ? g_strdup (args[i]) : g_build_filename (dir, args[i], NULL));
+  g_ptr_array_add (argv, NULL);
+  reading = sp_read_ahead_start ((int) argv->len - 1, (char **) argv->pdata);
+  g_hash_table_iter_init (&iter, reading);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    g_ptr_array_add (names, g_path_get_basename (key));
+  g_ptr_array_sort (names, compare_names);
+  g_ptr_array_add (names, NULL);
+  return g_strjoinv (",", (char **) names->pdata);
+}
+
+/* Which files the application reads before GTK starts: the spools named,
+ * once each; not a FIFO (reading one could wait), a perf.data (its window
+ * converts it first), a missing file, options, or the files of a
+ * comparison or of --help. */
+static void
+test_read_ahead_choice (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("sp-read-ahead-XXXXXX", NULL);
+  g_autofree char *a = copy_vector (dir, "a.spool");
+  g_autofree char *b = copy_vector (dir, "b.spool");
+  g_autofree char *fifo = g_build_filename (dir, "fifo.spool", NULL);
+  g_autofree char *perf = g_build_filename (dir, "perf.data", NULL);
+  const char *const both[] = { "a.spool", "b.spool", "a.spool", NULL };
+  const char *const others[] = { "fifo.spool", "perf.data", "missing.spool", "-v", NULL };
+  const char *const after_dashes[] = { "--", "b.spool", NULL };
+  const char *const compare[] = { "a.spool", "--compare", "b.spool", NULL };
+  const char *const help[] = { "a.spool", "--help", NULL };
+
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  g_assert_true (g_file_set_contents (perf, "PERFILE2 and more than its magic", -1, NULL));
+
+  {
+    g_autofree char *names = read_ahead_names (dir, both);
+    g_assert_cmpstr (names, ==, "a.spool,b.spool");
+  }
+  {
+    g_autofree char *names = read_ahead_names (dir, others);
+    g_assert_cmpstr (names, ==, "");
+  }
+  {
+    g_autofree char *names = read_ahead_names (dir, after_dashes);
+    g_assert_cmpstr (names, ==, "b.spool");
+  }
+  {
+    g_autofree char *names = read_ahead_names (dir, compare);
+    g_assert_cmpstr (names, ==, "");
+  }
+  {
+    g_autofree char *names = read_ahead_names (dir, help);
+    g_assert_cmpstr (names, ==, "");
+  }
+  sp_test_remove_tree (dir);
+}
+
+static gboolean
+shows_figures_of_vector (gpointer window)
+{
+  return shows_vector_figures (window);
+}
+
+static SpWindow *
+window_titled (GtkApplication *app,
+               const char *text)
+{
+  for (GList *l = gtk_application_get_windows (app); l != NULL; l = l->next)
+    if (SP_IS_WINDOW (l->data) && title_has (l->data, text))
+      return l->data;
+  return NULL;
+}
+
+/* Files named on the command line, read ahead (before GTK starts, in
+ * app/stackpulse.c), each shown in its window as a file opened there. */
+static void
+test_read_ahead_windows (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("sp-read-ahead-XXXXXX", NULL);
+  g_autofree char *a = copy_vector (dir, "first.spool");
+  g_autofree char *b = copy_vector (dir, "second.spool");
+  char *argv[] = { (char *) "stackpulse", a, b, NULL };
+  g_autoptr (SpApplication) app = sp_application_new ();
+  GFile *files[2];
+  SpAnalysis *read_ahead[2];
+  g_autoptr (GError) error = NULL;
+  SpWindow *first;
+  SpWindow *second;
+
+  sp_application_read_ahead (app, 3, argv);
+  /* Started before the main loop ran (app/stackpulse.c: before GTK). */
+  read_ahead[0] = g_object_ref (sp_application_get_read_ahead (app, a));
+  read_ahead[1] = g_object_ref (sp_application_get_read_ahead (app, b));
+  g_assert_true (sp_analysis_is_busy (read_ahead[0]));
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
+  g_assert_no_error (error);
+  files[0] = g_file_new_for_path (a);
+  files[1] = g_file_new_for_path (b);
+  g_application_open (G_APPLICATION (app), files, 2, "");
+  g_object_unref (files[0]);
+  g_object_unref (files[1]);
+  first = window_titled (GTK_APPLICATION (app), "first.spool");
+  second = window_titled (GTK_APPLICATION (app), "second.spool");
+  g_assert_nonnull (first);
+  g_assert_nonnull (second);
+  /* Each window shows its file's reading, not one of its own. */
+  g_assert_true (sp_window_get_analysis (first) == read_ahead[0]);
+  g_assert_true (sp_window_get_analysis (second) == read_ahead[1]);
+  g_assert_null (sp_application_get_read_ahead (app, a));
+  g_assert_true (window_test_wait (shows_profile, first, 20));
+  g_assert_true (window_test_wait (shows_profile, second, 20));
+  g_assert_true (window_test_wait (shows_figures_of_vector, first, 20));
+  g_assert_true (window_test_wait (shows_figures_of_vector, second, 20));
+  gtk_window_destroy (GTK_WINDOW (first));
+  gtk_window_destroy (GTK_WINDOW (second));
+  g_object_unref (read_ahead[0]);
+  g_object_unref (read_ahead[1]);
+  sp_test_remove_tree (dir);
+}
+
 int
 main (int argc,
       char **argv)
@@ -228,5 +387,7 @@ main (int argc,
   g_test_add_func ("/app/open-windows/in-place", test_in_place);
   g_test_add_func ("/app/open-windows/after-profile", test_after_profile);
   g_test_add_func ("/app/open-windows/while-recording", test_while_recording);
+  g_test_add_func ("/app/open-windows/read-ahead-choice", test_read_ahead_choice);
+  g_test_add_func ("/app/open-windows/read-ahead-windows", test_read_ahead_windows);
   return g_test_run ();
 }
