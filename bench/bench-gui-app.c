@@ -167,6 +167,8 @@ dump_frames (AppRun *run)
   fprintf (out, "# start end work_ms gap_ms painted cpu_ms (s after main; profile shown at %.3f;"
            " cpu_ms: the main thread's since the frame before ended)\n",
            run->t_profile - run->t_main);
+  /* To find the frames in `perf record -k CLOCK_MONOTONIC`'s samples. */
+  fprintf (out, "# main at %.6f s of CLOCK_MONOTONIC\n", run->t_main);
   /* The input events sent, and the frames that drew another call tree. */
   for (guint i = 0; run->events != NULL && i < run->events->len; i++)
     {

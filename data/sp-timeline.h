@@ -26,8 +26,9 @@ SpTimeline *sp_timeline_new (const SpSampleIndex *index,
                              guint64 to_ns,
                              guint n_buckets);
 
-/* The same counted on a thread of GLib's pool (GTask): what a range of
- * millions of samples needs, as the main thread must not take that long.
+/* The same counted on a thread of its own, behind the main thread (nice
+ * 10), the result coming as a GTask's: what a range of millions of
+ * samples needs, as the main thread must not take that long.
  * index must be a snapshot (immutable); it is held until the count ends.
  * A cancelled count finishes with G_IO_ERROR_CANCELLED. */
 void sp_timeline_new_async (gpointer source_object,
