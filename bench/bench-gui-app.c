@@ -157,13 +157,10 @@ static void
 dump_frames (AppRun *run)
 {
   const char *path = g_getenv ("BENCH_GUI_FRAMES");
-  const BenchFrame *frames;
   FILE *out;
-  guint n;
 
   if (path == NULL || (out = fopen (path, "w")) == NULL)
     return;
-  frames = bench_frames_get (run->frames, &n);
   fprintf (out, "# start end work_ms gap_ms painted cpu_ms (s after main; profile shown at %.3f;"
            " cpu_ms: the main thread's since the frame before ended)\n",
            run->t_profile - run->t_main);
@@ -179,10 +176,7 @@ dump_frames (AppRun *run)
     }
   for (guint i = 0; run->totals != NULL && i < run->totals->len; i++)
     fprintf (out, "# new call tree drawn at %.4f\n", g_array_index (run->totals, TotalChange, i).time - run->t_main);
-  for (guint i = 0; i < n; i++)
-    fprintf (out, "%.4f %.4f %.1f %.1f %d %.1f\n", frames[i].start - run->t_main, frames[i].end - run->t_main,
-             (frames[i].end - frames[i].start) * 1e3, i > 0 ? (frames[i].start - frames[i - 1].start) * 1e3 : 0,
-             frames[i].painted, i > 0 ? (frames[i].cpu - frames[i - 1].cpu) * 1e3 : 0);
+  bench_frames_write (run->frames, out, run->t_main);
   fclose (out);
 }
 

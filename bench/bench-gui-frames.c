@@ -206,3 +206,16 @@ bench_frames_stats (BenchFrames *self,
   stats->gap_p95 = bench_quantile (gaps, n_gaps, 0.95);
   stats->gap_max = bench_quantile (gaps, n_gaps, 1);
 }
+
+void
+bench_frames_write (BenchFrames *frames,
+                    FILE *out,
+                    double t0)
+{
+  guint n;
+  const BenchFrame *f = bench_frames_get (frames, &n);
+
+  for (guint i = 0; i < n; i++)
+    fprintf (out, "%.4f %.4f %.1f %.1f %d %.1f\n", f[i].start - t0, f[i].end - t0, (f[i].end - f[i].start) * 1e3,
+             i > 0 ? (f[i].start - f[i - 1].start) * 1e3 : 0, f[i].painted, i > 0 ? (f[i].cpu - f[i - 1].cpu) * 1e3 : 0);
+}

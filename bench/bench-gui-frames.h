@@ -11,6 +11,8 @@
  * seconds (bench_wall_now), the clock the recorder stamps samples with. */
 #pragma once
 
+#include <stdio.h>
+
 #include <gtk/gtk.h>
 
 typedef struct {
@@ -52,6 +54,12 @@ typedef struct {
   double gap_max;
   guint  n_late;         /* gaps longer than two refresh intervals */
 } BenchFrameStats;
+
+/* One line per frame to out: "start end work_ms gap_ms painted cpu_ms",
+ * times in seconds after t0. */
+void bench_frames_write (BenchFrames *frames,
+                         FILE *out,
+                         double t0);
 
 void bench_frames_stats (BenchFrames *frames,
                          double from,

@@ -123,6 +123,24 @@ written_at (LiveRun *run,
 
 /* ---- The window --------------------------------------------------------- */
 
+/* $BENCH_GUI_FRAMES: every frame, for a closer look (seconds after the
+ * recording started; the live updates drawn marked). */
+static void
+dump_frames (LiveRun *run)
+{
+  const char *path = g_getenv ("BENCH_GUI_FRAMES");
+  FILE *out;
+
+  if (path == NULL || (out = fopen (path, "w")) == NULL)
+    return;
+  fprintf (out, "# start end work_ms gap_ms painted cpu_ms (s after the recording started, at %.6f s of"
+           " CLOCK_MONOTONIC)\n", run->t_record);
+  for (guint k = 0; k < run->shown->len; k++)
+    fprintf (out, "# update drawn at %.4f\n", g_array_index (run->shown, Shown, k).time - run->t_record);
+  bench_frames_write (run->frames, out, run->t_record);
+  fclose (out);
+}
+
 static void
 report (LiveRun *run)
 {
@@ -143,6 +161,7 @@ report (LiveRun *run)
       n++;
     }
   bench_frames_stats (run->frames, run->t_record, run->t_done, &stats);
+  dump_frames (run);
   printf ("updates %u\nfile_samples %" G_GUINT64_FORMAT "\nshown_samples %" G_GUINT64_FORMAT "\n", n,
           run->file_samples, run->last_total);
   printf ("worst_median %.6f\nworst_p95 %.6f\nworst_max %.6f\n", bench_quantile (worst, n, 0.5),
