@@ -23,6 +23,12 @@ struct _SpThreadList
   GtkColumnView *column_view;
   GListStore    *store;         /* SpThreadItem by thread index, owned */
   GArray        *rows;          /* SpThreadRow as last set, or NULL */
+
+  /* Set while unmapped (the Threads page hidden): shown when mapped */
+  gboolean       pending;
+  GArray        *pending_rows;
+  SpFilter      *pending_filter; /* set_rows' or, after, update_shown's */
+  gboolean       pending_shown;  /* update_shown came after set_rows */
 };
 
 enum { SIGNAL_THREAD_TOGGLED, N_SIGNALS };
@@ -272,14 +278,12 @@ update_items (SpThreadList *self,
     g_list_store_splice (self->store, n_items, 0, added->pdata, added->len);
 }
 
-void
-sp_thread_list_set_rows (SpThreadList *self,
-                         GArray *rows,
-                         const SpFilter *filter)
+static void
+apply_rows (SpThreadList *self,
+            GArray *rows,
+            const SpFilter *filter)
 {
   GtkSorter *sorter;
-
-  g_return_if_fail (SP_IS_THREAD_LIST (self));
 
   if (rows != NULL && self->rows != NULL && sp_thread_rows_equal (rows, self->rows))
     return;
@@ -295,13 +299,11 @@ sp_thread_list_set_rows (SpThreadList *self,
     gtk_sorter_changed (sorter, GTK_SORTER_CHANGE_DIFFERENT);
 }
 
-void
-sp_thread_list_update_shown (SpThreadList *self,
-                             const SpFilter *filter)
+static void
+apply_shown (SpThreadList *self,
+             const SpFilter *filter)
 {
   GListModel *items = G_LIST_MODEL (self->store);
-
-  g_return_if_fail (SP_IS_THREAD_LIST (self));
 
   for (guint t = 0; t < g_list_model_get_n_items (items); t++)
     {
@@ -312,6 +314,82 @@ sp_thread_list_update_shown (SpThreadList *self,
 }
 
 static void
+clear_pending (SpThreadList *self)
+{
+  self->pending = self->pending_shown = FALSE;
+  g_clear_pointer (&self->pending_rows, g_array_unref);
+  g_clear_pointer (&self->pending_filter, sp_filter_free);
+}
+
+/* What was set while the list was hidden, now. */
+static void
+apply_pending (SpThreadList *self)
+{
+  if (!self->pending)
+    return;
+  apply_rows (self, self->pending_rows, self->pending_filter);
+  if (self->pending_shown)
+    apply_shown (self, self->pending_filter);
+  clear_pending (self);
+}
+
+static void
+keep_filter (SpThreadList *self,
+             const SpFilter *filter)
+{
+  g_clear_pointer (&self->pending_filter, sp_filter_free);
+  if (filter != NULL)
+    self->pending_filter = sp_filter_copy (filter);
+}
+
+/* While hidden, the rows wait for the list to be shown: a recording's
+ * first result would otherwise make a row widget per cell of every thread
+ * in the frame that first shows the profile (issue 18). */
+void
+sp_thread_list_set_rows (SpThreadList *self,
+                         GArray *rows,
+                         const SpFilter *filter)
+{
+  g_return_if_fail (SP_IS_THREAD_LIST (self));
+
+  if (gtk_widget_get_mapped (GTK_WIDGET (self)))
+    {
+      apply_pending (self);
+      apply_rows (self, rows, filter);
+      return;
+    }
+  if (rows != NULL)
+    g_array_ref (rows);
+  g_clear_pointer (&self->pending_rows, g_array_unref);
+  self->pending_rows = rows;
+  keep_filter (self, filter);
+  self->pending = TRUE;
+  self->pending_shown = FALSE;
+}
+
+void
+sp_thread_list_update_shown (SpThreadList *self,
+                             const SpFilter *filter)
+{
+  g_return_if_fail (SP_IS_THREAD_LIST (self));
+
+  if (!self->pending)
+    {
+      apply_shown (self, filter);
+      return;
+    }
+  keep_filter (self, filter);
+  self->pending_shown = TRUE;
+}
+
+static void
+sp_thread_list_map (GtkWidget *widget)
+{
+  GTK_WIDGET_CLASS (sp_thread_list_parent_class)->map (widget);
+  apply_pending (SP_THREAD_LIST (widget));
+}
+
+static void
 sp_thread_list_dispose (GObject *object)
 {
   SpThreadList *self = SP_THREAD_LIST (object);
@@ -319,6 +397,7 @@ sp_thread_list_dispose (GObject *object)
   g_clear_pointer (&self->scroller, gtk_widget_unparent);
   g_clear_object (&self->store);
   g_clear_pointer (&self->rows, g_array_unref);
+  clear_pending (self);
   G_OBJECT_CLASS (sp_thread_list_parent_class)->dispose (object);
 }
 
@@ -329,6 +408,7 @@ sp_thread_list_class_init (SpThreadListClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = sp_thread_list_dispose;
+  widget_class->map = sp_thread_list_map;
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   signals[SIGNAL_THREAD_TOGGLED] = g_signal_new ("thread-toggled", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
                                                  NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_UINT, G_TYPE_BOOLEAN);

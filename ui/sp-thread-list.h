@@ -23,7 +23,8 @@ SpThreadList *sp_thread_list_new (void);
  * their widgets when only names and counts changed (a live update). A row
  * without the off-CPU companion's states (has_states FALSE) shows "–" for
  * the off-CPU times and switches, and its CPU time (samples times the
- * interval) says in its tooltip that it is an estimate. */
+ * interval) says in its tooltip that it is an estimate. While the list is
+ * hidden (unmapped), the last rows and ticks given wait until it is shown. */
 void sp_thread_list_set_rows (SpThreadList *self,
                               GArray *rows,
                               const SpFilter *filter);

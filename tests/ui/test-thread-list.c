@@ -228,6 +228,47 @@ test_update (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Hidden (another page of a stack shown), the list takes rows and ticks
+ * without making their widgets: they come when it is shown, as last set. */
+static void
+test_hidden (void)
+{
+  g_autoptr (GArray) rows = two_rows (961);
+  g_autoptr (GArray) more = two_rows (1500);
+  g_autoptr (SpFilter) filter = sp_filter_new ();
+  SpThreadList *list = sp_thread_list_new ();
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *stack = gtk_stack_new ();
+  GtkColumnView *table = table_of (list);
+
+  gtk_stack_add_named (GTK_STACK (stack), gtk_label_new ("another page"), "other");
+  gtk_stack_add_named (GTK_STACK (stack), GTK_WIDGET (list), "threads");
+  gtk_stack_set_visible_child_name (GTK_STACK (stack), "other");
+  gtk_window_set_default_size (GTK_WINDOW (window), 1000, 300);
+  gtk_window_set_child (GTK_WINDOW (window), stack);
+  gtk_window_present (GTK_WINDOW (window));
+  run_frames (0.1);
+
+  sp_thread_list_set_rows (list, rows, NULL);
+  sp_thread_list_set_rows (list, more, NULL);
+  sp_filter_hide_thread (filter, 1);
+  sp_thread_list_update_shown (list, filter);
+  run_frames (0.1);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (gtk_column_view_get_model (table))), ==, 0);
+
+  gtk_stack_set_visible_child_name (GTK_STACK (stack), "threads");
+  run_frames (0.2);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (gtk_column_view_get_model (table))), ==, 2);
+  assert_row (list, "100", "on|worker|100|100|1500|1.500|0.255|1.755|0.250|0.005|42");
+  assert_row (list, "101", "off|(unnamed)|100|101|12|0.012|–|–|–|–|–");
+
+  /* Shown, it follows at once. */
+  sp_thread_list_set_rows (list, rows, NULL);
+  run_frames (0.1);
+  assert_row (list, "100", "on|worker|100|100|961|1.500|0.255|1.755|0.250|0.005|42");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int argc,
       char **argv)
@@ -238,5 +279,6 @@ main (int argc,
   g_test_add_func ("/ui/thread-list/columns", test_columns);
   g_test_add_func ("/ui/thread-list/toggle", test_toggle);
   g_test_add_func ("/ui/thread-list/update", test_update);
+  g_test_add_func ("/ui/thread-list/hidden", test_hidden);
   return g_test_run ();
 }
