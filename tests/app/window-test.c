@@ -140,6 +140,50 @@ thread_table (GtkWidget *widget)
   return list != NULL ? GTK_COLUMN_VIEW (window_test_find_widget (list, GTK_TYPE_COLUMN_VIEW)) : NULL;
 }
 
+static gboolean
+is_mapped (gpointer widget)
+{
+  return gtk_widget_get_mapped (widget);
+}
+
+/* The page of the thread list's stack that holds it shown (the list makes
+ * its rows only when shown, as a user sees them), until threads_page_back
+ * with what this returns: the page shown before. */
+static GtkWidget *
+threads_page_show_now (GtkWidget *widget)
+{
+  GtkWidget *list = window_test_find_widget (widget, SP_TYPE_THREAD_LIST);
+  GtkWidget *page = list;
+  GtkStack *stack;
+  GtkWidget *before;
+
+  while (page != NULL && !GTK_IS_STACK (gtk_widget_get_parent (page)))
+    page = gtk_widget_get_parent (page);
+  if (page == NULL)
+    return NULL;
+  stack = GTK_STACK (gtk_widget_get_parent (page));
+  before = gtk_stack_get_visible_child (stack);
+  gtk_stack_set_visible_child (stack, page);
+  return before;
+}
+
+static GtkWidget *
+threads_page_show (GtkWidget *widget)
+{
+  GtkWidget *before = threads_page_show_now (widget);
+
+  if (before != NULL)
+    g_assert_true (window_test_wait (is_mapped, window_test_find_widget (widget, SP_TYPE_THREAD_LIST), 10));
+  return before;
+}
+
+static void
+threads_page_back (GtkWidget *before)
+{
+  if (before != NULL)
+    gtk_stack_set_visible_child (GTK_STACK (gtk_widget_get_parent (before)), before);
+}
+
 GPtrArray *
 window_test_thread_column (GtkWidget *widget,
                            const char *title,
@@ -149,9 +193,12 @@ window_test_thread_column (GtkWidget *widget,
   GPtrArray *values = g_ptr_array_new ();
   g_autoptr (GPtrArray) rows = NULL;
   guint name_column, column;
+  GtkWidget *before;
 
   if (table == NULL)
     return values;
+  before = threads_page_show (widget);
+  window_test_run (0.1);
   rows = gui_test_table_rows (table);
   name_column = gui_test_column_index (table, "Name");
   column = gui_test_column_index (table, title);
@@ -161,6 +208,7 @@ window_test_thread_column (GtkWidget *widget,
       if (names != NULL)
         g_ptr_array_add (names, (gpointer) gui_test_cell_text (gui_test_row_cell (rows->pdata[i], name_column)));
     }
+  threads_page_back (before);
   return values;
 }
 
@@ -174,6 +222,13 @@ window_test_find_thread_check (GtkWidget *widget,
 
   if (table == NULL)
     return NULL;
+  /* Looked for on the Threads page, which stays shown: hidden, the list
+   * makes no rows (a wait polling this finds them a frame later). */
+  if (!gtk_widget_get_mapped (GTK_WIDGET (table)))
+    {
+      threads_page_show_now (widget);
+      return NULL;
+    }
   rows = gui_test_table_rows (table);
   name_column = gui_test_column_index (table, "Name");
   for (guint i = 0; i < rows->len; i++)
@@ -189,6 +244,8 @@ window_test_process_thread_shown (GtkWidget *widget,
 {
   GtkColumnView *table = thread_table (widget);
   GListModel *items = table != NULL ? G_LIST_MODEL (gtk_column_view_get_model (table)) : NULL;
+  GtkWidget *before = table != NULL ? threads_page_show (widget) : NULL;
+  int shown_or_absent = -1;
 
   /* The table's items, not its row widgets: it makes widgets only for the
    * rows it has room for, and a whole system has many threads. */
@@ -201,9 +258,13 @@ window_test_process_thread_shown (GtkWidget *widget,
 
       g_object_get (item, "name", &item_name, "pid", &item_pid, "shown", &shown, NULL);
       if (item_pid == pid && g_strcmp0 (item_name, name) == 0)
-        return shown ? 1 : 0;
+        {
+          shown_or_absent = shown ? 1 : 0;
+          break;
+        }
     }
-  return -1;
+  threads_page_back (before);
+  return shown_or_absent;
 }
 
 gboolean
