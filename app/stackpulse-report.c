@@ -360,8 +360,13 @@ add_function_transforms (SpProfile *profile,
           fprintf (stderr, "stackpulse-report: no function named '%s'\n", names[i]);
           *unknown = TRUE;
         }
-      for (guint m = 0; m < matches->len; m++)
-        sp_filter_add_function_transform (filter, kind, g_array_index (matches, guint32, m));
+      /* One name's functions (in several modules) are one focus; merged
+       * or dropped, each is. */
+      if (kind == SP_TRANSFORM_FOCUS_FUNCTION && matches->len > 0)
+        sp_filter_add_focus_functions (filter, (const guint32 *) (gpointer) matches->data, matches->len);
+      else
+        for (guint m = 0; m < matches->len; m++)
+          sp_filter_add_function_transform (filter, kind, g_array_index (matches, guint32, m));
     }
 }
 

@@ -141,6 +141,22 @@ sp_filter_add_function_transform (SpFilter *filter,
 }
 
 void
+sp_filter_add_focus_functions (SpFilter *filter,
+                               const guint32 *functions,
+                               guint n)
+{
+  SpTransform *t;
+
+  g_return_if_fail (n > 0);
+  sp_filter_add_function_transform (filter, SP_TRANSFORM_FOCUS_FUNCTION, functions[0]);
+  if (n == 1)
+    return;
+  t = g_ptr_array_index (filter->transforms, filter->transforms->len - 1);
+  t->path = g_array_sized_new (FALSE, FALSE, sizeof (guint32), n);
+  g_array_append_vals (t->path, functions, n);
+}
+
+void
 sp_filter_add_collapse_module (SpFilter *filter,
                                const char *module)
 {
@@ -202,11 +218,25 @@ find_first (GArray *path,
   return -1;
 }
 
+/* The outermost call of t's function (of any of its functions). */
+static gint
+find_focused (GArray *path,
+              const SpTransform *t)
+{
+  if (t->path == NULL)
+    return find_first (path, t->function);
+  for (guint i = 0; i < path->len; i++)
+    for (guint k = 0; k < t->path->len; k++)
+      if (PATH (i) == g_array_index (t->path, guint32, k))
+        return (gint) i;
+  return -1;
+}
+
 static gboolean
 focus_function (GArray *path,
-                guint32 function)
+                const SpTransform *t)
 {
-  gint first = find_first (path, function);
+  gint first = find_focused (path, t);
 
   if (first < 0)
     return FALSE;
@@ -288,7 +318,7 @@ sp_filter_apply_transforms (const SpFilter *filter,
       switch (t->kind)
         {
         case SP_TRANSFORM_FOCUS_FUNCTION:
-          if (!focus_function (path, t->function))
+          if (!focus_function (path, t))
             return FALSE;
           break;
         case SP_TRANSFORM_FOCUS_SUBTREE:

@@ -27,7 +27,8 @@ typedef struct {
   SpTransformKind kind;
   guint32         function;       /* the function transforms */
   char           *module;         /* COLLAPSE_MODULE */
-  GArray         *path;           /* FOCUS_SUBTREE: function ids, root first */
+  GArray         *path;           /* FOCUS_SUBTREE: function ids, root first;
+                                   * FOCUS_FUNCTION of several: all of them */
 } SpTransform;
 
 /* What a stack weighs (docs/OFF-CPU.md, "Reading it"). */
@@ -67,6 +68,12 @@ gboolean sp_filter_is_thread_hidden (const SpFilter *filter,
 void sp_filter_add_function_transform (SpFilter *filter,
                                        SpTransformKind kind,
                                        guint32 function);
+
+/* A focus on any of n functions (one name's, in several modules): only
+ * stacks through one of them, rooted at the outermost such call. */
+void sp_filter_add_focus_functions (SpFilter *filter,
+                                    const guint32 *functions,
+                                    guint n);
 void sp_filter_add_collapse_module (SpFilter *filter,
                                     const char *module);
 void sp_filter_add_focus_subtree (SpFilter *filter,

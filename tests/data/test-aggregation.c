@@ -255,6 +255,41 @@ test_transform (gconstpointer data)
   g_assert_cmpstr (undone, ==, original);
 }
 
+/* A name with a function in two modules (a program and a copy of it
+ * linked by LLD): focused on by name (the report's --focus), the stacks
+ * through either are kept, each rooted at it. Focused on one after the
+ * other, they would have to go through both. */
+static void
+test_focus_functions (void)
+{
+  const char *target = g_getenv ("SP_SYMBOLIZER_TARGET");
+  const char *lld = g_getenv ("SP_SYMBOLIZER_TARGET_LLD");
+  g_autofree char *in_target = NULL;
+  g_autofree char *in_lld = NULL;
+  g_autofree char *elsewhere = NULL;
+  g_autoptr (SpProfile) profile = NULL;
+  g_autoptr (GArray) matches = NULL;
+  g_autoptr (SpFilter) filter = sp_filter_new ();
+  g_autofree char *text = NULL;
+
+  g_assert_nonnull (target);
+  g_assert_nonnull (lld);
+  in_target = g_strdup_printf ("%s!main;%s!sp_target_caller;%s!sp_target_leaf 3", target, target, target);
+  in_lld = g_strdup_printf ("%s!main;%s!sp_target_leaf 2", lld, lld);
+  elsewhere = g_strdup_printf ("%s!main;%s!sp_target_caller 4", lld, lld);
+  {
+    const char *lines[] = { in_target, in_lld, elsewhere, NULL };
+
+    profile = profile_from_text (lines);
+  }
+  g_array_unref (sp_function_list_new (profile, NULL, NULL));
+  matches = sp_profile_find_functions (profile, "sp_target_leaf");
+  g_assert_cmpuint (matches->len, ==, 2);
+  sp_filter_add_focus_functions (filter, (const guint32 *) (gpointer) matches->data, matches->len);
+  text = collapsed_of (profile, filter);
+  g_assert_cmpstr (text, ==, "sp_target_leaf 5\n");
+}
+
 static void
 test_focus_subtree (void)
 {
@@ -643,6 +678,7 @@ main (int argc,
       g_test_add_data_func (path, &transform_cases[i], test_transform);
     }
   g_test_add_func ("/data/transform/focus-subtree", test_focus_subtree);
+  g_test_add_func ("/data/transform/focus-functions", test_focus_functions);
   g_test_add_func ("/data/transform/combined", test_combined_transforms);
   g_test_add_func ("/data/filter/threads", test_thread_filter);
   g_test_add_func ("/data/filter/time-range", test_time_range);
