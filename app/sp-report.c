@@ -436,7 +436,7 @@ sp_report_tree (SpProfile *profile,
   g_autoptr (SpCallTree) tree = options->bottom_up
                                   ? sp_call_tree_new (profile, filter, NULL, TRUE)
                                   : sp_call_tree_new_heavy (profile, filter, NULL, options->min_percent / 100.0);
-  guint64 min_samples = (guint64) (options->min_percent / 100.0 * (double) tree->nodes[0].total);
+  guint64 min_samples = sp_call_tree_min_total (options->min_percent / 100.0, tree->nodes[0].total);
 
   if (weighs_time (filter))
     fprintf (out, "%8s %8s %10s  %s (%s, %.3f s %s)\n", "total", "self", "total_s", "function",
@@ -444,7 +444,7 @@ sp_report_tree (SpProfile *profile,
   else
     fprintf (out, "%8s %8s  %s (%s, %" G_GUINT64_FORMAT " samples)\n", "total", "self", "function",
              options->bottom_up ? "bottom-up" : "top-down", tree->nodes[0].total);
-  print_tree_node (profile, filter, tree, 0, 0, MAX (min_samples, 1), out);
+  print_tree_node (profile, filter, tree, 0, 0, min_samples, out);
 }
 
 gboolean

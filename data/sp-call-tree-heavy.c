@@ -21,6 +21,7 @@
  * frame over a user one, then its own frame's functions. */
 #include "sp-call-tree.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "sp-profile-private.h"
@@ -390,7 +391,7 @@ sp_call_tree_new_heavy (SpProfile *profile,
     }
   sum_stack_nodes (&h, counts);
   total = grow_root (&h, counts);
-  h.min_total = MAX ((guint64) (min_share * (double) total), 1);
+  h.min_total = sp_call_tree_min_total (min_share, total);
   grow (&h, 0, 0, h.items->len);
   tree = g_new0 (SpCallTree, 1);
   tree->n_nodes = h.nodes->len;
@@ -399,4 +400,15 @@ sp_call_tree_new_heavy (SpProfile *profile,
   tree->metric = filter != NULL ? filter->metric : SP_METRIC_CPU;
   heavy_clear (&h);
   return tree;
+}
+
+guint64
+sp_call_tree_min_total (double min_share,
+                        guint64 total)
+{
+  /* Less a millionth: a share that is a whole count in decimal (0.5% of
+   * 1000) may come out a hair above it in binary. */
+  double count = ceil (min_share * (double) total - 1e-6);
+
+  return count > 1 ? (guint64) count : 1;
 }

@@ -62,6 +62,11 @@ SpCallTree *sp_call_tree_new_heavy (SpProfile *profile,
                                     SpStackCounts *counts,
                                     double min_share);
 
+/* The least total a node needs to have at least min_share of total: the
+ * share's count rounded up (a node just under it is left out), at least 1. */
+guint64 sp_call_tree_min_total (double min_share,
+                                guint64 total);
+
 /* A copy, for a second view of the same tree (each view owns its tree). */
 SpCallTree *sp_call_tree_copy (const SpCallTree *tree);
 

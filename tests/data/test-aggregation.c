@@ -290,6 +290,20 @@ test_focus_functions (void)
   g_assert_cmpstr (text, ==, "sp_target_leaf 5\n");
 }
 
+/* The least total a node needs for a share: rounded up, so that a node
+ * just under the share (4 of 999 for 0.5%) is left out, one at it kept. */
+static void
+test_min_total (void)
+{
+  g_assert_cmpuint (sp_call_tree_min_total (0.005, 1000), ==, 5);
+  g_assert_cmpuint (sp_call_tree_min_total (0.005, 999), ==, 5);
+  g_assert_cmpuint (sp_call_tree_min_total (0.005, 1001), ==, 6);
+  g_assert_cmpuint (sp_call_tree_min_total (0.001, 300000), ==, 300);
+  g_assert_cmpuint (sp_call_tree_min_total (0.5, 3), ==, 2);
+  g_assert_cmpuint (sp_call_tree_min_total (0, 100), ==, 1);
+  g_assert_cmpuint (sp_call_tree_min_total (0.005, 0), ==, 1);
+}
+
 static void
 test_focus_subtree (void)
 {
@@ -537,7 +551,7 @@ test_heavy_tree (void)
             SpFilter *filter = f == 0 ? NULL : range;
             g_autoptr (SpCallTree) whole = sp_call_tree_new (profile, filter, NULL, FALSE);
             g_autoptr (SpCallTree) heavy = sp_call_tree_new_heavy (profile, filter, NULL, shares[i]);
-            guint64 min_total = MAX ((guint64) (shares[i] * (double) whole->nodes[0].total), 1);
+            guint64 min_total = sp_call_tree_min_total (shares[i], whole->nodes[0].total);
             g_autoptr (GString) expected = g_string_new (NULL);
             g_autoptr (GString) got = g_string_new (NULL);
 
@@ -679,6 +693,7 @@ main (int argc,
     }
   g_test_add_func ("/data/transform/focus-subtree", test_focus_subtree);
   g_test_add_func ("/data/transform/focus-functions", test_focus_functions);
+  g_test_add_func ("/data/tree/min-total", test_min_total);
   g_test_add_func ("/data/transform/combined", test_combined_transforms);
   g_test_add_func ("/data/filter/threads", test_thread_filter);
   g_test_add_func ("/data/filter/time-range", test_time_range);
