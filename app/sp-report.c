@@ -34,6 +34,19 @@ kept_samples (GArray *functions)
   return kept;
 }
 
+/* The samples the filter keeps: its threads and time range (the counts),
+ * then its transforms (--drop's function takes its samples with it). A
+ * time metric's costs are times: its samples are the counts'. */
+static guint64
+summary_samples (const SpFilter *filter,
+                 const SpStackCounts *counts,
+                 GArray *functions)
+{
+  if (filter != NULL && filter->transforms->len > 0 && filter->metric == SP_METRIC_CPU)
+    return kept_samples (functions);
+  return counts->n_samples;
+}
+
 static const char *
 meta_string (SpProfile *profile,
              const char *key,
@@ -354,7 +367,8 @@ sp_report_summary (SpProfile *profile,
   print_system_wide (profile, out);
   /* Samples and off-CPU records: a sleeping program waits long. */
   fprintf (out, "duration:  %.3f s\n", summary.duration_ns / 1e9);
-  fprintf (out, "samples:   %" G_GUINT64_FORMAT " (of %" G_GSIZE_FORMAT " in the file)\n", counts->n_samples, n);
+  fprintf (out, "samples:   %" G_GUINT64_FORMAT " (of %" G_GSIZE_FORMAT " in the file)\n",
+           summary_samples (filter, counts, functions), n);
   fprintf (out, "threads:   %" G_GSIZE_FORMAT "\n", sp_spool_reader_get_n_threads (reader));
   print_lost (profile, out);
   print_off_cpu (&summary, out);

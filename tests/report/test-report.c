@@ -627,9 +627,15 @@ test_drop (void)
   guint64 kept = r->n_samples - sp_test_collapsed_count_with (r->collapsed, "alpha_leaf");
   g_autofree char *header = g_strdup_printf ("(top-down, %" G_GUINT64_FORMAT " samples)", kept);
 
+  g_autofree char *summary = sp_test_report (dir (), "summary", "--drop", "alpha_leaf", spool (), NULL);
+  g_autofree char *samples = g_strdup_printf ("samples:   %" G_GUINT64_FORMAT " (of %" G_GUINT64_FORMAT " in the file)",
+                                              kept, r->n_samples);
+
   g_assert_false (has_function (stacks, "alpha_leaf"));
   g_assert_true (has_function (stacks, "beta_leaf"));
   g_assert_nonnull (strstr (tree, header));
+  /* The summary counts what the tree does. */
+  g_assert_nonnull (strstr (summary, samples));
 }
 
 static void
