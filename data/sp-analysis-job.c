@@ -7,6 +7,7 @@
 #include "sp-analysis-job-private.h"
 
 #include "sp-blocking-names.h"
+#include "sp-file-private.h"
 #include "sp-process-rows.h"
 #include "sp-profile-private.h"
 #include "sp-symbolizer.h"
@@ -74,6 +75,13 @@ open_profile (SpAnalysisJob *job,
       if (sp_recording_state_is_local (sp_profile_get_meta (job->profile)))
         sp_profile_set_recorded_here (job->profile);
       job->counts = sp_stack_counts_new (job->profile, NULL);
+    }
+  /* Not being written: empty, it is no recording (as the report says),
+   * not one damaged at its first byte. */
+  else if (!_sp_file_check_spool (path, FALSE, error))
+    {
+      g_clear_pointer (&job->profile, sp_profile_unref);
+      return FALSE;
     }
   else
     sp_profile_finish_resolving_ahead (job->profile);

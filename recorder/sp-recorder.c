@@ -389,7 +389,10 @@ static bool
 stop_overdue (SpRecorder *r,
               uint64_t now)
 {
-  if (!r->stop_requested || now - r->stop_requested_ns < KILL_GRACE_NS)
+  /* now may be from before the stop was asked (should_end asks for a
+   * --duration's stop with the loop's now, and request_stop reads the
+   * clock again): that is no grace period gone by, not an overflow. */
+  if (!r->stop_requested || now < r->stop_requested_ns || now - r->stop_requested_ns < KILL_GRACE_NS)
     return false;
   if (!r->killed)
     {
@@ -414,7 +417,9 @@ should_end (SpRecorder *r,
 {
   const SpRecorderOptions *o = r->options;
 
-  if (o->duration_s > 0 && now - r->side.start_monotonic_ns >= duration_ns (o->duration_s))
+  /* Once: each SIGTERM more would hit what the command's handler of the
+   * first one runs. */
+  if (o->duration_s > 0 && !r->stop_requested && now - r->side.start_monotonic_ns >= duration_ns (o->duration_s))
     request_stop (r, SIGTERM);
   if (!r->launched)
     return r->stop_requested || (!o->system_wide && followed_all_gone (r, now));

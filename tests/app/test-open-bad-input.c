@@ -82,6 +82,20 @@ test_text (void)
   g_rmdir (dir);
 }
 
+/* An empty file (no side file says a recorder is writing it) is no
+ * recording, as the report says; not one damaged at its first byte. */
+static void
+test_empty (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("stackpulse-app-XXXXXX", NULL);
+  g_autofree char *empty = g_build_filename (dir, "empty.spool", NULL);
+
+  g_assert_true (g_file_set_contents (empty, "", 0, NULL));
+  assert_error_page_says (empty, "is empty, not a stackpulse recording");
+  g_unlink (empty);
+  g_rmdir (dir);
+}
+
 /* 10 samples in a module that is a FIFO. */
 static void
 write_spool (const char *path,
@@ -197,6 +211,7 @@ main (int argc,
 
   g_test_add_func ("/app/open-bad-input/perf-data", test_perf_data);
   g_test_add_func ("/app/open-bad-input/text", test_text);
+  g_test_add_func ("/app/open-bad-input/empty", test_empty);
   g_test_add_func ("/app/open-bad-input/fifos", test_fifos);
   g_test_add_func ("/app/open-bad-input/short-spool", test_short_spool);
   g_test_add_func ("/app/open-bad-input/help-without-display", test_help_without_display);

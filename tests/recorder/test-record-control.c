@@ -176,6 +176,28 @@ test_duration_outliving_worker (void)
   stop_outliving_worker (TRUE);
 }
 
+/* --duration's stop is SIGTERM, then SIGKILL only after the grace
+ * period: a command that takes a moment to end on SIGTERM ends as it
+ * chooses (the SIGKILL once came a fraction of a millisecond after). */
+static void
+test_duration_grace (void)
+{
+  g_autofree char *dir = sp_test_make_dir ();
+  g_autofree char *handled = g_build_filename (dir, "handled", NULL);
+  g_autofree char *script = g_strdup_printf ("trap 'sleep 0.3; echo handled > \"%s\"; exit 7' TERM; "
+                                             "while :; do :; done", handled);
+  g_auto (GStrv) argv = sp_test_argv (sp_test_recorder (), "-o", "out.spool", "--duration", "1", "--", "/bin/sh",
+                                      "-c", script, NULL);
+  SpChild *recorder = sp_child_spawn (dir, "record", (const char *const *) argv, FALSE);
+  g_autoptr (SpTestRecording) rec = sp_test_recording_new (g_steal_pointer (&dir), sp_child_wait (recorder));
+
+  g_test_message ("recorder's stderr:\n%s", rec->result->err);
+  g_assert_cmpint (rec->result->exit_code, ==, 7);
+  g_assert_true (g_file_test (handled, G_FILE_TEST_EXISTS));
+  sp_test_recording_load (rec);
+  sp_test_assert_meta_int (rec, "recording", "exit_status", 7);
+}
+
 int
 main (int argc,
       char **argv)
@@ -189,5 +211,6 @@ main (int argc,
   g_test_add_func ("/recorder/control/stdin-eof", test_control_stdin_eof);
   g_test_add_func ("/recorder/control/stop-outliving-worker", test_stop_outliving_worker);
   g_test_add_func ("/recorder/control/duration-outliving-worker", test_duration_outliving_worker);
+  g_test_add_func ("/recorder/control/duration-grace", test_duration_grace);
   return g_test_run ();
 }
