@@ -188,11 +188,15 @@ read_source (SpAnnotation *annotation,
 
   if (found == NULL)
     {
+      g_autofree char *places = NULL;
       g_autofree char *where = NULL;
 
       g_ptr_array_add (tried, NULL);
-      where = g_strjoinv (", ", (char **) tried->pdata);
-      fprintf (err, "stackpulse-report: source file %s not found (looked at %s); "
+      places = g_strjoinv (", ", (char **) tried->pdata);
+      /* A relative name without a compilation folder: nowhere to look. */
+      where = tried->len > 1 ? g_strdup_printf ("looked at %s", places)
+                             : g_strdup ("the debug info gives no folder to look in");
+      fprintf (err, "stackpulse-report: source file %s not found (%s); "
                "give the folder it is in with --source-dir DIR (or --source-dir BUILD_PREFIX=DIR)\n", path, where);
       return NULL;
     }

@@ -27,14 +27,17 @@
 /* About 31 years: its nanoseconds still fit in 64 bits. */
 #define MAX_DURATION_S 1e9
 
+#define USAGE_LINES \
+  "Usage: stackpulse-record -o OUT.spool [OPTIONS] -- COMMAND [ARGS...]\n" \
+  "       stackpulse-record -o OUT.spool [OPTIONS] -p PID[,PID...]\n" \
+  "       stackpulse-record --input perf.data -o OUT.spool [--event NAME] [--progress-fd N]\n" \
+  "       stackpulse-record -o OUT.spool [OPTIONS] -a\n"
+
 static int
 usage (FILE *out,
        int status)
 {
-  fputs ("Usage: stackpulse-record -o OUT.spool [OPTIONS] -- COMMAND [ARGS...]\n"
-         "       stackpulse-record -o OUT.spool [OPTIONS] -p PID[,PID...]\n"
-         "       stackpulse-record --input perf.data -o OUT.spool [--event NAME] [--progress-fd N]\n"
-         "       stackpulse-record -o OUT.spool [OPTIONS] -a\n"
+  fputs (USAGE_LINES
          "\n"
          "Samples where a program spends its time, with full call stacks, into\n"
          "OUT.spool (and OUT.spool.meta). Open the result with stackpulse.\n"
@@ -482,17 +485,18 @@ main (int argc,
    * wrong. */
   if (n_targets != 1 || options.output == NULL)
     {
-      usage (stderr, EXIT_USAGE);
       if (n_targets > 1)
-        fprintf (stderr, "\nstackpulse-record: a recording follows one of: a command (after --), processes (-p) or "
+        fprintf (stderr, "stackpulse-record: a recording follows one of: a command (after --), processes (-p) or "
                  "the whole system (-a); %s were given\n",
                  n_targets == 3 ? "all three"
                  : options.system_wide ? (options.command != NULL ? "-a and a command" : "-a and -p")
                                        : "-p and a command");
       else if (n_targets == 0)
-        fprintf (stderr, "\nstackpulse-record: what to record? a command (after --), -p PID or -a\n");
+        fprintf (stderr, "stackpulse-record: what to record? a command (after --), -p PID or -a\n");
       else
-        fprintf (stderr, "\nstackpulse-record: -o OUT.spool is needed: where the recording goes\n");
+        fprintf (stderr, "stackpulse-record: -o OUT.spool is needed: where the recording goes\n");
+      /* The usage lines, not the whole help: the line above stays in view. */
+      fputs (USAGE_LINES "Run stackpulse-record --help for the options.\n", stderr);
       return EXIT_USAGE;
     }
   if (options.system_wide && options.off_cpu)
