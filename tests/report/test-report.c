@@ -599,6 +599,42 @@ check_transform (const char *option,
   return got;
 }
 
+/* As check_transform, but the output may differ from the model's by up
+ * to slack samples in all (summed over the stacks). */
+static GHashTable *
+check_transform_within (const char *option,
+                        const char *value,
+                        SpStackRewrite model,
+                        gpointer data,
+                        guint64 slack)
+{
+  Recorded *r = get_recorded ();
+  g_autofree char *out = sp_test_report (dir (), "collapsed", option, value, spool (), NULL);
+  g_autoptr (GHashTable) expected = sp_test_collapsed_rewrite (r->collapsed, model, data);
+  GHashTable *got;
+  guint64 total, differ = 0;
+  GHashTableIter iter;
+  gpointer key, value_p;
+
+  got = sp_test_parse_collapsed (out, &total);
+  g_hash_table_iter_init (&iter, expected);
+  while (g_hash_table_iter_next (&iter, &key, &value_p))
+    {
+      guint64 want = *(guint64 *) value_p;
+      guint64 *have = g_hash_table_lookup (got, key);
+
+      differ += have == NULL ? want : (*have > want ? *have - want : want - *have);
+    }
+  g_hash_table_iter_init (&iter, got);
+  while (g_hash_table_iter_next (&iter, &key, &value_p))
+    if (!g_hash_table_contains (expected, key))
+      differ += *(guint64 *) value_p;
+  g_test_message ("%" G_GUINT64_FORMAT " samples differ from the model's (at most %" G_GUINT64_FORMAT ")", differ,
+                  slack);
+  g_assert_cmpuint (differ, <=, slack);
+  return got;
+}
+
 static void
 test_focus (void)
 {
@@ -666,6 +702,7 @@ test_collapse_module (void)
   g_autoptr (GHashTable) in_kernel = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr (GHashTable) stacks = NULL;
   CollapseModel model = { in_libc, in_kernel, "[libc.so.6]" };
+  guint64 ambiguous = 0;
 
   for (guint i = 0; i < r->top->len; i++)
     {
@@ -676,18 +713,27 @@ test_collapse_module (void)
       else if (g_strcmp0 (row->module, "kernel.kallsyms") == 0)
         g_hash_table_add (in_kernel, row->name);
     }
-  /* Apart from the kernel's, the model knows functions by name only: no
-   * name may be in two modules. */
+  /* Apart from the kernel's, the model knows functions by name only. A
+   * name also in another module (the dynamic loader's own memset, sampled
+   * at start-up) is collapsed by the model everywhere, by the report only
+   * in libc: the stacks may differ by its samples, twice (gone from one
+   * stack, added to another), and by nothing else. */
   for (guint i = 0; i < r->top->len; i++)
     {
       const SpReportRow *row = g_ptr_array_index (r->top, i);
 
       if (g_strcmp0 (row->module, "libc.so.6") != 0 && g_strcmp0 (row->module, "kernel.kallsyms") != 0
           && g_hash_table_contains (in_libc, row->name))
-        g_error ("'%s' is a function of libc.so.6 and of %s", row->name, row->module);
+        {
+          g_test_message ("'%s' is a function of libc.so.6 and of %s", row->name, row->module);
+          ambiguous += sp_test_collapsed_count_with (r->collapsed, row->name);
+        }
     }
   g_assert_true (g_hash_table_contains (in_libc, "start_thread"));
-  stacks = check_transform ("--collapse-module", "libc.so.6", model_collapse, &model);
+  if (ambiguous == 0)
+    stacks = check_transform ("--collapse-module", "libc.so.6", model_collapse, &model);
+  else
+    stacks = check_transform_within ("--collapse-module", "libc.so.6", model_collapse, &model, 2 * ambiguous);
   g_assert_false (has_function (stacks, "start_thread"));
   g_assert_true (g_hash_table_contains (stacks, "[libc.so.6];worker_main;compute_alpha;alpha_leaf"));
 }
