@@ -130,60 +130,6 @@ process_check (GtkWidget *widget,
   return NULL;
 }
 
-/* Records the whole system from the window while the workload runs: the
- * window, or NULL (the test skipped) where -a is refused outside CI. */
-static SpWindow *
-record_system (GPid workload,
-               char **spool)
-{
-  SpWindow *window = sp_window_new (NULL);
-
-  g_setenv ("STACKPULSE_RECORD", g_getenv ("SP_RECORD"), TRUE);
-  gtk_window_present (GTK_WINDOW (window));
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.record-system", NULL));
-  g_assert_true (sp_window_is_recording (window));
-  /* 5 s: a sanitizer build's recorder on a slow machine takes a second or
-   * so to start sampling every CPU, then drops much of what it samples;
-   * each of the workload's four threads must still have samples. */
-  window_test_run (5.0);
-  /* Live: the processes and the grouped lanes while it records. */
-  if (window_test_wait (processes_listed_or_ended, window, 10) && sp_window_is_recording (window))
-    {
-      g_assert_true (g_str_has_prefix (sp_timeline_view_get_lane_label (sp_window_get_timeline_view (window), 0),
-                                       "CPU usage ("));
-      gui_test_save_png (GTK_WIDGET (window), "system-live.png");
-    }
-  else
-    g_assert_true (g_strcmp0 (sp_window_get_page (window), "error") == 0);
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.stop", NULL));
-  g_assert_true (window_test_wait (not_recording, window, 30));
-  if (g_strcmp0 (sp_window_get_page (window), "error") == 0)
-    {
-      gui_test_save_png (GTK_WIDGET (window), "system-refused.png");
-      if (g_getenv ("CI") != NULL)
-        g_error ("the window could not record the whole system: CI must be able to");
-      g_test_skip ("recording the whole system is refused here (not root, no CAP_PERFMON)");
-      gtk_window_destroy (GTK_WINDOW (window));
-      return NULL;
-    }
-  /* The last update reads the finished file. */
-  window_test_run (1.0);
-  g_assert_true (window_test_wait (idle, window, 30));
-  g_assert_true (window_test_wait (has_samples, window, 30));
-  *spool = recording_in_cache ();
-  g_assert_nonnull (*spool);
-  return window;
-}
-
-static void
-remove_recording (const char *spool)
-{
-  g_autofree char *meta = g_strconcat (spool, ".meta", NULL);
-
-  g_unlink (spool);
-  g_unlink (meta);
-}
-
 static const char *const thread_lanes[] = { "    sp-alpha (", "    sp-beta (", "    sp-gamma (" };
 
 /* The lane labelled as starting with prefix, or -1. */
@@ -212,6 +158,90 @@ process_lane (SpTimelineView *timeline,
         return (int) i;
     }
   return -1;
+}
+
+typedef struct
+{
+  SpWindow *window;
+  GPid workload;
+} Recording;
+
+/* Live: the workload's three named threads each have samples (unfolding
+ * its lane shows theirs; folded again after), or the recording ended. */
+static gboolean
+named_threads_sampled_or_ended (gpointer data)
+{
+  Recording *recording = data;
+  SpTimelineView *timeline = sp_window_get_timeline_view (recording->window);
+  gboolean all = TRUE;
+
+  if (!sp_window_is_recording (recording->window))
+    return TRUE;
+  if (process_lane (timeline, recording->workload) < 0)
+    return FALSE;
+  sp_timeline_view_set_process_expanded (timeline, recording->workload, TRUE);
+  for (guint n = 0; n < G_N_ELEMENTS (thread_lanes); n++)
+    all = all && lane_starting (timeline, thread_lanes[n]) >= 0;
+  sp_timeline_view_set_process_expanded (timeline, recording->workload, FALSE);
+  return all;
+}
+
+/* Records the whole system from the window while the workload runs: the
+ * window, or NULL (the test skipped) where -a is refused outside CI. */
+static SpWindow *
+record_system (GPid workload,
+               char **spool)
+{
+  SpWindow *window = sp_window_new (NULL);
+
+  g_setenv ("STACKPULSE_RECORD", g_getenv ("SP_RECORD"), TRUE);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.record-system", NULL));
+  g_assert_true (sp_window_is_recording (window));
+  /* 5 s: a sanitizer build's recorder on a slow machine takes a second or
+   * so to start sampling every CPU, then drops much of what it samples;
+   * each of the workload's four threads must still have samples. */
+  window_test_run (5.0);
+  /* Live: the processes and the grouped lanes while it records. */
+  if (window_test_wait (processes_listed_or_ended, window, 10) && sp_window_is_recording (window))
+    {
+      g_assert_true (g_str_has_prefix (sp_timeline_view_get_lane_label (sp_window_get_timeline_view (window), 0),
+                                       "CPU usage ("));
+      gui_test_save_png (GTK_WIDGET (window), "system-live.png");
+    }
+  else
+    g_assert_true (g_strcmp0 (sp_window_get_page (window), "error") == 0);
+  /* A sanitizer build's recorder on a slow host may have sampled so little
+   * by now that one of the threads has no sample yet (a CI run): stop once
+   * each has some, as a person would wait to see them. */
+  g_assert_true (window_test_wait (named_threads_sampled_or_ended, &(Recording) { window, workload }, 30));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.stop", NULL));
+  g_assert_true (window_test_wait (not_recording, window, 30));
+  if (g_strcmp0 (sp_window_get_page (window), "error") == 0)
+    {
+      gui_test_save_png (GTK_WIDGET (window), "system-refused.png");
+      if (g_getenv ("CI") != NULL)
+        g_error ("the window could not record the whole system: CI must be able to");
+      g_test_skip ("recording the whole system is refused here (not root, no CAP_PERFMON)");
+      gtk_window_destroy (GTK_WINDOW (window));
+      return NULL;
+    }
+  /* The last update reads the finished file. */
+  window_test_run (1.0);
+  g_assert_true (window_test_wait (idle, window, 30));
+  g_assert_true (window_test_wait (has_samples, window, 30));
+  *spool = recording_in_cache ();
+  g_assert_nonnull (*spool);
+  return window;
+}
+
+static void
+remove_recording (const char *spool)
+{
+  g_autofree char *meta = g_strconcat (spool, ".meta", NULL);
+
+  g_unlink (spool);
+  g_unlink (meta);
 }
 
 /* The workload's process lane, then its three named threads' lanes right
@@ -265,7 +295,7 @@ assert_grouped_lanes (SpWindow *window,
 static void
 test_processes_page (void)
 {
-  GPid workload = window_test_start_workload (10.0);
+  GPid workload = window_test_start_workload (60.0);
   g_autofree char *spool = NULL;
   g_autofree char *report_name = NULL;
   SpWindow *window = record_system (workload, &spool);

@@ -592,7 +592,9 @@ test_symlink_at_side_file_temporary (Fixture *f,
 
 /* A recorder in the background recording the threads workload for
  * seconds, with a side file counting 20 samples already (a recorder
- * starved on a loaded machine was seen to keep 40 of 2 s). */
+ * starved on a loaded machine was seen to keep 40 of 2 s, and a
+ * sanitizer build's to write its first side file only after a 2 s
+ * workload had ended: give it 6). */
 static SpChild *
 start_recording (Fixture *f,
                  const char *seconds)
@@ -621,7 +623,7 @@ test_output_being_recorded (Fixture *f,
 
   if (!sp_test_case_needs_perf ())
     return;
-  child = start_recording (f, "2");
+  child = start_recording (f, "6");
   g_assert_cmpint (g_stat (f->spool, &before), ==, 0);
   second = record_with_marker (f, f->spool);
   g_test_message ("second: exit status %d, stderr:\n%s", second->exit_code, second->err);
@@ -656,7 +658,7 @@ test_spool_no_longer_ours (Fixture *f,
 
   if (!sp_test_case_needs_perf ())
     return;
-  child = start_recording (f, "2");
+  child = start_recording (f, "6");
   g_assert_cmpint (g_rename (f->spool, moved), ==, 0);
   write_file (f->spool, "another recording\n");
   /* A side file already being written when the spool moved may still
