@@ -34,10 +34,16 @@
 /* A hot path goes on to a child with more than 1/20 (5%) of its parent. */
 #define HOT_PATH_MIN_SHARE 20
 /* A first tree's rows handed to the column view per frame: all at once,
- * GTK 4.8 made and measured up to 200 row widgets (a deep row's expander
- * one widget per level) in one frame, 110 ms of the main thread on deep
- * stacks. */
+ * GTK 4.8 makes and measures up to 200 row widgets in one frame (110 ms
+ * of the main thread on deep stacks, with GTK's expander). As many as a
+ * frame of REVEAL_FRAME_US allows: a first frame takes FIRST_ROWS_PER_FRAME,
+ * and each frame's time sets the next one's rows. On a loaded machine
+ * (recording a program that keeps every CPU busy) the main thread gets
+ * half a CPU, a frame takes twice as long, and fewer rows go per frame. */
 #define FIRST_ROWS_PER_FRAME 25
+#define MIN_ROWS_PER_FRAME   4
+#define MAX_ROWS_PER_FRAME   60
+#define REVEAL_FRAME_US      10000
 
 struct _SpCallTreeView
 {
@@ -63,6 +69,12 @@ struct _SpCallTreeView
   /* A first tree's rows, handed over a few dozen a frame (reveal_rows_tick) */
   guint                reveal_tick;   /* 0 when all are handed over */
   GtkTreeListRow      *reveal_hot;    /* the hot path's end, selected once all are */
+  gboolean             reveal_waited; /* the frame the tree came in handed over none */
+  guint                rows_per_frame;
+  gint64               reveal_frame_us;  /* when this frame's rows went (0: none) */
+  guint                reveal_rows;      /* how many */
+  GdkFrameClock       *reveal_clock;     /* whose after-paint times the frame */
+  gulong               after_paint_id;
 };
 
 enum {
@@ -422,6 +434,10 @@ stop_revealing (SpCallTreeView *self)
     gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->reveal_tick);
   self->reveal_tick = 0;
   g_clear_object (&self->reveal_hot);
+  if (self->reveal_clock != NULL)
+    g_clear_signal_handler (&self->after_paint_id, self->reveal_clock);
+  g_clear_object (&self->reveal_clock);
+  self->reveal_frame_us = 0;
 }
 
 /* The rows not handed over yet go now (unless held: with the release),
@@ -453,9 +469,18 @@ reveal_rows_tick (GtkWidget *widget,
   SpCallTreeView *self = SP_CALL_TREE_VIEW (widget);
   guint shown = g_list_model_get_n_items (G_LIST_MODEL (self->batch));
 
+  /* The frame the tree came in lays out the rest of the window (the
+   * timeline, the thread list, a recording's whole page): none there. */
+  if (!self->reveal_waited && !self->touched)
+    {
+      self->reveal_waited = TRUE;
+      return G_SOURCE_CONTINUE;
+    }
   self->restoring = TRUE;
-  sp_batch_list_model_set_limit (self->batch, shown + FIRST_ROWS_PER_FRAME);
+  sp_batch_list_model_set_limit (self->batch, shown + self->rows_per_frame);
   self->restoring = FALSE;
+  self->reveal_frame_us = g_get_monotonic_time ();
+  self->reveal_rows = self->rows_per_frame;
   if (sp_batch_list_model_is_limited (self->batch) && !self->touched)
     return G_SOURCE_CONTINUE;
   /* finish_revealing must not remove the callback that is returning. */
@@ -464,8 +489,27 @@ reveal_rows_tick (GtkWidget *widget,
   return G_SOURCE_REMOVE;
 }
 
+/* The frame that took rows is drawn: its time sets the next one's rows,
+ * in proportion, by at most half or half again a frame. */
+static void
+reveal_frame_painted (GdkFrameClock *clock,
+                      SpCallTreeView *self)
+{
+  gint64 took;
+  double rows;
+
+  if (self->reveal_frame_us == 0)
+    return;
+  took = MAX (g_get_monotonic_time () - self->reveal_frame_us, 1);
+  self->reveal_frame_us = 0;
+  rows = CLAMP ((double) self->reveal_rows * REVEAL_FRAME_US / (double) took, self->rows_per_frame * 0.5,
+                self->rows_per_frame * 1.5);
+  self->rows_per_frame = CLAMP ((guint) rows, MIN_ROWS_PER_FRAME, MAX_ROWS_PER_FRAME);
+}
+
 /* After a first tree's model was set with the limit: the rest of its rows
- * come a few dozen a frame, then hot (may be NULL) is selected. */
+ * come from the next frame on, as many a frame as fit
+ * (reveal_frame_painted), then hot (may be NULL) is selected. */
 static void
 start_revealing (SpCallTreeView *self,
                  GtkTreeListRow *hot)
@@ -473,7 +517,13 @@ start_revealing (SpCallTreeView *self,
   stop_revealing (self);
   self->reveal_hot = hot != NULL ? g_object_ref (hot) : NULL;
   if (sp_batch_list_model_is_limited (self->batch) && gtk_widget_get_mapped (GTK_WIDGET (self)))
-    self->reveal_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), reveal_rows_tick, NULL, NULL);
+    {
+      self->reveal_waited = FALSE;
+      self->reveal_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), reveal_rows_tick, NULL, NULL);
+      self->reveal_clock = g_object_ref (gtk_widget_get_frame_clock (GTK_WIDGET (self)));
+      self->after_paint_id = g_signal_connect (self->reveal_clock, "after-paint", G_CALLBACK (reveal_frame_painted),
+                                               self);
+    }
   else
     finish_revealing (self);
 }
@@ -744,6 +794,7 @@ sp_call_tree_view_init (SpCallTreeView *self)
   add_columns (self);
 
   row_sorter = GTK_SORTER (gtk_tree_list_row_sorter_new (g_object_ref (gtk_column_view_get_sorter (self->column_view))));
+  self->rows_per_frame = FIRST_ROWS_PER_FRAME;
   self->remembered = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->batch = sp_batch_list_model_new (NULL);
   self->sorted = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (self->batch)), row_sorter);
@@ -899,6 +950,13 @@ sp_call_tree_view_get_model (SpCallTreeView *self)
   g_return_val_if_fail (SP_IS_CALL_TREE_VIEW (self), NULL);
 
   ensure_shown (self);
+  return G_LIST_MODEL (self->sorted);
+}
+
+GListModel *
+sp_call_tree_view_get_shown_rows (SpCallTreeView *self)
+{
+  g_return_val_if_fail (SP_IS_CALL_TREE_VIEW (self), NULL);
   return G_LIST_MODEL (self->sorted);
 }
 

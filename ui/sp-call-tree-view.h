@@ -52,6 +52,12 @@ guint32 sp_call_tree_view_get_selected_node (SpCallTreeView *self);
  * each holding an SpTreeItem), as a reader of the view sees them. */
 GListModel *sp_call_tree_view_get_model (SpCallTreeView *self);
 
+/* The rows the column view has now: unlike sp_call_tree_view_get_model,
+ * a first tree's rows still coming a few a frame are not handed over at
+ * once (nor a tree given while hidden shown), so a probe of what is on
+ * screen changes nothing. */
+GListModel *sp_call_tree_view_get_shown_rows (SpCallTreeView *self);
+
 /* The functions from the root to the selected row, the selected function
  * last (newly allocated), or NULL when nothing is selected. */
 GArray *sp_call_tree_view_get_selected_path (SpCallTreeView *self);

@@ -13,6 +13,7 @@
 
 #include "sp-cells-private.h"
 #include "sp-context-menu-private.h"
+#include "sp-tree-expander.h"
 
 /* ---- Items ----------------------------------------------------------------- */
 
@@ -278,9 +279,9 @@ setup_cell (GtkSignalListItemFactory *factory,
   gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
   if (value == VALUE_NAME && g_object_get_data (G_OBJECT (factory), "tree") != NULL)
     {
-      GtkWidget *expander = gtk_tree_expander_new ();
+      GtkWidget *expander = sp_tree_expander_new ();
 
-      gtk_tree_expander_set_child (GTK_TREE_EXPANDER (expander), label);
+      sp_tree_expander_set_child (SP_TREE_EXPANDER (expander), label);
       gtk_list_item_set_child (list_item, expander);
     }
   else
@@ -301,10 +302,10 @@ bind_cell (GtkSignalListItemFactory *factory,
 
   if (item == NULL)
     return;
-  if (GTK_IS_TREE_EXPANDER (child))
+  if (SP_IS_TREE_EXPANDER (child))
     {
-      gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (child), row);
-      child = gtk_tree_expander_get_child (GTK_TREE_EXPANDER (child));
+      sp_tree_expander_set_list_row (SP_TREE_EXPANDER (child), row);
+      child = sp_tree_expander_get_child (SP_TREE_EXPANDER (child));
     }
   markup = cell_markup (item, value);
   gtk_label_set_markup (GTK_LABEL (child), markup);

@@ -7,6 +7,7 @@
 #include "sp-context-menu-private.h"
 #include "sp-function-item.h"
 #include "sp-name-label.h"
+#include "sp-tree-expander.h"
 
 static const struct {
   const char *title;
@@ -77,8 +78,8 @@ name_cell_new (GtkListItem *list_item,
   g_signal_connect (label, "query-tooltip", G_CALLBACK (name_query_tooltip), list_item);
   if (!in_tree)
     return label;
-  expander = gtk_tree_expander_new ();
-  gtk_tree_expander_set_child (GTK_TREE_EXPANDER (expander), label);
+  expander = sp_tree_expander_new ();
+  sp_tree_expander_set_child (SP_TREE_EXPANDER (expander), label);
   return expander;
 }
 
@@ -117,10 +118,9 @@ cell_setup (GtkSignalListItemFactory *factory,
   _sp_context_menu_remember_item (cell, list_item);
 }
 
-/* No unbind that clears the expander's row: GTK 4.8's expander drops and
- * rebuilds its indent widgets (one per level) whenever its row changes,
- * and a row that GTK rebinds in place after an update (the same row
- * object) would pay that twice; set to the same row, it does nothing. */
+/* No unbind that clears the expander's row: a row that GTK rebinds in
+ * place after an update (the same row object) would be set twice; set to
+ * the same row, the expander does nothing. */
 static void
 bind_name (GtkListItem *list_item,
            SpFunctionItem *item)
@@ -128,10 +128,10 @@ bind_name (GtkListItem *list_item,
   GtkWidget *cell = gtk_list_item_get_child (list_item);
   GtkWidget *label = cell;
 
-  if (GTK_IS_TREE_EXPANDER (cell))
+  if (SP_IS_TREE_EXPANDER (cell))
     {
-      gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (cell), gtk_list_item_get_item (list_item));
-      label = gtk_tree_expander_get_child (GTK_TREE_EXPANDER (cell));
+      sp_tree_expander_set_list_row (SP_TREE_EXPANDER (cell), gtk_list_item_get_item (list_item));
+      label = sp_tree_expander_get_child (SP_TREE_EXPANDER (cell));
     }
   if (item == NULL)
     return;

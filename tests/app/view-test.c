@@ -9,6 +9,7 @@
 #include "sp-window-testing.h"
 #include "sp-function-item.h"
 #include "sp-tree-item.h"
+#include "sp-tree-expander.h"
 #include "window-test.h"
 
 /* ---- Windows ------------------------------------------------------------- */
@@ -110,7 +111,7 @@ static gboolean
 is_shown_expander_of (GtkWidget *widget,
                       gconstpointer row)
 {
-  return GTK_IS_TREE_EXPANDER (widget) && gtk_tree_expander_get_list_row (GTK_TREE_EXPANDER (widget)) == row
+  return SP_IS_TREE_EXPANDER (widget) && sp_tree_expander_get_list_row (SP_TREE_EXPANDER (widget)) == row
          && gtk_widget_get_mapped (widget) && gtk_widget_get_height (widget) > 0;
 }
 
@@ -150,7 +151,7 @@ view_test_row_label (SpCallTreeView *view,
   g_assert_true (gtk_widget_compute_bounds (expander, GTK_WIDGET (view), &bounds));
   g_assert_cmpfloat (bounds.origin.y, >=, 0);
   g_assert_cmpfloat (bounds.origin.y + bounds.size.height, <=, gtk_widget_get_height (GTK_WIDGET (view)));
-  return gtk_tree_expander_get_child (GTK_TREE_EXPANDER (expander));
+  return sp_tree_expander_get_child (SP_TREE_EXPANDER (expander));
 }
 
 char *
