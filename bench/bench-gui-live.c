@@ -139,7 +139,13 @@ dump_frames (LiveRun *run)
   fprintf (out, "# start end work_ms gap_ms painted cpu_ms (s after the recording started, at %.6f s of"
            " CLOCK_MONOTONIC)\n", run->t_record);
   for (guint k = 0; k < run->shown->len; k++)
-    fprintf (out, "# update drawn at %.4f\n", g_array_index (run->shown, Shown, k).time - run->t_record);
+    {
+      const Shown *s = &g_array_index (run->shown, Shown, k);
+      double first = written_at (run, s->from);
+
+      fprintf (out, "# update drawn at %.4f: samples %" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT ", the oldest written at %.4f\n",
+               s->time - run->t_record, s->from, s->to, first > 0 ? first - run->t_record : -1);
+    }
   bench_frames_write (run->frames, out, run->t_record);
   fclose (out);
 }

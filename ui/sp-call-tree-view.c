@@ -633,13 +633,44 @@ update_tree (SpCallTreeView *self,
   self->restoring = FALSE;
 }
 
+/* The rows tree has with its hot path open: the top level and the
+ * children of each node on the path. */
+static guint
+rows_with_hot_path (const SpCallTree *tree)
+{
+  guint32 hot = find_hot_path_end (tree);
+  guint rows = tree->nodes[0].n_children;
+
+  for (guint32 n = tree->nodes[hot].parent; hot != 0 && n != 0; n = tree->nodes[n].parent)
+    rows += tree->nodes[n].n_children;
+  return rows;
+}
+
+/* A live recording's first trees are small (a few stacks) and come at
+ * once; the next may open a hot path dozens of levels deeper. Updated in
+ * place, its new rows would all come in one frame; the user has not
+ * touched the few rows shown, so the tree comes as a first one instead,
+ * a few rows a frame. */
+static gboolean
+grows_like_a_first_tree (SpCallTreeView *self,
+                         const SpCallTree *tree)
+{
+  guint shown = g_list_model_get_n_items (G_LIST_MODEL (self->batch));
+
+  /* Not while a first tree's rows still come: started again at each
+   * update, they would never all come. */
+  return !self->touched && self->reveal_tick == 0 && shown <= FIRST_ROWS_PER_FRAME
+         && rows_with_hot_path (tree) > shown + self->rows_per_frame;
+}
+
 static void
 show_tree (SpCallTreeView *self,
            SpProfile *profile,
            SpCallTree *tree)
 {
   if (self->source != NULL && sp_tree_source_get_profile (self->source) == profile
-      && sp_tree_source_get_tree (self->source)->bottom_up == tree->bottom_up)
+      && sp_tree_source_get_tree (self->source)->bottom_up == tree->bottom_up
+      && !grows_like_a_first_tree (self, tree))
     update_tree (self, tree);
   else
     show_first_tree (self, profile, tree);

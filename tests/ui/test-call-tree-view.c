@@ -904,6 +904,73 @@ test_follow_hot_path_in_place (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* A live recording's first tree: a few samples, at once; the next: a hot
+ * path 40 calls deep with a callee beside each call. Updated in place, its
+ * 80 new rows came in one frame; untouched, they come as a first tree's,
+ * a few a frame, and end with the hot path open and its end selected.
+ * Touched, the same update is in place (what the user opened stays). */
+static SpProfile *
+shallow_then_deep (void)
+{
+  g_autoptr (GPtrArray) lines = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GString) stack = g_string_new ("main");
+
+  g_ptr_array_add (lines, g_strdup ("@1 main;start 3"));
+  g_ptr_array_add (lines, g_strdup ("@1 main 1"));
+  for (guint depth = 0; depth < 40; depth++)
+    {
+      g_ptr_array_add (lines, g_strdup_printf ("@2 %s;side%u 1", stack->str, depth));
+      g_string_append_printf (stack, ";level%u", depth);
+    }
+  g_ptr_array_add (lines, g_strdup_printf ("@2 %s 1000", stack->str));
+  g_ptr_array_add (lines, NULL);
+  return profile_from_text ((const char *const *) lines->pdata);
+}
+
+static void
+test_update_grows_like_first (void)
+{
+  g_autoptr (SpProfile) profile = shallow_then_deep ();
+  GtkWidget *window;
+  SpCallTreeView *view = view_in_window (&window);
+  GListModel *shown = G_LIST_MODEL (gtk_column_view_get_model (column_view_of (view)));
+  gint64 give_up = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  SpCallTree *deep = thread_tree (profile, 1);
+  guint most = 0;
+
+  sp_call_tree_view_set_tree (view, profile, thread_tree (profile, 0));
+  settle ();
+  assert_rows (view, "main 4", "  start 3");
+  sp_call_tree_view_set_tree (view, profile, deep);
+  g_assert_true (sp_call_tree_view_is_revealing (view));
+  while (sp_call_tree_view_is_revealing (view) && g_get_monotonic_time () < give_up)
+    {
+      guint n = g_list_model_get_n_items (shown);
+
+      /* Never all at once. */
+      g_assert_cmpuint (n, <, 82);
+      most = MAX (most, n);
+      g_main_context_iteration (NULL, TRUE);
+    }
+  g_assert_false (sp_call_tree_view_is_revealing (view));
+  g_assert_cmpuint (most, >, 0);
+  /* The hot path goes 30 calls down (HOT_PATH_MAX_DEPTH): main and
+   * level0..level28, its end; main and level0..level27 open, two
+   * callees each. */
+  g_assert_cmpuint (g_list_model_get_n_items (shown), ==, 1 + 2 * 29);
+  g_assert_cmpstr (selected_name (view, profile, deep), ==, "level28");
+
+  /* Touched (the user closed main), the next such update is in place. */
+  sp_call_tree_view_set_tree (view, profile, thread_tree (profile, 0));
+  settle ();
+  set_expanded (view, "main 4", FALSE);
+  settle ();
+  sp_call_tree_view_set_tree (view, profile, thread_tree (profile, 1));
+  g_assert_false (sp_call_tree_view_is_revealing (view));
+  assert_rows (view, "main 1040");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* A cell follows its item: moved to another tree's node, the item's row
  * shows the new counts without GTK binding it again. */
 static void
@@ -1171,6 +1238,7 @@ main (int argc,
   g_test_add_func ("/ui/call-tree-view/update-in-place", test_update_in_place);
   g_test_add_func ("/ui/call-tree-view/follow-hot-path-in-place", test_follow_hot_path_in_place);
   g_test_add_func ("/ui/call-tree-view/cells-follow-item", test_cells_follow_item);
+  g_test_add_func ("/ui/call-tree-view/update-grows-like-first", test_update_grows_like_first);
   g_test_add_func ("/ui/call-tree-view/update-like-new", test_update_like_new);
   g_test_add_func ("/ui/call-tree-view/update-ties", test_update_ties);
   g_test_add_func ("/ui/call-tree-view/children-come-and-go", test_update_children_come_and_go);
