@@ -40,7 +40,7 @@
  * and each frame's time sets the next one's rows. On a loaded machine
  * (recording a program that keeps every CPU busy) the main thread gets
  * half a CPU, a frame takes twice as long, and fewer rows go per frame. */
-#define FIRST_ROWS_PER_FRAME 25
+#define FIRST_ROWS_PER_FRAME 12
 #define MIN_ROWS_PER_FRAME   4
 #define MAX_ROWS_PER_FRAME   60
 #define REVEAL_FRAME_US      10000
@@ -512,13 +512,14 @@ reveal_frame_painted (GdkFrameClock *clock,
  * (reveal_frame_painted), then hot (may be NULL) is selected. */
 static void
 start_revealing (SpCallTreeView *self,
-                 GtkTreeListRow *hot)
+                 GtkTreeListRow *hot,
+                 gboolean wait_a_frame)
 {
   stop_revealing (self);
   self->reveal_hot = hot != NULL ? g_object_ref (hot) : NULL;
   if (sp_batch_list_model_is_limited (self->batch) && gtk_widget_get_mapped (GTK_WIDGET (self)))
     {
-      self->reveal_waited = FALSE;
+      self->reveal_waited = !wait_a_frame;
       self->reveal_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), reveal_rows_tick, NULL, NULL);
       self->reveal_clock = g_object_ref (gtk_widget_get_frame_clock (GTK_WIDGET (self)));
       self->after_paint_id = g_signal_connect (self->reveal_clock, "after-paint", G_CALLBACK (reveal_frame_painted),
@@ -532,11 +533,13 @@ start_revealing (SpCallTreeView *self,
  * hottest path open, selected and scrolled to. The rows are opened before
  * the view sees the model (each expansion under the view would rebind its
  * visible rows), the old model goes in the same swap, and the rows reach
- * the view a few dozen a frame (start_revealing). */
+ * the view a few dozen a frame (start_revealing): from the frame after
+ * this one when wait_a_frame (that one lays out the rest of the window). */
 static void
 show_first_tree (SpCallTreeView *self,
                  SpProfile *profile,
-                 SpCallTree *tree)
+                 SpCallTree *tree,
+                 gboolean wait_a_frame)
 {
   g_autoptr (GtkTreeListModel) tree_model = NULL;
   g_autoptr (GtkTreeListRow) selected_row = NULL;
@@ -560,7 +563,7 @@ show_first_tree (SpCallTreeView *self,
   sp_batch_list_model_set_model (self->batch, G_LIST_MODEL (tree_model));
   g_signal_connect (tree_model, "items-changed", G_CALLBACK (rows_changed), self);
   g_clear_pointer (&old_source, sp_tree_source_unref);
-  start_revealing (self, selected_row);
+  start_revealing (self, selected_row, wait_a_frame);
   self->restoring = FALSE;
 }
 
@@ -668,12 +671,14 @@ show_tree (SpCallTreeView *self,
            SpProfile *profile,
            SpCallTree *tree)
 {
-  if (self->source != NULL && sp_tree_source_get_profile (self->source) == profile
-      && sp_tree_source_get_tree (self->source)->bottom_up == tree->bottom_up
-      && !grows_like_a_first_tree (self, tree))
+  gboolean same = self->source != NULL && sp_tree_source_get_profile (self->source) == profile
+                  && sp_tree_source_get_tree (self->source)->bottom_up == tree->bottom_up;
+
+  if (same && !grows_like_a_first_tree (self, tree))
     update_tree (self, tree);
   else
-    show_first_tree (self, profile, tree);
+    /* The rest of the window is laid out already for a tree that grows. */
+    show_first_tree (self, profile, tree, !same);
 }
 
 /* A tree given while the view was hidden, now shown. */
