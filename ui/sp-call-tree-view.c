@@ -426,6 +426,21 @@ tree_model_new (SpCallTreeView *self)
 /* ------------------------------------------------------------------ */
 /* Handing a first tree's rows over, a few dozen a frame */
 
+static void reveal_frame_painted (GdkFrameClock *clock,
+                                  SpCallTreeView *self);
+
+/* The frame clock whose after-paint times the frames that hand rows over. */
+static void
+follow_frame_clock (SpCallTreeView *self,
+                    GdkFrameClock *clock)
+{
+  if (self->reveal_clock != NULL)
+    g_clear_signal_handler (&self->after_paint_id, self->reveal_clock);
+  g_set_object (&self->reveal_clock, clock);
+  if (clock != NULL)
+    self->after_paint_id = g_signal_connect (clock, "after-paint", G_CALLBACK (reveal_frame_painted), self);
+}
+
 /* No more rows handed over by frames: the caller passes the rest on. */
 static void
 stop_revealing (SpCallTreeView *self)
@@ -434,9 +449,7 @@ stop_revealing (SpCallTreeView *self)
     gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->reveal_tick);
   self->reveal_tick = 0;
   g_clear_object (&self->reveal_hot);
-  if (self->reveal_clock != NULL)
-    g_clear_signal_handler (&self->after_paint_id, self->reveal_clock);
-  g_clear_object (&self->reveal_clock);
+  follow_frame_clock (self, NULL);
   self->reveal_frame_us = 0;
 }
 
@@ -476,11 +489,15 @@ reveal_rows_tick (GtkWidget *widget,
       self->reveal_waited = TRUE;
       return G_SOURCE_CONTINUE;
     }
+  /* The frame's time from here: handing rows over makes their widgets. */
+  self->reveal_frame_us = g_get_monotonic_time ();
+  self->reveal_rows = self->rows_per_frame;
+  /* Moved to another window, the view ticks on that one's clock. */
+  if (frame_clock != self->reveal_clock)
+    follow_frame_clock (self, frame_clock);
   self->restoring = TRUE;
   sp_batch_list_model_set_limit (self->batch, shown + self->rows_per_frame);
   self->restoring = FALSE;
-  self->reveal_frame_us = g_get_monotonic_time ();
-  self->reveal_rows = self->rows_per_frame;
   if (sp_batch_list_model_is_limited (self->batch) && !self->touched)
     return G_SOURCE_CONTINUE;
   /* finish_revealing must not remove the callback that is returning. */
@@ -520,10 +537,11 @@ start_revealing (SpCallTreeView *self,
   if (sp_batch_list_model_is_limited (self->batch) && gtk_widget_get_mapped (GTK_WIDGET (self)))
     {
       self->reveal_waited = !wait_a_frame;
+      /* Each tree starts low: the last one's pace may not be this one's
+       * (a recording started since keeps the CPUs busy). */
+      self->rows_per_frame = FIRST_ROWS_PER_FRAME;
       self->reveal_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), reveal_rows_tick, NULL, NULL);
-      self->reveal_clock = g_object_ref (gtk_widget_get_frame_clock (GTK_WIDGET (self)));
-      self->after_paint_id = g_signal_connect (self->reveal_clock, "after-paint", G_CALLBACK (reveal_frame_painted),
-                                               self);
+      follow_frame_clock (self, gtk_widget_get_frame_clock (GTK_WIDGET (self)));
     }
   else
     finish_revealing (self);
@@ -663,7 +681,7 @@ grows_like_a_first_tree (SpCallTreeView *self,
   /* Not while a first tree's rows still come: started again at each
    * update, they would never all come. */
   return !self->touched && self->reveal_tick == 0 && shown <= FIRST_ROWS_PER_FRAME
-         && rows_with_hot_path (tree) > shown + self->rows_per_frame;
+         && rows_with_hot_path (tree) > shown + FIRST_ROWS_PER_FRAME;
 }
 
 static void

@@ -16,6 +16,7 @@ struct _SpTreeExpander
   /* Owned references */
   GtkTreeListRow *row;
   gulong          row_notify_id;
+  guint           depth;   /* the row's, as laid out (a removed row's becomes 0) */
 };
 
 G_DEFINE_FINAL_TYPE (SpTreeExpander, sp_tree_expander, GTK_TYPE_WIDGET)
@@ -23,7 +24,7 @@ G_DEFINE_FINAL_TYPE (SpTreeExpander, sp_tree_expander, GTK_TYPE_WIDGET)
 static guint
 depth_of (SpTreeExpander *self)
 {
-  return self->row != NULL ? gtk_tree_list_row_get_depth (self->row) : 0;
+  return self->depth;
 }
 
 int
@@ -93,10 +94,18 @@ sp_tree_expander_size_allocate (GtkWidget *widget,
 {
   SpTreeExpander *self = SP_TREE_EXPANDER (widget);
   int offset = sp_tree_expander_get_child_offset (self);
-  GtkAllocation child = { is_rtl (self) ? 0 : offset, 0, MAX (width - offset, 0), height };
+  int room = MAX (width - offset, 0);
+  int natural = 0;
+  GtkAllocation child;
 
-  if (self->child != NULL)
-    gtk_widget_size_allocate (self->child, &child, baseline);
+  if (self->child == NULL)
+    return;
+  /* As GtkTreeExpander: the child no wider than it asks for (a name's
+   * tooltip and clicks are over its text). */
+  gtk_widget_measure (self->child, GTK_ORIENTATION_HORIZONTAL, height, NULL, &natural, NULL, NULL);
+  child = (GtkAllocation) { 0, 0, MIN (room, natural), height };
+  child.x = is_rtl (self) ? room - child.width : offset;
+  gtk_widget_size_allocate (self->child, &child, baseline);
 }
 
 static void
@@ -107,9 +116,8 @@ sp_tree_expander_snapshot (GtkWidget *widget,
 
   if (is_expandable (self))
     {
-      const char *name = gtk_tree_list_row_get_expanded (self->row) ? "pan-down-symbolic"
-                         : is_rtl (self)                            ? "pan-start-symbolic"
-                                                                    : "pan-end-symbolic";
+      /* Right to left, the theme's pan-end-symbolic-rtl points left. */
+      const char *name = gtk_tree_list_row_get_expanded (self->row) ? "pan-down-symbolic" : "pan-end-symbolic";
       GtkIconTheme *theme = gtk_icon_theme_get_for_display (gtk_widget_get_display (widget));
       g_autoptr (GtkIconPaintable) icon = gtk_icon_theme_lookup_icon (theme, name, NULL, LEVEL_PX,
                                                                       gtk_widget_get_scale_factor (widget),
@@ -205,38 +213,47 @@ click_released (GtkGestureClick *gesture,
 /* ------------------------------------------------------------------ */
 /* The row */
 
+/* expanded and expandable change the triangle; depth, the indent (a
+ * row removed from its model drops to depth 0). */
+static void
+update_for_row (SpTreeExpander *self)
+{
+  guint depth = self->row != NULL ? gtk_tree_list_row_get_depth (self->row) : 0;
+
+  if (is_expandable (self))
+    gtk_accessible_update_state (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_STATE_EXPANDED,
+                                 gtk_tree_list_row_get_expanded (self->row), -1);
+  else
+    gtk_accessible_reset_state (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_STATE_EXPANDED);
+  if (depth != self->depth)
+    {
+      self->depth = depth;
+      gtk_widget_queue_resize (GTK_WIDGET (self));
+    }
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
 static void
 row_changed (GtkTreeListRow *row,
              GParamSpec *pspec,
              SpTreeExpander *self)
 {
-  /* expanded and expandable change the triangle; depth never changes. */
-  gtk_accessible_update_state (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_STATE_EXPANDED,
-                               is_expandable (self) ? gtk_tree_list_row_get_expanded (row) : FALSE, -1);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  update_for_row (self);
 }
 
 void
 sp_tree_expander_set_list_row (SpTreeExpander *self,
                                GtkTreeListRow *row)
 {
-  guint old_depth;
-
   g_return_if_fail (SP_IS_TREE_EXPANDER (self));
   if (self->row == row)
     return;
-  old_depth = depth_of (self);
   if (self->row != NULL)
     g_clear_signal_handler (&self->row_notify_id, self->row);
   g_set_object (&self->row, row);
   if (row != NULL)
-    {
-      self->row_notify_id = g_signal_connect (row, "notify", G_CALLBACK (row_changed), self);
-      row_changed (row, NULL, self);
-    }
-  if (depth_of (self) != old_depth)
-    gtk_widget_queue_resize (GTK_WIDGET (self));
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+    self->row_notify_id = g_signal_connect (row, "notify", G_CALLBACK (row_changed), self);
+  update_for_row (self);
 }
 
 GtkTreeListRow *
@@ -304,10 +321,16 @@ sp_tree_expander_class_init (SpTreeExpanderClass *klass)
   gtk_widget_class_install_action (widget_class, "listitem.toggle-expand", NULL, toggle_activated);
   add_key (widget_class, GDK_KEY_plus, 0, "listitem.expand");
   add_key (widget_class, GDK_KEY_KP_Add, 0, "listitem.expand");
+  add_key (widget_class, GDK_KEY_asterisk, 0, "listitem.expand");
+  add_key (widget_class, GDK_KEY_KP_Multiply, 0, "listitem.expand");
   add_key (widget_class, GDK_KEY_Right, GDK_SHIFT_MASK, "listitem.expand");
+  add_key (widget_class, GDK_KEY_KP_Right, GDK_SHIFT_MASK, "listitem.expand");
   add_key (widget_class, GDK_KEY_minus, 0, "listitem.collapse");
   add_key (widget_class, GDK_KEY_KP_Subtract, 0, "listitem.collapse");
+  add_key (widget_class, GDK_KEY_slash, 0, "listitem.collapse");
+  add_key (widget_class, GDK_KEY_KP_Divide, 0, "listitem.collapse");
   add_key (widget_class, GDK_KEY_Left, GDK_SHIFT_MASK, "listitem.collapse");
+  add_key (widget_class, GDK_KEY_KP_Left, GDK_SHIFT_MASK, "listitem.collapse");
 
   gtk_widget_class_set_css_name (widget_class, "treeexpander");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
@@ -318,6 +341,9 @@ sp_tree_expander_init (SpTreeExpander *self)
 {
   GtkGesture *click = gtk_gesture_click_new ();
 
+  /* Focusable as GtkTreeExpander: a row given the focus passes it to its
+   * first child that takes it, and the keys above reach the expander. */
+  gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
   gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), GDK_BUTTON_PRIMARY);
   g_signal_connect (click, "pressed", G_CALLBACK (click_pressed), self);
   g_signal_connect (click, "released", G_CALLBACK (click_released), self);

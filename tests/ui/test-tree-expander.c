@@ -5,7 +5,8 @@
  * no widget more, a real click on the triangle (XTEST) closes and opens
  * the row while a click on its text does not, a leaf's triangle room does
  * nothing, GtkTreeExpander's listitem.* actions and keys work, and right
- * to left the triangle goes to the right. Saves tree-expander.png. */
+ * to left the triangle goes to the right. Saves tree-expander.png and
+ * tree-expander-rtl.png. */
 #include <gtk/gtk.h>
 #include <stdlib.h>
 
@@ -188,6 +189,28 @@ click_triangle (SpTreeExpander *expander)
                       gtk_widget_get_height (GTK_WIDGET (expander)) / 2.0, 1);
 }
 
+static gboolean
+is_shown_expander (GtkWidget *widget,
+                   gconstpointer data)
+{
+  return SP_IS_TREE_EXPANDER (widget) && gtk_widget_get_mapped (widget)
+         && sp_tree_expander_get_list_row (SP_TREE_EXPANDER (widget)) != NULL;
+}
+
+static void
+assert_indents (Fixture *f)
+{
+  g_autoptr (GPtrArray) shown = gui_test_find_all (GTK_WIDGET (f->window), is_shown_expander, NULL);
+
+  g_assert_cmpuint (shown->len, >, 10);
+  for (guint i = 0; i < shown->len; i++)
+    {
+      SpTreeExpander *expander = shown->pdata[i];
+
+      g_assert_cmpfloat (child_x (expander), ==, (gtk_tree_list_row_get_depth (row_of (expander)) + 1) * LEVEL_PX);
+    }
+}
+
 static void
 test_click (Fixture *f,
             gconstpointer data)
@@ -220,6 +243,9 @@ test_click (Fixture *f,
   window_test_run (0.2);
   g_assert_true (gtk_tree_list_row_get_expanded (row));
   g_assert_cmpuint (n_rows (f), >, 2 * 3 + 1);
+  /* The list view gave the rows that went and came other rows' widgets
+   * (a removed row's depth drops to 0): each indent is its row's again. */
+  assert_indents (f);
 
   /* A leaf has the triangle's room, not the triangle: nothing happens. */
   expander = expander_of (f, "leaf 2");
@@ -248,11 +274,13 @@ test_actions_and_keys (Fixture *f,
 
   if (pointer_test_available (GTK_WIDGET (f->window)))
     {
-      /* With the keyboard's focus in the row's expander, as GTK's. */
+      /* A click on the row's text gives the row the focus, which passes
+       * it on to the expander (as to GtkTreeExpander): its keys work. */
       pointer_test_raise (f->window);
       expander = expander_of (f, "level 2");
-      gtk_widget_set_focusable (GTK_WIDGET (expander), TRUE);
-      g_assert_true (gtk_widget_grab_focus (GTK_WIDGET (expander)));
+      pointer_test_click_widget (sp_tree_expander_get_child (expander), 1);
+      window_test_run (0.2);
+      g_assert_true (gtk_widget_has_focus (GTK_WIDGET (expander)));
       pointer_test_key (GTK_WIDGET (f->window), GDK_KEY_minus, 0);
       g_assert_false (gtk_tree_list_row_get_expanded (row));
       pointer_test_key (GTK_WIDGET (f->window), GDK_KEY_KP_Add, 0);
@@ -265,7 +293,7 @@ test_actions_and_keys (Fixture *f,
   g_object_unref (row);
 }
 
-/* Right to left: the child from the left edge, the indent on the right. */
+/* Right to left: the indent on the right, the child ending where it starts. */
 static void
 test_right_to_left (Fixture *f,
                     gconstpointer data)
@@ -276,9 +304,9 @@ test_right_to_left (Fixture *f,
   gtk_widget_set_direction (GTK_WIDGET (f->window), GTK_TEXT_DIR_RTL);
   window_test_run (0.3);
   expander = expander_of (f, "level 4");
-  g_assert_cmpfloat (child_x (expander), ==, 0);
-  g_assert_cmpint (gtk_widget_get_width (sp_tree_expander_get_child (expander)), ==,
-                   gtk_widget_get_width (GTK_WIDGET (expander)) - 5 * LEVEL_PX);
+  g_assert_cmpfloat (child_x (expander) + gtk_widget_get_width (sp_tree_expander_get_child (expander)), ==,
+                     gtk_widget_get_width (GTK_WIDGET (expander)) - 5 * LEVEL_PX);
+  gui_test_save_png (GTK_WIDGET (f->window), "tree-expander-rtl.png");
   gtk_widget_set_default_direction (GTK_TEXT_DIR_LTR);
 }
 
