@@ -36,14 +36,15 @@
 /* A first tree's rows handed to the column view per frame: all at once,
  * GTK 4.8 makes and measures up to 200 row widgets in one frame (110 ms
  * of the main thread on deep stacks, with GTK's expander). As many as a
- * frame of REVEAL_FRAME_US allows: a first frame takes FIRST_ROWS_PER_FRAME,
- * and each frame's time sets the next one's rows. On a loaded machine
- * (recording a program that keeps every CPU busy) the main thread gets
- * half a CPU, a frame takes twice as long, and fewer rows go per frame. */
+ * frame of REVEAL_FRAME_US (a 60 Hz frame) allows: a first frame takes
+ * FIRST_ROWS_PER_FRAME, and each frame's time sets the next one's rows.
+ * On a loaded machine (recording a program that keeps every CPU busy) the
+ * main thread gets half a CPU, a frame takes twice as long, and fewer
+ * rows go per frame. */
 #define FIRST_ROWS_PER_FRAME 12
 #define MIN_ROWS_PER_FRAME   4
 #define MAX_ROWS_PER_FRAME   60
-#define REVEAL_FRAME_US      10000
+#define REVEAL_FRAME_US      16000
 
 struct _SpCallTreeView
 {
