@@ -435,8 +435,12 @@ static void
 follow_frame_clock (SpCallTreeView *self,
                     GdkFrameClock *clock)
 {
-  if (self->reveal_clock != NULL)
-    g_clear_signal_handler (&self->after_paint_id, self->reveal_clock);
+  /* A surface destroyed disposes its clock, and disposing drops every
+   * handler: ours may be gone already. */
+  if (self->reveal_clock != NULL && self->after_paint_id != 0
+      && g_signal_handler_is_connected (self->reveal_clock, self->after_paint_id))
+    g_signal_handler_disconnect (self->reveal_clock, self->after_paint_id);
+  self->after_paint_id = 0;
   g_set_object (&self->reveal_clock, clock);
   if (clock != NULL)
     self->after_paint_id = g_signal_connect (clock, "after-paint", G_CALLBACK (reveal_frame_painted), self);

@@ -233,6 +233,15 @@ update_for_row (SpTreeExpander *self)
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
+/* A row disposed (its model went) has dropped its handlers: ours too. */
+static void
+disconnect_row (SpTreeExpander *self)
+{
+  if (self->row != NULL && self->row_notify_id != 0 && g_signal_handler_is_connected (self->row, self->row_notify_id))
+    g_signal_handler_disconnect (self->row, self->row_notify_id);
+  self->row_notify_id = 0;
+}
+
 static void
 row_changed (GtkTreeListRow *row,
              GParamSpec *pspec,
@@ -248,8 +257,7 @@ sp_tree_expander_set_list_row (SpTreeExpander *self,
   g_return_if_fail (SP_IS_TREE_EXPANDER (self));
   if (self->row == row)
     return;
-  if (self->row != NULL)
-    g_clear_signal_handler (&self->row_notify_id, self->row);
+  disconnect_row (self);
   g_set_object (&self->row, row);
   if (row != NULL)
     self->row_notify_id = g_signal_connect (row, "notify", G_CALLBACK (row_changed), self);
@@ -288,8 +296,7 @@ sp_tree_expander_dispose (GObject *object)
 {
   SpTreeExpander *self = SP_TREE_EXPANDER (object);
 
-  if (self->row != NULL)
-    g_clear_signal_handler (&self->row_notify_id, self->row);
+  disconnect_row (self);
   g_clear_object (&self->row);
   g_clear_pointer (&self->child, gtk_widget_unparent);
   G_OBJECT_CLASS (sp_tree_expander_parent_class)->dispose (object);
