@@ -89,7 +89,12 @@ bench_gui_find_widget (GtkWidget *root,
 guint64
 bench_gui_call_tree_total (GtkWidget *window)
 {
-  GListModel *rows = sp_window_get_call_tree_model (SP_WINDOW (window));
+  return bench_gui_rows_total (sp_window_get_call_tree_model (SP_WINDOW (window)));
+}
+
+guint64
+bench_gui_rows_total (GListModel *rows)
+{
   guint64 total = 0;
 
   for (guint i = 0; rows != NULL && i < g_list_model_get_n_items (rows); i++)

@@ -22,9 +22,7 @@
 #include "bench-probe.h"
 #include "sp-application.h"
 #include "sp-call-tree-view.h"
-#include "sp-function-item.h"
 #include "sp-spool-reader.h"
-#include "sp-tree-item.h"
 #include "sp-window-testing.h"
 
 #define POLL_US   1000
@@ -234,30 +232,6 @@ start_recording (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
-/* The samples of the top-level rows on screen. Not the window's model
- * (sp_window_get_call_tree_model): asking for it hands over at once the
- * rows a first tree still reveals a few a frame, and the probe would
- * change what it measures. */
-static guint64
-shown_total (SpWindow *window)
-{
-  GListModel *rows = sp_call_tree_view_get_shown_rows (sp_window_get_call_tree_view (window));
-  guint64 total = 0;
-
-  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
-    {
-      g_autoptr (GtkTreeListRow) row = g_list_model_get_item (rows, i);
-
-      if (gtk_tree_list_row_get_depth (row) == 0)
-        {
-          g_autoptr (SpTreeItem) item = gtk_tree_list_row_get_item (row);
-
-          total += sp_function_item_get_total (SP_FUNCTION_ITEM (item));
-        }
-    }
-  return total;
-}
-
 static void
 on_frame (BenchFrames *frames,
           const BenchFrame *frame,
@@ -268,7 +242,10 @@ on_frame (BenchFrames *frames,
 
   if (!frame->painted || run->t_record == 0 || g_strcmp0 (sp_window_get_page (run->window), "profile") != 0)
     return;
-  total = shown_total (run->window);
+  /* The rows on screen, not the window's model (bench_gui_call_tree_total):
+   * asking for it hands over at once the rows a first tree still reveals
+   * a few a frame, and the probe would change what it measures. */
+  total = bench_gui_rows_total (sp_call_tree_view_get_shown_rows (sp_window_get_call_tree_view (run->window)));
   if (total > run->last_total)
     {
       Shown shown = { frame->end, run->last_total, total };

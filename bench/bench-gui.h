@@ -43,5 +43,9 @@ int bench_gui_child_watch (char **argv,
 GtkWidget *bench_gui_find_widget (GtkWidget *root,
                                   GType type);
 
-/* Samples under the call tree's top-level rows (what it shows). */
+/* Samples under the call tree's top-level rows (what it shows). Asking
+ * the window for its model hands over every row still to come. */
 guint64 bench_gui_call_tree_total (GtkWidget *window);
+
+/* The same over rows (GtkTreeListRow items of SpFunctionItems). */
+guint64 bench_gui_rows_total (GListModel *rows);

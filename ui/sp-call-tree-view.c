@@ -72,8 +72,7 @@ struct _SpCallTreeView
   GtkTreeListRow      *reveal_hot;    /* the hot path's end, selected once all are */
   gboolean             reveal_waited; /* the frame the tree came in handed over none */
   guint                rows_per_frame;
-  gint64               reveal_frame_us;  /* when this frame's rows went (0: none) */
-  guint                reveal_rows;      /* how many */
+  gint64               reveal_frame_us;  /* when this frame's rows_per_frame went (0: none) */
   GdkFrameClock       *reveal_clock;     /* whose after-paint times the frame */
   gulong               after_paint_id;
 };
@@ -496,7 +495,6 @@ reveal_rows_tick (GtkWidget *widget,
     }
   /* The frame's time from here: handing rows over makes their widgets. */
   self->reveal_frame_us = g_get_monotonic_time ();
-  self->reveal_rows = self->rows_per_frame;
   /* Moved to another window, the view ticks on that one's clock. */
   if (frame_clock != self->reveal_clock)
     follow_frame_clock (self, frame_clock);
@@ -524,7 +522,7 @@ reveal_frame_painted (GdkFrameClock *clock,
     return;
   took = MAX (g_get_monotonic_time () - self->reveal_frame_us, 1);
   self->reveal_frame_us = 0;
-  rows = CLAMP ((double) self->reveal_rows * REVEAL_FRAME_US / (double) took, self->rows_per_frame * 0.5,
+  rows = CLAMP ((double) self->rows_per_frame * REVEAL_FRAME_US / (double) took, self->rows_per_frame * 0.5,
                 self->rows_per_frame * 1.5);
   self->rows_per_frame = CLAMP ((guint) rows, MIN_ROWS_PER_FRAME, MAX_ROWS_PER_FRAME);
 }
@@ -664,11 +662,11 @@ update_tree (SpCallTreeView *self,
 static guint
 rows_with_hot_path (const SpCallTree *tree)
 {
-  guint32 hot = find_hot_path_end (tree);
+  g_autoptr (GArray) open = ancestors_of (tree, find_hot_path_end (tree));
   guint rows = tree->nodes[0].n_children;
 
-  for (guint32 n = tree->nodes[hot].parent; hot != 0 && n != 0; n = tree->nodes[n].parent)
-    rows += tree->nodes[n].n_children;
+  for (guint i = 0; i < open->len; i++)
+    rows += tree->nodes[g_array_index (open, guint32, i)].n_children;
   return rows;
 }
 
@@ -853,7 +851,6 @@ sp_call_tree_view_init (SpCallTreeView *self)
   add_columns (self);
 
   row_sorter = GTK_SORTER (gtk_tree_list_row_sorter_new (g_object_ref (gtk_column_view_get_sorter (self->column_view))));
-  self->rows_per_frame = FIRST_ROWS_PER_FRAME;
   self->remembered = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->batch = sp_batch_list_model_new (NULL);
   self->sorted = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (self->batch)), row_sorter);

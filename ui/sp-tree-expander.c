@@ -21,17 +21,11 @@ struct _SpTreeExpander
 
 G_DEFINE_FINAL_TYPE (SpTreeExpander, sp_tree_expander, GTK_TYPE_WIDGET)
 
-static guint
-depth_of (SpTreeExpander *self)
-{
-  return self->depth;
-}
-
 int
 sp_tree_expander_get_child_offset (SpTreeExpander *self)
 {
   g_return_val_if_fail (SP_IS_TREE_EXPANDER (self), 0);
-  return (int) (depth_of (self) + 1) * LEVEL_PX;
+  return (int) (self->depth + 1) * LEVEL_PX;
 }
 
 static gboolean
@@ -44,7 +38,7 @@ is_rtl (SpTreeExpander *self)
 static int
 triangle_x (SpTreeExpander *self)
 {
-  int x = (int) depth_of (self) * LEVEL_PX;
+  int x = (int) self->depth * LEVEL_PX;
 
   return is_rtl (self) ? gtk_widget_get_width (GTK_WIDGET (self)) - x - LEVEL_PX : x;
 }
@@ -302,14 +296,25 @@ sp_tree_expander_dispose (GObject *object)
   G_OBJECT_CLASS (sp_tree_expander_parent_class)->dispose (object);
 }
 
-static void
-add_key (GtkWidgetClass *widget_class,
-         guint keyval,
-         GdkModifierType modifiers,
-         const char *action)
-{
-  gtk_widget_class_add_binding_action (widget_class, keyval, modifiers, action, NULL);
-}
+/* GtkTreeExpander's keys. */
+static const struct {
+  guint           keyval;
+  GdkModifierType modifiers;
+  const char     *action;
+} keys[] = {
+  { GDK_KEY_plus, 0, "listitem.expand" },
+  { GDK_KEY_KP_Add, 0, "listitem.expand" },
+  { GDK_KEY_asterisk, 0, "listitem.expand" },
+  { GDK_KEY_KP_Multiply, 0, "listitem.expand" },
+  { GDK_KEY_Right, GDK_SHIFT_MASK, "listitem.expand" },
+  { GDK_KEY_KP_Right, GDK_SHIFT_MASK, "listitem.expand" },
+  { GDK_KEY_minus, 0, "listitem.collapse" },
+  { GDK_KEY_KP_Subtract, 0, "listitem.collapse" },
+  { GDK_KEY_slash, 0, "listitem.collapse" },
+  { GDK_KEY_KP_Divide, 0, "listitem.collapse" },
+  { GDK_KEY_Left, GDK_SHIFT_MASK, "listitem.collapse" },
+  { GDK_KEY_KP_Left, GDK_SHIFT_MASK, "listitem.collapse" },
+};
 
 static void
 sp_tree_expander_class_init (SpTreeExpanderClass *klass)
@@ -322,22 +327,12 @@ sp_tree_expander_class_init (SpTreeExpanderClass *klass)
   widget_class->size_allocate = sp_tree_expander_size_allocate;
   widget_class->snapshot = sp_tree_expander_snapshot;
 
-  /* GtkTreeExpander's actions and keys. */
+  /* GtkTreeExpander's actions. */
   gtk_widget_class_install_action (widget_class, "listitem.expand", NULL, expand_activated);
   gtk_widget_class_install_action (widget_class, "listitem.collapse", NULL, collapse_activated);
   gtk_widget_class_install_action (widget_class, "listitem.toggle-expand", NULL, toggle_activated);
-  add_key (widget_class, GDK_KEY_plus, 0, "listitem.expand");
-  add_key (widget_class, GDK_KEY_KP_Add, 0, "listitem.expand");
-  add_key (widget_class, GDK_KEY_asterisk, 0, "listitem.expand");
-  add_key (widget_class, GDK_KEY_KP_Multiply, 0, "listitem.expand");
-  add_key (widget_class, GDK_KEY_Right, GDK_SHIFT_MASK, "listitem.expand");
-  add_key (widget_class, GDK_KEY_KP_Right, GDK_SHIFT_MASK, "listitem.expand");
-  add_key (widget_class, GDK_KEY_minus, 0, "listitem.collapse");
-  add_key (widget_class, GDK_KEY_KP_Subtract, 0, "listitem.collapse");
-  add_key (widget_class, GDK_KEY_slash, 0, "listitem.collapse");
-  add_key (widget_class, GDK_KEY_KP_Divide, 0, "listitem.collapse");
-  add_key (widget_class, GDK_KEY_Left, GDK_SHIFT_MASK, "listitem.collapse");
-  add_key (widget_class, GDK_KEY_KP_Left, GDK_SHIFT_MASK, "listitem.collapse");
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    gtk_widget_class_add_binding_action (widget_class, keys[i].keyval, keys[i].modifiers, keys[i].action, NULL);
 
   gtk_widget_class_set_css_name (widget_class, "treeexpander");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
