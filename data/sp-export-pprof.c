@@ -48,7 +48,9 @@ typedef struct {
   GHashTable          *mappings;           /* module id + 1 -> pprof id */
   SpRecordedFiles     *recorded;          /* the side file's [module-file N] */
   GByteArray          *samples;            /* encoded fields of the Profile, by kind */
-  GByteArray          *mapping_fields;
+  GPtrArray           *mapping_messages;   /* pprof id - 1 -> encoded Mapping */
+  GArray              *mapping_uses;       /* pprof id - 1 -> locations in it (guint) */
+  GArray              *mapping_is_program; /* pprof id - 1 -> a program, not a library (gboolean) */
   GByteArray          *location_fields;
   GByteArray          *function_fields;
   guint64              n_locations;
@@ -116,6 +118,20 @@ module_build_id (Pprof *p,
   return sp_build_id_of_file (path, NULL);
 }
 
+/* A file of code that is not the kernel, a shared library (name.so,
+ * name.so.6) or anonymous memory. */
+static gboolean
+is_program (const SpModule *module,
+            const char *path)
+{
+  const char *base = strrchr (path, '/');
+  const char *so = base != NULL ? strstr (base, ".so") : NULL;
+
+  if (module->is_kernel || path[0] != '/' || g_str_has_prefix (path, "/memfd:"))
+    return FALSE;
+  return so == NULL || (so[3] != '\0' && so[3] != '.');
+}
+
 static guint64
 mapping_id (Pprof *p,
             guint32 module_id)
@@ -144,8 +160,36 @@ mapping_id (Pprof *p,
   sp_proto_uint (msg, MAPPING_HAS_FILENAMES, 1);
   sp_proto_uint (msg, MAPPING_HAS_LINE_NUMBERS, 1);
   sp_proto_uint (msg, MAPPING_HAS_INLINE_FRAMES, 1);
-  sp_proto_message (p->mapping_fields, PROFILE_MAPPING, msg);
+  g_ptr_array_add (p->mapping_messages, g_steal_pointer (&msg));
+  g_array_append_val (p->mapping_uses, (guint) { 0 });
+  g_array_append_val (p->mapping_is_program, (gboolean) { is_program (module, path) });
   return id;
+}
+
+/* pprof takes the profile's first mapping for its main binary (it names
+ * the profile and the reports after it): the program with the most
+ * locations, rather than whichever module the first sample's leaf was in
+ * (often the kernel). A library only when no program was sampled. */
+static void
+add_mappings (Pprof *p,
+              GByteArray *out)
+{
+  guint first = G_MAXUINT;
+
+  for (guint pass = 0; pass < 2 && first == G_MAXUINT; pass++)
+    for (guint i = 0; i < p->mapping_messages->len; i++)
+      {
+        guint uses = g_array_index (p->mapping_uses, guint, i);
+
+        if ((pass == 1 || g_array_index (p->mapping_is_program, gboolean, i)) && uses > 0
+            && (first == G_MAXUINT || uses > g_array_index (p->mapping_uses, guint, first)))
+          first = i;
+      }
+  if (first != G_MAXUINT)
+    sp_proto_message (out, PROFILE_MAPPING, g_ptr_array_index (p->mapping_messages, first));
+  for (guint i = 0; i < p->mapping_messages->len; i++)
+    if (i != first)
+      sp_proto_message (out, PROFILE_MAPPING, g_ptr_array_index (p->mapping_messages, i));
 }
 
 /* ---- Locations ----------------------------------------------------------- */
@@ -232,7 +276,10 @@ frame_location (Pprof *p,
       && sp_spool_reader_resolve_frame_module (p->reader, pid, frame_id, &module_id, &rel_ip))
     {
       module = &sp_spool_reader_get_modules (p->reader)[module_id];
-      sp_proto_uint (msg, LOCATION_MAPPING_ID, mapping_id (p, module_id));
+      guint64 mapping = mapping_id (p, module_id);
+
+      g_array_index (p->mapping_uses, guint, mapping - 1)++;
+      sp_proto_uint (msg, LOCATION_MAPPING_ID, mapping);
     }
   sp_proto_uint (msg, LOCATION_ADDRESS, frame->abs_ip);
   frame_lines (p, module, rel_ip, is_leaf, n, lines);
@@ -433,7 +480,10 @@ encode (SpProfile *profile,
       g_hash_table_new_full (_sp_int64_hash, g_int64_equal, g_free, g_free) },
     g_hash_table_new (NULL, NULL), g_hash_table_new (NULL, NULL),
     sp_recorded_files_new (sp_profile_get_meta (profile)),
-    g_byte_array_new (), g_byte_array_new (), g_byte_array_new (), g_byte_array_new (), 0,
+    g_byte_array_new (),
+    g_ptr_array_new_with_free_func ((GDestroyNotify) g_byte_array_unref),
+    g_array_new (FALSE, FALSE, sizeof (guint)), g_array_new (FALSE, FALSE, sizeof (gboolean)),
+    g_byte_array_new (), g_byte_array_new (), 0,
   };
   guint64 interval_ns = sp_spool_reader_get_sample_interval_us (reader) * 1000;
   GByteArray *out = g_byte_array_new ();
@@ -442,7 +492,7 @@ encode (SpProfile *profile,
   add_header (&p, out, interval_ns);
   add_samples (&p, interval_ns);
   g_byte_array_append (out, p.samples->data, p.samples->len);
-  g_byte_array_append (out, p.mapping_fields->data, p.mapping_fields->len);
+  add_mappings (&p, out);
   g_byte_array_append (out, p.location_fields->data, p.location_fields->len);
   g_byte_array_append (out, p.function_fields->data, p.function_fields->len);
   for (guint i = 0; i < p.string_table->len; i++)
@@ -460,7 +510,9 @@ encode (SpProfile *profile,
   g_hash_table_unref (p.mappings);
   sp_recorded_files_free (p.recorded);
   g_byte_array_unref (p.samples);
-  g_byte_array_unref (p.mapping_fields);
+  g_ptr_array_unref (p.mapping_messages);
+  g_array_unref (p.mapping_uses);
+  g_array_unref (p.mapping_is_program);
   g_byte_array_unref (p.location_fields);
   g_byte_array_unref (p.function_fields);
   return out;

@@ -335,8 +335,10 @@ read_signals (SpRecorder *r)
       if (info.ssi_signo == SIGCHLD)
         reap_child (r);
       else if (info.ssi_signo == SIGINT)
-        /* On a terminal the target got this Ctrl-C itself. */
-        request_stop (r, isatty (STDIN_FILENO) ? 0 : SIGINT);
+        /* A Ctrl-C typed on a terminal (sent by the kernel) reached the
+         * whole foreground group, the command too, whether or not our
+         * stdin is that terminal; one sent by kill(2) reached only us. */
+        request_stop (r, info.ssi_code == SI_KERNEL ? 0 : SIGINT);
       else
         request_stop (r, SIGTERM);
     }
