@@ -156,6 +156,8 @@ aggregate (SpAnalysisJob *job,
     {
       result->call_tree = sp_call_tree_new (job->profile, filter, counts, FALSE);
       result->flame_tree = sp_call_tree_copy (result->call_tree);
+      /* Here rather than on the window's main thread, which shows it. */
+      sp_call_tree_ensure_heights (result->flame_tree);
     }
   /* An opened file's first frame comes without it (it took a third of
    * the time to it): SP_WORK_BOTTOM_UP follows. */

@@ -41,6 +41,9 @@ typedef struct {
   guint           n_functions;
   /* What self and total count: samples, or ns of a time metric. */
   SpMetric        metric;
+  /* Each node's subtree height (itself and its deepest descendant's
+   * levels), by node: NULL until sp_call_tree_ensure_heights. */
+  guint          *heights;
 } SpCallTree;
 
 /* counts may be NULL (then they are made from filter). */
@@ -71,6 +74,15 @@ guint64 sp_call_tree_min_total (double min_share,
 SpCallTree *sp_call_tree_copy (const SpCallTree *tree);
 
 void sp_call_tree_free (SpCallTree *tree);
+
+/* Frees tree on a worker thread: giving a large tree's memory back held a
+ * window's main thread for milliseconds. */
+void sp_call_tree_free_in_background (SpCallTree *tree);
+
+/* tree->heights, made if not yet (a flame graph's rows: a zoom on node
+ * shows its depth plus heights[node]). Where the tree is built, so that
+ * whoever shows it does not walk it again. */
+const guint *sp_call_tree_ensure_heights (SpCallTree *tree);
 
 /* Re-links every node's children by total, largest first; for trees made
  * by hand (sp_call_tree_new's are already in that order). */

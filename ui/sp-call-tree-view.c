@@ -870,29 +870,14 @@ sp_call_tree_view_new (void)
   return g_object_new (SP_TYPE_CALL_TREE_VIEW, NULL);
 }
 
-static void
-free_tree_thread (GTask *task,
-                  gpointer source_object,
-                  gpointer task_data,
-                  GCancellable *cancellable)
-{
-  sp_call_tree_free (task_data);
-}
-
 /* A tree that waited and was never shown goes on a worker thread: giving
  * a large tree's memory back (tens of MB for a long recording's bottom-up
  * tree) held the main thread ~3 ms on each update of a hidden view. */
 static void
 drop_pending_tree (SpCallTreeView *self)
 {
-  g_autoptr (GTask) task = NULL;
-
   g_clear_pointer (&self->pending_profile, sp_profile_unref);
-  if (self->pending_tree == NULL)
-    return;
-  task = g_task_new (NULL, NULL, NULL, NULL);
-  g_task_set_task_data (task, g_steal_pointer (&self->pending_tree), NULL);
-  g_task_run_in_thread (task, free_tree_thread);
+  g_clear_pointer (&self->pending_tree, sp_call_tree_free_in_background);
 }
 
 /* While the view is hidden (another page), the tree waits: a live

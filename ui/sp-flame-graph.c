@@ -47,7 +47,6 @@ struct _SpFlameGraph
 
   /* Owned references */
   SpCallTree    *tree;
-  guint         *heights;         /* rows of each node's subtree, itself included */
   char          *search;
   gboolean      *search_matches;  /* search's, a gboolean per function of tree; NULL until drawn */
   char          *last_search;     /* casefolded; Enter again goes to its next match */
@@ -187,7 +186,7 @@ update_rows (SpFlameGraph *self)
   guint n_rows = 0;
 
   if (self->tree != NULL)
-    n_rows = sp_flame_layout_depth (self->tree, self->zoom) + self->heights[self->zoom];
+    n_rows = sp_flame_layout_depth (self->tree, self->zoom) + sp_call_tree_ensure_heights (self->tree)[self->zoom];
   if (n_rows != self->n_rows)
     {
       self->n_rows = n_rows;
@@ -610,7 +609,6 @@ sp_flame_graph_finalize (GObject *object)
 
   g_clear_pointer (&self->tree, sp_call_tree_free);
   g_clear_pointer (&self->profile, sp_profile_unref);
-  g_clear_pointer (&self->heights, g_free);
   g_clear_pointer (&self->search, g_free);
   g_clear_pointer (&self->search_matches, g_free);
   g_clear_pointer (&self->last_search, g_free);
@@ -793,12 +791,10 @@ sp_flame_graph_set_tree (SpFlameGraph *self,
   zoom = find_node (self, self->zoom, tree, &same);
   selected = find_node (self, self->selected, tree, &selected_same);
   self->selected = selected_same ? selected : 0;
-  g_clear_pointer (&self->tree, sp_call_tree_free);
-  g_clear_pointer (&self->heights, g_free);
+  /* (A new tree's heights were made with it, sp-analysis-job.c.) */
+  g_clear_pointer (&self->tree, sp_call_tree_free_in_background);
   g_clear_pointer (&self->search_matches, g_free);
   self->tree = tree;
-  if (tree != NULL)
-    self->heights = sp_flame_layout_subtree_heights (tree);
   if (tree != NULL)
     sp_profile_ref (profile);
   g_clear_pointer (&self->profile, sp_profile_unref);

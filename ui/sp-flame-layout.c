@@ -2,24 +2,6 @@
 /* sp-flame-layout.c: a flame graph's frames (sp-flame-layout.h). */
 #include "sp-flame-layout.h"
 
-/* One backward pass: children come after their parent (sp-call-tree.h),
- * so each node's height is known when its parent's is updated. Once per
- * tree: a zoom then costs nothing (a walk of the whole tree took 12 ms on
- * a 286,000-node tree, in the click). */
-guint *
-sp_flame_layout_subtree_heights (const SpCallTree *tree)
-{
-  guint *heights = g_new0 (guint, MAX (tree->n_nodes, 1));
-
-  for (guint32 n = tree->n_nodes; n-- > 0;)
-    {
-      heights[n]++;
-      if (n > 0)
-        heights[tree->nodes[n].parent] = MAX (heights[tree->nodes[n].parent], heights[n]);
-    }
-  return heights;
-}
-
 guint
 sp_flame_layout_depth (const SpCallTree *tree,
                        guint32 node)

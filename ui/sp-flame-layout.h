@@ -26,10 +26,6 @@ typedef struct {
   double  width;
 } SpFlameFrame;
 
-/* The rows of each node's subtree, itself included, by node (g_free):
- * the rows a zoom shows are sp_flame_layout_depth (zoom) + heights[zoom]. */
-guint *sp_flame_layout_subtree_heights (const SpCallTree *tree);
-
 /* The node's row: how many ancestors it has. */
 guint sp_flame_layout_depth (const SpCallTree *tree,
                              guint32 node);

@@ -36,7 +36,8 @@ sp_tree_source_clear (gpointer data)
 {
   SpTreeSource *source = data;
 
-  g_clear_pointer (&source->tree, sp_call_tree_free);
+  /* The last row of an old tree may go on the main thread. */
+  g_clear_pointer (&source->tree, sp_call_tree_free_in_background);
   g_clear_pointer (&source->profile, sp_profile_unref);
 }
 

@@ -56,7 +56,8 @@ test_frames (void)
   g_autoptr (GArray) frames = g_array_new (FALSE, FALSE, sizeof (SpFlameFrame));
   g_autofree char *whole = NULL;
   g_autofree char *zoomed = NULL;
-  g_autofree guint *heights = sp_flame_layout_subtree_heights (tree);
+  const guint *heights = sp_call_tree_ensure_heights (tree);
+  g_autoptr (SpCallTree) copy = sp_call_tree_copy (tree);
   guint32 parse;
 
   sp_flame_layout_frames (tree, 0, 42, frames);
@@ -77,6 +78,9 @@ test_frames (void)
   g_assert_cmpuint (node_of (tree, frames, 4, 1), ==, SP_CALL_TREE_NONE);
   g_assert_cmpuint (sp_flame_layout_depth (tree, parse), ==, 2);
   g_assert_cmpuint (heights[parse], ==, 2);
+  /* A copy has them too (the window's flame graph gets one). */
+  g_assert_cmpuint (copy->heights[parse], ==, 2);
+  g_assert_true (sp_call_tree_ensure_heights (tree) == heights);
 
   /* Narrower than SP_FLAME_MIN_FRAME_WIDTH: tiny goes. */
   sp_flame_layout_frames (tree, 0, 20, frames);
