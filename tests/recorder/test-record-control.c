@@ -5,11 +5,18 @@
  * with --control-stdin, on a "stop" line or the end of input on stdin.
  * The target must be gone, promptly (not after the recorder's SIGKILL
  * grace period), when the recorder exits with the target's fate as its
- * status, and the spool and side file must be complete. */
+ * status, and the spool and side file must be complete. A Ctrl-C typed on
+ * the recorder's terminal reaches the target once, however the
+ * recorder's stdin is redirected. */
 #include <errno.h>
+#include <fcntl.h>
 #include <glib.h>
+#include <glib/gstdio.h>
+#include <poll.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "record-run.h"
@@ -90,6 +97,100 @@ test_sigint (void)
 
   g_assert_cmpint (kill (launch.recorder->pid, SIGINT), ==, 0);
   rec = finish_launch (&launch, 128 + SIGINT);
+}
+
+/* Reads what the recorder wrote to its terminal (its progress line), so
+ * that it never blocks on a full pty, until pid exits or timeout_s pass;
+ * returns its wait status, or -1 on timeout. */
+static int
+drain_pty_until_exit (int master,
+                      pid_t pid,
+                      double timeout_s,
+                      GString *out)
+{
+  gint64 deadline = g_get_monotonic_time () + (gint64) (timeout_s * G_USEC_PER_SEC);
+  int status;
+
+  while (g_get_monotonic_time () < deadline)
+    {
+      struct pollfd pfd = { master, POLLIN, 0 };
+      char buf[512];
+
+      if (waitpid (pid, &status, WNOHANG) == pid)
+        return status;
+      if (poll (&pfd, 1, 50) > 0)
+        {
+          ssize_t n = read (master, buf, sizeof buf);
+
+          if (n > 0)
+            g_string_append_len (out, buf, n);
+        }
+    }
+  return -1;
+}
+
+/* Ctrl-C typed on the terminal of `stackpulse-record ... < /dev/null`:
+ * the kernel sends SIGINT to the terminal's foreground group, the
+ * launched command included, so the recorder must not pass a second one
+ * on (it did when its stdin was not the terminal: the command got two). */
+static void
+test_terminal_ctrl_c (void)
+{
+  g_autofree char *workload = sp_test_workload ("sigint");
+  g_autofree char *dir = sp_test_make_dir ();
+  g_autofree char *ready = g_build_filename (dir, "ready", NULL);
+  g_autofree char *counted = g_build_filename (dir, "sigints", NULL);
+  g_autofree char *spool = g_build_filename (dir, "out.spool", NULL);
+  g_autofree char *count = NULL;
+  g_autoptr (GString) out = g_string_new (NULL);
+  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  int master = posix_openpt (O_RDWR | O_NOCTTY | O_CLOEXEC);
+  const char *slave;
+  pid_t pid;
+  int status;
+
+  g_assert_cmpint (master, >=, 0);
+  g_assert_cmpint (grantpt (master), ==, 0);
+  g_assert_cmpint (unlockpt (master), ==, 0);
+  slave = ptsname (master);
+  g_assert_nonnull (slave);
+  pid = fork ();
+  g_assert_cmpint (pid, >=, 0);
+  if (pid == 0)
+    {
+      /* A session of its own whose controlling terminal is the pty (the
+       * first terminal a session leader opens), stdin from /dev/null. */
+      int tty, null;
+
+      setsid ();
+      tty = open (slave, O_RDWR);
+      null = open ("/dev/null", O_RDONLY);
+      if (tty < 0 || null < 0 || dup2 (null, 0) < 0 || dup2 (tty, 1) < 0 || dup2 (tty, 2) < 0)
+        _exit (126);
+      execl (sp_test_recorder (), sp_test_recorder (), "-o", spool, "--", workload, "--ready", ready, "20", counted,
+             (char *) NULL);
+      _exit (127);
+    }
+  while (!g_file_test (ready, G_FILE_TEST_EXISTS) && g_get_monotonic_time () < deadline)
+    g_assert_cmpint (drain_pty_until_exit (master, pid, 0.05, out), ==, -1);
+  g_assert_true (g_file_test (ready, G_FILE_TEST_EXISTS));
+  /* ^C, as a person types it: the line discipline makes it a SIGINT. */
+  g_assert_cmpint (write (master, "\x03", 1), ==, 1);
+  status = drain_pty_until_exit (master, pid, 20, out);
+  close (master);
+  g_test_message ("the recorder's terminal:\n%s", out->str);
+  if (status == -1)
+    {
+      kill (pid, SIGKILL);
+      waitpid (pid, NULL, 0);
+      g_error ("the recorder did not exit after Ctrl-C");
+    }
+  /* The command ended well a second after its first SIGINT. */
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+  g_assert_true (g_file_get_contents (counted, &count, NULL, NULL));
+  g_assert_cmpstr (count, ==, "sigints 1\n");
+  g_assert_true (g_file_test (spool, G_FILE_TEST_IS_REGULAR));
 }
 
 /* A "stop" line on stdin with --control-stdin ends a 30 s target. */
@@ -207,6 +308,7 @@ main (int argc,
     return 0;
 
   g_test_add_func ("/recorder/control/sigint", test_sigint);
+  g_test_add_func ("/recorder/control/terminal-ctrl-c", test_terminal_ctrl_c);
   g_test_add_func ("/recorder/control/stdin-stop", test_control_stdin_stop);
   g_test_add_func ("/recorder/control/stdin-eof", test_control_stdin_eof);
   g_test_add_func ("/recorder/control/stop-outliving-worker", test_stop_outliving_worker);
