@@ -89,16 +89,15 @@ sp_tree_expander_size_allocate (GtkWidget *widget,
   SpTreeExpander *self = SP_TREE_EXPANDER (widget);
   int offset = sp_tree_expander_get_child_offset (self);
   int room = MAX (width - offset, 0);
-  int natural = 0;
   GtkAllocation child;
 
   if (self->child == NULL)
     return;
-  /* As GtkTreeExpander: the child no wider than it asks for (a name's
-   * tooltip and clicks are over its text). */
-  gtk_widget_measure (self->child, GTK_ORIENTATION_HORIZONTAL, height, NULL, &natural, NULL, NULL);
-  child = (GtkAllocation) { 0, 0, MIN (room, natural), height };
-  child.x = is_rtl (self) ? room - child.width : offset;
+  /* All the room: a name label shows as much of its name as fits (its
+   * text's own width, a tooltip and clicks are over, it keeps to). Not
+   * the child's natural width, which GTK keeps from the name it measured:
+   * a row rebound to a longer name showed it cut short. */
+  child = (GtkAllocation) { is_rtl (self) ? 0 : offset, 0, room, height };
   gtk_widget_size_allocate (self->child, &child, baseline);
 }
 

@@ -5,13 +5,15 @@
  * no widget more, a real click on the triangle (XTEST) closes and opens
  * the row while a click on its text does not, a leaf's triangle room does
  * nothing, GtkTreeExpander's listitem.* actions and keys work, and right
- * to left the triangle goes to the right. Saves tree-expander.png and
- * tree-expander-rtl.png. */
+ * to left the triangle goes to the right; a name label given a longer
+ * name (a row rebound in a live tree) shows it whole. Saves
+ * tree-expander.png and tree-expander-rtl.png. */
 #include <gtk/gtk.h>
 #include <stdlib.h>
 
 #include "gui-test.h"
 #include "pointer-test.h"
+#include "sp-name-label.h"
 #include "sp-tree-expander.h"
 #include "window-test.h"
 
@@ -310,6 +312,89 @@ test_right_to_left (Fixture *f,
   gtk_widget_set_default_direction (GTK_TEXT_DIR_LTR);
 }
 
+/* A name label's row (factory of test_longer_name). */
+static void
+setup_name (GtkSignalListItemFactory *factory,
+            GtkListItem *item,
+            gpointer data)
+{
+  GtkWidget *expander = sp_tree_expander_new ();
+
+  sp_tree_expander_set_child (SP_TREE_EXPANDER (expander), sp_name_label_new ());
+  gtk_list_item_set_child (item, expander);
+}
+
+static void
+bind_name (GtkSignalListItemFactory *factory,
+           GtkListItem *item,
+           gpointer data)
+{
+  SpTreeExpander *expander = SP_TREE_EXPANDER (gtk_list_item_get_child (item));
+  GtkTreeListRow *row = gtk_list_item_get_item (item);
+  GtkStringObject *string = gtk_tree_list_row_get_item (row);
+
+  sp_tree_expander_set_list_row (expander, row);
+  sp_name_label_set_name (SP_NAME_LABEL (sp_tree_expander_get_child (expander)), gtk_string_object_get_string (string));
+  g_object_unref (string);
+}
+
+/* The name label of the row showing name, or NULL. */
+static SpNameLabel *
+name_label_of (GtkWidget *widget,
+               const char *name)
+{
+  if (SP_IS_NAME_LABEL (widget) && g_strcmp0 (sp_name_label_get_name (SP_NAME_LABEL (widget)), name) == 0)
+    return SP_NAME_LABEL (widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      SpNameLabel *label = name_label_of (child, name);
+
+      if (label != NULL)
+        return label;
+    }
+  return NULL;
+}
+
+/* Rows rebound to longer functions (a live tree's rows move to other
+ * nodes): the whole name shows where there is room, not as much of it as
+ * the short one took (GTK keeps a widget's measured size until it is told
+ * the size changed; the name label's text never asks). */
+static void
+test_longer_name (void)
+{
+  const char *shorter[] = { "f", "g", "h", NULL };
+  const char *longer[] = { "lzma_decode_with_a_rather_long_name (lzma_coder *coder, const uint8_t *in)",
+                           "liblzma.so.5.4.1+0x15b65", "liblzma.so.5.4.1+0x15bd6", NULL };
+  GtkStringList *names = gtk_string_list_new (shorter);
+  GtkTreeListModel *tree = gtk_tree_list_model_new (G_LIST_MODEL (names), FALSE, FALSE, children_of, NULL, NULL);
+  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+  GtkWindow *window = GTK_WINDOW (gtk_window_new ());
+  GtkWidget *list;
+  SpNameLabel *label;
+
+  g_signal_connect (factory, "setup", G_CALLBACK (setup_name), NULL);
+  g_signal_connect (factory, "bind", G_CALLBACK (bind_name), NULL);
+  list = gtk_list_view_new (GTK_SELECTION_MODEL (gtk_no_selection_new (G_LIST_MODEL (tree))), factory);
+  gtk_window_set_child (window, list);
+  gtk_window_set_default_size (window, 900, 300);
+  gtk_window_present (window);
+  window_test_run (0.3);
+  /* One change of every row, as the call tree's batch passes an update. */
+  gtk_string_list_splice (names, 0, 3, longer);
+  window_test_run (0.3);
+  for (guint i = 0; longer[i] != NULL; i++)
+    {
+      label = name_label_of (list, longer[i]);
+      g_assert_nonnull (label);
+      g_assert_cmpstr (sp_name_label_get_text (label), ==, longer[i]);
+    }
+  /* Its tooltip and clicks keep to the text: not beside it. */
+  g_assert_true (gtk_widget_contains (GTK_WIDGET (label), 2, gtk_widget_get_height (GTK_WIDGET (label)) / 2.0));
+  g_assert_false (gtk_widget_contains (GTK_WIDGET (label), gtk_widget_get_width (GTK_WIDGET (label)) - 2,
+                                       gtk_widget_get_height (GTK_WIDGET (label)) / 2.0));
+  gtk_window_destroy (window);
+}
+
 int
 main (int argc,
       char **argv)
@@ -322,5 +407,6 @@ main (int argc,
               fixture_tear_down);
   g_test_add ("/ui/tree-expander/right-to-left", Fixture, NULL, fixture_set_up, test_right_to_left,
               fixture_tear_down);
+  g_test_add_func ("/ui/tree-expander/longer-name", test_longer_name);
   return g_test_run ();
 }
