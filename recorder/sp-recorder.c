@@ -596,11 +596,20 @@ note_blocked_threads (SpRecorder *r)
 
 /* After enabling: a mapping made meanwhile is in the rings too (and the
  * module table ignores the duplicate). */
+/* The attached processes' code, and their command lines. */
 static void
 read_attached_mappings (SpRecorder *r)
 {
+  char line[4096];
+
   for (size_t i = 0; i < r->options->n_pids; i++)
-    sp_proc_foreach_mapping (r->options->pids[i], add_existing_mapping, &r->rec);
+    {
+      pid_t pid = r->options->pids[i];
+
+      sp_proc_foreach_mapping (pid, add_existing_mapping, &r->rec);
+      if (sp_system_command_line (pid, line, sizeof line))
+        sp_recording_describe_process (&r->rec, (int32_t) pid, line, false);
+    }
 }
 
 static int
@@ -946,8 +955,11 @@ sp_recorder_run (const SpRecorderOptions *o)
       || !_sp_recorder_start_offcpu (&r))
     status = SP_RECORDER_EXIT_FAILED;
   else
-    status = o->command != NULL ? setup_launch (&r) : o->system_wide ? _sp_recorder_setup_system (&r)
-                                                                     : setup_attach (&r);
+    {
+      sp_recording_read_proc (&r.rec);
+      status = o->command != NULL ? setup_launch (&r) : o->system_wide ? _sp_recorder_setup_system (&r)
+                                                                       : setup_attach (&r);
+    }
   if (status == 0)
     status = start_draining (&r);
   if (status == 0)

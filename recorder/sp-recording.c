@@ -266,6 +266,12 @@ sp_recording_await_exec (SpRecording *rec,
 }
 
 void
+sp_recording_read_proc (SpRecording *rec)
+{
+  rec->live = true;
+}
+
+void
 sp_recording_follow_system (SpRecording *rec,
                             int32_t recorder_pid)
 {
@@ -290,16 +296,16 @@ sp_recording_describe_process (SpRecording *rec,
   process->described = true;
 }
 
-/* -a: an exec's new command line, while /proc still has it (a process
- * that ends meanwhile keeps the one read when the exec's record left its
- * ring, if any). */
+/* An exec's new command line, while /proc still has it (a process that
+ * ends meanwhile keeps the one read when the exec's record left its ring,
+ * if any). */
 static void
 reread_command_line (SpRecording *rec,
                      SpProcessInfo *process)
 {
   char line[4096];
 
-  if (!rec->system_wide || !sp_system_command_line (process->pid, line, sizeof line))
+  if (!rec->live || !sp_system_command_line (process->pid, line, sizeof line))
     return;
   free (process->command_line);
   process->command_line = strdup (line);
@@ -706,8 +712,8 @@ handle_comm (SpRecording *rec,
     }
 }
 
-/* -a: a new process runs its parent's command line until it execs, and
- * what kthreadd (pid 2) starts is a kernel thread. */
+/* A new process runs its parent's command line until it execs, and what
+ * kthreadd (pid 2) starts is a kernel thread (-a). */
 static void
 inherit_description (SpRecording *rec,
                      SpProcessInfo *process)
@@ -756,7 +762,7 @@ handle_fork (SpRecording *rec,
 
       if (process != NULL)
         process->parent_pid = (int32_t) ids[1];
-      if (process != NULL && rec->system_wide)
+      if (process != NULL && rec->live)
         inherit_description (rec, process);
       if (rec->unwinder != NULL)
         sp_unwinder_fork (rec->unwinder, (int32_t) ids[1], (int32_t) ids[0]);

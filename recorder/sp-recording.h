@@ -106,6 +106,7 @@ typedef struct {
    * counted, not written; the recorder's own are written and counted. */
   bool           system_wide;
   bool           count_idle;      /* -a, or a perf.data: pid 0 is idle time */
+  bool           live;            /* sp_recording_read_proc: /proc has the processes */
   int32_t        recorder_pid;
   int32_t        awaited_exec_pid; /* its samples are left out until its exec; 0: none */
   uint64_t       n_idle;
@@ -156,7 +157,13 @@ void sp_recording_await_exec (SpRecording *rec,
 void sp_recording_follow_system (SpRecording *rec,
                                  int32_t recorder_pid);
 
-/* -a: the command line of pid just after an exec, read when the exec's
+/* A live recording (not a perf.data's): the processes' command lines are
+ * read from /proc, at each exec (sp_recording_note_exec_line) and for a
+ * process attached to (sp_recording_describe_process); a fork's child
+ * has its parent's. */
+void sp_recording_read_proc (SpRecording *rec);
+
+/* The command line of pid just after an exec, read when the exec's
  * record left its ring (the exec may be applied much later). */
 void sp_recording_note_exec_line (SpRecording *rec,
                                   int32_t pid,

@@ -100,7 +100,8 @@ queue_record (const struct perf_event_header *header,
   sp_record_backlog_add (&d->backlog, cut != NULL ? cut : header, time, SP_BACKLOG_SAMPLE);
 }
 
-/* -a: an exec's command line, read now (SP_RECORD_EXEC_LINE). */
+/* An exec's command line, read now (SP_RECORD_EXEC_LINE): the program
+ * may be gone when the recording applies the exec. */
 static void
 note_exec_line (SpRingDrain *d,
                 const struct perf_event_header *header,
@@ -113,7 +114,7 @@ note_exec_line (SpRingDrain *d,
   } record;
   uint32_t pid;
 
-  if (!d->system_wide || header->type != PERF_RECORD_COMM || !(header->misc & PERF_RECORD_MISC_COMM_EXEC)
+  if (header->type != PERF_RECORD_COMM || !(header->misc & PERF_RECORD_MISC_COMM_EXEC)
       || header->size < sizeof *header + 8)
     return;
   memcpy (&pid, header + 1, sizeof pid);

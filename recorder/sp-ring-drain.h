@@ -40,7 +40,7 @@ typedef struct {
   SpSampleLayout   switch_layout;  /* the switch rings' samples */
   bool             draining_switch_ring; /* else a ring of records, in queue_switch_record */
   SpStackTops     *stack_tops;     /* NULL: stack copies are kept whole */
-  bool             system_wide;    /* idle samples counted, exec lines read */
+  bool             system_wide;    /* idle samples counted */
   SpRecordBacklog  backlog;
   /* Under the backlog's lock: */
   uint64_t        *idle_per_ring;  /* -a: the idle task's samples per sampling ring */

@@ -331,6 +331,10 @@ test_fork_exec (void)
   SpElfSymbols *symbols[] = { fork_symbols, exec_symbols, NULL };
   g_autoptr (GPtrArray) reports = NULL;
   g_autofree char *process_group = NULL;
+  g_autofree char *parent_group = NULL;
+  g_autofree char *parent_line = NULL;
+  g_autofree char *child_line = NULL;
+  g_autofree char *expected_parent_line = g_strdup_printf ("%s 0.8 %s", fork_path, threads_path);
   const SpProcessExec *execs;
   gint32 child, parent;
   gboolean child_exec = FALSE;
@@ -341,6 +345,7 @@ test_fork_exec (void)
   reports = sp_test_parse_thread_reports (rec->result->out);
   child = parse_child_pid (rec->result->out);
   parent = find_parent_pid (reports, child);
+  parent_group = g_strdup_printf ("process %d", (int) parent);
 
   /* The parent, and the child before its exec, in sp-work-fork. */
   assert_path_shown (rec->reader, symbols, sp_test_find_report (reports, "sp-work-fork", parent),
@@ -362,6 +367,15 @@ test_fork_exec (void)
   process_group = g_strdup_printf ("process %d", (int) child);
   sp_test_assert_meta_int (rec, process_group, "parent", parent);
   sp_test_assert_meta_string (rec, process_group, "executable", threads_path);
+  /* Each process's command line (the Processes views tell processes of
+   * one program apart by them): the launched one's, and the child's after
+   * its exec. */
+  parent_line = g_key_file_get_string (rec->meta, parent_group, "command_line", NULL);
+  child_line = g_key_file_get_string (rec->meta, process_group, "command_line", NULL);
+  g_test_message ("command lines: %s | %s", parent_line, child_line);
+  g_assert_cmpstr (parent_line, ==, expected_parent_line);
+  g_assert_nonnull (child_line);
+  g_assert_true (g_str_has_prefix (child_line, threads_path));
 }
 
 /* ---- Deep recursion ------------------------------------------------------ */
