@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "sp-annotation.h"
+#include "sp-debug-advice.h"
 #include "sp-disassembly.h"
 #include "sp-function-list.h"
 #include "sp-source-file.h"
@@ -276,12 +277,14 @@ print_source (SpAnnotation *annotation,
               FILE *out,
               FILE *err)
 {
-  guint n_files;
+  guint n_files, n_places;
+  const SpAnnotationPlace *places = sp_annotation_get_places (annotation, &n_places);
 
   sp_annotation_get_files (annotation, &n_files);
   if (n_files == 0)
-    fprintf (err, "stackpulse-report: %s has no source lines (no debug info: install its -dbgsym package, "
-             "or see --asm)\n", sp_annotation_get_function (annotation));
+    fprintf (err, "stackpulse-report: %s has no source lines (no debug info: %s, or see --asm)\n",
+             sp_annotation_get_function (annotation),
+             sp_debug_info_advice (n_places > 0 ? places[0].module : NULL));
   if (options->tsv)
     fprintf (out, "file\tline\tself\ttotal\tself_pct\ttotal_pct\ttext\n");
   for (guint i = 0; i < n_files; i++)

@@ -2,6 +2,8 @@
 /* sp-status-text.c: figures and symbol problems in words (see the header). */
 #include "sp-status-text.h"
 
+#include "sp-debug-advice.h"
+
 static double
 percent (guint64 part,
          guint64 whole)
@@ -137,4 +139,26 @@ sp_status_text_no_debug_info (const GArray *problems)
       g_string_append_printf (text, "%s%s", text->len > 0 ? ", " : "", name);
     }
   return text->len > 0 ? g_strdup (text->str) : NULL;
+}
+
+char *
+sp_status_text_debug_advice (const GArray *problems)
+{
+  gboolean packaged = FALSE, built = FALSE;
+
+  for (guint i = 0; problems != NULL && i < problems->len; i++)
+    {
+      const SpSymbolProblem *p = &g_array_index (problems, SpSymbolProblem, i);
+
+      if (sp_status_text_is_serious (p))
+        continue;
+      if (sp_debug_is_packaged (p->file))
+        packaged = TRUE;
+      else
+        built = TRUE;
+    }
+  /* A program built here has no -dbgsym package to install. */
+  if (packaged && built)
+    return g_strdup ("install the -dbgsym packages of the system's files, rebuild the others with -g");
+  return g_strdup (packaged ? "install their -dbgsym packages" : "rebuild them with -g");
 }

@@ -44,4 +44,8 @@ char *sp_status_text_serious (const GArray *problems);
  * has debug info. */
 char *sp_status_text_no_debug_info (const GArray *problems);
 
+/* What to do about those: install -dbgsym packages (the distribution's
+ * files), rebuild with -g (programs built here), or both. */
+char *sp_status_text_debug_advice (const GArray *problems);
+
 G_END_DECLS

@@ -59,13 +59,14 @@ add_symbol_figures (GtkGrid *figures,
 {
   g_autofree char *serious = sp_status_text_serious (problems);
   g_autofree char *no_debug = sp_status_text_no_debug_info (problems);
+  g_autofree char *advice = sp_status_text_debug_advice (problems);
   g_autofree char *symbols = NULL;
   g_autofree char *debug = NULL;
 
   symbols = serious != NULL ? g_strdup_printf ("%s\nFrames in these files show as addresses.", serious)
                             : g_strdup ("found for every module");
-  debug = no_debug != NULL ? g_strdup_printf ("none for %s: no source lines or inline frames there (install "
-                                              "their -dbgsym packages)", no_debug)
+  debug = no_debug != NULL ? g_strdup_printf ("none for %s: no source lines or inline frames there (%s)", no_debug,
+                                              advice)
                            : g_strdup ("found for every module");
   add_figure (figures, (*row)++, "Symbols", symbols);
   add_figure (figures, (*row)++, "Debug info", debug);

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "sp-debug-advice.h"
 #include "sp-demangle.h"
 #include "sp-file-private.h"
 
@@ -435,8 +436,8 @@ _sp_elf_module_index (SpSymbolizer *self,
     _sp_symbolizer_add_problem (self, SP_SYMBOL_PROBLEM_NO_SYMBOLS, module->path, "%s: no symbols", module->path);
   if (!module->has_dwarf && !self->no_dwarf && !vdso)
     _sp_symbolizer_add_problem (self, SP_SYMBOL_PROBLEM_NO_DEBUG_INFO, module->path,
-                                "%s: no debug info (install its -dbgsym package for source lines)",
-                                module->path);
+                                "%s: no debug info (%s for source lines)", module->path,
+                                sp_debug_info_advice (module->path));
   module->index_problems = problems_since (self, first_problem);
 }
 

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "sp-demangle.h"
+#include "sp-debug-advice.h"
 #include "sp-symbolizer.h"
 
 #define TARGET_SOURCE "symbolizer-target.c"
@@ -522,6 +523,12 @@ test_no_debug_info (void)
   assert_frame (&frames[0], "sp_target_outer", NULL, 0);
   g_assert_cmpuint (count_problems (symbolizer, "symbolizer-target-nodebug: no debug info"), ==, 1);
   g_assert_cmpuint (count_problems (symbolizer, "no symbols"), ==, 0);
+  /* A program built here, not a package's: no -dbgsym to install. */
+  g_assert_cmpuint (count_problems (symbolizer, "(rebuild it with -g"), ==, 1);
+  g_assert_cmpuint (count_problems (symbolizer, "dbgsym"), ==, 0);
+  g_assert_true (sp_debug_is_packaged ("/usr/lib/x86_64-linux-gnu/liblzma.so.5.4.1"));
+  g_assert_false (sp_debug_is_packaged ("/usr/local/bin/tool"));
+  g_assert_false (sp_debug_is_packaged ("/home/me/project/build/app"));
 }
 
 /* A stripped program: no names at all, and one problem per fact. */
