@@ -12,6 +12,8 @@
 #include "sp-profile-private.h"
 #include "sp-recording-state.h"
 #include "sp-spool-errors.h"
+#include "sp-spool-format.h"
+#include "sp-varint.h"
 #include "sp-symbolizer.h"
 #include "sp-symbol-warmup.h"
 
@@ -119,6 +121,32 @@ set_meta_problem (SpProfile *self,
                                         where != NULL ? where : why);
 }
 
+/* A side file that names another spool (its spool_start_us, the spool
+ * header's timestamp, is not this one's): a leftover beside a new spool,
+ * or copied beside the wrong one. Its command, counts and sizes would be
+ * taken for this recording's. Side files before that key are trusted. */
+static gboolean
+meta_of_another_spool (SpProfile *self,
+                       GKeyFile *meta,
+                       const char *meta_path)
+{
+  guint64 spool_start = sp_spool_reader_get_start_timestamp_us (self->reader);
+  guint64 named;
+
+  if (spool_start == 0 || !g_key_file_has_key (meta, "recording", "spool_start_us", NULL))
+    return FALSE;
+  named = g_key_file_get_uint64 (meta, "recording", "spool_start_us", NULL);
+  if (named == spool_start)
+    return FALSE;
+  g_free (self->meta_problem);
+  self->meta_problem = g_strdup_printf ("the side file %s is another recording's (its spool started %.1f s %s this "
+                                        "one's), so it is not used: thread names, kernel symbols and lost counts "
+                                        "are not known", meta_path,
+                                        (double) (named > spool_start ? named - spool_start : spool_start - named)
+                                        / 1e6, named > spool_start ? "after" : "before");
+  return TRUE;
+}
+
 /* (Re)loads OUT.spool.meta when it changed; the recorder rewrites it
  * atomically, so a read never sees half a file. A side file that cannot
  * be read is a problem to report, not a reason to refuse the recording;
@@ -147,6 +175,8 @@ load_meta (SpProfile *self)
       set_meta_problem (self, meta_path, error->message);
       return;
     }
+  if (meta_of_another_spool (self, meta, meta_path))
+    return;
   g_clear_pointer (&self->meta_problem, g_free);
   g_clear_pointer (&self->meta, g_key_file_unref);
   self->meta = g_steal_pointer (&meta);
@@ -236,6 +266,9 @@ profile_new (const char *path,
   self->pid_frame_memo = g_hash_table_new_full (_sp_int64_hash, g_int64_equal, g_free, g_free);
   self->function_ids = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->offcpu = _sp_offcpu_companion_new (path);
+  /* The header alone (when written): the side file is checked against
+   * its timestamp (meta_of_another_spool). */
+  sp_spool_reader_update_prefix (reader, SP_SPOOL_MAGIC_LEN + 2 * SP_VARINT_MAX_LEN, &err);
   load_meta (self);
   /* Without a side file, this machine's kernel symbols are the best guess. */
   if (self->meta == NULL)

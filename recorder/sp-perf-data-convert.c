@@ -304,7 +304,7 @@ open_output (Conversion *c)
   if (c->output.replacing)
     fprintf (stderr, "stackpulse-record: replacing the existing recording %s\n", c->o->output);
   sp_side_file_init (&c->side_file, &c->output);
-  c->side.start_wall_us = recording_start_wall_us (c);
+  c->side.start_wall_us = c->side.spool_start_us = recording_start_wall_us (c);
   c->writer = sp_spool_writer_new_for_fd (c->output.spool_fd, true, c->side.start_wall_us,
                                           1000000 / c->side.frequency_hz, &err);
   if (c->writer == NULL || !sp_recording_init (&c->rec, c->writer, sp_perf_max_stack ()))

@@ -301,7 +301,9 @@ _sp_recorder_create_spool (SpRecorder *r)
       return false;
     }
   sp_side_file_init (&r->side_file, &r->output);
-  r->writer = sp_spool_writer_new_for_fd (r->output.spool_fd, true, _sp_recorder_wall_us (), 1000000 / o->frequency_hz, &err);
+  r->side.spool_start_us = _sp_recorder_wall_us ();
+  r->writer = sp_spool_writer_new_for_fd (r->output.spool_fd, true, r->side.spool_start_us, 1000000 / o->frequency_hz,
+                                          &err);
   if (r->writer != NULL && sp_spool_writer_flush (r->writer, &err))
     {
       note_flush_point (r);

@@ -167,6 +167,8 @@ write_recording (FILE *out,
     put_u64 (out, "stack_size", info->stack_size);
   put_bool (out, "kernel_stacks", info->kernel_stacks);
   put_u64 (out, "start_wall_us", info->start_wall_us);
+  if (info->spool_start_us != 0)
+    put_u64 (out, "spool_start_us", info->spool_start_us);
   put_u64 (out, "start_monotonic_ns", info->start_monotonic_ns);
   if (info->complete)
     {

@@ -47,6 +47,7 @@ typedef struct {
   unsigned     frequency_hz;
   bool         kernel_stacks; /* as recorded (false if refused) */
   uint64_t     start_wall_us;
+  uint64_t     spool_start_us; /* the spool header's timestamp: whose side file this is */
   uint64_t     start_monotonic_ns;
   uint64_t     end_wall_us;   /* 0 while recording */
   uint64_t     end_monotonic_ns;

@@ -358,6 +358,27 @@ make_damaged_side_file (Made *made)
   return TRUE;
 }
 
+/* A side file left beside another spool (or copied with the wrong one):
+ * its spool started half a second after this one. */
+static gboolean
+make_side_file_of_another_spool (Made *made)
+{
+  make_spool (made, "mixed.spool", NULL, FALSE);
+  write_meta (made->input, "[recording]\nformat=1\ncomplete=true\ncommand=xz;-9;other-file;\n"
+                           "spool_start_us=1700000000500000\nspool_bytes=999999\nsamples=12345\n");
+  return TRUE;
+}
+
+/* The same, naming this spool: used. */
+static gboolean
+make_side_file_of_this_spool (Made *made)
+{
+  make_spool (made, "matched.spool", NULL, FALSE);
+  write_meta (made->input, "[recording]\nformat=1\ncomplete=true\ncommand=xz;-9;this-file;\n"
+                           "spool_start_us=1700000000000000\nsamples=10\n");
+  return TRUE;
+}
+
 /* Larger than any side file the recorder writes (sparse: no disk used). */
 static gboolean
 make_large_side_file (Made *made)
@@ -410,6 +431,14 @@ static const BadInput cases[] = {
   { "fifo-side-file", make_fifo_side_file, NULL, SIDE_FILE_REFUSED ("is a FIFO (named pipe), not a regular file") },
   { "damaged-side-file", make_damaged_side_file, NULL, SIDE_FILE_REFUSED (NULL) },
   { "large-side-file", make_large_side_file, NULL, SIDE_FILE_REFUSED ("is larger than 64 MiB") },
+  /* Its command and sizes are not taken for this recording's (nor is the
+   * spool called cut for being shorter than the other one). */
+  { "side-file-of-another-spool", make_side_file_of_another_spool, NULL, 0, FALSE,
+    { "samples:   10 (of 10 in the file)", "lost:      unknown" },
+    { "warning: the side file {input}.meta is another recording's (its spool started 0.5 s after this one's), "
+      "so it is not used" }, "shorter than its recording" },
+  { "side-file-of-this-spool", make_side_file_of_this_spool, NULL, 0, FALSE,
+    { "command:   xz -9 this-file", "samples:   10 (of 10 in the file)" }, { NULL }, "side file" },
   /* A command without its file: exit 2 with the usage, not an open error. */
   { "command-without-file/summary", NULL, "summary", 2, FALSE, { NULL },
     { "summary needs a recording: stackpulse-report summary FILE.spool", "Usage: stackpulse-report" },
