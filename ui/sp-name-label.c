@@ -80,21 +80,15 @@ form_width (SpNameLabel *self,
   return self->widths[elision];
 }
 
-/* The longest form that fits in width, and *text_width its width; the
- * shortest, to be cut by the label's ellipsis, when none does (then
- * *text_width is width). */
+/* The longest form that fits in width; the shortest, to be cut by the
+ * label's ellipsis, when none does. */
 static const char *
 text_for_width (SpNameLabel *self,
-                int width,
-                int *text_width)
+                int width)
 {
   for (SpNameElision e = SP_NAME_FULL; e < SP_NAME_N_ELISIONS; e++)
     if (form_width (self, e) <= width)
-      {
-        *text_width = form_width (self, e);
-        return form (self, e);
-      }
-  *text_width = width;
+      return form (self, e);
   return form (self, SP_NAME_N_ELISIONS - 1);
 }
 
@@ -122,34 +116,15 @@ sp_name_label_size_allocate (GtkWidget *widget,
                              int baseline)
 {
   SpNameLabel *self = SP_NAME_LABEL (widget);
-  int text_width = width;
-  GskTransform *at = NULL;
 
   if (self->name != NULL)
     {
-      const char *text = text_for_width (self, width, &text_width);
+      const char *text = text_for_width (self, width);
 
       if (g_strcmp0 (gtk_inscription_get_text (self->text), text) != 0)
         gtk_inscription_set_text (self->text, text);
     }
-  /* The text no wider than it is, at the start: the name's tooltip and
-   * clicks are over it (sp_name_label_contains), however wide the cell. */
-  if (gtk_widget_get_direction (widget) == GTK_TEXT_DIR_RTL)
-    at = gsk_transform_translate (NULL, &GRAPHENE_POINT_INIT (width - text_width, 0));
-  gtk_widget_allocate (GTK_WIDGET (self->text), text_width, height, baseline, at);
-}
-
-/* Only over the text: beside it, the pointer is the row's. */
-static gboolean
-sp_name_label_contains (GtkWidget *widget,
-                        double x,
-                        double y)
-{
-  SpNameLabel *self = SP_NAME_LABEL (widget);
-  graphene_rect_t bounds;
-
-  return gtk_widget_compute_bounds (GTK_WIDGET (self->text), widget, &bounds)
-         && graphene_rect_contains_point (&bounds, &GRAPHENE_POINT_INIT (x, y));
+  gtk_widget_allocate (GTK_WIDGET (self->text), width, height, baseline, NULL);
 }
 
 static void
@@ -182,7 +157,6 @@ sp_name_label_class_init (SpNameLabelClass *klass)
   object_class->finalize = sp_name_label_finalize;
   widget_class->measure = sp_name_label_measure;
   widget_class->size_allocate = sp_name_label_size_allocate;
-  widget_class->contains = sp_name_label_contains;
   gtk_widget_class_set_css_name (widget_class, "sp-name-label");
 }
 

@@ -93,10 +93,10 @@ sp_tree_expander_size_allocate (GtkWidget *widget,
 
   if (self->child == NULL)
     return;
-  /* All the room: a name label shows as much of its name as fits (its
-   * text's own width, a tooltip and clicks are over, it keeps to). Not
-   * the child's natural width, which GTK keeps from the name it measured:
-   * a row rebound to a longer name showed it cut short. */
+  /* All the room: a name label shows as much of its name as fits, and
+   * its tooltip and menu are anywhere in the cell, as in a list without
+   * indent. Not the child's natural width, which GTK keeps from the name
+   * it measured: a row rebound to a longer name showed it cut short. */
   child = (GtkAllocation) { is_rtl (self) ? 0 : offset, 0, room, height };
   gtk_widget_size_allocate (self->child, &child, baseline);
 }
