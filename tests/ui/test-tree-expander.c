@@ -64,9 +64,13 @@ bind (GtkSignalListItemFactory *factory,
   SpTreeExpander *expander = SP_TREE_EXPANDER (gtk_list_item_get_child (item));
   GtkTreeListRow *row = gtk_list_item_get_item (item);
   GtkStringObject *string = gtk_tree_list_row_get_item (row);
+  GtkWidget *child = sp_tree_expander_get_child (expander);
 
   sp_tree_expander_set_list_row (expander, row);
-  gtk_label_set_text (GTK_LABEL (sp_tree_expander_get_child (expander)), gtk_string_object_get_string (string));
+  if (SP_IS_NAME_LABEL (child))
+    sp_name_label_set_name (SP_NAME_LABEL (child), gtk_string_object_get_string (string));
+  else
+    gtk_label_set_text (GTK_LABEL (child), gtk_string_object_get_string (string));
   g_object_unref (string);
 }
 
@@ -312,7 +316,7 @@ test_right_to_left (Fixture *f,
   gtk_widget_set_default_direction (GTK_TEXT_DIR_LTR);
 }
 
-/* A name label's row (factory of test_longer_name). */
+/* A name label's row (factory of test_longer_name; bound by bind). */
 static void
 setup_name (GtkSignalListItemFactory *factory,
             GtkListItem *item,
@@ -322,20 +326,6 @@ setup_name (GtkSignalListItemFactory *factory,
 
   sp_tree_expander_set_child (SP_TREE_EXPANDER (expander), sp_name_label_new ());
   gtk_list_item_set_child (item, expander);
-}
-
-static void
-bind_name (GtkSignalListItemFactory *factory,
-           GtkListItem *item,
-           gpointer data)
-{
-  SpTreeExpander *expander = SP_TREE_EXPANDER (gtk_list_item_get_child (item));
-  GtkTreeListRow *row = gtk_list_item_get_item (item);
-  GtkStringObject *string = gtk_tree_list_row_get_item (row);
-
-  sp_tree_expander_set_list_row (expander, row);
-  sp_name_label_set_name (SP_NAME_LABEL (sp_tree_expander_get_child (expander)), gtk_string_object_get_string (string));
-  g_object_unref (string);
 }
 
 /* The name label of the row showing name, or NULL. */
@@ -373,7 +363,7 @@ test_longer_name (void)
   SpNameLabel *label = NULL;
 
   g_signal_connect (factory, "setup", G_CALLBACK (setup_name), NULL);
-  g_signal_connect (factory, "bind", G_CALLBACK (bind_name), NULL);
+  g_signal_connect (factory, "bind", G_CALLBACK (bind), NULL);
   list = gtk_list_view_new (GTK_SELECTION_MODEL (gtk_no_selection_new (G_LIST_MODEL (tree))), factory);
   gtk_window_set_child (window, list);
   gtk_window_set_default_size (window, 900, 300);
