@@ -15,6 +15,8 @@ typedef struct {
   GHashTable *a_by_build_id;  /* build-id -> A's module file name; NULL until needed */
   GHashTable *b_to_a;         /* B's module file name -> the name to match with */
   SpProfile  *b;
+  char       *a_program;      /* program_of (a), or NULL */
+  char       *b_program;
 } ModuleMatch;
 
 static const char *
@@ -70,9 +72,40 @@ build_id_of_name (SpProfile *profile,
   return NULL;
 }
 
+/* The file name of the program a recording launched (its command's
+ * first word), when it is one of its modules: two builds of one program
+ * under other names (prog-gcc, prog-clang) are the same program to
+ * compare. NULL for an attach, -a, or a command run through a script. */
+static char *
+program_of (SpProfile *profile)
+{
+  GKeyFile *meta = sp_profile_get_meta (profile);
+  g_auto (GStrv) command = meta != NULL ? g_key_file_get_string_list (meta, "recording", "command", NULL, NULL) : NULL;
+  const SpSpoolReader *reader = sp_profile_get_reader (profile);
+  const SpModule *modules = sp_spool_reader_get_modules (reader);
+  const char *name;
+
+  if (command == NULL || command[0] == NULL)
+    return NULL;
+  name = basename_of (command[0]);
+  for (gsize i = 0; i < sp_spool_reader_get_n_modules (reader); i++)
+    if (!modules[i].is_kernel && g_str_equal (basename_of (modules[i].path), name))
+      return g_strdup (name);
+  return NULL;
+}
+
+/* B's launched program stands for A's when A has no module of its name. */
+static const char *
+program_match (const char *a_program,
+               const char *b_program,
+               const char *file_name)
+{
+  return a_program != NULL && b_program != NULL && g_str_equal (file_name, b_program) ? a_program : NULL;
+}
+
 /* The module file name of A that B's module file_name matches: the same
- * name when A has it, else A's module with the same build-id, else
- * file_name itself (a module of B only). */
+ * name when A has it, else A's module with the same build-id, else A's
+ * launched program for B's, else file_name itself (a module of B only). */
 static const char *
 matching_module (ModuleMatch *match,
                  const char *file_name)
@@ -92,6 +125,8 @@ matching_module (ModuleMatch *match,
       a_name = g_hash_table_lookup (match->a_by_build_id, build_id);
     }
   if (a_name == NULL)
+    a_name = program_match (match->a_program, match->b_program, file_name);
+  if (a_name == NULL)
     a_name = file_name;
   g_hash_table_insert (match->b_to_a, g_strdup (file_name), g_strdup (a_name));
   return g_hash_table_lookup (match->b_to_a, file_name);
@@ -108,6 +143,8 @@ sp_diff_module_map (SpProfile *a,
   GHashTable *map = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   g_autoptr (GHashTable) a_names = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr (GHashTable) a_by_build_id = NULL;
+  g_autofree char *a_program = program_of (a);
+  g_autofree char *b_program = program_of (b);
 
   for (gsize i = 0; i < sp_spool_reader_get_n_modules (reader_a); i++)
     g_hash_table_add (a_names, (gpointer) basename_of (modules_a[i].path));
@@ -115,14 +152,18 @@ sp_diff_module_map (SpProfile *a,
     {
       const char *name = basename_of (modules_b[i].path);
       g_autofree char *build_id = NULL;
-      const char *a_name;
+      const char *a_name = NULL;
 
-      if (modules_b[i].is_kernel || g_hash_table_contains (a_names, name) || g_hash_table_contains (map, name)
-          || (build_id = build_id_of_name (b, name)) == NULL)
+      if (modules_b[i].is_kernel || g_hash_table_contains (a_names, name) || g_hash_table_contains (map, name))
         continue;
-      if (a_by_build_id == NULL)
-        a_by_build_id = modules_by_build_id (a);
-      a_name = g_hash_table_lookup (a_by_build_id, build_id);
+      if ((build_id = build_id_of_name (b, name)) != NULL)
+        {
+          if (a_by_build_id == NULL)
+            a_by_build_id = modules_by_build_id (a);
+          a_name = g_hash_table_lookup (a_by_build_id, build_id);
+        }
+      if (a_name == NULL)
+        a_name = program_match (a_program, b_program, name);
       if (a_name != NULL)
         g_hash_table_insert (map, g_strdup (name), g_strdup (a_name));
     }
@@ -243,7 +284,8 @@ sp_diff_new (SpProfile *a,
   g_autoptr (GArray) costs_b = NULL;
   g_autoptr (GHashTable) rows_by_key = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   ModuleMatch match = { a, g_hash_table_new (g_str_hash, g_str_equal), NULL,
-                        g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free), b };
+                        g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free), b, program_of (a),
+                        program_of (b) };
   SpDiff *diff = g_new0 (SpDiff, 1);
   double unit_a, unit_b;
 
@@ -290,6 +332,8 @@ sp_diff_new (SpProfile *a,
   g_array_sort (diff->rows, sp_diff_row_compare);
   g_hash_table_unref (match.a_names);
   g_hash_table_unref (match.b_to_a);
+  g_free (match.a_program);
+  g_free (match.b_program);
   if (match.a_by_build_id != NULL)
     g_hash_table_unref (match.a_by_build_id);
   return diff;

@@ -86,7 +86,8 @@ double sp_diff_span_seconds (SpProfile *profile,
                              const SpFilter *filter);
 
 /* B's module file names that A does not have, each mapped to A's module
- * with the same build-id (a library renamed between the runs), for
+ * with the same build-id (a library renamed between the runs), or B's
+ * launched program to A's (two builds of a program named apart), for
  * sp-diff-tree.h; newly allocated. Reads both profiles' module tables:
  * call it where the profiles do not grow (finished recordings). */
 GHashTable *sp_diff_module_map (SpProfile *a,

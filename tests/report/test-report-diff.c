@@ -6,7 +6,8 @@
  * (FACTOR 3: diff_changed's work tripled). The diff must lead with
  * diff_changed, at the change its self shares in each recording's own
  * `top` imply (about +27 points: 1/3 to 3/5), and diff_steady must fall
- * by about half as much. Then the CLI on bad input: the same file twice, a
+ * by about half as much. Two builds of a program under other names are
+ * compared function by function. Then the CLI on bad input: the same file twice, a
  * damaged B, a perf.data from the real perf, a text file, one file. */
 #include <glib/gstdio.h>
 #include <string.h>
@@ -321,6 +322,41 @@ test_not_recordings (void)
   g_unlink (perf_data);
 }
 
+/* Two builds of one program under other names (with and without frame
+ * pointers, as gcc and clang builds would be): B's launched program is
+ * compared with A's, so the same functions are rows of both, not each
+ * "A only" and "B only". */
+static void
+test_two_builds (void)
+{
+  g_autofree char *fp = sp_test_workload ("threads");
+  g_autofree char *nofp = sp_test_workload ("threads_nofp");
+  g_autoptr (SpTestRecording) a = NULL;
+  g_autoptr (SpTestRecording) b = NULL;
+  g_autofree char *out = NULL;
+  g_autoptr (GPtrArray) rows = NULL;
+  const char *const leaves[] = { "alpha_leaf", "beta_leaf", "main_leaf" };
+
+  if (!sp_test_case_needs_perf ())
+    return;
+  a = sp_test_record (NULL, (const char *const[]) { fp, "1", NULL });
+  b = sp_test_record (NULL, (const char *const[]) { nofp, "1", NULL });
+  g_assert_cmpint (a->result->exit_code, ==, 0);
+  g_assert_cmpint (b->result->exit_code, ==, 0);
+  out = sp_test_report (a->dir, "diff", "--tsv", a->spool, b->spool, NULL);
+  g_test_message ("diff:\n%s", out);
+  rows = parse_tsv (out);
+  for (guint i = 0; i < G_N_ELEMENTS (leaves); i++)
+    {
+      const TsvRow *row = find_tsv_row (rows, leaves[i]);
+
+      g_assert_cmpstr (row->side, ==, "both");
+      g_assert_cmpstr (row->module, ==, "sp-work-threads");
+      g_assert_cmpfloat (row->self_a, >, 5);
+      g_assert_cmpfloat (row->self_b, >, 5);
+    }
+}
+
 int
 main (int argc,
       char **argv)
@@ -332,6 +368,7 @@ main (int argc,
   g_test_add_func ("/report/diff/text", test_text);
   g_test_add_func ("/report/diff/normalize-time", test_normalize_time);
   g_test_add_func ("/report/diff/same-file", test_same_file);
+  g_test_add_func ("/report/diff/two-builds", test_two_builds);
   g_test_add_func ("/report/diff/damaged", test_damaged);
   g_test_add_func ("/report/diff/not-recordings", test_not_recordings);
   status = g_test_run ();
