@@ -56,6 +56,7 @@ _sp_elf_module_free (SpElfModule *module)
   g_clear_pointer (&module->units, g_hash_table_unref);
   g_clear_pointer (&module->symbols, g_array_unref);
   g_clear_pointer (&module->segments, g_array_unref);
+  g_clear_pointer (&module->function_starts, g_array_unref);
   g_clear_pointer (&module->dwfl, dwfl_end);
   g_clear_pointer (&module->cached, sp_symbol_cache_file_free);
   g_clear_pointer (&module->index_problems, g_array_unref);
@@ -482,6 +483,133 @@ offset_to_address (SpElfModule *module,
         }
     }
   return FALSE;
+}
+
+/* The file offset of a module address (the inverse of offset_to_address). */
+static gboolean
+address_to_offset (SpElfModule *module,
+                   Dwarf_Addr address,
+                   guint64 *file_offset)
+{
+  for (guint i = 0; i < module->segments->len; i++)
+    {
+      const SpLoadSegment *segment = &g_array_index (module->segments, SpLoadSegment, i);
+      guint64 vaddr = address - module->bias;
+
+      if (vaddr >= segment->vaddr && vaddr - segment->vaddr < segment->size)
+        {
+          *file_offset = vaddr - segment->vaddr + segment->offset;
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/* The bytes of an encoded pointer or count (DW_EH_PE_* low bits), 0 for
+ * one this reader does not take. */
+static guint
+encoded_size (guint8 encoding)
+{
+  switch (encoding & 0x0f)
+    {
+    case 0x02: case 0x0a: return 2;  /* udata2, sdata2 */
+    case 0x03: case 0x0b: return 4;  /* udata4, sdata4 */
+    case 0x04: case 0x0c: return 8;  /* udata8, sdata8 */
+    default: return 0;
+    }
+}
+
+/* The functions' start addresses from .eh_frame_hdr's search table
+ * (PT_GNU_EH_FRAME), sorted as the linkers write it: GNU ld, LLD and mold
+ * encode it as 4-byte offsets from the header (DW_EH_PE_datarel |
+ * DW_EH_PE_sdata4). Empty when there is none. */
+static GArray *
+read_function_starts (Elf *elf)
+{
+  GArray *starts = g_array_new (FALSE, FALSE, sizeof (guint64));
+  size_t n_headers = 0;
+
+  if (elf == NULL || elf_getphdrnum (elf, &n_headers) != 0)
+    return starts;
+  for (size_t i = 0; i < n_headers; i++)
+    {
+      GElf_Phdr phdr;
+      Elf_Data *data;
+      const guint8 *p, *end;
+      guint ptr_size, count_size;
+      guint64 count = 0;
+
+      if (gelf_getphdr (elf, (int) i, &phdr) == NULL || phdr.p_type != PT_GNU_EH_FRAME
+          || (data = elf_getdata_rawchunk (elf, (int64_t) phdr.p_offset, phdr.p_filesz, ELF_T_BYTE)) == NULL
+          || data->d_size < 4)
+        continue;
+      p = data->d_buf;
+      end = p + data->d_size;
+      ptr_size = encoded_size (p[1]);
+      count_size = encoded_size (p[2]);
+      if (p[0] != 1 || p[3] != 0x3b || ptr_size == 0 || (count_size != 4 && count_size != 8)
+          || (size_t) (end - p) < 4 + ptr_size + count_size)
+        break;
+      memcpy (&count, p + 4 + ptr_size, count_size);  /* little-endian hosts */
+      p += 4 + ptr_size + count_size;
+      for (guint64 n = 0; n < count && end - p >= 8; n++, p += 8)
+        {
+          gint32 relative;
+          guint64 start;
+
+          memcpy (&relative, p, sizeof relative);
+          start = phdr.p_vaddr + (guint64) (gint64) relative;
+          g_array_append_val (starts, start);
+        }
+      break;
+    }
+  return starts;
+}
+
+/* By the unwind tables (.eh_frame, which stripping keeps: every function
+ * a compiler made has its entry), not the symbols: a stripped module's
+ * addresses grouped into the functions they are in. An address no entry
+ * covers (code without unwind information) has none. Reads the segments
+ * alone when the module was not indexed (a warm symbol cache). */
+gboolean
+_sp_elf_module_function_start (SpElfModule *module,
+                               guint64 file_offset,
+                               guint64 *start_offset)
+{
+  Dwarf_CFI *cfi;
+  Dwarf_Frame *frame = NULL;
+  Dwarf_Addr cfi_bias, address;
+  guint64 vaddr, *starts;
+  guint lo = 0, hi;
+  Elf *elf;
+
+  if (module->mod == NULL || (elf = dwfl_module_getelf (module->mod, &module->bias)) == NULL)
+    return FALSE;
+  if (module->segments == NULL)
+    module->segments = read_segments (elf);
+  if (module->function_starts == NULL)
+    module->function_starts = read_function_starts (elf);
+  if (!offset_to_address (module, file_offset, &address)
+      || (cfi = dwfl_module_eh_cfi (module->mod, &cfi_bias)) == NULL
+      || dwarf_cfi_addrframe (cfi, address - cfi_bias, &frame) != 0)
+    return FALSE;
+  free (frame);
+  /* The last function that starts at or before it. */
+  vaddr = address - module->bias;
+  starts = (guint64 *) (void *) module->function_starts->data;
+  hi = module->function_starts->len;
+  if (hi == 0 || starts[0] > vaddr)
+    return FALSE;
+  while (hi - lo > 1)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (starts[mid] <= vaddr)
+        lo = mid;
+      else
+        hi = mid;
+    }
+  return address_to_offset (module, starts[lo] + module->bias, start_offset);
 }
 
 guint

@@ -755,6 +755,7 @@ resolve_frame (SpProfile *self,
     {
       const SpModule *module = &sp_spool_reader_get_modules (self->reader)[module_id];
       const char *name = basename_of (module->path);
+      guint64 unnamed_at = rel_ip;
 
       if (module->is_kernel)
         n = sp_symbolizer_resolve_kernel (symbolizer_of (self), frame->abs_ip, symbols, MAX_INLINE_DEPTH);
@@ -764,8 +765,15 @@ resolve_frame (SpProfile *self,
       else if (module->path[0] == '[' && !g_str_equal (module->path, "[vdso]"))
         n = (symbols[0] = (SpSymbolFrame) { NULL, NULL, 0 }, 1);  /* [vsyscall] and the like */
       else
-        n = sp_symbolizer_resolve (symbolizer_of (self), module, rel_ip, !is_exact, symbols, MAX_INLINE_DEPTH);
-      append_symbols (self, memo, symbols, n, name, module->is_kernel ? frame->abs_ip : rel_ip,
+        {
+          n = sp_symbolizer_resolve (symbolizer_of (self), module, rel_ip, !is_exact, symbols, MAX_INLINE_DEPTH);
+          /* No name (a stripped file): the start of the function it is
+           * in names it, so that one function's addresses are one row
+           * and one frame, not one each. */
+          if (n == 1 && symbols[0].function == NULL)
+            sp_symbolizer_function_start (symbolizer_of (self), module, rel_ip, !is_exact, &unnamed_at);
+        }
+      append_symbols (self, memo, symbols, n, name, module->is_kernel ? frame->abs_ip : unnamed_at,
                       module->is_kernel ? SP_FUNCTION_KERNEL : SP_FUNCTION_USER);
     }
   memo->count = (guint16) (self->function_ids->len - memo->offset);

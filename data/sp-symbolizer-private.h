@@ -106,6 +106,7 @@ typedef struct {
   Dwfl_Module   *mod;
   Dwarf_Addr     bias;      /* module address = ELF virtual address + bias */
   GArray        *segments;  /* SpLoadSegment, executable ones first */
+  GArray        *function_starts; /* guint64 ELF addresses, sorted: .eh_frame_hdr's; NULL until needed */
   GArray        *symbols;   /* SpSymbolRange, module addresses */
   gboolean       has_dwarf;
   GHashTable    *units;     /* Dwarf_Off -> SpDwarfScopes, as asked for */
@@ -140,6 +141,11 @@ void         _sp_elf_module_free (SpElfModule *module);
 /* Reads the module's segments, symbols and DWARF unless done. */
 void         _sp_elf_module_index (SpSymbolizer *self,
                                    SpElfModule *module);
+/* The start (a file offset) of the function file_offset is in, by the
+ * module's unwind tables; FALSE when they have none there. */
+gboolean     _sp_elf_module_function_start (SpElfModule *module,
+                                            guint64 file_offset,
+                                            guint64 *start_offset);
 /* Innermost first, at most max, at least 1. */
 guint        _sp_elf_module_resolve (SpSymbolizer *self,
                                      SpElfModule *module,

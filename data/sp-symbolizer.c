@@ -298,6 +298,27 @@ sp_symbolizer_resolve (SpSymbolizer *self,
 }
 
 gboolean
+sp_symbolizer_function_start (SpSymbolizer *self,
+                              const SpModule *module,
+                              guint64 rel_ip,
+                              gboolean is_return_address,
+                              guint64 *start)
+{
+  SpElfModule *elf_module;
+
+  g_return_val_if_fail (self != NULL && start != NULL, FALSE);
+
+  if (module == NULL || module->is_kernel || module->path == NULL || !is_file_path (module->path))
+    return FALSE;
+  elf_module = lookup_module (self, module);
+  if (elf_module->dwfl == NULL)
+    return FALSE;
+  if (is_return_address && rel_ip > 0)
+    rel_ip--;
+  return _sp_elf_module_function_start (elf_module, rel_ip, start);
+}
+
+gboolean
 sp_symbolizer_module_is_cached (SpSymbolizer *self,
                                 const SpModule *module)
 {

@@ -157,6 +157,17 @@ void sp_symbolizer_set_cache (SpSymbolizer *self,
                               gboolean use,
                               const char *cache_home);
 
+/* Where the function around rel_ip starts (in rel_ip's coordinates: the
+ * file offset in module), by the module's unwind tables (.eh_frame),
+ * which a stripped file keeps: its addresses without a name are grouped
+ * by function with it. FALSE when the tables have no entry there (or the
+ * file is no ELF file, or is gone). */
+gboolean sp_symbolizer_function_start (SpSymbolizer *self,
+                                       const SpModule *module,
+                                       guint64 rel_ip,
+                                       gboolean is_return_address,
+                                       guint64 *start);
+
 /* Whether the symbol cache has a file for module (the module was
  * resolved before), or there is nothing to read for it (a module file
  * that is gone). Opens the module: its cache file, or its symbols. */

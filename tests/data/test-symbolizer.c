@@ -546,6 +546,26 @@ test_no_symbols (void)
     }
   g_assert_cmpuint (count_problems (symbolizer, "symbolizer-target-stripped: no symbols"), ==, 1);
   g_assert_cmpuint (count_problems (symbolizer, "symbolizer-target-stripped: no debug info"), ==, 1);
+  /* Without names, the unwind tables still say where each function
+   * starts: the return addresses in sp_target_caller and sp_target_outer
+   * (as test_no_debug_info resolves them) are in functions that start
+   * where those functions' pointers point. */
+  {
+    const char *const functions[] = { "sp_target_caller", "sp_target_outer" };
+
+    for (guint i = 0; i < G_N_ELEMENTS (functions); i++)
+      {
+        guint64 at, start = 0, expected;
+        SpModule module = module_at (run->maps, run->captures[i].address, &at);
+
+        module_at (run->maps, function_address (run, functions[i]), &expected);
+        g_assert_true (sp_symbolizer_function_start (symbolizer, &module, at, TRUE, &start));
+        g_assert_cmphex (start, ==, expected);
+        /* The function's first byte starts it too. */
+        g_assert_true (sp_symbolizer_function_start (symbolizer, &module, expected, FALSE, &start));
+        g_assert_cmphex (start, ==, expected);
+      }
+  }
   assert_problem (symbolizer, 0, "no-symbols symbolizer-target-stripped");
   assert_problem (symbolizer, 1, "no-debug-info symbolizer-target-stripped");
 

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "record-run.h"
+#include "record-stacks.h"
 #include "report-output.h"
 #include "sp-spool-reader.h"
 
@@ -296,6 +297,58 @@ test_top (void)
   /* Every sample is the self time of exactly one function. */
   g_assert_cmpuint (samples, ==, r->n_samples);
   g_assert_cmpfloat_with_epsilon (self_pct, 100.0, 0.005 * rows->len + 0.01);
+}
+
+/* A stripped program (no symbols at all): its samples are named by the
+ * functions its unwind tables say they are in ("PROG+0xSTART"), so each
+ * of the three busy leaves (a quarter of the samples each, in a loop of
+ * a dozen instructions) is one row, not one row per address. */
+static void
+test_top_stripped (void)
+{
+  g_autofree char *workload = sp_test_workload ("threads_stripped");
+  g_autoptr (SpTestRecording) rec = NULL;
+  g_autofree char *top = NULL;
+  g_autoptr (GPtrArray) rows = NULL;
+  g_autofree char *with_symbols = sp_test_workload ("threads");
+  g_autoptr (SpElfSymbols) symbols = sp_elf_symbols_load (with_symbols);
+  const char *const leaves[] = { "alpha_leaf", "beta_leaf", "main_leaf" };
+  guint busy = 0, named = 0;
+
+  if (!sp_test_case_needs_perf ())
+    return;
+  rec = sp_test_record (NULL, (const char *const[]) { workload, SECONDS, NULL });
+  g_assert_cmpint (rec->result->exit_code, ==, 0);
+  top = sp_test_report (rec->dir, "top", "--limit", "0", rec->spool, NULL);
+  g_test_message ("%s", top);
+  rows = sp_test_parse_rows (top);
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const SpReportRow *row = g_ptr_array_index (rows, i);
+
+      if (!g_str_equal (row->module, "sp-work-threads-stripped"))
+        continue;
+      g_assert_true (g_str_has_prefix (row->name, "sp-work-threads-stripped+0x"));
+      named++;
+      busy += row->self_pct >= 12;
+    }
+  /* alpha_leaf, beta_leaf and main_leaf; the workload has 18 functions. */
+  g_assert_cmpuint (busy, ==, 3);
+  g_assert_cmpuint (named, <=, 18);
+  /* Where the build with symbols has them (the same objects, linked the
+   * same way). */
+  for (guint i = 0; i < G_N_ELEMENTS (leaves); i++)
+    {
+      guint64 start, end;
+      g_autofree char *name = NULL;
+      const SpReportRow *row;
+
+      g_assert_true (sp_elf_symbols_find (symbols, leaves[i], &start, &end));
+      name = g_strdup_printf ("sp-work-threads-stripped+0x%" G_GINT64_MODIFIER "x", start);
+      row = sp_test_find_row (rows, name);
+      g_assert_nonnull (row);
+      g_assert_cmpfloat (row->self_pct, >=, 12);
+    }
 }
 
 static void
@@ -977,6 +1030,7 @@ main (int argc,
   g_test_add_func ("/report/summary/unwinding", test_summary_unwinding);
   g_test_add_func ("/report/tree/symbol-cache", test_tree_symbol_cache);
   g_test_add_func ("/report/top", test_top);
+  g_test_add_func ("/report/top/stripped", test_top_stripped);
   g_test_add_func ("/report/tree/top-down", test_tree_top_down);
   g_test_add_func ("/report/tree/bottom-up", test_tree_bottom_up);
   g_test_add_func ("/report/callers", test_callers);
