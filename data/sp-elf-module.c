@@ -56,7 +56,7 @@ _sp_elf_module_free (SpElfModule *module)
   g_clear_pointer (&module->units, g_hash_table_unref);
   g_clear_pointer (&module->symbols, g_array_unref);
   g_clear_pointer (&module->segments, g_array_unref);
-  g_clear_pointer (&module->function_starts, g_array_unref);
+  g_clear_pointer (&module->function_ranges, g_array_unref);
   g_clear_pointer (&module->dwfl, dwfl_end);
   g_clear_pointer (&module->cached, sp_symbol_cache_file_free);
   g_clear_pointer (&module->index_problems, g_array_unref);
@@ -519,18 +519,71 @@ encoded_size (guint8 encoding)
     }
 }
 
-/* The functions' start addresses from .eh_frame_hdr's search table
- * (PT_GNU_EH_FRAME), sorted as the linkers write it: GNU ld, LLD and mold
- * encode it as 4-byte offsets from the header (DW_EH_PE_datarel |
- * DW_EH_PE_sdata4). Empty when there is none. */
-static GArray *
-read_function_starts (Elf *elf)
+/* The bytes of the PT_LOAD segment at vaddr, and its address. */
+static const guint8 *
+segment_bytes (Elf *elf,
+               size_t n_headers,
+               guint64 vaddr,
+               guint64 *segment_vaddr,
+               size_t *size)
 {
-  GArray *starts = g_array_new (FALSE, FALSE, sizeof (guint64));
-  size_t n_headers = 0;
+  for (size_t i = 0; i < n_headers; i++)
+    {
+      GElf_Phdr phdr;
+      Elf_Data *data;
+
+      if (gelf_getphdr (elf, (int) i, &phdr) != NULL && phdr.p_type == PT_LOAD && vaddr >= phdr.p_vaddr
+          && vaddr - phdr.p_vaddr < phdr.p_filesz
+          && (data = elf_getdata_rawchunk (elf, (int64_t) phdr.p_offset, phdr.p_filesz, ELF_T_BYTE)) != NULL)
+        {
+          *segment_vaddr = phdr.p_vaddr;
+          *size = data->d_size;
+          return data->d_buf;
+        }
+    }
+  return NULL;
+}
+
+/* The end of the function an FDE at fde (ELF address) covers from start:
+ * its pc_begin and pc_range as GCC, Clang and the linkers encode them (a
+ * 4-byte pc-relative start, a 4-byte length); 0 when the FDE is encoded
+ * otherwise or out of the bytes (then libdw decides, in
+ * _sp_elf_module_function_start). */
+static guint64
+fde_end (const guint8 *bytes,
+         guint64 bytes_vaddr,
+         size_t size,
+         guint64 fde,
+         guint64 start)
+{
+  guint64 at = fde - bytes_vaddr;
+  guint32 length, range;
+  gint32 relative;
+
+  if (fde < bytes_vaddr || at > size || size - at < 16)
+    return 0;
+  memcpy (&length, bytes + at, 4);
+  memcpy (&relative, bytes + at + 8, 4);
+  memcpy (&range, bytes + at + 12, 4);
+  if (length < 12 || length == 0xffffffff || fde + 8 + (guint64) (gint64) relative != start)
+    return 0;
+  return start + range;
+}
+
+/* The functions' address ranges from .eh_frame_hdr's search table
+ * (PT_GNU_EH_FRAME) and the FDEs it points at, sorted as the linkers
+ * write it: GNU ld, LLD and mold encode it as 4-byte offsets from the
+ * header (DW_EH_PE_datarel | DW_EH_PE_sdata4). Empty when there is none. */
+static GArray *
+read_function_ranges (Elf *elf)
+{
+  GArray *ranges = g_array_new (FALSE, FALSE, sizeof (SpFunctionRange));
+  const guint8 *eh_frame = NULL;
+  guint64 eh_frame_vaddr = 0;
+  size_t n_headers = 0, eh_frame_size = 0;
 
   if (elf == NULL || elf_getphdrnum (elf, &n_headers) != 0)
-    return starts;
+    return ranges;
   for (size_t i = 0; i < n_headers; i++)
     {
       GElf_Phdr phdr;
@@ -554,16 +607,39 @@ read_function_starts (Elf *elf)
       p += 4 + ptr_size + count_size;
       for (guint64 n = 0; n < count && end - p >= 8; n++, p += 8)
         {
-          gint32 relative;
-          guint64 start;
+          gint32 start_relative, fde_relative;
+          SpFunctionRange range;
+          guint64 fde;
 
-          memcpy (&relative, p, sizeof relative);
-          start = phdr.p_vaddr + (guint64) (gint64) relative;
-          g_array_append_val (starts, start);
+          memcpy (&start_relative, p, 4);
+          memcpy (&fde_relative, p + 4, 4);
+          range.start = phdr.p_vaddr + (guint64) (gint64) start_relative;
+          fde = phdr.p_vaddr + (guint64) (gint64) fde_relative;
+          if (eh_frame == NULL || fde < eh_frame_vaddr || fde - eh_frame_vaddr >= eh_frame_size)
+            eh_frame = segment_bytes (elf, n_headers, fde, &eh_frame_vaddr, &eh_frame_size);
+          range.end = eh_frame != NULL ? fde_end (eh_frame, eh_frame_vaddr, eh_frame_size, fde, range.start) : 0;
+          g_array_append_val (ranges, range);
         }
       break;
     }
-  return starts;
+  return ranges;
+}
+
+/* Whether libdw finds unwind information for address (a module address):
+ * for an FDE this reader did not measure. */
+static gboolean
+covered_by_cfi (SpElfModule *module,
+                Dwarf_Addr address)
+{
+  Dwarf_CFI *cfi;
+  Dwarf_Frame *frame = NULL;
+  Dwarf_Addr cfi_bias;
+
+  if ((cfi = dwfl_module_eh_cfi (module->mod, &cfi_bias)) == NULL
+      || dwarf_cfi_addrframe (cfi, address - cfi_bias, &frame) != 0)
+    return FALSE;
+  free (frame);
+  return TRUE;
 }
 
 /* By the unwind tables (.eh_frame, which stripping keeps: every function
@@ -576,10 +652,9 @@ _sp_elf_module_function_start (SpElfModule *module,
                                guint64 file_offset,
                                guint64 *start_offset)
 {
-  Dwarf_CFI *cfi;
-  Dwarf_Frame *frame = NULL;
-  Dwarf_Addr cfi_bias, address;
-  guint64 vaddr, *starts;
+  const SpFunctionRange *ranges;
+  Dwarf_Addr address;
+  guint64 vaddr;
   guint lo = 0, hi;
   Elf *elf;
 
@@ -587,29 +662,28 @@ _sp_elf_module_function_start (SpElfModule *module,
     return FALSE;
   if (module->segments == NULL)
     module->segments = read_segments (elf);
-  if (module->function_starts == NULL)
-    module->function_starts = read_function_starts (elf);
-  if (!offset_to_address (module, file_offset, &address)
-      || (cfi = dwfl_module_eh_cfi (module->mod, &cfi_bias)) == NULL
-      || dwarf_cfi_addrframe (cfi, address - cfi_bias, &frame) != 0)
+  if (module->function_ranges == NULL)
+    module->function_ranges = read_function_ranges (elf);
+  if (!offset_to_address (module, file_offset, &address))
     return FALSE;
-  free (frame);
   /* The last function that starts at or before it. */
   vaddr = address - module->bias;
-  starts = (guint64 *) (void *) module->function_starts->data;
-  hi = module->function_starts->len;
-  if (hi == 0 || starts[0] > vaddr)
+  ranges = (const SpFunctionRange *) (void *) module->function_ranges->data;
+  hi = module->function_ranges->len;
+  if (hi == 0 || ranges[0].start > vaddr)
     return FALSE;
   while (hi - lo > 1)
     {
       guint mid = lo + (hi - lo) / 2;
 
-      if (starts[mid] <= vaddr)
+      if (ranges[mid].start <= vaddr)
         lo = mid;
       else
         hi = mid;
     }
-  return address_to_offset (module, starts[lo] + module->bias, start_offset);
+  if (ranges[lo].end != 0 ? vaddr >= ranges[lo].end : !covered_by_cfi (module, address))
+    return FALSE;
+  return address_to_offset (module, ranges[lo].start + module->bias, start_offset);
 }
 
 guint
