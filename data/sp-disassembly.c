@@ -98,7 +98,22 @@ find_function (SpElfImage *image,
     if (addresses[i].place == place && addresses[i].vaddr != 0
         && sp_elf_image_symbol_at (image, addresses[i].vaddr, symbol))
       return TRUE;
-  return sp_elf_image_find_symbol (image, places[place].function, symbol);
+  if (sp_elf_image_find_symbol (image, places[place].function, symbol))
+    return TRUE;
+  /* A stripped file: the function its unwind tables say the samples are
+   * in (the one they are named after, sp-profile.c). */
+  for (guint i = 0; i < n_addresses; i++)
+    {
+      guint64 start, end;
+
+      if (addresses[i].place == place && addresses[i].vaddr != 0
+          && sp_elf_image_unwind_range_at (image, addresses[i].vaddr, &start, &end))
+        {
+          *symbol = (SpElfSymbol) { start, end - start, places[place].function };
+          return TRUE;
+        }
+    }
+  return FALSE;
 }
 
 /* Where in the source an address is: the level of the annotated

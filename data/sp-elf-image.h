@@ -72,6 +72,14 @@ gboolean sp_elf_image_symbol_at (SpElfImage *self,
                                  guint64 vaddr,
                                  SpElfSymbol *symbol);
 
+/* Where the function holding vaddr starts and ends by the file's unwind
+ * tables (sp-eh-frame-ranges.h), for a stripped file's: FALSE when they
+ * do not say. */
+gboolean sp_elf_image_unwind_range_at (SpElfImage *self,
+                                       guint64 vaddr,
+                                       guint64 *start,
+                                       guint64 *end);
+
 /* The function symbol named name (demangled, or as linked); FALSE when
  * none is. */
 gboolean sp_elf_image_find_symbol (SpElfImage *self,

@@ -94,13 +94,6 @@ void        _sp_symbolizer_add_problem (SpSymbolizer *self,
 
 /* ---- One module file (sp-elf-module.c) --------------------------------- */
 
-/* A function by the unwind tables: [start, end) in ELF addresses; end 0
- * when its FDE was not read (libdw is asked instead). */
-typedef struct {
-  guint64 start;
-  guint64 end;
-} SpFunctionRange;
-
 typedef struct {
   const char *path;
   guint64     inode;   /* as recorded; 0: not checked */
@@ -113,7 +106,7 @@ typedef struct {
   Dwfl_Module   *mod;
   Dwarf_Addr     bias;      /* module address = ELF virtual address + bias */
   GArray        *segments;  /* SpLoadSegment, executable ones first */
-  GArray        *function_ranges; /* SpFunctionRange: .eh_frame_hdr's, sorted; NULL until needed */
+  GArray        *function_ranges; /* SpFunctionRange (sp-eh-frame-ranges.h); NULL until needed */
   GArray        *symbols;   /* SpSymbolRange, module addresses */
   gboolean       has_dwarf;
   GHashTable    *units;     /* Dwarf_Off -> SpDwarfScopes, as asked for */

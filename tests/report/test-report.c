@@ -348,6 +348,16 @@ test_top_stripped (void)
       row = sp_test_find_row (rows, name);
       g_assert_nonnull (row);
       g_assert_cmpfloat (row->self_pct, >=, 12);
+      /* Its instructions, by the unwind tables' bounds (the symbol's). */
+      if (i == 0)
+        {
+          g_autofree char *annotated = sp_test_report (rec->dir, "annotate", "--asm", name, rec->spool, NULL);
+          g_autofree char *bounds = g_strdup_printf ("at %" G_GINT64_MODIFIER "x, %" G_GUINT64_FORMAT " bytes", start,
+                                                     end - start);
+
+          g_test_message ("%s", annotated);
+          sp_test_assert_contains (annotated, bounds);
+        }
     }
 }
 
