@@ -2,7 +2,8 @@
 /* sp-eh-frame-ranges.h: where functions start and end by an ELF file's
  * unwind tables (.eh_frame_hdr's search table and the FDEs it points
  * at), which stripping keeps: the functions of a file without symbols
- * (data/ only). */
+ * (data/ only). Nothing is read ahead: a lookup is a binary search of
+ * the table where libelf has the file, and one FDE. */
 #pragma once
 
 #include <gelf.h>
@@ -10,21 +11,22 @@
 
 G_BEGIN_DECLS
 
-/* A function by the unwind tables: [start, end) in ELF addresses; end 0
- * when its FDE is encoded in a way this reader does not take. */
-typedef struct {
-  guint64 start;
-  guint64 end;
-} SpFunctionRange;
+typedef struct _SpEhFrameRanges SpEhFrameRanges;
 
-/* The file's functions, sorted by start; empty when it has no
- * .eh_frame_hdr search table this reader takes (PT_GNU_EH_FRAME, 4-byte
- * offsets from the header, as GNU ld, LLD and mold write it). */
-GArray *_sp_eh_frame_ranges_read (Elf *elf);
+/* The tables of elf, which must outlive them; never NULL (a file without
+ * a .eh_frame_hdr search table this reader takes, PT_GNU_EH_FRAME with
+ * 4-byte offsets from the header as GNU ld, LLD and mold write it, has
+ * no functions). */
+SpEhFrameRanges *_sp_eh_frame_ranges_new (Elf *elf);
+void             _sp_eh_frame_ranges_free (SpEhFrameRanges *ranges);
 
-/* The function that starts last at or before vaddr, or NULL: vaddr is in
- * it when vaddr < end (an end of 0 says nothing). */
-const SpFunctionRange *_sp_eh_frame_ranges_lookup (GArray *ranges,
-                                                   guint64 vaddr);
+/* The function that starts last at or before vaddr (an ELF address):
+ * FALSE when none does. vaddr is in it when vaddr < *end; *end is 0 when
+ * its FDE is encoded in a way this reader does not take (it says
+ * nothing). */
+gboolean _sp_eh_frame_ranges_lookup (SpEhFrameRanges *ranges,
+                                     guint64 vaddr,
+                                     guint64 *start,
+                                     guint64 *end);
 
 G_END_DECLS

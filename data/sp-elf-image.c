@@ -21,7 +21,7 @@ struct _SpElfImage
   GArray       *loads;      /* GElf_Phdr of PT_LOAD with file bytes */
   GArray       *symbols;    /* SpSymbolRange, names raw (in the file, or the debug file) */
   gboolean      has_symtab; /* .symtab, not only .dynsym */
-  GArray       *unwind_ranges; /* SpFunctionRange; NULL until asked for */
+  SpEhFrameRanges *unwind_ranges; /* NULL until asked for */
   GStringChunk *names;      /* demangled names handed out */
   int           debug_fd;   /* the separate debug file the symbols came from, or -1 */
   Elf          *debug_elf;
@@ -33,7 +33,7 @@ sp_elf_image_free (SpElfImage *self)
   if (self == NULL)
     return;
   g_clear_pointer (&self->symbols, g_array_unref);
-  g_clear_pointer (&self->unwind_ranges, g_array_unref);
+  g_clear_pointer (&self->unwind_ranges, _sp_eh_frame_ranges_free);
   g_clear_pointer (&self->loads, g_array_unref);
   g_clear_pointer (&self->names, g_string_chunk_free);
   if (self->debug_elf != NULL)
@@ -329,16 +329,9 @@ sp_elf_image_unwind_range_at (SpElfImage *self,
                               guint64 *start,
                               guint64 *end)
 {
-  const SpFunctionRange *range;
-
   if (self->unwind_ranges == NULL)
-    self->unwind_ranges = _sp_eh_frame_ranges_read (self->elf);
-  range = _sp_eh_frame_ranges_lookup (self->unwind_ranges, vaddr);
-  if (range == NULL || range->end == 0 || vaddr >= range->end)
-    return FALSE;
-  *start = range->start;
-  *end = range->end;
-  return TRUE;
+    self->unwind_ranges = _sp_eh_frame_ranges_new (self->elf);
+  return _sp_eh_frame_ranges_lookup (self->unwind_ranges, vaddr, start, end) && *end != 0 && vaddr < *end;
 }
 
 gboolean

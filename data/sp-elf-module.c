@@ -18,7 +18,6 @@
 #include <unistd.h>
 
 #include "sp-debug-advice.h"
-#include "sp-eh-frame-ranges.h"
 #include "sp-demangle.h"
 #include "sp-file-private.h"
 
@@ -57,7 +56,7 @@ _sp_elf_module_free (SpElfModule *module)
   g_clear_pointer (&module->units, g_hash_table_unref);
   g_clear_pointer (&module->symbols, g_array_unref);
   g_clear_pointer (&module->segments, g_array_unref);
-  g_clear_pointer (&module->function_ranges, g_array_unref);
+  g_clear_pointer (&module->function_ranges, _sp_eh_frame_ranges_free);
   g_clear_pointer (&module->dwfl, dwfl_end);
   g_clear_pointer (&module->cached, sp_symbol_cache_file_free);
   g_clear_pointer (&module->index_problems, g_array_unref);
@@ -533,9 +532,8 @@ _sp_elf_module_function_start (SpElfModule *module,
                                guint64 file_offset,
                                guint64 *start_offset)
 {
-  const SpFunctionRange *range;
   Dwarf_Addr address;
-  guint64 vaddr;
+  guint64 vaddr, start, end;
   Elf *elf;
 
   if (module->mod == NULL || (elf = dwfl_module_getelf (module->mod, &module->bias)) == NULL)
@@ -543,14 +541,14 @@ _sp_elf_module_function_start (SpElfModule *module,
   if (module->segments == NULL)
     module->segments = read_segments (elf);
   if (module->function_ranges == NULL)
-    module->function_ranges = _sp_eh_frame_ranges_read (elf);
+    module->function_ranges = _sp_eh_frame_ranges_new (elf);
   if (!offset_to_address (module, file_offset, &address))
     return FALSE;
   vaddr = address - module->bias;
-  range = _sp_eh_frame_ranges_lookup (module->function_ranges, vaddr);
-  if (range == NULL || (range->end != 0 ? vaddr >= range->end : !covered_by_cfi (module, address)))
+  if (!_sp_eh_frame_ranges_lookup (module->function_ranges, vaddr, &start, &end)
+      || (end != 0 ? vaddr >= end : !covered_by_cfi (module, address)))
     return FALSE;
-  return address_to_offset (module, range->start + module->bias, start_offset);
+  return address_to_offset (module, start + module->bias, start_offset);
 }
 
 guint

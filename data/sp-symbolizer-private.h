@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <glib.h>
 
+#include "sp-eh-frame-ranges.h"
 #include "sp-recorded-files.h"
 #include "sp-symbol-cache.h"
 #include "sp-symbolizer.h"
@@ -106,7 +107,7 @@ typedef struct {
   Dwfl_Module   *mod;
   Dwarf_Addr     bias;      /* module address = ELF virtual address + bias */
   GArray        *segments;  /* SpLoadSegment, executable ones first */
-  GArray        *function_ranges; /* SpFunctionRange (sp-eh-frame-ranges.h); NULL until needed */
+  SpEhFrameRanges *function_ranges; /* NULL until needed */
   GArray        *symbols;   /* SpSymbolRange, module addresses */
   gboolean       has_dwarf;
   GHashTable    *units;     /* Dwarf_Off -> SpDwarfScopes, as asked for */
