@@ -425,7 +425,9 @@ _sp_elf_module_index (SpSymbolizer *self,
   module->indexed = TRUE;
   self->cache_stats.modules_indexed++;
   elf = dwfl_module_getelf (module->mod, &module->bias);
-  module->segments = read_segments (elf);
+  /* (Read already when a stripped module's unnamed frame asked first.) */
+  if (module->segments == NULL)
+    module->segments = read_segments (elf);
   module->symbols = read_symbols (self, module->mod, elf, module->bias, &n_functions);
   /* Opening DWARF decompresses every compressed debug section at once:
    * skipped when nobody wants lines or inline frames. */

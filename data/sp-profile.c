@@ -133,11 +133,20 @@ meta_of_another_spool (SpProfile *self,
   guint64 spool_start = sp_spool_reader_get_start_timestamp_us (self->reader);
   guint64 named;
 
-  if (spool_start == 0 || !g_key_file_has_key (meta, "recording", "spool_start_us", NULL))
+  if (!g_key_file_has_key (meta, "recording", "spool_start_us", NULL))
     return FALSE;
+  /* The spool's header is not written yet: read the side file again (and
+   * check it) once it is. */
+  if (spool_start == 0)
+    {
+      self->meta_mtime = 0;
+      return FALSE;
+    }
   named = g_key_file_get_uint64 (meta, "recording", "spool_start_us", NULL);
   if (named == spool_start)
     return FALSE;
+  /* Not one read before either (read before the header was). */
+  g_clear_pointer (&self->meta, g_key_file_unref);
   g_free (self->meta_problem);
   self->meta_problem = g_strdup_printf ("the side file %s is another recording's (its spool started %.1f s %s this "
                                         "one's), so it is not used: thread names, kernel symbols and lost counts "

@@ -325,6 +325,15 @@ reap_child (SpRecorder *r)
     }
 }
 
+/* Whether the launched command is in the recorder's process group (it
+ * is, unless it made a session or group of its own: setsid, a shell's
+ * job control). */
+static bool
+command_in_our_group (SpRecorder *r)
+{
+  return r->launched && !r->child_done && getpgid (r->launch.pid) == getpgrp ();
+}
+
 static void
 read_signals (SpRecorder *r)
 {
@@ -336,9 +345,10 @@ read_signals (SpRecorder *r)
         reap_child (r);
       else if (info.ssi_signo == SIGINT)
         /* A Ctrl-C typed on a terminal (sent by the kernel) reached the
-         * whole foreground group, the command too, whether or not our
-         * stdin is that terminal; one sent by kill(2) reached only us. */
-        request_stop (r, info.ssi_code == SI_KERNEL ? 0 : SIGINT);
+         * whole foreground group, the command too when it is in ours,
+         * whether or not our stdin is that terminal; one sent by kill(2)
+         * reached only us. */
+        request_stop (r, info.ssi_code == SI_KERNEL && command_in_our_group (r) ? 0 : SIGINT);
       else
         request_stop (r, SIGTERM);
     }

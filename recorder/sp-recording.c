@@ -708,7 +708,10 @@ handle_comm (SpRecording *rec,
       free (process->command_line);
       process->command_line = take_exec_line (rec, process->pid);
       process->described = false;
-      reread_command_line (rec, process);
+      /* The line read when the exec left its ring is this program's; /proc
+       * now may be a later program's, or another process's. */
+      if (process->command_line == NULL)
+        reread_command_line (rec, process);
     }
 }
 

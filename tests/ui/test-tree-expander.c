@@ -345,6 +345,27 @@ name_label_of (GtkWidget *widget,
   return NULL;
 }
 
+typedef struct {
+  GtkWidget         *list;
+  const char *const *names;
+} RowsShown;
+
+/* Each of the names has its row, bound and laid out. */
+static gboolean
+rows_laid_out (gpointer data)
+{
+  const RowsShown *shown = data;
+
+  for (guint i = 0; shown->names[i] != NULL; i++)
+    {
+      SpNameLabel *label = name_label_of (shown->list, shown->names[i]);
+
+      if (label == NULL || gtk_widget_get_width (GTK_WIDGET (label)) == 0)
+        return FALSE;
+    }
+  return TRUE;
+}
+
 /* Rows rebound to longer functions (a live tree's rows move to other
  * nodes): the whole name shows where there is room, not as much of it as
  * the short one took (GTK keeps a widget's measured size until it is told
@@ -368,20 +389,20 @@ test_longer_name (void)
   gtk_window_set_child (window, list);
   gtk_window_set_default_size (window, 900, 300);
   gtk_window_present (window);
-  window_test_run (0.3);
+  g_assert_true (window_test_wait (rows_laid_out, &(RowsShown) { list, shorter }, 10));
   /* One change of every row, as the call tree's batch passes an update. */
   gtk_string_list_splice (names, 0, 3, longer);
-  window_test_run (0.3);
+  g_assert_true (window_test_wait (rows_laid_out, &(RowsShown) { list, longer }, 10));
   for (guint i = 0; longer[i] != NULL; i++)
     {
       label = name_label_of (list, longer[i]);
-      g_assert_nonnull (label);
       g_assert_cmpstr (sp_name_label_get_text (label), ==, longer[i]);
+      /* It has the room its row's indent leaves (the name's tooltip and
+       * menu anywhere there), not its natural width of when it was
+       * measured. */
+      g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (label)), ==,
+                       gtk_widget_get_width (gtk_widget_get_parent (GTK_WIDGET (label))) - LEVEL_PX);
     }
-  /* It has the room its row's indent leaves (the name's tooltip and menu
-   * anywhere there), not its natural width of when it was measured. */
-  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (label)), ==,
-                   gtk_widget_get_width (gtk_widget_get_parent (GTK_WIDGET (label))) - LEVEL_PX);
   gtk_window_destroy (window);
 }
 
