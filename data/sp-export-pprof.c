@@ -48,9 +48,7 @@ typedef struct {
   GHashTable          *mappings;           /* module id + 1 -> pprof id */
   SpRecordedFiles     *recorded;          /* the side file's [module-file N] */
   GByteArray          *samples;            /* encoded fields of the Profile, by kind */
-  GPtrArray           *mapping_messages;   /* pprof id - 1 -> encoded Mapping */
-  GArray              *mapping_uses;       /* pprof id - 1 -> locations in it (guint) */
-  GArray              *mapping_is_program; /* pprof id - 1 -> a program, not a library (gboolean) */
+  GArray              *mapping_list;       /* Mapping, by pprof id - 1 */
   GByteArray          *location_fields;
   GByteArray          *function_fields;
   guint64              n_locations;
@@ -118,6 +116,19 @@ module_build_id (Pprof *p,
   return sp_build_id_of_file (path, NULL);
 }
 
+/* A Mapping message before it is written (add_mappings orders them). */
+typedef struct {
+  GByteArray *message;
+  guint       uses;      /* locations in it */
+  gboolean    program;   /* is_program */
+} Mapping;
+
+static void
+mapping_clear (gpointer data)
+{
+  g_byte_array_unref (((Mapping *) data)->message);
+}
+
 /* A file of code that is not the kernel, a shared library (name.so,
  * name.so.6) or anonymous memory. */
 static gboolean
@@ -160,9 +171,7 @@ mapping_id (Pprof *p,
   sp_proto_uint (msg, MAPPING_HAS_FILENAMES, 1);
   sp_proto_uint (msg, MAPPING_HAS_LINE_NUMBERS, 1);
   sp_proto_uint (msg, MAPPING_HAS_INLINE_FRAMES, 1);
-  g_ptr_array_add (p->mapping_messages, g_steal_pointer (&msg));
-  g_array_append_val (p->mapping_uses, (guint) { 0 });
-  g_array_append_val (p->mapping_is_program, (gboolean) { is_program (module, path) });
+  g_array_append_val (p->mapping_list, ((Mapping) { g_steal_pointer (&msg), 0, is_program (module, path) }));
   return id;
 }
 
@@ -174,22 +183,15 @@ static void
 add_mappings (Pprof *p,
               GByteArray *out)
 {
-  guint first = G_MAXUINT;
+  const Mapping *m = (const Mapping *) (gconstpointer) p->mapping_list->data;
+  guint first = 0;
 
-  for (guint pass = 0; pass < 2 && first == G_MAXUINT; pass++)
-    for (guint i = 0; i < p->mapping_messages->len; i++)
-      {
-        guint uses = g_array_index (p->mapping_uses, guint, i);
-
-        if ((pass == 1 || g_array_index (p->mapping_is_program, gboolean, i)) && uses > 0
-            && (first == G_MAXUINT || uses > g_array_index (p->mapping_uses, guint, first)))
-          first = i;
-      }
-  if (first != G_MAXUINT)
-    sp_proto_message (out, PROFILE_MAPPING, g_ptr_array_index (p->mapping_messages, first));
-  for (guint i = 0; i < p->mapping_messages->len; i++)
-    if (i != first)
-      sp_proto_message (out, PROFILE_MAPPING, g_ptr_array_index (p->mapping_messages, i));
+  /* A program before a library, then the most used. */
+  for (guint i = 1; i < p->mapping_list->len; i++)
+    if (m[i].program > m[first].program || (m[i].program == m[first].program && m[i].uses > m[first].uses))
+      first = i;
+  for (guint i = 0; i < p->mapping_list->len; i++)
+    sp_proto_message (out, PROFILE_MAPPING, m[i == 0 ? first : i == first ? 0 : i].message);
 }
 
 /* ---- Locations ----------------------------------------------------------- */
@@ -278,7 +280,7 @@ frame_location (Pprof *p,
       module = &sp_spool_reader_get_modules (p->reader)[module_id];
       guint64 mapping = mapping_id (p, module_id);
 
-      g_array_index (p->mapping_uses, guint, mapping - 1)++;
+      g_array_index (p->mapping_list, Mapping, mapping - 1).uses++;
       sp_proto_uint (msg, LOCATION_MAPPING_ID, mapping);
     }
   sp_proto_uint (msg, LOCATION_ADDRESS, frame->abs_ip);
@@ -480,13 +482,12 @@ encode (SpProfile *profile,
       g_hash_table_new_full (_sp_int64_hash, g_int64_equal, g_free, g_free) },
     g_hash_table_new (NULL, NULL), g_hash_table_new (NULL, NULL),
     sp_recorded_files_new (sp_profile_get_meta (profile)),
-    g_byte_array_new (),
-    g_ptr_array_new_with_free_func ((GDestroyNotify) g_byte_array_unref),
-    g_array_new (FALSE, FALSE, sizeof (guint)), g_array_new (FALSE, FALSE, sizeof (gboolean)),
-    g_byte_array_new (), g_byte_array_new (), 0,
+    g_byte_array_new (), g_array_new (FALSE, FALSE, sizeof (Mapping)), g_byte_array_new (), g_byte_array_new (), 0,
   };
   guint64 interval_ns = sp_spool_reader_get_sample_interval_us (reader) * 1000;
   GByteArray *out = g_byte_array_new ();
+
+  g_array_set_clear_func (p.mapping_list, mapping_clear);
 
   string_index (&p, "");  /* string_table[0] must be "" */
   add_header (&p, out, interval_ns);
@@ -510,9 +511,7 @@ encode (SpProfile *profile,
   g_hash_table_unref (p.mappings);
   sp_recorded_files_free (p.recorded);
   g_byte_array_unref (p.samples);
-  g_ptr_array_unref (p.mapping_messages);
-  g_array_unref (p.mapping_uses);
-  g_array_unref (p.mapping_is_program);
+  g_array_unref (p.mapping_list);
   g_byte_array_unref (p.location_fields);
   g_byte_array_unref (p.function_fields);
   return out;
